@@ -1,0 +1,201 @@
+/* args.c -- parsing name=value arguments; flattening them to the real
+ * vector the evaluators take.  Numbers are read with strtod in the C locale
+ * (the command never calls setlocale). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rlref/status.h"
+#include "args.h"
+
+#define MAX_ARRAY 100000
+
+int
+rl_parse_double (const char *s, double *out)
+{
+  char *end;
+  if (!s || !*s)
+    return -1;
+  errno = 0;
+  *out = strtod (s, &end);
+  if (*end != '\0')
+    return -1;
+  return 0;
+}
+
+static int
+parse_long (const char *s, long *out)
+{
+  char *end;
+  if (!s || !*s)
+    return -1;
+  errno = 0;
+  *out = strtol (s, &end, 10);
+  if (*end != '\0' || errno == ERANGE)
+    return -1;
+  return 0;
+}
+
+/* Number of comma-separated items ("" has none). */
+static size_t
+count_items (const char *s)
+{
+  size_t n = 1;
+  if (!*s)
+    return 0;
+  for (; *s; s++)
+    n += *s == ',';
+  return n;
+}
+
+/* Parses the comma list s into a real or integer array. */
+static int
+parse_list (const char *s, int integer, size_t *len, double **re, long **iv)
+{
+  size_t n = count_items (s);
+  char *copy, *item, *save = NULL;
+  size_t i = 0;
+  int bad = 0;
+  if (n > MAX_ARRAY)
+    return -1;
+  *len = n;
+  if (integer)
+    *iv = calloc (n ? n : 1, sizeof **iv);
+  else
+    *re = calloc (n ? n : 1, sizeof **re);
+  copy = strdup (s);
+  if ((integer ? (void *) *iv : (void *) *re) == NULL || !copy)
+    {
+      free (copy);
+      return -1;
+    }
+  /* strtok_r skips empty fields, so check for them first */
+  if (n && (s[0] == ',' || s[strlen (s) - 1] == ',' || strstr (s, ",,")))
+    bad = 1;
+  for (item = strtok_r (copy, ",", &save); item && !bad; item = strtok_r (NULL, ",", &save))
+    {
+      if (integer)
+        bad = parse_long (item, &(*iv)[i++]) != 0;
+      else
+        bad = rl_parse_double (item, &(*re)[i++]) != 0;
+    }
+  free (copy);
+  return bad ? -1 : 0;
+}
+
+void
+rl_args_free (rl_args *a)
+{
+  for (size_t i = 0; i < RL_MAX_IN; i++)
+    {
+      free (a->re[i]);
+      free (a->iv[i]);
+      a->re[i] = NULL;
+      a->iv[i] = NULL;
+    }
+}
+
+int
+rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
+               char *err, size_t errlen)
+{
+  const rl_io *io = v->io;
+  int seen[RL_MAX_IN] = { 0 };
+  memset (a, 0, sizeof *a);
+  for (size_t p = 0; p < v->n_params; p++)
+    a->param[p] = v->params[p].value;
+  for (int k = 0; k < argc; k++)
+    {
+      const char *eq = strchr (argv[k], '=');
+      size_t namelen, i;
+      int found = 0;
+      if (!eq)
+        {
+          snprintf (err, errlen, "argument '%s' is not name=value", argv[k]);
+          rl_args_free (a);
+          return RLREF_EINVAL;
+        }
+      namelen = (size_t) (eq - argv[k]);
+      for (i = 0; i < io->n_in; i++)
+        if (strlen (io->in[i].name) == namelen && !strncmp (io->in[i].name, argv[k], namelen))
+          break;
+      if (i < io->n_in)
+        {
+          rl_kind kind = io->in[i].kind;
+          int bad;
+          if (seen[i]++)
+            {
+              snprintf (err, errlen, "input '%s' given twice", io->in[i].name);
+              rl_args_free (a);
+              return RLREF_EINVAL;
+            }
+          bad = parse_list (eq + 1, kind == RL_INT || kind == RL_INT_ARRAY,
+                            &a->len[i], &a->re[i], &a->iv[i]);
+          if (!bad && (kind == RL_REAL || kind == RL_INT) && a->len[i] != 1)
+            bad = 1;
+          if (bad)
+            {
+              snprintf (err, errlen, "input '%s': '%s' is not %s", io->in[i].name, eq + 1,
+                        kind == RL_REAL ? "a number"
+                        : kind == RL_INT ? "an integer"
+                        : kind == RL_INT_ARRAY ? "a comma-separated list of integers"
+                        : "a comma-separated list of numbers");
+              rl_args_free (a);
+              return RLREF_EINVAL;
+            }
+          continue;
+        }
+      for (size_t p = 0; p < v->n_params; p++)
+        if (v->params[p].in_x && strlen (v->params[p].name) == namelen
+            && !strncmp (v->params[p].name, argv[k], namelen))
+          {
+            if (rl_parse_double (eq + 1, &a->param[p]))
+              {
+                snprintf (err, errlen, "parameter '%s': '%s' is not a number",
+                          v->params[p].name, eq + 1);
+                rl_args_free (a);
+                return RLREF_EINVAL;
+              }
+            found = 1;
+          }
+      if (!found)
+        {
+          snprintf (err, errlen, "unknown input '%.*s'", (int) namelen, argv[k]);
+          rl_args_free (a);
+          return RLREF_EINVAL;
+        }
+    }
+  for (size_t i = 0; i < io->n_in; i++)
+    if (!seen[i])
+      {
+        snprintf (err, errlen, "missing input '%s' (%s)", io->in[i].name, io->in[i].doc);
+        rl_args_free (a);
+        return RLREF_EINVAL;
+      }
+  return RLREF_SUCCESS;
+}
+
+size_t
+rl_args_nx (const rl_variant *v, const rl_args *a)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < v->io->n_in; i++)
+    if (v->io->in[i].kind == RL_REAL || v->io->in[i].kind == RL_REAL_ARRAY)
+      n += a->len[i];
+  for (size_t p = 0; p < v->n_params; p++)
+    n += v->params[p].in_x != 0;
+  return n;
+}
+
+void
+rl_args_flatten (const rl_variant *v, const rl_args *a, double *x)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < v->io->n_in; i++)
+    if (v->io->in[i].kind == RL_REAL || v->io->in[i].kind == RL_REAL_ARRAY)
+      for (size_t j = 0; j < a->len[i]; j++)
+        x[n++] = a->re[i][j];
+  for (size_t p = 0; p < v->n_params; p++)
+    if (v->params[p].in_x)
+      x[n++] = a->param[p];
+}

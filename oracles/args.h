@@ -1,0 +1,23 @@
+/* args.h -- name=value arguments of a formula, and their flat real vector. */
+#ifndef RLREF_ORACLES_ARGS_H
+#define RLREF_ORACLES_ARGS_H
+#include <stddef.h>
+#include "registry.h"
+
+/* Parses one number: decimal or C99 hex float, "nan", "inf", "-inf".
+ * Returns 0 on success, -1 when the text is not a whole number. */
+int rl_parse_double (const char *s, double *out);
+
+/* Binds "name=value" words to v's inputs (arrays comma-separated) and real
+ * parameters (overrides).  On failure returns an rlref status and writes a
+ * message to err. */
+int rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
+                   char *err, size_t errlen);
+void rl_args_free (rl_args *a);
+
+/* Number of reals: inputs flattened in order, then in_x parameters. */
+size_t rl_args_nx (const rl_variant *v, const rl_args *a);
+/* Fills x (length rl_args_nx). */
+void rl_args_flatten (const rl_variant *v, const rl_args *a, double *x);
+
+#endif

@@ -1,0 +1,70 @@
+/* rlref/grpo.h -- group-relative advantages (GRPO-ADV) under every
+ * convention of the seeds and of the libraries, binary64 and MPFR. */
+#ifndef RLREF_GRPO_H
+#define RLREF_GRPO_H
+
+#include <stddef.h>
+#include <mpfr.h>
+#include "rlref/status.h"
+#include "rlref/precision.h"
+
+/* How the centred reward r - mean is scaled. */
+enum rlref_adv_scale
+{
+  RLREF_SCALE_GROUP_STD,        /* by the group's std (+ eps) */
+  RLREF_SCALE_NONE,             /* not at all: r - mean (Dr.GRPO) */
+  RLREF_SCALE_BATCH_STD,        /* by the std of the whole batch (+ eps) */
+  RLREF_SCALE_F32_ONEPASS       /* one-pass variance in binary32 (old verl) */
+};
+
+/* When the advantage is forced to zero. */
+enum rlref_adv_guard
+{
+  RLREF_GUARD_NONE,             /* never: (r - mean)/(std + eps), eps > 0 */
+  RLREF_GUARD_POSITIVE,         /* std > 0 ? (r - mean)/(std + eps) : 0 */
+  RLREF_GUARD_EPS               /* std > eps ? (r - mean)/(std + eps) : 0 */
+};
+
+/* A group of one sample. */
+enum rlref_adv_single
+{
+  RLREF_SINGLE_ZERO,            /* advantage 0 */
+  RLREF_SINGLE_RAW,             /* mean 0, std 1: r/(1 + eps) leaks through */
+  RLREF_SINGLE_REFUSE           /* EDOM */
+};
+
+/* NaN rewards. */
+enum rlref_adv_nan
+{
+  RLREF_NAN_REFUSE,             /* ENAN */
+  RLREF_NAN_SKIP                /* left out of mean and std; advantage 0 */
+};
+
+typedef struct
+{
+  const char *name;             /* the variant name used in goldens and the CLI */
+  const char *rule;             /* one line, for humans */
+  const char *used_by;          /* seeds and libraries (with versions) */
+  enum rlref_adv_scale scale;
+  int ddof;
+  double eps;                   /* the binary64 value of the library's literal */
+  enum rlref_adv_guard guard;
+  enum rlref_adv_single single;
+  enum rlref_adv_nan nan;
+} rlref_adv_convention;
+
+/* The named conventions, in a fixed order. */
+extern const rlref_adv_convention rlref_adv_conventions[];
+extern const size_t rlref_adv_num_conventions;
+/* By name ("trl", "verl", ...); NULL if unknown. */
+const rlref_adv_convention *rlref_adv_convention_find (const char *name);
+
+#include "rlref/tmpl/begin_d.h"
+#include "rlref/tmpl/grpo.h"
+#include "rlref/tmpl/end.h"
+
+#include "rlref/tmpl/begin_mp.h"
+#include "rlref/tmpl/grpo.h"
+#include "rlref/tmpl/end.h"
+
+#endif

@@ -1,0 +1,338 @@
+/* primitives.c -- stable primitives, written once for both backends.
+ *
+ * Compiled twice: as binary64 (rlref_*_d) and with -DRLREF_MP as MPFR
+ * (rlref_*_mp).  The formulas use only the scalar interface of num.h. */
+#include "rlref/num.h"
+#include "rlref/primitives.h"
+
+#define CHECK_NOT_NAN(x)                                              \
+  do {                                                                \
+    if (num_is_nan (x))                                               \
+      RLREF_ERROR ("NaN argument", RLREF_ENAN);                       \
+  } while (0)
+
+#define CHECK_VECTOR(x, n)                                            \
+  do {                                                                \
+    if ((x) == NULL || (n) == 0)                                      \
+      RLREF_ERROR ("empty or NULL vector", RLREF_EINVAL);             \
+    for (size_t i_ = 0; i_ < (n); i_++)                               \
+      CHECK_NOT_NAN (AT (x, i_));                                     \
+  } while (0)
+
+/* sigma(x) = 1/(1 + e^-x) for x >= 0;  e^x/(1 + e^x) for x < 0
+ * (seed 000, after 13.6).  Neither branch exponentiates a positive number. */
+int
+FN (sigmoid) (num_ptr r, num_srcptr x)
+{
+  num_t e, d;
+  CHECK_NOT_NAN (x);
+  num_init (e);
+  num_init (d);
+  if (num_sgn (x) >= 0)
+    {
+      num_neg (e, x);
+      num_exp (e, e);
+      num_add_d (d, e, 1.0);
+      num_d_div (r, 1.0, d);
+    }
+  else
+    {
+      num_exp (e, x);
+      num_add_d (d, e, 1.0);
+      num_div (r, e, d);
+    }
+  num_clear (e);
+  num_clear (d);
+  return RLREF_SUCCESS;
+}
+
+/* softplus(x) = log(1 + e^x) = max(x, 0) + log1p(e^{-|x|}). */
+int
+FN (softplus) (num_ptr r, num_srcptr x)
+{
+  num_t t, m;
+  CHECK_NOT_NAN (x);
+  if (num_is_inf (x))
+    {
+      if (num_sgn (x) > 0)
+        num_set_inf (r, 1);
+      else
+        num_set_zero (r);
+      return RLREF_SUCCESS;
+    }
+  num_init (t);
+  num_init (m);
+  num_abs (t, x);
+  num_neg (t, t);
+  num_exp (t, t);
+  num_log1p (t, t);
+  num_set_zero (m);
+  num_max (m, m, x);
+  num_add (r, m, t);
+  num_clear (t);
+  num_clear (m);
+  return RLREF_SUCCESS;
+}
+
+/* log sigma(x) = -log(1 + e^-x) = -softplus(-x)  (the stable form of 13.7). */
+int
+FN (log_sigmoid) (num_ptr r, num_srcptr x)
+{
+  num_t t;
+  int status;
+  num_init (t);
+  num_neg (t, x);
+  status = FN (softplus) (r, t);
+  num_neg (r, r);
+  num_clear (t);
+  return status;
+}
+
+/* log(1 - e^x), x <= 0:  log(-expm1(x)) for x > -log 2, else log1p(-e^x)
+ * (Maechler 2012).  x = 0 gives -inf. */
+int
+FN (log1mexp) (num_ptr r, num_srcptr x)
+{
+  num_t t;
+  CHECK_NOT_NAN (x);
+  if (num_sgn (x) > 0)
+    RLREF_ERROR ("log1mexp needs x <= 0", RLREF_EDOM);
+  num_init (t);
+  if (num_cmp_d (x, -0.693147180559945309417232121458) > 0)
+    {
+      num_expm1 (t, x);
+      num_neg (t, t);
+      num_log (r, t);
+    }
+  else
+    {
+      num_exp (t, x);
+      num_neg (t, t);
+      num_log1p (r, t);
+    }
+  num_clear (t);
+  return RLREF_SUCCESS;
+}
+
+/* lse(x) = m + log sum_i e^{x_i - m},  m = max_i x_i. */
+int
+FN (logsumexp) (num_ptr r, num_srcptr x, size_t n)
+{
+  num_t m, s, t;
+  CHECK_VECTOR (x, n);
+  num_init (m);
+  num_set (m, AT (x, 0));
+  for (size_t i = 1; i < n; i++)
+    num_max (m, m, AT (x, i));
+  if (num_is_inf (m))
+    {
+      /* all -inf gives -inf; any +inf gives +inf */
+      num_set (r, m);
+      num_clear (m);
+      return RLREF_SUCCESS;
+    }
+  num_init (s);
+  num_init (t);
+  for (size_t i = 0; i < n; i++)
+    {
+      num_sub (t, AT (x, i), m);
+      num_exp (t, t);
+      num_add (s, s, t);
+    }
+  num_log (s, s);
+  num_add (r, m, s);
+  num_clear (m);
+  num_clear (s);
+  num_clear (t);
+  return RLREF_SUCCESS;
+}
+
+/* log p_i = x_i - lse(x). */
+int
+FN (log_softmax) (num_ptr lp, num_srcptr x, size_t n)
+{
+  num_t l;
+  int status;
+  num_init (l);
+  status = FN (logsumexp) (l, x, n);
+  if (status == RLREF_SUCCESS && num_is_inf (l))
+    {
+      num_clear (l);
+      RLREF_ERROR ("softmax of infinite scores", RLREF_ENAN);
+    }
+  if (status == RLREF_SUCCESS)
+    for (size_t i = 0; i < n; i++)
+      num_sub (AT (lp, i), AT (x, i), l);
+  num_clear (l);
+  return status;
+}
+
+/* p_i = e^{x_i - lse(x)}. */
+int
+FN (softmax) (num_ptr p, num_srcptr x, size_t n)
+{
+  int status = FN (log_softmax) (p, x, n);
+  if (status == RLREF_SUCCESS)
+    for (size_t i = 0; i < n; i++)
+      num_exp (AT (p, i), AT (p, i));
+  return status;
+}
+
+static int
+check_finite_vector (num_srcptr x, size_t n)
+{
+  if (x == NULL || n == 0)
+    RLREF_ERROR ("empty or NULL vector", RLREF_EINVAL);
+  for (size_t i = 0; i < n; i++)
+    if (!num_is_finite (AT (x, i)))
+      RLREF_ERROR ("non-finite element", RLREF_ENAN);
+  return RLREF_SUCCESS;
+}
+
+/* m = m0 + (1/n) sum (x_i - m0),  m0 = (1/n) sum x_i  (two passes). */
+int
+FN (mean) (num_ptr m, num_srcptr x, size_t n)
+{
+  num_t m0, c, t;
+  int status = check_finite_vector (x, n);
+  if (status)
+    return status;
+  num_init (m0);
+  num_init (c);
+  num_init (t);
+  for (size_t i = 0; i < n; i++)
+    num_add (m0, m0, AT (x, i));
+  num_div_si (m0, m0, (long) n);
+  for (size_t i = 0; i < n; i++)
+    {
+      num_sub (t, AT (x, i), m0);
+      num_add (c, c, t);
+    }
+  num_div_si (c, c, (long) n);
+  num_add (m, m0, c);
+  num_clear (m0);
+  num_clear (c);
+  num_clear (t);
+  return RLREF_SUCCESS;
+}
+
+/* var = [sum (x_i - m)^2 - (sum (x_i - m))^2 / n] / (n - ddof)
+ * (corrected two-pass algorithm, Chan, Golub and LeVeque 1983). */
+int
+FN (variance) (num_ptr v, num_srcptr x, size_t n, int ddof)
+{
+  num_t m, d, s2, s1;
+  int status = check_finite_vector (x, n);
+  if (status)
+    return status;
+  if (ddof < 0 || (long) n - ddof <= 0)
+    RLREF_ERROR ("variance needs n - ddof > 0", RLREF_EDOM);
+  num_init (m);
+  num_init (d);
+  num_init (s2);
+  num_init (s1);
+  FN (mean) (m, x, n);
+  for (size_t i = 0; i < n; i++)
+    {
+      num_sub (d, AT (x, i), m);
+      num_add (s1, s1, d);
+      num_sqr (d, d);
+      num_add (s2, s2, d);
+    }
+  num_sqr (s1, s1);
+  num_div_si (s1, s1, (long) n);
+  num_sub (s2, s2, s1);
+  num_div_si (v, s2, (long) n - ddof);
+  num_clear (m);
+  num_clear (d);
+  num_clear (s2);
+  num_clear (s1);
+  return RLREF_SUCCESS;
+}
+
+/* Naive sigma: 1/(1 + e^-x). */
+int
+FN (sigmoid_naive) (num_ptr r, num_srcptr x)
+{
+  num_t t;
+  CHECK_NOT_NAN (x);
+  num_init (t);
+  num_neg (t, x);
+  num_exp (t, t);
+  num_add_d (t, t, 1.0);
+  num_d_div (r, 1.0, t);
+  num_clear (t);
+  return RLREF_SUCCESS;
+}
+
+/* Naive log sigma: log(1/(1 + e^-x)). */
+int
+FN (log_sigmoid_naive) (num_ptr r, num_srcptr x)
+{
+  int status = FN (sigmoid_naive) (r, x);
+  if (status == RLREF_SUCCESS)
+    num_log (r, r);
+  return status;
+}
+
+/* Naive softplus: log(1 + e^x). */
+int
+FN (softplus_naive) (num_ptr r, num_srcptr x)
+{
+  num_t t;
+  CHECK_NOT_NAN (x);
+  num_init (t);
+  num_exp (t, x);
+  num_add_d (t, t, 1.0);
+  num_log (r, t);
+  num_clear (t);
+  return RLREF_SUCCESS;
+}
+
+/* Naive lse: log sum e^{x_i}. */
+int
+FN (logsumexp_naive) (num_ptr r, num_srcptr x, size_t n)
+{
+  num_t s, t;
+  CHECK_VECTOR (x, n);
+  num_init (s);
+  num_init (t);
+  for (size_t i = 0; i < n; i++)
+    {
+      num_exp (t, AT (x, i));
+      num_add (s, s, t);
+    }
+  num_log (r, s);
+  num_clear (s);
+  num_clear (t);
+  return RLREF_SUCCESS;
+}
+
+/* One-pass variance: (sum x^2 - n m^2)/(n - ddof). */
+int
+FN (variance_onepass) (num_ptr v, num_srcptr x, size_t n, int ddof)
+{
+  num_t s1, s2, t;
+  int status = check_finite_vector (x, n);
+  if (status)
+    return status;
+  if (ddof < 0 || (long) n - ddof <= 0)
+    RLREF_ERROR ("variance needs n - ddof > 0", RLREF_EDOM);
+  num_init (s1);
+  num_init (s2);
+  num_init (t);
+  for (size_t i = 0; i < n; i++)
+    {
+      num_add (s1, s1, AT (x, i));
+      num_sqr (t, AT (x, i));
+      num_add (s2, s2, t);
+    }
+  num_sqr (t, s1);
+  num_div_si (t, t, (long) n);
+  num_sub (s2, s2, t);
+  num_div_si (v, s2, (long) n - ddof);
+  num_clear (s1);
+  num_clear (s2);
+  num_clear (t);
+  return RLREF_SUCCESS;
+}

@@ -1,0 +1,46 @@
+/* grpo_conventions.c -- the named group-advantage conventions
+ * (CONVENTIONS.md "Group advantage"; seed 000 13.23, seeds 001 and 003). */
+#include <string.h>
+#include "rlref/grpo.h"
+
+const rlref_adv_convention rlref_adv_conventions[] = {
+  { "seed-000", "(r - mean)/(std + eps) if std > 0, else 0; ddof 0, eps 0",
+    "seed 000 (13.23); its worked example [1,0,0,1] -> std 0.5 implies ddof 0",
+    RLREF_SCALE_GROUP_STD, 0, 0.0, RLREF_GUARD_POSITIVE, RLREF_SINGLE_ZERO, RLREF_NAN_REFUSE },
+  { "seed-001", "(r - mean)/(std + eps) if std > eps, else exactly 0; ddof 0, eps 1e-8",
+    "seed 001 (group_advantages; the seed names no eps value, 1e-8 is ours)",
+    RLREF_SCALE_GROUP_STD, 0, 1e-8, RLREF_GUARD_EPS, RLREF_SINGLE_ZERO, RLREF_NAN_REFUSE },
+  { "seed-003", "(r - mean)/std, ddof 1, no eps; zero variance -> 0",
+    "seed 003 (its worked example [0.2,0.8,0.4,0.6] -> sigma 0.26 holds for ddof 1 only)",
+    RLREF_SCALE_GROUP_STD, 1, 0.0, RLREF_GUARD_POSITIVE, RLREF_SINGLE_ZERO, RLREF_NAN_REFUSE },
+  { "trl", "(r - mean)/(std + 1e-4), ddof 1; group of one -> 0; NaN rewards skipped, advantage 0",
+    "TRL (1.10 development line), scale_rewards=\"group\"",
+    RLREF_SCALE_GROUP_STD, 1, 1e-4, RLREF_GUARD_NONE, RLREF_SINGLE_ZERO, RLREF_NAN_SKIP },
+  { "verl", "(r - mean)/(std + 1e-6), ddof 1; group of one: mean 0, std 1 (r/(1 + 1e-6))",
+    "verl (August 2026 main), compute_grpo_outcome_advantage",
+    RLREF_SCALE_GROUP_STD, 1, 1e-6, RLREF_GUARD_NONE, RLREF_SINGLE_RAW, RLREF_NAN_REFUSE },
+  { "verl-vectorized-old", "one-pass variance in binary32, floored at 1e-6, then /(std + 1e-6)",
+    "verl before May 2026 (vectorized GRPO advantage)",
+    RLREF_SCALE_F32_ONEPASS, 1, 1e-6, RLREF_GUARD_NONE, RLREF_SINGLE_REFUSE, RLREF_NAN_REFUSE },
+  { "openrlhf", "(r - mean)/(std + 1e-9), ddof 1; a group of one is refused",
+    "OpenRLHF 0.11 (group_norm)",
+    RLREF_SCALE_GROUP_STD, 1, 1e-9, RLREF_GUARD_NONE, RLREF_SINGLE_REFUSE, RLREF_NAN_REFUSE },
+  { "no-std", "r - mean (Dr.GRPO)",
+    "seed 000 and 003 (Dr.GRPO); TRL, verl and OpenRLHF by switch",
+    RLREF_SCALE_NONE, 0, 0.0, RLREF_GUARD_NONE, RLREF_SINGLE_ZERO, RLREF_NAN_REFUSE },
+  { "batch-std", "(r - group mean)/(std of the whole batch + 1e-4), ddof 1",
+    "TRL scale_rewards=\"batch\"",
+    RLREF_SCALE_BATCH_STD, 1, 1e-4, RLREF_GUARD_NONE, RLREF_SINGLE_ZERO, RLREF_NAN_REFUSE },
+};
+
+const size_t rlref_adv_num_conventions
+  = sizeof rlref_adv_conventions / sizeof rlref_adv_conventions[0];
+
+const rlref_adv_convention *
+rlref_adv_convention_find (const char *name)
+{
+  for (size_t i = 0; name && i < rlref_adv_num_conventions; i++)
+    if (strcmp (rlref_adv_conventions[i].name, name) == 0)
+      return &rlref_adv_conventions[i];
+  return NULL;
+}

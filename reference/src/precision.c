@@ -1,0 +1,22 @@
+/* precision.c -- the per-thread MPFR working precision. */
+#include "rlref/precision.h"
+
+static _Thread_local mpfr_prec_t working_prec = RLREF_DEFAULT_PREC;
+
+mpfr_prec_t
+rlref_mp_prec (void)
+{
+  return working_prec;
+}
+
+mpfr_prec_t
+rlref_mp_set_prec (mpfr_prec_t bits)
+{
+  mpfr_prec_t previous = working_prec;
+  if (bits < MPFR_PREC_MIN)
+    bits = MPFR_PREC_MIN;
+  if (bits > ((mpfr_prec_t) 1 << 20))
+    bits = (mpfr_prec_t) 1 << 20;
+  working_prec = bits;
+  return previous;
+}
