@@ -1,5 +1,6 @@
 /* cmd_golden.c -- `rlref golden DIR [ID ...]`: writes the golden files. */
 #include <stdio.h>
+#include <sys/stat.h>
 #include "registry.h"
 #include "golden.h"
 #include "commands.h"
@@ -15,6 +16,7 @@ int
 rlref_cmd_golden (int argc, char **argv)
 {
   int failed = 0;
+  struct stat st;
   if (rl_wants_help (argc, argv))
     {
       fputs (usage, stdout);
@@ -23,6 +25,11 @@ rlref_cmd_golden (int argc, char **argv)
   if (argc < 2)
     {
       fprintf (stderr, "rlref golden: missing directory\n%s", usage);
+      return 2;
+    }
+  if (stat (argv[1], &st) != 0 || !S_ISDIR (st.st_mode))
+    {
+      fprintf (stderr, "rlref golden: '%s' is not a directory\n", argv[1]);
       return 2;
     }
   if (argc == 2)
