@@ -172,6 +172,7 @@ check-cli: $(RLREF)
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
 	sh tests/example/test_readme_example.sh
+	sh tests/selfcheck/run.sh $(abspath $(RLREF)) golden
 
 check-sanitize:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan OPT=-O1 \

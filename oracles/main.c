@@ -1,4 +1,4 @@
-/* main.c -- the rlref command: list, eval, check, golden, table. */
+/* main.c -- the rlref command: list, eval, check, golden, table, candidate. */
 #include <stdio.h>
 #include <string.h>
 #include "rlref/rlref.h"
@@ -17,6 +17,7 @@ static const char *usage =
   "  check     check your implementation's outputs against a golden file\n"
   "  golden    write the golden files\n"
   "  table     a table of values over a sweep, for plots\n"
+  "  candidate rlref's own binary64 outputs on a golden's inputs, as a candidate\n"
   "\n"
   "`rlref COMMAND --help` describes each.  Version " RLREF_VERSION ".\n";
 
@@ -42,6 +43,7 @@ main (int argc, char **argv)
     { "check", rlref_cmd_check },
     { "golden", rlref_cmd_golden },
     { "table", rlref_cmd_table },
+    { "candidate", rlref_cmd_candidate },
   };
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
       || strcmp (argv[1], "help") == 0)
