@@ -250,8 +250,10 @@ make_test (const rl_formula *f, const rl_variant *v, const rl_case *c, int tcid,
 
 static const char *tolerance_rule =
   "A candidate computed with unit roundoff u (binary64 2^-53, binary32 2^-24, bfloat16 2^-8) "
-  "passes an output when |got - expected| <= U u (sens + |expected|), U = defaultUlps unless "
-  "overridden; sens is the first-order sensitivity sum_j |df/dx_j| |x_j| over the real inputs.";
+  "and smallest normal L passes an output when |got - expected| <= U u (sens + max(|expected|, "
+  "L)), U = defaultUlps unless overridden (the floor L only for nonzero expected values; an "
+  "exact zero stays exact); sens is the first-order sensitivity sum_j |df/dx_j| |x_j| over the "
+  "real inputs.";
 
 static const char *certificate_text =
   "Each value is evaluated in MPFR at p = 256 bits and at p + 64 bits; digits counts the leading "
