@@ -52,7 +52,14 @@ group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
         if (num_is_nan (AT (r, 0)))
           num_set_zero (adv);
         else
-          num_div_d (adv, AT (r, 0), 1.0 + c->eps);
+          {
+            num_t den;
+            num_init (den);
+            num_set_d (den, c->eps);
+            num_add_d (den, den, 1.0);
+            num_div (adv, AT (r, 0), den);
+            num_clear (den);
+          }
         return RLREF_SUCCESS;
       case RLREF_SINGLE_ZERO:
         num_set_zero (adv);
