@@ -163,10 +163,11 @@ check-repro:
 	    && echo "golden: byte-identical when built with $$o"; \
 	done
 
-check-xcheck:
+check-xcheck: $(RLREF)
 	$(PYTHON) tests/schema/validate.py golden
 	$(PYTHON) tests/crosscheck/xcheck.py golden
 	$(PYTHON) tests/crosscheck/detectors.py golden
+	sh tests/crosscheck/test_candidates.sh $(abspath $(RLREF)) golden/GRPO-ADV.json
 
 check-cli: $(RLREF)
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures

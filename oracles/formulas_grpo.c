@@ -122,7 +122,8 @@ static const rl_case c_adv_ex[] = {
   { "*", "rewards=1,1,1", "SeedExample ZeroVariance", "seed 001 exercise: zero variance, A = 0", NULL, 0 },
   { "*", "rewards=0,1,2", "SeedExample", "seed 001 exercise", NULL, 0 },
   { "*", "rewards=0.2,0.8,0.4,0.6", "SeedExample Seed003Ddof1",
-    "seed 003: mu 0.5, sigma ~ 0.26, A ~ +-1.15 (exactly +-1.1619 with ddof 1)", NULL, 0 },
+    "seed 003: mu 0.5, sigma ~ 0.26, A ~ +-1.16 with ddof 1 (the seed prints 1.15 = 0.3/0.26)",
+    NULL, 0 },
 };
 
 static const rl_note n_grpo[] = {
@@ -130,9 +131,10 @@ static const rl_note n_grpo[] = {
     "A detector vector from CONVENTIONS.md: the conventions give visibly different values." },
   { "SeedExample", "WORKED_EXAMPLE", "A worked example printed in the seeds." },
   { "Seed003Ddof1", "WORKED_EXAMPLE",
-    "Seed 003 prints sigma ~ 0.26 and A ~ +-1.15 for [0.2,0.8,0.4,0.6]: that is the sample "
-    "standard deviation (ddof 1, sigma = 0.2582, A = +-1.1619). With ddof 0 the numbers would "
-    "be sigma = 0.2236 and A = +-1.3416. The seed's own prose does not say which." },
+    "Seed 003 prints sigma ~ 0.26 and A ~ +-1.15 for [0.2,0.8,0.4,0.6]: sigma ~ 0.26 is the "
+    "sample standard deviation (ddof 1, sigma = 0.2582), which gives A = +-1.1619, i.e. +-1.16; "
+    "the printed 1.15 is 0.3/0.26, computed from the rounded sigma. With ddof 0 the numbers "
+    "would be sigma = 0.2236 and A = +-1.3416. The seed's prose does not name the ddof." },
   { "ZeroVariance", "EDGE_CASE",
     "All rewards of a group equal: the advantage must be exactly 0 (13.23), not 0/0."
     " A binary64 mean of equal values need not equal them, so an implementation that tests"
