@@ -282,6 +282,8 @@ static const rl_case c_pl[] = {
   { "prob", "scores=2,0 ranking=1,0", "EqualsBT", "K = 2: P = sigma(0 - 2)", NULL, 0 },
   { "prob", "scores=0,0,0,0 ranking=3,1,0,2", "", "equal scores: P = 1/24", NULL, 0 },
   { "prob", "scores=10000,0,-10000 ranking=2,1,0", "Extreme", "log P ~ -3e4", NULL, 0 },
+  { "prob", "scores=40,0 ranking=0,1", "Saturated",
+    "near-certain ranking: log P = -4.2e-18, lost when lse - s is formed by subtraction", NULL, 0 },
   { "prob", "scores=1,2,3 ranking=0,0,1", "BadRanking", "not a permutation", NULL, 1 },
   { "prob", "scores=1,2,3 ranking=0,1", "LengthMismatch", "ranking shorter than scores", NULL, 1 },
   { "mle", "K=2 rankings=0,1,1,0 counts=8,2", "EqualsBT SeedExample",

@@ -49,8 +49,9 @@ int rlref_certify (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_t
 
 void rlref_certified_clear (rlref_certified *c);
 
-/* Significant decimal digits on which a and b agree (0 when either is zero
- * or not finite and they differ; cap when equal). */
+/* Significant decimal digits on which a and b agree: cap when they are
+ * equal nonzero finite numbers; 0 when they are equal zeros, NaNs or
+ * infinities, or when either is not a nonzero finite number. */
 int rlref_agreeing_digits (mpfr_srcptr a, mpfr_srcptr b, int cap);
 
 /* Digits that precision p can carry: floor((p - 1) log10 2). */

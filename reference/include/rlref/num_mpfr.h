@@ -58,13 +58,17 @@ static inline void num_const_pi (num_ptr r) { mpfr_const_pi (r, RND); }
 static inline void num_mul_2si (num_ptr r, num_srcptr a, long k) { mpfr_mul_2si (r, a, k, RND); }
 static inline long num_get_exp (num_srcptr a) { return mpfr_regular_p (a) ? (long) mpfr_get_exp (a) : 0; }
 static inline long num_prec (void) { return (long) rlref_mp_prec (); }
-/* Rounds to 24 significant bits (IEEE binary32 within its exponent range). */
+/* Rounds to IEEE binary32: 24 significant bits, and +-inf beyond its
+ * largest finite value (as a C cast does).  Subnormals are not modelled:
+ * below 2^-126 the result keeps 24 bits. */
 static inline void
 num_round_f32 (num_ptr r, num_srcptr a)
 {
   mpfr_t t;
   mpfr_init2 (t, 24);
   mpfr_set (t, a, RND);
+  if (mpfr_number_p (t) && mpfr_get_exp (t) > 128)
+    mpfr_set_inf (t, mpfr_sgn (t));
   mpfr_set (r, t, RND);
   mpfr_clear (t);
 }

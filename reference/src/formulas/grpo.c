@@ -116,6 +116,7 @@ static int
 group_f32_onepass (num_ptr adv, num_srcptr r, size_t G)
 {
   num_t s1, s2, t, mean, var, floor32, den;
+  int status = RLREF_SUCCESS;
   if (G == 1)
     RLREF_ERROR ("this convention refuses a group of one", RLREF_EDOM);
   num_init (s1); num_init (s2); num_init (t); num_init (mean);
@@ -156,9 +157,13 @@ group_f32_onepass (num_ptr adv, num_srcptr r, size_t G)
       num_round_f32 (t, t);
       num_div (t, t, den);
       num_round_f32 (AT (adv, i), t);
+      if (!num_is_finite (AT (adv, i)))
+        status = RLREF_ERANGE;
     }
   num_clear (s1); num_clear (s2); num_clear (t); num_clear (mean);
   num_clear (var); num_clear (floor32); num_clear (den);
+  if (status)
+    RLREF_ERROR ("binary32 overflow in the one-pass variance", status);
   return RLREF_SUCCESS;
 }
 

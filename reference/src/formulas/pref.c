@@ -373,7 +373,7 @@ check_permutation (const long *ranking, size_t K)
 }
 
 /* One ranking's contribution to -log P (Plackett-Luce, 000 10.1):
- * f += sum_k [lse(s_{pi_k..}) - s_{pi_k}],
+ * f += sum_k lse(s_{pi_k..} - s_{pi_k}),
  * g_i += sum_{k: i in R_k} p_k(i) - 1,  H += sum_k diag(p_k) - p_k p_k^T. */
 static void
 pl_accumulate (num_ptr f, num_ptr g, num_ptr H, num_srcptr s,
@@ -385,10 +385,12 @@ pl_accumulate (num_ptr f, num_ptr g, num_ptr H, num_srcptr s,
   for (size_t k = 0; k < K; k++)
     {
       size_t n = K - k;
+      /* scores relative to the chosen one: lse of them is lse - s_{pi_k}
+       * without cancellation (4.2e-18 for scores (40, 0)) */
       for (size_t j = 0; j < n; j++)
-        num_set (AT (x, j), AT (s, pi[k + j]));
+        num_sub (AT (x, j), AT (s, pi[k + j]), AT (s, pi[k]));
       FN (logsumexp) (l, x, n);
-      num_sub (t, l, AT (s, pi[k]));
+      num_set (t, l);
       if (weight)
         num_mul (t, t, weight);
       num_add (f, f, t);
@@ -402,14 +404,13 @@ pl_accumulate (num_ptr f, num_ptr g, num_ptr H, num_srcptr s,
             num_mul (AT (p, j), AT (p, j), weight);   /* w p_k(j) */
         }
       if (g)
-        {
-          for (size_t j = 0; j < n; j++)
+        /* the chosen item's p_k - 1 is -sum_{j >= 1} p_k(j), summed
+         * without cancelling against 1 */
+        for (size_t j = 1; j < n; j++)
+          {
             num_add (AT (g, pi[k + j]), AT (g, pi[k + j]), AT (p, j));
-          if (weight)
-            num_sub (AT (g, pi[k]), AT (g, pi[k]), weight);
-          else
-            num_sub_d (AT (g, pi[k]), AT (g, pi[k]), 1.0);
-        }
+            num_sub (AT (g, pi[k]), AT (g, pi[k]), AT (p, j));
+          }
       if (H)
         for (size_t a = 0; a < n; a++)
           for (size_t b = 0; b < n; b++)

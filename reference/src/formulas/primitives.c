@@ -114,34 +114,35 @@ FN (log1mexp) (num_ptr r, num_srcptr x)
   return RLREF_SUCCESS;
 }
 
-/* lse(x) = m + log sum_i e^{x_i - m},  m = max_i x_i. */
+/* lse(x) = m + log1p(sum_{i != k} e^{x_i - m}),  m = x_k = max_i x_i.
+ * Leaving the maximum's own e^0 = 1 out of the sum keeps the small terms
+ * when they are below the rounding level of 1 (lse(0, -40) = 4.2e-18). */
 int
 FN (logsumexp) (num_ptr r, num_srcptr x, size_t n)
 {
-  num_t m, s, t;
+  num_t s, t;
+  size_t k = 0;
   CHECK_VECTOR (x, n);
-  num_init (m);
-  num_set (m, AT (x, 0));
   for (size_t i = 1; i < n; i++)
-    num_max (m, m, AT (x, i));
-  if (num_is_inf (m))
+    if (num_cmp (AT (x, i), AT (x, k)) > 0)
+      k = i;
+  if (num_is_inf (AT (x, k)))
     {
       /* all -inf gives -inf; any +inf gives +inf */
-      num_set (r, m);
-      num_clear (m);
+      num_set (r, AT (x, k));
       return RLREF_SUCCESS;
     }
   num_init (s);
   num_init (t);
   for (size_t i = 0; i < n; i++)
-    {
-      num_sub (t, AT (x, i), m);
-      num_exp (t, t);
-      num_add (s, s, t);
-    }
-  num_log (s, s);
-  num_add (r, m, s);
-  num_clear (m);
+    if (i != k)
+      {
+        num_sub (t, AT (x, i), AT (x, k));
+        num_exp (t, t);
+        num_add (s, s, t);
+      }
+  num_log1p (s, s);
+  num_add (r, AT (x, k), s);
   num_clear (s);
   num_clear (t);
   return RLREF_SUCCESS;
@@ -167,15 +168,35 @@ FN (log_softmax) (num_ptr lp, num_srcptr x, size_t n)
   return status;
 }
 
-/* p_i = e^{x_i - lse(x)}. */
+/* p_i = e^{x_i - m} / sum_j e^{x_j - m},  m = max_j x_j: the numerators
+ * are exact to the last bit whatever the size of m. */
 int
 FN (softmax) (num_ptr p, num_srcptr x, size_t n)
 {
-  int status = FN (log_softmax) (p, x, n);
-  if (status == RLREF_SUCCESS)
-    for (size_t i = 0; i < n; i++)
+  num_t m, s;
+  CHECK_VECTOR (x, n);
+  num_init (m);
+  num_init (s);
+  num_set (m, AT (x, 0));
+  for (size_t i = 1; i < n; i++)
+    num_max (m, m, AT (x, i));
+  if (num_is_inf (m))
+    {
+      num_clear (m);
+      num_clear (s);
+      RLREF_ERROR ("softmax of infinite scores", RLREF_ENAN);
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      num_sub (AT (p, i), AT (x, i), m);
       num_exp (AT (p, i), AT (p, i));
-  return status;
+      num_add (s, s, AT (p, i));
+    }
+  for (size_t i = 0; i < n; i++)
+    num_div (AT (p, i), AT (p, i), s);
+  num_clear (m);
+  num_clear (s);
+  return RLREF_SUCCESS;
 }
 
 static int

@@ -1,0 +1,869 @@
+/* test_grpo.c -- group-relative advantages (GRPO-ADV) under every named
+ * convention, binary64 and MPFR.
+ *
+ * Expected values: the detector vectors of CONVENTIONS.md and the seeds'
+ * worked examples (seed 000: [1,0,0,1] -> [1,-1,-1,1]; seed 003:
+ * [0.2,0.8,0.4,0.6] -> std 0.2582, A +-1.1619), and 80-digit strings from
+ * an independent Python program written from the table of
+ * golden/README.md: mpmath (mp.dps = 120) on the exact binary64 rewards
+ * and eps, with the old-verl binary32 convention emulated by rounding
+ * every operation through struct.pack('f') (exact binary32 results).
+ * Properties: groups are independent, the two backends agree on seeded
+ * random groups, the binary32 emulation is bit-identical in both. */
+#include "testutil.h"
+
+#define PREC 256
+
+/* Every convention rlref must carry (golden/README.md, CONVENTIONS.md). */
+static const char *const names[] = {
+  "seed-000", "seed-001", "seed-003", "trl", "verl", "verl-vectorized-old",
+  "openrlhf", "no-std", "batch-std",
+};
+#define NCONV (sizeof names / sizeof names[0])
+
+static const rlref_adv_convention *
+conv (const char *name)
+{
+  const rlref_adv_convention *c = rlref_adv_convention_find (name);
+  ck_assert_msg (c != NULL, "convention %s not found", name);
+  return c;
+}
+
+static int
+is_f32 (const rlref_adv_convention *c)
+{
+  return c->scale == RLREF_SCALE_F32_ONEPASS;
+}
+
+/* Both backends on the doubles r (NaN allowed); adv_mp holds N values at
+ * PREC.  Returns the binary64 status; *st_mp gets the MPFR one. */
+static int
+run_both (const rlref_adv_convention *c, const double *r, size_t N, size_t G,
+          double *adv_d, mpfr_ptr adv_mp, int *st_mp)
+{
+  mpfr_ptr rm = tu_mp_vec_from_d (r, N, PREC);
+  int st = rlref_grpo_adv_d (adv_d, r, N, G, c);
+  *st_mp = rlref_grpo_adv_mp (adv_mp, rm, N, G, c);
+  tu_mp_vec_free (rm, N);
+  return st;
+}
+
+/* Expected advantages of one convention: status and N decimal strings
+ * ("0" means exactly zero). */
+struct expect
+{
+  const char *conv;
+  int status;
+  const char *adv[6];
+};
+
+/* Checks each convention of e on rewards r: the status in both backends;
+ * exact zeros; the MPFR values to >= 70 digits and the binary64 ones
+ * within 16 eps; the binary32 convention exactly in both. */
+static void
+check_expect (const struct expect *e, size_t ne, const double *r, size_t N, size_t G)
+{
+  double ad[6];
+  mpfr_ptr am = tu_mp_vec_new (N, PREC);
+  for (size_t k = 0; k < ne; k++)
+    {
+      const rlref_adv_convention *c = conv (e[k].conv);
+      int st_mp, st = run_both (c, r, N, G, ad, am, &st_mp);
+      ck_assert_msg (st == e[k].status && st_mp == e[k].status,
+                     "%s: status %s / %s, expected %s", e[k].conv, rlref_status_name (st),
+                     rlref_status_name (st_mp), rlref_status_name (e[k].status));
+      if (e[k].status != RLREF_SUCCESS)
+        continue;
+      for (size_t i = 0; i < N; i++)
+        {
+          const char *w = e[k].adv[i];
+          double wd = strtod (w, NULL);
+          if (strcmp (w, "0") == 0)
+            ck_assert_msg (ad[i] == 0.0 && mpfr_zero_p (am + i),
+                           "%s adv[%zu]: %g / %s, expected exactly 0", e[k].conv, i, ad[i],
+                           tu_mp_str (am + i));
+          else if (is_f32 (c))
+            ck_assert_msg (tu_same_double (ad[i], wd) && mpfr_cmp_d (am + i, wd) == 0,
+                           "%s adv[%zu]: %a / %s, expected exactly %a", e[k].conv, i, ad[i],
+                           tu_mp_str (am + i), wd);
+          else
+            {
+              ck_assert_msg (tu_mp_digits_str (am + i, w) >= 70,
+                             "%s adv[%zu]: %s, expected %s (%d digits)", e[k].conv, i,
+                             tu_mp_str (am + i), w, tu_mp_digits_str (am + i, w));
+              ck_assert_msg (tu_rel_err (ad[i], wd) <= TU_TOL1,
+                             "%s adv[%zu]: %.17g, expected %.17g (%.1f eps)", e[k].conv, i,
+                             ad[i], wd, tu_rel_err (ad[i], wd) / DBL_EPSILON);
+            }
+        }
+    }
+  tu_mp_vec_free (am, N);
+}
+
+/* ----- expected values (Python/mpmath, see the head of this file) ------- */
+
+/* Detector [1,0,0,0], one group of 4. */
+static const struct expect det_1000[] = {
+  { "seed-000", RLREF_SUCCESS,
+    { "1.7320508075688772935274463415058723669428052538103806280558069794519330169088",
+      "-0.57735026918962576450914878050195745564760175127012687601860232648397767230293335",
+      "-0.57735026918962576450914878050195745564760175127012687601860232648397767230293335",
+      "-0.57735026918962576450914878050195745564760175127012687601860232648397767230293335" } },
+  { "seed-001", RLREF_SUCCESS,
+    { "1.7320507675688782172878548746718603701932130850089916490962189334714155488468598",
+      "-0.57735025585629273909595162489062012339773769500299721636540631115713851628228661",
+      "-0.57735025585629273909595162489062012339773769500299721636540631115713851628228661",
+      "-0.57735025585629273909595162489062012339773769500299721636540631115713851628228661" } },
+  { "seed-003", RLREF_SUCCESS,
+    { "1.5",
+      "-0.5",
+      "-0.5",
+      "-0.5" } },
+  { "trl", RLREF_SUCCESS,
+    { "1.4997000599880023995057252088802817432966105617859372319012021543489825570834211",
+      "-0.49990001999600079983524173629342724776553685392864574396706738478299418569447368",
+      "-0.49990001999600079983524173629342724776553685392864574396706738478299418569447368",
+      "-0.49990001999600079983524173629342724776553685392864574396706738478299418569447368" } },
+  { "verl", RLREF_SUCCESS,
+    { "1.4999970000059999880001597550735014081980163727719215015829639522700171483362044",
+      "-0.49999900000199999600005325169116713606600545759064050052765465075667238277873481",
+      "-0.49999900000199999600005325169116713606600545759064050052765465075667238277873481",
+      "-0.49999900000199999600005325169116713606600545759064050052765465075667238277873481" } },
+  { "verl-vectorized-old", RLREF_SUCCESS,
+    { "1.49999701976776123046875",
+      "-0.499998986721038818359375",
+      "-0.499998986721038818359375",
+      "-0.499998986721038818359375" } },
+  { "openrlhf", RLREF_SUCCESS,
+    { "1.4999999970000000059999998011552263980395259465298078173444891305578862730719993",
+      "-0.49999999900000000199999993371840879934650864884326927244816304351929542435733309",
+      "-0.49999999900000000199999993371840879934650864884326927244816304351929542435733309",
+      "-0.49999999900000000199999993371840879934650864884326927244816304351929542435733309" } },
+  { "no-std", RLREF_SUCCESS,
+    { "0.75",
+      "-0.25",
+      "-0.25",
+      "-0.25" } },
+  { "batch-std", RLREF_SUCCESS,
+    { "1.4997000599880023995057252088802817432966105617859372319012021543489825570834211",
+      "-0.49990001999600079983524173629342724776553685392864574396706738478299418569447368",
+      "-0.49990001999600079983524173629342724776553685392864574396706738478299418569447368",
+      "-0.49990001999600079983524173629342724776553685392864574396706738478299418569447368" } },
+};
+/* Detector [0, 1e-4], one group of 2. */
+static const struct expect det_small[] = {
+  { "seed-000", RLREF_SUCCESS,
+    { "-1.0",
+      "1.0" } },
+  { "seed-001", RLREF_SUCCESS,
+    { "-0.99980003999200159968546166295509760715605353137592944389605374106478401743546331",
+      "0.99980003999200159968546166295509760715605353137592944389605374106478401743546331" } },
+  { "seed-003", RLREF_SUCCESS,
+    { "-0.70710678118654752440084436210484903928483593768847403658833986899536623923105352",
+      "0.70710678118654752440084436210484903928483593768847403658833986899536623923105352" } },
+  { "trl", RLREF_SUCCESS,
+    { "-0.29289321881345247559915563789515096071516406231152596341166013100463376076894648",
+      "0.29289321881345247559915563789515096071516406231152596341166013100463376076894648" } },
+  { "verl", RLREF_SUCCESS,
+    { "-0.69724623043263405211701802439034401627490924257130101726635131478569709099970362",
+      "0.69724623043263405211701802439034401627490924257130101726635131478569709099970362" } },
+  { "verl-vectorized-old", RLREF_SUCCESS,
+    { "-0.0499500446021556854248046875",
+      "0.0499500446021556854248046875" } },
+  { "openrlhf", RLREF_SUCCESS,
+    { "-0.70709678132796688066629414374529168550047531971193493847855899750196665913589949",
+      "0.70709678132796688066629414374529168550047531971193493847855899750196665913589949" } },
+  { "no-std", RLREF_SUCCESS,
+    { "-0.0000500000000000000023960868011929647991564706899225711822509765625",
+      "0.0000500000000000000023960868011929647991564706899225711822509765625" } },
+  { "batch-std", RLREF_SUCCESS,
+    { "-0.29289321881345247559915563789515096071516406231152596341166013100463376076894648",
+      "0.29289321881345247559915563789515096071516406231152596341166013100463376076894648" } },
+};
+/* Detector [10000, 10001], one group of 2. */
+static const struct expect det_offset[] = {
+  { "seed-000", RLREF_SUCCESS,
+    { "-1.0",
+      "1.0" } },
+  { "seed-001", RLREF_SUCCESS,
+    { "-0.99999998000000039999999158154896013547550845486310093093303286696380271925142069",
+      "0.99999998000000039999999158154896013547550845486310093093303286696380271925142069" } },
+  { "seed-003", RLREF_SUCCESS,
+    { "-0.70710678118654752440084436210484903928483593768847403658833986899536623923105352",
+      "0.70710678118654752440084436210484903928483593768847403658833986899536623923105352" } },
+  { "trl", RLREF_SUCCESS,
+    { "-0.70700679532668343092972216233662686522075374830447581826952281323526006084568286",
+      "0.70700679532668343092972216233662686522075374830447581826952281323526006084568286" } },
+  { "verl", RLREF_SUCCESS,
+    { "-0.70710578118796173596326553733695819715047630507292789504194282852755467078268883",
+      "0.70710578118796173596326553733695819715047630507292789504194282852755467078268883" } },
+  { "verl-vectorized-old", RLREF_SUCCESS,
+    { "-499.500457763671875",
+      "499.500457763671875" } },
+  { "openrlhf", RLREF_SUCCESS,
+    { "-0.7071067801865475258150578601963528092940376416029044941269266114762481914718286",
+      "0.7071067801865475258150578601963528092940376416029044941269266114762481914718286" } },
+  { "no-std", RLREF_SUCCESS,
+    { "-0.5",
+      "0.5" } },
+  { "batch-std", RLREF_SUCCESS,
+    { "-0.70700679532668343092972216233662686522075374830447581826952281323526006084568286",
+      "0.70700679532668343092972216233662686522075374830447581826952281323526006084568286" } },
+};
+/* Seed 003's example [0.2, 0.8, 0.4, 0.6], one group of 4. */
+static const struct expect ex_003[] = {
+  { "seed-000", RLREF_SUCCESS,
+    { "-1.3416407864998737930201626687660292245960490118738327069595955019631505965503963",
+      "1.3416407864998739171468703311296756332513443924503199302381834825521949071347072",
+      "-0.44721359549995788963115166880079427198025121043244849456033584045803542865536179",
+      "0.44721359549995776550444400643714786332495582985596127128174785986899111807105088" } },
+  { "seed-001", RLREF_SUCCESS,
+    { "-1.3416407264998764763016171887228569132103303163610589257961231052674929587048816",
+      "1.3416407264998766004283192999716284494873380815661489231205122410501823544980133",
+      "-0.44721357549995878405830502582469512564444085038532297615724465649493452097058332",
+      "0.44721357549995865993160291457592358936743308518023297883285552071224512517745163" } },
+  { "seed-003", RLREF_SUCCESS,
+    { "-1.1618950038622250440544031951884233377092097155775135881468850686097779384839563",
+      "1.1618950038622251515512853189198747372152212850767701592284799140009617395636479",
+      "-0.38729833462074164551917369048565731273439938202608567235509674107286471246808824",
+      "0.38729833462074153802229156675420591322838781252682910127350189568168091138839663" } },
+  { "trl", RLREF_SUCCESS,
+    { "-1.1614451780790017559039255078451644735198322439603225655601967906987483070308681",
+      "1.1614451780790018633591903864429042927375534780978650470117850467541996768461993",
+      "-0.38714839269300054948288687641580821810070366994092669470286951154776564573851227",
+      "0.38714839269300044202762199781806839888298243580338421325128125549231427592318101" } },
+  { "verl", RLREF_SUCCESS,
+    { "-1.1618905038796534016130097939817188466480149297237751285039174945975490595815736",
+      "1.1618905038796535091094755856913827993689634035891276537363186632212605759735472",
+      "-0.38729683462655109803884800075735163130902215195280753442383877532461251439653332",
+      "0.3872968346265509905423822090476876785880736780874550091914376067009009980045597" } },
+  { "verl-vectorized-old", RLREF_SUCCESS,
+    { "-1.16189038753509521484375",
+      "1.16189038753509521484375",
+      "-0.387296736240386962890625",
+      "0.387296855449676513671875" } },
+  { "openrlhf", RLREF_SUCCESS,
+    { "-1.1618949993622250614828281135214560206273369191670382274940287605499439552564308",
+      "1.1618949993622251689797098209192747981528686220098273956581226137729794346410531",
+      "-0.38729833312074165132864880204121241436726840544141635310997830244230282529060282",
+      "0.3872983331207415438317670946433936368417367025986271849458844492192673459059805" } },
+  { "no-std", RLREF_SUCCESS,
+    { "-0.30000000000000000277555756156289135105907917022705078125",
+      "0.30000000000000003053113317719180486164987087249755859375",
+      "-0.09999999999999999167332731531132594682276248931884765625",
+      "0.09999999999999996391775169968241243623197078704833984375" } },
+  { "batch-std", RLREF_SUCCESS,
+    { "-1.1614451780790017559039255078451644735198322439603225655601967906987483070308681",
+      "1.1614451780790018633591903864429042927375534780978650470117850467541996768461993",
+      "-0.38714839269300054948288687641580821810070366994092669470286951154776564573851227",
+      "0.38714839269300044202762199781806839888298243580338421325128125549231427592318101" } },
+};
+/* TRL with a NaN reward: [1, NaN, 0, 0]. */
+static const struct expect trl_nan[] = {
+  { "trl", RLREF_SUCCESS,
+    { "1.154500573014268719436778116442788508427153820500078733346131305201727165709426",
+      "0",
+      "-0.57725028650713435971838905822139425421357691025003936667306565260086358285471298",
+      "-0.57725028650713435971838905822139425421357691025003936667306565260086358285471298" } },
+};
+/* Batch-std on two groups of 3: [0.3, 1, 0 | 0.5, 0.5, 0.9]. */
+static const struct expect two_groups_batch[] = {
+  { "batch-std", RLREF_SUCCESS,
+    { "-0.35796130898808008352833389912482146176928196384778430465300844839565709640392877",
+      "1.5213355631993402804797527281192758824382010942463839559635890899888779605408647",
+      "-1.1633742542112601969514188289944544206689191303985996513105806415932208641369359",
+      "-0.35796130898808008352833389912482146176928196384778430465300844839565709640392877",
+      "-0.35796130898808008352833389912482146176928196384778430465300844839565709640392877",
+      "0.71592261797616016705666779824964292353856392769556860930601689679131419280785755" } },
+};
+/* Seed 001's threshold guard: [0, 1e-7] (std 5e-8 > eps 1e-8). */
+static const struct expect eps_guard[] = {
+  { "seed-001", RLREF_SUCCESS,
+    { "-0.83333333333333332414243763829969218689048451111352279204999353069658080172275137",
+      "0.83333333333333332414243763829969218689048451111352279204999353069658080172275137" } },
+};
+
+/* ===== the conventions ==================================================== */
+
+/* The nine conventions are listed, each found by name at its own entry;
+ * unknown names and NULL give NULL. */
+START_TEST (test_conventions_listed)
+{
+  ck_assert_uint_eq (rlref_adv_num_conventions, NCONV);
+  for (size_t i = 0; i < NCONV; i++)
+    conv (names[i]);
+  for (size_t i = 0; i < rlref_adv_num_conventions; i++)
+    ck_assert_ptr_eq (rlref_adv_convention_find (rlref_adv_conventions[i].name),
+                      &rlref_adv_conventions[i]);
+  ck_assert_ptr_null (rlref_adv_convention_find ("grpo"));
+  ck_assert_ptr_null (rlref_adv_convention_find (NULL));
+}
+END_TEST
+
+/* The parameters CONVENTIONS.md gives: ddof and eps of each library. */
+START_TEST (test_convention_parameters)
+{
+  ck_assert_int_eq (conv ("trl")->ddof, 1);
+  ck_assert (conv ("trl")->eps == 1e-4);
+  ck_assert_int_eq (conv ("verl")->ddof, 1);
+  ck_assert (conv ("verl")->eps == 1e-6);
+  ck_assert_int_eq (conv ("openrlhf")->ddof, 1);
+  ck_assert (conv ("openrlhf")->eps == 1e-9);
+  ck_assert_int_eq (conv ("seed-000")->ddof, 0);
+  ck_assert_int_eq (conv ("seed-001")->ddof, 0);
+  ck_assert_int_eq (conv ("seed-003")->ddof, 1);
+  ck_assert (conv ("seed-003")->eps == 0.0);
+  ck_assert (conv ("batch-std")->scale == RLREF_SCALE_BATCH_STD);
+  ck_assert (conv ("no-std")->scale == RLREF_SCALE_NONE);
+  ck_assert (is_f32 (conv ("verl-vectorized-old")));
+}
+END_TEST
+
+/* ===== detectors (CONVENTIONS.md) ======================================== */
+
+/* [1,0,0,0] under every convention (mpmath values), and the rounded
+ * figures of CONVENTIONS.md: ddof 1 gives 1.5/-0.5 (exactly without eps,
+ * within 1e-3 with TRL's), ddof 0 gives 1.7320508/-0.5773503, no std
+ * 0.75/-0.25. */
+START_TEST (test_detector_one_of_four)
+{
+  const double r[4] = { 1, 0, 0, 0 };
+  double a[4];
+  check_expect (det_1000, sizeof det_1000 / sizeof det_1000[0], r, 4, 4);
+  TU_OK (rlref_grpo_adv_d (a, r, 4, 4, conv ("seed-003")));
+  TU_ASSERT_SAME (a[0], 1.5);
+  TU_ASSERT_SAME (a[1], -0.5);
+  TU_OK (rlref_grpo_adv_d (a, r, 4, 4, conv ("trl")));
+  TU_ASSERT_ABS (a[0], 1.5, 1e-3);
+  TU_ASSERT_ABS (a[3], -0.5, 1e-3);
+  TU_OK (rlref_grpo_adv_d (a, r, 4, 4, conv ("seed-000")));
+  TU_ASSERT_ABS (a[0], 1.7320508, 5e-8);
+  TU_ASSERT_ABS (a[1], -0.5773503, 5e-8);
+  TU_OK (rlref_grpo_adv_d (a, r, 4, 4, conv ("no-std")));
+  TU_ASSERT_SAME (a[0], 0.75);
+  TU_ASSERT_SAME (a[2], -0.25);
+}
+END_TEST
+
+/* [0, 1e-4]: where eps goes decides the magnitude (CONVENTIONS.md): TRL
+ * 0.292893, verl 0.697246, OpenRLHF 0.707097, ddof 0 without eps 1. */
+START_TEST (test_detector_small_spread)
+{
+  const double r[2] = { 0.0, 1e-4 };
+  double a[2];
+  check_expect (det_small, sizeof det_small / sizeof det_small[0], r, 2, 2);
+  TU_OK (rlref_grpo_adv_d (a, r, 2, 2, conv ("trl")));
+  TU_ASSERT_ABS (a[1], 0.292893, 5e-7);
+  TU_OK (rlref_grpo_adv_d (a, r, 2, 2, conv ("verl")));
+  TU_ASSERT_ABS (a[1], 0.697246, 5e-7);
+  TU_OK (rlref_grpo_adv_d (a, r, 2, 2, conv ("openrlhf")));
+  TU_ASSERT_ABS (a[1], 0.707097, 5e-7);
+  TU_OK (rlref_grpo_adv_d (a, r, 2, 2, conv ("seed-000")));
+  TU_ASSERT_SAME (a[0], -1.0);
+  TU_ASSERT_SAME (a[1], 1.0);
+}
+END_TEST
+
+/* [10000, 10001]: every correct ddof-1 reading gives +-0.7071 (to the
+ * size of its eps), ddof 0 +-1, no std +-0.5; the old verl one-pass
+ * binary32 variance cancels to 0, is floored at 1e-6 and gives +-499.5. */
+START_TEST (test_detector_large_offset)
+{
+  static const char *const ddof1[] = { "seed-003", "trl", "verl", "openrlhf", "batch-std" };
+  const double r[2] = { 10000.0, 10001.0 };
+  double a[2];
+  mpfr_ptr am = tu_mp_vec_new (2, PREC);
+  int st;
+  check_expect (det_offset, sizeof det_offset / sizeof det_offset[0], r, 2, 2);
+  for (size_t k = 0; k < 5; k++)
+    {
+      TU_OK (run_both (conv (ddof1[k]), r, 2, 2, a, am, &st));
+      TU_OK (st);
+      TU_ASSERT_ABS (a[0], -0.70710678, 2e-4);
+      TU_ASSERT_ABS (a[1], 0.70710678, 2e-4);
+      TU_ASSERT_ABS (mpfr_get_d (am + 1, MPFR_RNDN), 0.70710678, 2e-4);
+    }
+  TU_OK (run_both (conv ("verl-vectorized-old"), r, 2, 2, a, am, &st));
+  ck_assert_msg (fabs (a[1]) > 100 && fabs (mpfr_get_d (am + 1, MPFR_RNDN)) > 100,
+                 "old verl binary32: %g", a[1]);
+  tu_mp_vec_free (am, 2);
+}
+END_TEST
+
+/* A group of one (CONVENTIONS.md): TRL 0; verl mean 0, std 1 so the raw
+ * reward leaks through as r/(1 + eps), 0.7/(1 + 1e-6) with the double
+ * 1e-6 = 0.69999930000069995489115580012798... (mpmath); OpenRLHF and the
+ * old verl refuse (EDOM); no std gives r - r = 0. */
+START_TEST (test_group_of_one)
+{
+  const double r[1] = { 0.7 };
+  const char *verl = "0.69999930000069995489115580012798384464220954698668647920546979525738764213102671";
+  double a[1];
+  mpfr_ptr am = tu_mp_vec_new (1, PREC);
+  int st;
+  TU_OK (run_both (conv ("trl"), r, 1, 1, a, am, &st));
+  TU_OK (st);
+  ck_assert (a[0] == 0.0 && mpfr_zero_p (am));
+  TU_OK (run_both (conv ("no-std"), r, 1, 1, a, am, &st));
+  ck_assert (a[0] == 0.0 && mpfr_zero_p (am));
+  TU_ASSERT_STATUS (run_both (conv ("openrlhf"), r, 1, 1, a, am, &st), RLREF_EDOM);
+  TU_ASSERT_STATUS (st, RLREF_EDOM);
+  TU_ASSERT_STATUS (run_both (conv ("verl-vectorized-old"), r, 1, 1, a, am, &st), RLREF_EDOM);
+  TU_ASSERT_STATUS (st, RLREF_EDOM);
+  TU_OK (run_both (conv ("verl"), r, 1, 1, a, am, &st));
+  TU_OK (st);
+  TU_ASSERT_REL (a[0], strtod (verl, NULL), TU_TOL0);
+  TU_ASSERT_MP_STR (am, verl, 70);
+  tu_mp_vec_free (am, 1);
+}
+END_TEST
+
+/* Batch-std with groups of one: each advantage is r - r = 0 over the
+ * batch std (1e-4 eps), exactly 0. */
+START_TEST (test_batch_std_groups_of_one)
+{
+  const double r[3] = { 0.2, 0.9, 0.4 };
+  double a[3];
+  mpfr_ptr am = tu_mp_vec_new (3, PREC);
+  int st;
+  TU_OK (run_both (conv ("batch-std"), r, 3, 1, a, am, &st));
+  TU_OK (st);
+  for (int i = 0; i < 3; i++)
+    ck_assert (a[i] == 0.0 && mpfr_zero_p (am + i));
+  tu_mp_vec_free (am, 3);
+}
+END_TEST
+
+/* ===== the seeds' worked examples ==================================== */
+
+/* Seed 000: [1,0,0,1] -> [1,-1,-1,1] exactly (mean 0.5, population std
+ * 0.5, no eps), in both backends. */
+START_TEST (test_seed000_example)
+{
+  const double r[4] = { 1, 0, 0, 1 }, want[4] = { 1, -1, -1, 1 };
+  double a[4];
+  mpfr_ptr am = tu_mp_vec_new (4, PREC);
+  int st;
+  TU_OK (run_both (conv ("seed-000"), r, 4, 4, a, am, &st));
+  TU_OK (st);
+  for (int i = 0; i < 4; i++)
+    {
+      TU_ASSERT_SAME (a[i], want[i]);
+      ck_assert (mpfr_cmp_d (am + i, want[i]) == 0);
+    }
+  tu_mp_vec_free (am, 4);
+}
+END_TEST
+
+/* [1,1,1] -> exactly 0 under every convention, both backends. */
+START_TEST (test_all_equal_is_zero)
+{
+  const double r[3] = { 1, 1, 1 };
+  double a[3];
+  mpfr_ptr am = tu_mp_vec_new (3, PREC);
+  for (size_t k = 0; k < NCONV; k++)
+    {
+      int st;
+      TU_OK (run_both (conv (names[k]), r, 3, 3, a, am, &st));
+      TU_OK (st);
+      for (int i = 0; i < 3; i++)
+        ck_assert_msg (tu_same_double (a[i], 0.0) || a[i] == 0.0, "%s: %g", names[k], a[i]);
+      for (int i = 0; i < 3; i++)
+        ck_assert_msg (mpfr_zero_p (am + i), "%s: %s", names[k], tu_mp_str (am + i));
+    }
+  tu_mp_vec_free (am, 3);
+}
+END_TEST
+
+/* Seed 003: [0.2,0.8,0.4,0.6] gives std 0.2582 and A +-1.1619, which
+ * holds for ddof 1 (seed-003); ddof 0 (seed-001) gives std 0.2236
+ * instead.  Stds against mpmath (sqrt(0.2/3), sqrt(0.05) on the exact
+ * doubles), the advantages of every convention against mpmath. */
+START_TEST (test_seed003_example)
+{
+  const double r[4] = { 0.2, 0.8, 0.4, 0.6 };
+  const char *std1 = "0.25819888974716113284507650156759165862944367409346942528440791585624438632589161";
+  const char *std0 = "0.22360679774997897584725274999131132206011478170962680052677947695029912843176564";
+  double m, s;
+  mpfr_ptr rm = tu_mp_vec_from_d (r, 4, PREC);
+  mpfr_t mm, sm;
+  mpfr_inits2 (PREC, mm, sm, (mpfr_ptr) 0);
+  check_expect (ex_003, sizeof ex_003 / sizeof ex_003[0], r, 4, 4);
+  TU_OK (rlref_grpo_group_stats_d (&m, &s, r, 4, conv ("seed-003")));
+  TU_ASSERT_ABS (s, 0.2582, 5e-5);
+  TU_ASSERT_REL (s, strtod (std1, NULL), TU_TOL1);
+  TU_OK (rlref_grpo_group_stats_mp (mm, sm, rm, 4, conv ("seed-003")));
+  TU_ASSERT_MP_STR (sm, std1, 70);
+  TU_OK (rlref_grpo_group_stats_d (&m, &s, r, 4, conv ("seed-001")));
+  TU_ASSERT_ABS (s, 0.2236, 5e-5);
+  TU_ASSERT_REL (s, strtod (std0, NULL), TU_TOL1);
+  TU_OK (rlref_grpo_group_stats_mp (mm, sm, rm, 4, conv ("seed-001")));
+  TU_ASSERT_MP_STR (sm, std0, 70);
+  TU_ASSERT_MP_STR (mm, "0.50000000000000001387778780781445675529539585113525390625", 75);
+  {
+    double a[4];
+    TU_OK (rlref_grpo_adv_d (a, r, 4, 4, conv ("seed-003")));
+    TU_ASSERT_ABS (a[0], -1.1619, 5e-5);
+    TU_ASSERT_ABS (a[1], 1.1619, 5e-5);
+  }
+  tu_mp_vec_free (rm, 4);
+  mpfr_clears (mm, sm, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* Seed 001's threshold guard std > eps (eps 1e-8, ddof 0): [0, 1e-8] has
+ * std 5e-9 <= eps -> exactly 0; [0, 1e-7] has std 5e-8 -> +-5/6 of it,
+ * 0.8333... (mpmath). */
+START_TEST (test_seed001_eps_threshold)
+{
+  const double r1[2] = { 0.0, 1e-8 }, r2[2] = { 0.0, 1e-7 };
+  double a[2];
+  mpfr_ptr am = tu_mp_vec_new (2, PREC);
+  int st;
+  TU_OK (run_both (conv ("seed-001"), r1, 2, 2, a, am, &st));
+  TU_OK (st);
+  ck_assert (a[0] == 0.0 && a[1] == 0.0 && mpfr_zero_p (am) && mpfr_zero_p (am + 1));
+  check_expect (eps_guard, 1, r2, 2, 2);
+  tu_mp_vec_free (am, 2);
+}
+END_TEST
+
+/* ===== NaN and bad sizes ================================================ */
+
+/* TRL leaves NaN rewards out of mean and std and gives them advantage 0:
+ * [1, NaN, 0, 0] is [1, 0, 0] with a 0 inserted (mpmath); one scorable
+ * reward gives std 0 and advantage 0; all NaN gives all 0. */
+START_TEST (test_trl_nan_skipped)
+{
+  const double r[4] = { 1, NAN, 0, 0 }, one[2] = { 1, NAN }, none[2] = { NAN, NAN };
+  double a[2];
+  mpfr_ptr am = tu_mp_vec_new (2, PREC);
+  int st;
+  check_expect (trl_nan, 1, r, 4, 4);
+  TU_OK (run_both (conv ("trl"), one, 2, 2, a, am, &st));
+  TU_OK (st);
+  ck_assert (a[0] == 0.0 && a[1] == 0.0 && mpfr_zero_p (am) && mpfr_zero_p (am + 1));
+  TU_OK (run_both (conv ("trl"), none, 2, 2, a, am, &st));
+  TU_OK (st);
+  ck_assert (a[0] == 0.0 && a[1] == 0.0 && mpfr_zero_p (am) && mpfr_zero_p (am + 1));
+  tu_mp_vec_free (am, 2);
+}
+END_TEST
+
+/* NaN rewards -> ENAN under every convention but TRL; infinite rewards ->
+ * ENAN under every convention, TRL included; group stats refuse both. */
+START_TEST (test_non_finite_refused)
+{
+  const double rn[4] = { 1, NAN, 0, 0 }, ri[4] = { 1, INFINITY, 0, 0 };
+  double a[4], m, s;
+  mpfr_ptr am = tu_mp_vec_new (4, PREC);
+  int st;
+  for (size_t k = 0; k < NCONV; k++)
+    {
+      const rlref_adv_convention *c = conv (names[k]);
+      if (strcmp (names[k], "trl") != 0)
+        {
+          TU_ASSERT_STATUS (run_both (c, rn, 4, 4, a, am, &st), RLREF_ENAN);
+          TU_ASSERT_STATUS (st, RLREF_ENAN);
+        }
+      TU_ASSERT_STATUS (run_both (c, ri, 4, 4, a, am, &st), RLREF_ENAN);
+      TU_ASSERT_STATUS (st, RLREF_ENAN);
+    }
+  TU_ASSERT_STATUS (rlref_grpo_group_stats_d (&m, &s, rn, 4, conv ("seed-003")), RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_grpo_group_stats_d (&m, &s, ri, 4, conv ("trl")), RLREF_ENAN);
+  tu_mp_vec_free (am, 4);
+}
+END_TEST
+
+/* N not a multiple of G, G = 0, N = 0 or NULL arguments -> EINVAL. */
+START_TEST (test_bad_sizes)
+{
+  const double r[6] = { 1, 0, 2, 3, 0.5, 1 };
+  double a[6], m, s;
+  mpfr_ptr rm = tu_mp_vec_from_d (r, 6, PREC), am = tu_mp_vec_new (6, PREC);
+  for (size_t k = 0; k < NCONV; k++)
+    {
+      const rlref_adv_convention *c = conv (names[k]);
+      TU_ASSERT_STATUS (rlref_grpo_adv_d (a, r, 6, 4, c), RLREF_EINVAL);
+      TU_ASSERT_STATUS (rlref_grpo_adv_d (a, r, 5, 2, c), RLREF_EINVAL);
+      TU_ASSERT_STATUS (rlref_grpo_adv_d (a, r, 6, 0, c), RLREF_EINVAL);
+      TU_ASSERT_STATUS (rlref_grpo_adv_d (a, r, 0, 2, c), RLREF_EINVAL);
+      TU_ASSERT_STATUS (rlref_grpo_adv_d (a, NULL, 6, 2, c), RLREF_EINVAL);
+      TU_ASSERT_STATUS (rlref_grpo_adv_d (NULL, r, 6, 2, c), RLREF_EINVAL);
+      TU_ASSERT_STATUS (rlref_grpo_adv_mp (am, rm, 6, 4, c), RLREF_EINVAL);
+      TU_ASSERT_STATUS (rlref_grpo_adv_mp (am, rm, 0, 3, c), RLREF_EINVAL);
+    }
+  TU_ASSERT_STATUS (rlref_grpo_adv_d (a, r, 6, 2, NULL), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_grpo_group_stats_d (&m, &s, r, 0, conv ("trl")), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_grpo_group_stats_d (&m, &s, NULL, 3, conv ("trl")), RLREF_EINVAL);
+  tu_mp_vec_free (rm, 6);
+  tu_mp_vec_free (am, 6);
+}
+END_TEST
+
+/* ===== structure ======================================================== */
+
+/* A batch of two groups equals two separate calls, bit for bit, under
+ * every convention but batch-std; batch-std divides by the std of all six
+ * rewards (mpmath values) and so differs from TRL's per-group std. */
+START_TEST (test_groups_independent)
+{
+  const double r[6] = { 0.3, 1.0, 0.0, 0.5, 0.5, 0.9 };
+  double a[6], b[6];
+  mpfr_ptr rm = tu_mp_vec_from_d (r, 6, PREC);
+  mpfr_ptr am = tu_mp_vec_new (6, PREC), bm = tu_mp_vec_new (6, PREC);
+  for (size_t k = 0; k < NCONV; k++)
+    {
+      const rlref_adv_convention *c = conv (names[k]);
+      if (c->scale == RLREF_SCALE_BATCH_STD)
+        continue;
+      TU_OK (rlref_grpo_adv_d (a, r, 6, 3, c));
+      TU_OK (rlref_grpo_adv_d (b, r, 3, 3, c));
+      TU_OK (rlref_grpo_adv_d (b + 3, r + 3, 3, 3, c));
+      TU_OK (rlref_grpo_adv_mp (am, rm, 6, 3, c));
+      TU_OK (rlref_grpo_adv_mp (bm, rm, 3, 3, c));
+      TU_OK (rlref_grpo_adv_mp (bm + 3, rm + 3, 3, 3, c));
+      for (int i = 0; i < 6; i++)
+        {
+          ck_assert_msg (tu_same_double (a[i], b[i]), "%s [%d]", names[k], i);
+          ck_assert_msg (mpfr_equal_p (am + i, bm + i), "%s [%d] (mp)", names[k], i);
+        }
+    }
+  check_expect (two_groups_batch, 1, r, 6, 3);
+  TU_OK (rlref_grpo_adv_d (a, r, 6, 3, conv ("batch-std")));
+  TU_OK (rlref_grpo_adv_d (b, r, 6, 3, conv ("trl")));
+  ck_assert (tu_rel_err (a[0], b[0]) > 0.1);
+  tu_mp_vec_free (rm, 6);
+  tu_mp_vec_free (am, 6);
+  tu_mp_vec_free (bm, 6);
+}
+END_TEST
+
+/* In place (adv == rewards) gives the same advantages, every convention,
+ * both backends. */
+START_TEST (test_aliasing)
+{
+  const double r[6] = { 0.3, 1.0, 0.0, 0.5, 0.25, 0.9 };
+  double a[6], b[6];
+  mpfr_ptr rm = tu_mp_vec_from_d (r, 6, PREC), am = tu_mp_vec_new (6, PREC);
+  for (size_t k = 0; k < NCONV; k++)
+    {
+      const rlref_adv_convention *c = conv (names[k]);
+      memcpy (b, r, sizeof b);
+      TU_OK (rlref_grpo_adv_d (a, r, 6, 3, c));
+      TU_OK (rlref_grpo_adv_d (b, b, 6, 3, c));
+      for (int i = 0; i < 6; i++)
+        TU_ASSERT_SAME (b[i], a[i]);
+      for (int i = 0; i < 6; i++)
+        mpfr_set_d (rm + i, r[i], MPFR_RNDN);
+      TU_OK (rlref_grpo_adv_mp (am, rm, 6, 3, c));
+      TU_OK (rlref_grpo_adv_mp (rm, rm, 6, 3, c));
+      for (int i = 0; i < 6; i++)
+        ck_assert_msg (mpfr_equal_p (rm + i, am + i), "%s [%d] in place", names[k], i);
+    }
+  tu_mp_vec_free (rm, 6);
+  tu_mp_vec_free (am, 6);
+}
+END_TEST
+
+/* ===== the two backends ================================================ */
+
+/* Draws rewards of one of three kinds: uniform [0,1), binary {0,1}, or
+ * 1e4 + uniform [0,1). */
+static void
+draw_rewards (gsl_rng *rng, double *r, size_t N, int kind)
+{
+  for (size_t i = 0; i < N; i++)
+    r[i] = kind == 0 ? gsl_rng_uniform (rng)
+         : kind == 1 ? (double) gsl_rng_uniform_int (rng, 2)
+         : 1e4 + gsl_rng_uniform (rng);
+}
+
+/* Seeded: 300 batches of two groups (G in 2..8, three kinds of rewards)
+ * under every convention.  Binary32 convention: the MPFR result rounded
+ * to double is bit-identical to the binary64 one.  Others: |A_d - A_mp|
+ * <= 32 eps (|A_mp| + max|r| / (std + eps)), the first-order rounding
+ * noise of (r - mean)/(std + eps) (~1e-15 relative where rewards are of
+ * the size of their spread); an exact 0 must be exact in both. */
+START_TEST (test_random_d_vs_mp)
+{
+  gsl_rng *rng = tu_rng_new ();
+  double r[16], a[16];
+  mpfr_ptr am = tu_mp_vec_new (16, PREC);
+  for (int t = 0; t < 300; t++)
+    {
+      size_t G = 2 + gsl_rng_uniform_int (rng, 7), N = 2 * G;
+      int kind = t % 3;
+      draw_rewards (rng, r, N, kind);
+      for (size_t k = 0; k < NCONV; k++)
+        {
+          const rlref_adv_convention *c = conv (names[k]);
+          int st;
+          TU_OK (run_both (c, r, N, G, a, am, &st));
+          TU_OK (st);
+          for (size_t g = 0; g < N; g += G)
+            {
+              double m = 0, v = 0, rmax = 0, scale;
+              for (size_t i = g; i < g + G; i++)
+                m += r[i] / (double) G;
+              for (size_t i = g; i < g + G; i++)
+                {
+                  v += (r[i] - m) * (r[i] - m) / (double) (G - 1);
+                  rmax = fmax (rmax, fabs (r[i]));
+                }
+              scale = (c->scale == RLREF_SCALE_NONE) ? rmax
+                : (sqrt (v) + c->eps > 0 ? rmax / (sqrt (v) + c->eps) : 0.0);
+              if (c->scale == RLREF_SCALE_BATCH_STD)
+                {
+                  /* the std of all N rewards */
+                  double mb = 0, vb = 0;
+                  for (size_t i = 0; i < N; i++)
+                    mb += r[i] / (double) N;
+                  for (size_t i = 0; i < N; i++)
+                    vb += (r[i] - mb) * (r[i] - mb) / (double) (N - 1);
+                  scale = rmax / (sqrt (vb) + c->eps);
+                }
+              for (size_t i = g; i < g + G; i++)
+                {
+                  double want = mpfr_get_d (am + i, MPFR_RNDN);
+                  if (is_f32 (c))
+                    ck_assert_msg (tu_same_double (a[i], want),
+                                   "%s: binary32 %a vs %a (kind %d, G %zu)", names[k], a[i],
+                                   want, kind, G);
+                  else if (want == 0.0 || a[i] == 0.0)
+                    ck_assert_msg (want == 0.0 && a[i] == 0.0, "%s: %.17g vs %.17g",
+                                   names[k], a[i], want);
+                  else
+                    {
+                      double err = fabs (a[i] - want) / (fabs (want) + scale);
+                      ck_assert_msg (err <= 32 * DBL_EPSILON,
+                                     "%s: %.17g vs %.17g (kind %d, G %zu, %.1f eps)",
+                                     names[k], a[i], want, kind, G, err / DBL_EPSILON);
+                    }
+                }
+            }
+        }
+    }
+  tu_mp_vec_free (am, 16);
+  gsl_rng_free (rng);
+}
+END_TEST
+
+/* The binary32 emulation gives bit-identical results in both backends on
+ * fixed groups (detectors, a 1e8 offset, small values, a mix of signs). */
+START_TEST (test_f32_bit_identical)
+{
+  static const double groups[][4] = {
+    { 1, 0, 0, 0 }, { 10000, 10001, 10000.5, 9999.25 }, { 1e8, 1e8 + 1, 1e8 + 2, 1e8 + 3 },
+    { 0.1, 0.2, 0.3, 0.4 }, { -3.75, 2.5, 1e-3, 7.0 }, { 1e-5, 2e-5, 3e-5, 5e-5 },
+  };
+  const rlref_adv_convention *c = conv ("verl-vectorized-old");
+  double a[4];
+  mpfr_ptr am = tu_mp_vec_new (4, PREC);
+  for (size_t k = 0; k < sizeof groups / sizeof groups[0]; k++)
+    {
+      int st;
+      TU_OK (run_both (c, groups[k], 4, 4, a, am, &st));
+      TU_OK (st);
+      for (int i = 0; i < 4; i++)
+        {
+          ck_assert_msg (mpfr_cmp_d (am + i, a[i]) == 0, "group %zu [%d]: %a vs %s", k, i,
+                         a[i], tu_mp_str (am + i));
+          ck_assert ((double) (float) a[i] == a[i]);
+        }
+    }
+  tu_mp_vec_free (am, 4);
+}
+END_TEST
+
+/* Constant groups whose mean is not representable ([0.1]x3, [0.7]x5,
+ * [1e-3]x7, [10000.1]x3, [0.3]x6) have zero variance: exactly 0 under
+ * every convention in both backends -- except [0.3]x6 under the old verl
+ * binary32 convention, whose own one-pass arithmetic gives
+ * 2.977254735014867e-05 (Python binary32 emulation); group stats give
+ * std exactly 0. */
+START_TEST (test_zero_variance_nonrepresentable_mean)
+{
+  static const struct { double v; size_t G; } g[] = {
+    { 0.1, 3 }, { 0.7, 5 }, { 1e-3, 7 }, { 10000.1, 3 }, { 0.3, 6 },
+  };
+  double r[8], a[8], m, s;
+  mpfr_ptr am = tu_mp_vec_new (8, PREC);
+  mpfr_t mm, sm;
+  mpfr_inits2 (PREC, mm, sm, (mpfr_ptr) 0);
+  for (size_t j = 0; j < sizeof g / sizeof g[0]; j++)
+    {
+      mpfr_ptr rm;
+      for (size_t i = 0; i < g[j].G; i++)
+        r[i] = g[j].v;
+      rm = tu_mp_vec_from_d (r, g[j].G, PREC);
+      for (size_t k = 0; k < NCONV; k++)
+        {
+          const rlref_adv_convention *c = conv (names[k]);
+          int st;
+          double want = (is_f32 (c) && g[j].v == 0.3) ? 2.977254735014867e-05 : 0.0;
+          TU_OK (run_both (c, r, g[j].G, g[j].G, a, am, &st));
+          TU_OK (st);
+          for (size_t i = 0; i < g[j].G; i++)
+            ck_assert_msg (a[i] == want && mpfr_cmp_d (am + i, want) == 0,
+                           "%s on [%g] x %zu: %a / %s, expected %a", names[k], g[j].v,
+                           g[j].G, a[i], tu_mp_str (am + i), want);
+          TU_OK (rlref_grpo_group_stats_d (&m, &s, r, g[j].G, c));
+          ck_assert_msg (s == 0.0, "%s std %g", names[k], s);
+          TU_OK (rlref_grpo_group_stats_mp (mm, sm, rm, g[j].G, c));
+          ck_assert_msg (mpfr_zero_p (sm), "%s std %s", names[k], tu_mp_str (sm));
+        }
+      tu_mp_vec_free (rm, g[j].G);
+    }
+  tu_mp_vec_free (am, 8);
+  mpfr_clears (mm, sm, (mpfr_ptr) 0);
+}
+END_TEST
+
+static Suite *
+grpo_suite (void)
+{
+  Suite *s = suite_create ("grpo");
+  TCase *tc;
+
+  tc = tu_tcase ("conventions");
+  tcase_add_test (tc, test_conventions_listed);
+  tcase_add_test (tc, test_convention_parameters);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("detectors");
+  tcase_add_test (tc, test_detector_one_of_four);
+  tcase_add_test (tc, test_detector_small_spread);
+  tcase_add_test (tc, test_detector_large_offset);
+  tcase_add_test (tc, test_group_of_one);
+  tcase_add_test (tc, test_batch_std_groups_of_one);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("seeds");
+  tcase_add_test (tc, test_seed000_example);
+  tcase_add_test (tc, test_all_equal_is_zero);
+  tcase_add_test (tc, test_seed003_example);
+  tcase_add_test (tc, test_seed001_eps_threshold);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("errors");
+  tcase_add_test (tc, test_trl_nan_skipped);
+  tcase_add_test (tc, test_non_finite_refused);
+  tcase_add_test (tc, test_bad_sizes);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("structure");
+  tcase_add_test (tc, test_groups_independent);
+  tcase_add_test (tc, test_aliasing);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("backends");
+  tcase_add_test (tc, test_random_d_vs_mp);
+  tcase_add_test (tc, test_f32_bit_identical);
+  tcase_add_test (tc, test_zero_variance_nonrepresentable_mean);
+  suite_add_tcase (s, tc);
+
+  return s;
+}
+
+TU_MAIN_SEEDED (grpo_suite)

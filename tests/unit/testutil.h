@@ -1,0 +1,293 @@
+/* testutil.h -- helpers shared by the Check unit-test suites.
+ *
+ * Tolerances are named multiples of DBL_EPSILON, as in GSL's tests
+ * (TU_TOL0 = 2 eps ... TU_TOL6 = 2^20 eps).  MPFR values are compared with
+ * decimal strings computed independently (mpmath, mp.dps = 120, unless a
+ * comment says otherwise) to a stated number n of significant digits,
+ * meaning a relative difference of at most 10^-n.
+ * Random tests draw from GSL's MT19937 seeded from RLREF_TEST_SEED
+ * (default TU_DEFAULT_SEED); a seeded suite prints its seed.  */
+#ifndef RLREF_TESTUTIL_H
+#define RLREF_TESTUTIL_H
+
+#include <check.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpfr.h>
+#include <gsl/gsl_rng.h>
+#include "rlref/rlref.h"
+
+/* --- tolerances (GSL style) ------------------------------------------- */
+
+#define TU_TOL0 (2.0 * DBL_EPSILON)
+#define TU_TOL1 (16.0 * DBL_EPSILON)
+#define TU_TOL2 (256.0 * DBL_EPSILON)
+#define TU_TOL3 (2048.0 * DBL_EPSILON)
+#define TU_TOL4 (16384.0 * DBL_EPSILON)
+#define TU_TOL5 (131072.0 * DBL_EPSILON)
+#define TU_TOL6 (1048576.0 * DBL_EPSILON)
+
+/* Per-test timeout, seconds (sanitizer builds are several times slower). */
+#define TU_TIMEOUT 120.0
+
+/* Relative error of got against want; |got| when want is 0; 0 when both
+ * are the same infinity; inf when exactly one is NaN or infinite. */
+static inline double
+tu_rel_err (double got, double want)
+{
+  if (isnan (got) || isnan (want))
+    return isnan (got) && isnan (want) ? 0.0 : INFINITY;
+  if (isinf (got) || isinf (want))
+    return got == want ? 0.0 : INFINITY;
+  if (want == 0.0)
+    return fabs (got);
+  return fabs (got - want) / fabs (want);
+}
+
+/* |got - want| <= tol |want| (|got| <= tol when want is 0). */
+#define TU_ASSERT_REL(got, want, tol)                                   \
+  do {                                                                  \
+    double tu_g_ = (got), tu_w_ = (want), tu_t_ = (tol);                \
+    double tu_e_ = tu_rel_err (tu_g_, tu_w_);                           \
+    ck_assert_msg (tu_e_ <= tu_t_,                                      \
+                   "%s = %.17g, expected %.17g: relative error %.3g "   \
+                   "(%.1f eps) > tolerance %.3g (%.1f eps)",            \
+                   #got, tu_g_, tu_w_, tu_e_, tu_e_ / DBL_EPSILON,      \
+                   tu_t_, tu_t_ / DBL_EPSILON);                         \
+  } while (0)
+
+/* |got - want| <= tol (absolute). */
+#define TU_ASSERT_ABS(got, want, tol)                                   \
+  do {                                                                  \
+    double tu_g_ = (got), tu_w_ = (want), tu_t_ = (tol);                \
+    ck_assert_msg (fabs (tu_g_ - tu_w_) <= tu_t_,                       \
+                   "%s = %.17g, expected %.17g: |error| %.3g > %.3g",   \
+                   #got, tu_g_, tu_w_, fabs (tu_g_ - tu_w_), tu_t_);    \
+  } while (0)
+
+/* Bitwise equality of doubles (distinguishes -0 from +0, any NaN equal). */
+static inline int
+tu_same_double (double a, double b)
+{
+  if (isnan (a) && isnan (b))
+    return 1;
+  return memcmp (&a, &b, sizeof a) == 0;
+}
+
+#define TU_ASSERT_SAME(got, want)                                       \
+  do {                                                                  \
+    double tu_g_ = (got), tu_w_ = (want);                               \
+    ck_assert_msg (tu_same_double (tu_g_, tu_w_),                       \
+                   "%s = %a (%.17g), expected exactly %a (%.17g)",      \
+                   #got, tu_g_, tu_g_, tu_w_, tu_w_);                   \
+  } while (0)
+
+/* Status assertion that names both codes. */
+#define TU_ASSERT_STATUS(call, want)                                    \
+  do {                                                                  \
+    int tu_s_ = (call), tu_ws_ = (want);                                \
+    ck_assert_msg (tu_s_ == tu_ws_, "%s returned %s, expected %s",      \
+                   #call, rlref_status_name (tu_s_),                    \
+                   rlref_status_name (tu_ws_));                         \
+  } while (0)
+
+#define TU_OK(call) TU_ASSERT_STATUS (call, RLREF_SUCCESS)
+
+/* --- MPFR comparisons ---------------------------------------------------- */
+
+/* Significant decimal digits to which a and b agree: floor(-log10 |a-b|/|b|),
+ * INT_MAX when they are equal, 0 when either is NaN, infinite or zero and
+ * they differ. */
+static inline int
+tu_mp_digits (mpfr_srcptr a, mpfr_srcptr b)
+{
+  mpfr_t d;
+  double l;
+  if (mpfr_equal_p (a, b))
+    return INT_MAX;
+  if (!mpfr_regular_p (a) || !mpfr_regular_p (b))
+    return 0;
+  mpfr_init2 (d, 64);
+  mpfr_sub (d, a, b, MPFR_RNDA);
+  mpfr_div (d, d, b, MPFR_RNDA);
+  mpfr_abs (d, d, MPFR_RNDA);
+  mpfr_log10 (d, d, MPFR_RNDU);
+  l = mpfr_get_d (d, MPFR_RNDU);
+  mpfr_clear (d);
+  if (l >= 0)
+    return 0;
+  return l < -(double) INT_MAX ? INT_MAX : (int) floor (-l);
+}
+
+/* Digits to which x agrees with the decimal string s (parsed with enough
+ * bits to hold every digit of s and every bit of x). */
+static inline int
+tu_mp_digits_str (mpfr_srcptr x, const char *s)
+{
+  mpfr_t t;
+  mpfr_prec_t p = mpfr_get_prec (x) + 64;
+  mpfr_prec_t ps = (mpfr_prec_t) (4 * strlen (s) + 64);
+  int d;
+  mpfr_init2 (t, p > ps ? p : ps);
+  mpfr_set_str (t, s, 10, MPFR_RNDN);
+  d = tu_mp_digits (x, t);
+  mpfr_clear (t);
+  return d;
+}
+
+/* x agrees with the decimal string s to at least n significant digits. */
+#define TU_ASSERT_MP_STR(x, s, n)                                       \
+  do {                                                                  \
+    int tu_d_ = tu_mp_digits_str ((x), (s)), tu_n_ = (n);               \
+    ck_assert_msg (tu_d_ >= tu_n_,                                      \
+                   "%s = %s agrees with %s to %d digits, expected >= %d",\
+                   #x, tu_mp_str (x), (s), tu_d_, tu_n_);               \
+  } while (0)
+
+/* a and b agree to at least n significant digits. */
+#define TU_ASSERT_MP_AGREE(a, b, n)                                     \
+  do {                                                                  \
+    int tu_d_ = tu_mp_digits ((a), (b)), tu_n_ = (n);                   \
+    ck_assert_msg (tu_d_ >= tu_n_,                                      \
+                   "%s = %s and %s agree to %d digits, expected >= %d", \
+                   #a, tu_mp_str (a), #b, tu_d_, tu_n_);                \
+  } while (0)
+
+/* |x| <= bound (for values that must vanish, e.g. a gradient at a fit). */
+#define TU_ASSERT_MP_SMALL(x, bound)                                    \
+  do {                                                                  \
+    ck_assert_msg (mpfr_number_p (x)                                    \
+                   && fabs (mpfr_get_d (x, MPFR_RNDA)) <= (bound),      \
+                   "%s = %s, expected |.| <= %g", #x, tu_mp_str (x),    \
+                   (double) (bound));                                   \
+  } while (0)
+
+/* A short decimal rendering of x for failure messages (40 digits).  The
+ * result lives in one of four rotating per-thread buffers, so up to four
+ * renderings can appear in one message. */
+static inline const char *
+tu_mp_str (mpfr_srcptr x)
+{
+  static _Thread_local char buf[4][96];
+  static _Thread_local unsigned next;
+  char *b = buf[next++ % 4];
+  mpfr_snprintf (b, sizeof buf[0], "%.40Rg", x);
+  return b;
+}
+
+/* --- MPFR vectors ---------------------------------------------------------- */
+
+/* n zeros at precision prec (an array of __mpfr_struct, as the library
+ * takes vectors). */
+static inline mpfr_ptr
+tu_mp_vec_new (size_t n, mpfr_prec_t prec)
+{
+  mpfr_ptr v = malloc ((n ? n : 1) * sizeof (__mpfr_struct));
+  ck_assert_ptr_nonnull (v);
+  for (size_t i = 0; i < n; i++)
+    {
+      mpfr_init2 (v + i, prec);
+      mpfr_set_zero (v + i, 1);
+    }
+  return v;
+}
+
+/* The same, holding the doubles x[0..n-1] exactly. */
+static inline mpfr_ptr
+tu_mp_vec_from_d (const double *x, size_t n, mpfr_prec_t prec)
+{
+  mpfr_ptr v = tu_mp_vec_new (n, prec);
+  for (size_t i = 0; i < n; i++)
+    mpfr_set_d (v + i, x[i], MPFR_RNDN);
+  return v;
+}
+
+static inline void
+tu_mp_vec_free (mpfr_ptr v, size_t n)
+{
+  if (!v)
+    return;
+  for (size_t i = 0; i < n; i++)
+    mpfr_clear (v + i);
+  free (v);
+}
+
+/* --- seeded RNG -------------------------------------------------------------- */
+
+#define TU_DEFAULT_SEED 20261130UL
+
+/* The seed: RLREF_TEST_SEED if set (decimal), else TU_DEFAULT_SEED. */
+static inline unsigned long
+tu_seed (void)
+{
+  const char *s = getenv ("RLREF_TEST_SEED");
+  if (s && *s)
+    {
+      char *end;
+      unsigned long v = strtoul (s, &end, 10);
+      if (*end == '\0')
+        return v;
+      fprintf (stderr, "ignoring malformed RLREF_TEST_SEED=%s\n", s);
+    }
+  return TU_DEFAULT_SEED;
+}
+
+/* An MT19937 generator seeded with tu_seed () (free with gsl_rng_free). */
+static inline gsl_rng *
+tu_rng_new (void)
+{
+  gsl_rng *r = gsl_rng_alloc (gsl_rng_mt19937);
+  ck_assert_ptr_nonnull (r);
+  gsl_rng_set (r, tu_seed ());
+  return r;
+}
+
+/* Uniform on [a, b). */
+static inline double
+tu_uniform (gsl_rng *r, double a, double b)
+{
+  return a + (b - a) * gsl_rng_uniform (r);
+}
+
+/* --- running a suite ---------------------------------------------------------- */
+
+/* A test case with the suite-wide timeout. */
+static inline TCase *
+tu_tcase (const char *name)
+{
+  TCase *tc = tcase_create (name);
+  tcase_set_timeout (tc, TU_TIMEOUT);
+  return tc;
+}
+
+static inline int
+tu_run_suite (Suite *s, const char *name, int seeded)
+{
+  SRunner *sr;
+  int failed;
+  if (seeded)
+    {
+      printf ("%s: seed %lu (set RLREF_TEST_SEED to change)\n",
+              name, tu_seed ());
+      fflush (stdout);
+    }
+  sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  mpfr_free_cache ();
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* main () for a suite built by make_suite (); TU_MAIN_SEEDED also prints
+ * the seed of the random tests. */
+#define TU_MAIN(make_suite)                                             \
+  int main (void) { return tu_run_suite (make_suite (), #make_suite, 0); }
+#define TU_MAIN_SEEDED(make_suite)                                      \
+  int main (void) { return tu_run_suite (make_suite (), #make_suite, 1); }
+
+#endif
