@@ -47,7 +47,7 @@ TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/test-%,$(TEST_SRC))
 GOLDEN_TMP := $(BUILD)/golden-regen
 
 .PHONY: all deps build lib golden derivations plots check check-unit check-golden \
-        check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install install clean
+        check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install check-derivations install clean
 
 all: deps
 	$(MAKE) build
@@ -140,11 +140,15 @@ plots: $(RLREF)
 	$(MAKE) -C plots RLREF=$(abspath $(RLREF))
 
 # --- tests -----------------------------------------------------------------
-check: check-unit check-golden check-repro check-xcheck check-cli check-install check-sanitize
+check: check-unit check-derivations check-golden check-repro check-xcheck check-cli check-install \
+       check-sanitize
 	@echo "make check: all test stages passed"
 
 check-unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
+
+check-derivations: $(DERIV_BIN)
+	@set -e; for b in $(DERIV_BIN); do $$b > /dev/null && echo "derivation $$(basename $$b): ok"; done
 
 check-golden: $(RLREF)
 	rm -rf $(GOLDEN_TMP) && mkdir -p $(GOLDEN_TMP)
