@@ -1,5 +1,7 @@
 /* formulas_grpo.c -- GRPO-ADV and GRPO-ADV-EX: every group-advantage
  * convention of CONVENTIONS.md, and the seeds' worked examples. */
+#include <stdio.h>
+#include <stdlib.h>
 #include "rlref/status.h"
 #include "rlref/grpo.h"
 #include "formulas.h"
@@ -45,10 +47,11 @@ static const rl_io io_adv_ex = { in_adv_ex, 1, out_adv_ex, 3, shape_adv_ex, RL_E
     { { "ddof", 0, 1, 0 }, { "eps", 0, 0, 0 } }, 2, &rlref_adv_conventions[i], NULL }
 
 /* Filled in from rlref_adv_conventions by rl_grpo_init (names, rules, ddof, eps). */
-static rl_variant v_adv[9] = {
+static rl_variant v_adv[10] = {
   ADV_VARIANT (0, io_adv), ADV_VARIANT (1, io_adv), ADV_VARIANT (2, io_adv),
   ADV_VARIANT (3, io_adv), ADV_VARIANT (4, io_adv), ADV_VARIANT (5, io_adv),
   ADV_VARIANT (6, io_adv), ADV_VARIANT (7, io_adv), ADV_VARIANT (8, io_adv),
+  ADV_VARIANT (9, io_adv),
 };
 static rl_variant v_adv_ex[3] = {
   ADV_VARIANT (0, io_adv_ex), ADV_VARIANT (1, io_adv_ex), ADV_VARIANT (2, io_adv_ex),
@@ -74,6 +77,13 @@ void rl_grpo_init (void);
 void
 rl_grpo_init (void)
 {
+  if (RL_COUNT (v_adv) != rlref_adv_num_conventions)
+    {
+      /* a convention added to the library but not here (or the reverse) */
+      fprintf (stderr, "rlref: GRPO-ADV has %zu variants for %zu conventions\n",
+               RL_COUNT (v_adv), rlref_adv_num_conventions);
+      exit (3);
+    }
   fill (v_adv, RL_COUNT (v_adv));
   fill (v_adv_ex, RL_COUNT (v_adv_ex));
 }

@@ -2,15 +2,16 @@
 # worked groups under each convention, one panel per group, one bar per convention.
 # Run from plots/:  gnuplot grpo_adv.gp   (writes figures/grpo_adv.png and .svg)
 # Data: data/grpo_adv.dat (grpo_adv_data.sh: rlref eval GRPO-ADV --variant V ...), one block
-# per group: column 1 the response index i, columns 2..9 the conventions in the order below.
+# per group: column 1 the response index i, columns 2..10 the conventions in the order below.
 
 if (!exists("out")) out = "figures/grpo_adv"
 set encoding utf8
 
 dat = "data/grpo_adv.dat"
 
-nv = 8
-array name[nv]  = ["seed-000", "seed-001", "seed-003", "trl", "verl", "verl-vectorized-old", "openrlhf", "no-std"]
+nv = 9
+array name[nv]  = ["seed-000", "seed-001", "seed-003", "trl", "verl", "verl-vectorized-old", "openrlhf", \
+                   "eps-in-sqrt", "no-std"]
 array descr[nv] = ["ddof 0, ε = 0  (seed 000, 13.23)", \
                    "ddof 0, ε = 1e−8, 0 if std ≤ ε  (seed 001)", \
                    "ddof 1, no ε  (seed 003)", \
@@ -18,8 +19,9 @@ array descr[nv] = ["ddof 0, ε = 0  (seed 000, 13.23)", \
                    "ddof 1, ε = 1e−6  (verl)", \
                    "binary32 one pass, ε = 1e−6  (old verl)", \
                    "ddof 1, ε = 1e−9  (OpenRLHF)", \
+                   "ddof 1, (r − mean)/√(var + 1e−8)", \
                    "r − mean, no scaling"]
-array color[nv] = ["#08306b", "#4a90d9", "#9ecae1", "#e6850e", "#2ca25f", "#d7191c", "#7b3294", "#969696"]
+array color[nv] = ["#08306b", "#4a90d9", "#9ecae1", "#e6850e", "#2ca25f", "#d7191c", "#7b3294", "#f1b6da", "#969696"]
 
 ngroups = 5
 array gsize[ngroups]  = [4, 2, 4, 4, 2]
@@ -30,7 +32,7 @@ array gtitle[ngroups] = ["r = [1, 0, 0, 0]:  ddof 0 → √3 ≈ 1.73,  ddof 1 �
                          "r = [10000, 10001]:  binary32 Σr²/G − mean² cancels"]
 
 ymax = 2.0
-bw = 0.1                              # bar width: nv bars around each response index
+bw = 0.09                             # bar width: nv bars around each response index
 xoff(k) = (k - (nv + 1) / 2.0) * bw
 clip(v) = (v > ymax ? ymax : (v < -ymax ? -ymax : v))
 offscale(v) = (abs(v) > ymax)
@@ -61,7 +63,7 @@ do for [fmt in "png svg"] {
         set xtics 1
         unset label
         if (g == 2) {
-            set label 1 "Â_2:  ddof 0 → 1,  OpenRLHF 0.707,  verl 0.70,\nTRL 0.29,  old verl (binary32) 0.05,  no-std 5e−5" at graph 0.03, graph 0.95 left front font ",10.5"
+            set label 1 "Â_2:  ddof 0 → 1,  OpenRLHF 0.707,  verl 0.70,\nε in √ 0.41,  TRL 0.29,  old verl 0.05,  no-std 5e−5" at graph 0.03, graph 0.95 left front font ",10.5"
         }
         if (g == 5) {
             set label 1 "old verl (binary32): ±499.5, off scale" at graph 0.03, graph 0.95 left front font ",10.5" textcolor rgb color[6]

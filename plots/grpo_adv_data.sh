@@ -8,7 +8,7 @@ RLREF=$1
 PYTHON=$2
 HERE=$(dirname "$0")
 GROUPS_="1,0,0,0 0,1e-4 1,0,0,1 0.2,0.8,0.4,0.6 10000,10001"
-VARIANTS="seed-000 seed-001 seed-003 trl verl verl-vectorized-old openrlhf no-std"
+VARIANTS="seed-000 seed-001 seed-003 trl verl verl-vectorized-old openrlhf eps-in-sqrt no-std"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT HUP INT TERM

@@ -12,8 +12,8 @@ its certified value with the number printed in the documents, to the printed dig
 A printed number with n significant digits matches when the golden value rounded to n digits
 equals it; a number printed with a trailing "..." is a truncated expansion, and matches when the
 golden value truncated or rounded to its digits equals it.  Exact symbolic values (log 4,
-r/(1 + 1e-6)) are evaluated with mpmath and compared to all the golden's digits (one unit of the
-last digit allowed).
+r/(1 + 1e-6), 0.75/sqrt(0.25 + 1e-8)) are evaluated with mpmath and compared to all the
+golden's digits (one unit of the last digit allowed).
 
 Exit status: 0 all passed, 1 some failed, 2 none of the golden files was found.
 """
@@ -239,17 +239,35 @@ def grpo_detectors(run):
     check_printed(run, F, "no-std", one, "adv", 0, "0.75", label + " no std")
     for i in (1, 2, 3):
         check_printed(run, F, "no-std", one, "adv", i, "-0.25", label + " no std")
+    # eps-in-sqrt: mean 0.25, var (ddof 1) 0.25, so (r - 0.25)/sqrt(0.25 + 1e-8): 1.5 and -0.5
+    # to 7 digits, 1.49999997... and -0.49999999... in full (eps is the binary64 of 1e-8)
+    check_printed(run, F, "eps-in-sqrt", one, "adv", 0, "1.5", label + " eps in sqrt")
+    check_exact(run, F, "eps-in-sqrt", one, "adv", 0,
+                lambda: mpf(0.75) / mp.sqrt(mpf(0.25) + mpf(1e-8)),
+                label + " eps in sqrt -> 0.75/sqrt(0.25 + 1e-8)")
+    for i in (1, 2, 3):
+        check_printed(run, F, "eps-in-sqrt", one, "adv", i, "-0.5", label + " eps in sqrt")
+        check_exact(run, F, "eps-in-sqrt", one, "adv", i,
+                    lambda: mpf(-0.25) / mp.sqrt(mpf(0.25) + mpf(1e-8)),
+                    label + " eps in sqrt -> -0.25/sqrt(0.25 + 1e-8)")
 
     tiny = {"rewards": [0.0, 1e-4], "group_size": 2}
     label = "[0,1e-4]"
     for v, mag in (("trl", "0.292893"), ("verl", "0.697246"), ("openrlhf", "0.707097"),
-                   ("seed-000", "1")):
+                   ("seed-000", "1"), ("eps-in-sqrt", "0.408248")):
         check_printed(run, F, v, tiny, "adv", 1, mag, label)
         check_printed(run, F, v, tiny, "adv", 0, "-" + mag, label)
+    # eps-in-sqrt: mean 5e-5, var (ddof 1) 5e-9, so +-5e-5/sqrt(5e-9 + 1e-8) = +-sqrt(1/6) nearly;
+    # in full with the binary64 values of 1e-4 and 1e-8
+    for i, sgn in ((0, -1), (1, 1)):
+        check_exact(run, F, "eps-in-sqrt", tiny, "adv", i,
+                    lambda sgn=sgn: sgn * (mpf(1e-4) / 2)
+                    / mp.sqrt(mpf(1e-4) ** 2 / 2 + mpf(1e-8)),
+                    label + " eps in sqrt -> 5e-5/sqrt(5e-9 + 1e-8)")
 
     big = {"rewards": [10000.0, 10001.0], "group_size": 2}
     label = "[10000,10001]"
-    for v in ("verl", "openrlhf", "seed-003"):
+    for v in ("verl", "openrlhf", "seed-003", "eps-in-sqrt"):
         check_printed(run, F, v, big, "adv", 1, "0.7071", label)
         check_printed(run, F, v, big, "adv", 0, "-0.7071", label)
     # "one-pass float32 variance breaks"
@@ -261,6 +279,7 @@ def grpo_detectors(run):
     g1 = {"rewards": [0.5], "group_size": 1}
     label = "group of one"
     check_printed(run, F, "trl", g1, "adv", 0, "0", label + " trl -> 0")
+    check_printed(run, F, "eps-in-sqrt", g1, "adv", 0, "0", label + " eps-in-sqrt -> 0")
     check_exact(run, F, "verl", g1, "adv", 0,
                 lambda: mpf(0.5) / (1 + mpf(1e-6)), label + " verl -> r/(1+1e-6)")
     check_invalid(run, F, "openrlhf", g1, label + " openrlhf refuses")
@@ -338,7 +357,7 @@ def grpo_seed_examples(run):
         for i in range(3):
             check_printed(run, F, v, r, "adv", i, "0", label)
     for v in ("seed-000", "seed-001", "seed-003", "trl", "verl", "openrlhf", "no-std",
-              "batch-std", "verl-vectorized-old"):
+              "batch-std", "verl-vectorized-old", "eps-in-sqrt"):
         for i in range(3):
             check_printed(run, "GRPO-ADV", v, dict(r, group_size=3), "adv", i, "0", label)
 
@@ -350,6 +369,11 @@ def grpo_seed_examples(run):
     check_printed(run, F, "seed-003", r, "adv", 0, "-1.16", label + " A_1 (ddof 1)")
     check_printed(run, "GRPO-ADV", "seed-003", dict(r, group_size=4), "adv", 1, "1.16",
                   label + " A_2 (ddof 1)")
+    # eps-in-sqrt is ddof 1 too; 1e-8 under the root does not reach the printed digits
+    check_printed(run, "GRPO-ADV", "eps-in-sqrt", dict(r, group_size=4), "adv", 1, "1.16",
+                  label + " A_2 eps-in-sqrt (ddof 1)")
+    check_printed(run, "GRPO-ADV", "eps-in-sqrt", dict(r, group_size=4), "adv", 0, "-1.16",
+                  label + " A_1 eps-in-sqrt (ddof 1)")
     # ddof 0 does not give the seed's numbers
     check_not_printed(run, F, "seed-000", r, "std", None, "0.26", label + " sigma ddof 0")
     check_not_printed(run, F, "seed-000", r, "adv", 1, "1.16", label + " A_2 ddof 0")

@@ -771,6 +771,7 @@ GRPO_TABLE = {
     "verl": (1, 1e-6, "plain"),
     "verl-vectorized-old": (1, 1e-6, "float32"),
     "openrlhf": (1, 1e-9, "plain"),
+    "eps-in-sqrt": (1, 1e-8, "sqrt-eps"),
     "no-std": (None, None, "nostd"),
     "batch-std": (1, 1e-4, "batch"),
 }
@@ -836,6 +837,9 @@ def grpo_group(r, variant, rule, ctx):
     if G - ddof <= 0:
         if variant == "openrlhf":
             raise Reject("EDOM", "openrlhf refuses a group of one")
+        if kind == "sqrt-eps":
+            # eps-in-sqrt: the README gives a group of one advantage 0
+            return M(qs[0]), None, [mpf(0)]
         if kind == "std>0":
             # seed-003 (ddof 1) for one sample: 0/0 variance; "zero variance -> 0" is one reading
             ctx.ambiguous.append("group of one with ddof 1 (variance 0/0)")
@@ -845,6 +849,11 @@ def grpo_group(r, variant, rule, ctx):
     mean, var = grpo_stats(qs, ddof)
     std = mp.sqrt(M(var))
     e = Q(eps)
+    if kind == "sqrt-eps":
+        # eps-in-sqrt: (r - mean)/sqrt(var + eps), var + eps formed exactly; no branch (zero
+        # variance has r - mean = 0, so the advantage is exactly 0 by itself)
+        den = mp.sqrt(M(var + e))
+        return M(mean), std, [M(x - mean) / den if x != mean else mpf(0) for x in qs]
     if kind == "std>0":
         branch = var > 0
     elif kind == "std>eps":
@@ -1480,6 +1489,11 @@ def selftest():
     expect("seed-000 [1,0,0,1]", adv("seed-000", [1.0, 0, 0, 1])[1], mpf(-1))
     expect("seed-001 [1,1,1]", adv("seed-001", [1.0, 1, 1])[0] + 1, mpf(1))
     expect("verl group of one", adv("verl", [2.0])[0], 2 / (1 + mpf(1e-6)))
+    expect("eps-in-sqrt [0,1e-4]", adv("eps-in-sqrt", [0.0, 1e-4])[1], mpf("0.408248"),
+           mpf(2e-6))
+    expect("eps-in-sqrt [1,0,0,0]", adv("eps-in-sqrt", [1.0, 0, 0, 0])[0],
+           mpf(0.75) / mp.sqrt(mpf(0.25) + mpf(1e-8)))
+    expect("eps-in-sqrt group of one", adv("eps-in-sqrt", [2.0])[0] + 1, mpf(1))
     expect("verl [10000,10001]", adv("verl", [10000.0, 10001.0])[1], mpf("0.7071"), mpf(1e-4))
     f32adv = adv("verl-vectorized-old", [10000.0, 10001.0])[1]
     print("%s one-pass float32 variance breaks on [10000,10001]: %s"

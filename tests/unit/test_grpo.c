@@ -8,6 +8,10 @@
  * golden/README.md: mpmath (mp.dps = 120) on the exact binary64 rewards
  * and eps, with the old-verl binary32 convention emulated by rounding
  * every operation through struct.pack('f') (exact binary32 results).
+ * The eps-in-sqrt strings come from the same kind of program: mean and
+ * variance (ddof 1) as exact rationals (fractions.Fraction) of the
+ * binary64 rewards, var + eps exact with eps the double 1e-8, then
+ * (r - mean)/sqrt(var + eps) in mpmath (mp.dps = 120), mp.nstr(x, 80).
  * Properties: groups are independent, the two backends agree on seeded
  * random groups, the binary32 emulation is bit-identical in both. */
 #include "testutil.h"
@@ -17,7 +21,7 @@
 /* Every convention rlref must carry (golden/README.md, CONVENTIONS.md). */
 static const char *const names[] = {
   "seed-000", "seed-001", "seed-003", "trl", "verl", "verl-vectorized-old",
-  "openrlhf", "no-std", "batch-std",
+  "openrlhf", "eps-in-sqrt", "no-std", "batch-std",
 };
 #define NCONV (sizeof names / sizeof names[0])
 
@@ -139,6 +143,12 @@ static const struct expect det_1000[] = {
       "-0.49999999900000000199999993371840879934650864884326927244816304351929542435733309",
       "-0.49999999900000000199999993371840879934650864884326927244816304351929542435733309",
       "-0.49999999900000000199999993371840879934650864884326927244816304351929542435733309" } },
+  /* eps-in-sqrt: 0.75/sqrt(0.25 + 1e-8), -0.25/sqrt(0.25 + 1e-8) */
+  { "eps-in-sqrt", RLREF_SUCCESS,
+    { "1.4999999700000008999999693723242627567156309424513500249747994416532348353375558",
+      "-0.49999999000000029999998979077475425223854364748378334165826648055107827844585192",
+      "-0.49999999000000029999998979077475425223854364748378334165826648055107827844585192",
+      "-0.49999999000000029999998979077475425223854364748378334165826648055107827844585192" } },
   { "no-std", RLREF_SUCCESS,
     { "0.75",
       "-0.25",
@@ -173,6 +183,10 @@ static const struct expect det_small[] = {
   { "openrlhf", RLREF_SUCCESS,
     { "-0.70709678132796688066629414374529168550047531971193493847855899750196665913589949",
       "0.70709678132796688066629414374529168550047531971193493847855899750196665913589949" } },
+  /* eps-in-sqrt: +-5e-5/sqrt(5e-9 + 1e-8) (the doubles 1e-4 and 1e-8) */
+  { "eps-in-sqrt", RLREF_SUCCESS,
+    { "-0.40824829046386302656165865397632294517184778779742262091104970509256248312401625",
+      "0.40824829046386302656165865397632294517184778779742262091104970509256248312401625" } },
   { "no-std", RLREF_SUCCESS,
     { "-0.0000500000000000000023960868011929647991564706899225711822509765625",
       "0.0000500000000000000023960868011929647991564706899225711822509765625" } },
@@ -203,6 +217,10 @@ static const struct expect det_offset[] = {
   { "openrlhf", RLREF_SUCCESS,
     { "-0.7071067801865475258150578601963528092940376416029044941269266114762481914718286",
       "0.7071067801865475258150578601963528092940376416029044941269266114762481914718286" } },
+  /* eps-in-sqrt: +-0.5/sqrt(0.5 + 1e-8) */
+  { "eps-in-sqrt", RLREF_SUCCESS,
+    { "-0.70710677411547981860138438036677005854175022743165318161983553183747033643817337",
+      "0.70710677411547981860138438036677005854175022743165318161983553183747033643817337" } },
   { "no-std", RLREF_SUCCESS,
     { "-0.5",
       "0.5" } },
@@ -247,6 +265,11 @@ static const struct expect ex_003[] = {
       "1.1618949993622251689797098209192747981528686220098273956581226137729794346410531",
       "-0.38729833312074165132864880204121241436726840544141635310997830244230282529060282",
       "0.3872983331207415438317670946433936368417367025986271849458844492192673459059805" } },
+  { "eps-in-sqrt", RLREF_SUCCESS,
+    { "-1.16189491672010955787539755677854558895507191578990422734808820205378026447681",
+      "1.1618949167201096653722716182447447134320507658342954229703419621489304177986648",
+      "-0.38729830557336981679284116510411548815936435524850434390861148065287670371831839",
+      "0.38729830557336970929596710363791636368238550520411314828635772055772655039646359" } },
   { "no-std", RLREF_SUCCESS,
     { "-0.30000000000000000277555756156289135105907917022705078125",
       "0.30000000000000003053113317719180486164987087249755859375",
@@ -285,7 +308,7 @@ static const struct expect eps_guard[] = {
 
 /* ===== the conventions ==================================================== */
 
-/* The nine conventions are listed, each found by name at its own entry;
+/* The ten conventions are listed, each found by name at its own entry;
  * unknown names and NULL give NULL. */
 START_TEST (test_conventions_listed)
 {
@@ -300,7 +323,9 @@ START_TEST (test_conventions_listed)
 }
 END_TEST
 
-/* The parameters CONVENTIONS.md gives: ddof and eps of each library. */
+/* The parameters CONVENTIONS.md gives: ddof and eps of each library;
+ * eps-in-sqrt (golden/README.md): ddof 1, eps 1e-8 under the root, a
+ * group of one gives 0, NaN refused. */
 START_TEST (test_convention_parameters)
 {
   ck_assert_int_eq (conv ("trl")->ddof, 1);
@@ -313,6 +338,12 @@ START_TEST (test_convention_parameters)
   ck_assert_int_eq (conv ("seed-001")->ddof, 0);
   ck_assert_int_eq (conv ("seed-003")->ddof, 1);
   ck_assert (conv ("seed-003")->eps == 0.0);
+  ck_assert_int_eq (conv ("eps-in-sqrt")->ddof, 1);
+  ck_assert (conv ("eps-in-sqrt")->eps == 1e-8);
+  ck_assert (conv ("eps-in-sqrt")->eps_at == RLREF_EPS_IN_SQRT);
+  ck_assert (conv ("eps-in-sqrt")->single == RLREF_SINGLE_ZERO);
+  ck_assert (conv ("eps-in-sqrt")->nan == RLREF_NAN_REFUSE);
+  ck_assert (conv ("trl")->eps_at == RLREF_EPS_ADD_STD);
   ck_assert (conv ("batch-std")->scale == RLREF_SCALE_BATCH_STD);
   ck_assert (conv ("no-std")->scale == RLREF_SCALE_NONE);
   ck_assert (is_f32 (conv ("verl-vectorized-old")));
@@ -323,8 +354,8 @@ END_TEST
 
 /* [1,0,0,0] under every convention (mpmath values), and the rounded
  * figures of CONVENTIONS.md: ddof 1 gives 1.5/-0.5 (exactly without eps,
- * within 1e-3 with TRL's), ddof 0 gives 1.7320508/-0.5773503, no std
- * 0.75/-0.25. */
+ * within 1e-3 with TRL's, within 1e-7 with eps-in-sqrt's 1e-8 under the
+ * root), ddof 0 gives 1.7320508/-0.5773503, no std 0.75/-0.25. */
 START_TEST (test_detector_one_of_four)
 {
   const double r[4] = { 1, 0, 0, 0 };
@@ -336,6 +367,9 @@ START_TEST (test_detector_one_of_four)
   TU_OK (rlref_grpo_adv_d (a, r, 4, 4, conv ("trl")));
   TU_ASSERT_ABS (a[0], 1.5, 1e-3);
   TU_ASSERT_ABS (a[3], -0.5, 1e-3);
+  TU_OK (rlref_grpo_adv_d (a, r, 4, 4, conv ("eps-in-sqrt")));
+  TU_ASSERT_ABS (a[0], 1.5, 1e-7);
+  TU_ASSERT_ABS (a[3], -0.5, 1e-7);
   TU_OK (rlref_grpo_adv_d (a, r, 4, 4, conv ("seed-000")));
   TU_ASSERT_ABS (a[0], 1.7320508, 5e-8);
   TU_ASSERT_ABS (a[1], -0.5773503, 5e-8);
@@ -346,7 +380,8 @@ START_TEST (test_detector_one_of_four)
 END_TEST
 
 /* [0, 1e-4]: where eps goes decides the magnitude (CONVENTIONS.md): TRL
- * 0.292893, verl 0.697246, OpenRLHF 0.707097, ddof 0 without eps 1. */
+ * 0.292893, verl 0.697246, OpenRLHF 0.707097, ddof 0 without eps 1;
+ * eps-in-sqrt 5e-5/sqrt(5e-9 + 1e-8) = 0.408248 (mpmath). */
 START_TEST (test_detector_small_spread)
 {
   const double r[2] = { 0.0, 1e-4 };
@@ -358,6 +393,8 @@ START_TEST (test_detector_small_spread)
   TU_ASSERT_ABS (a[1], 0.697246, 5e-7);
   TU_OK (rlref_grpo_adv_d (a, r, 2, 2, conv ("openrlhf")));
   TU_ASSERT_ABS (a[1], 0.707097, 5e-7);
+  TU_OK (rlref_grpo_adv_d (a, r, 2, 2, conv ("eps-in-sqrt")));
+  TU_ASSERT_ABS (a[1], 0.408248, 5e-7);
   TU_OK (rlref_grpo_adv_d (a, r, 2, 2, conv ("seed-000")));
   TU_ASSERT_SAME (a[0], -1.0);
   TU_ASSERT_SAME (a[1], 1.0);
@@ -369,13 +406,15 @@ END_TEST
  * binary32 variance cancels to 0, is floored at 1e-6 and gives +-499.5. */
 START_TEST (test_detector_large_offset)
 {
-  static const char *const ddof1[] = { "seed-003", "trl", "verl", "openrlhf", "batch-std" };
+  static const char *const ddof1[] = {
+    "seed-003", "trl", "verl", "openrlhf", "eps-in-sqrt", "batch-std",
+  };
   const double r[2] = { 10000.0, 10001.0 };
   double a[2];
   mpfr_ptr am = tu_mp_vec_new (2, PREC);
   int st;
   check_expect (det_offset, sizeof det_offset / sizeof det_offset[0], r, 2, 2);
-  for (size_t k = 0; k < 5; k++)
+  for (size_t k = 0; k < sizeof ddof1 / sizeof ddof1[0]; k++)
     {
       TU_OK (run_both (conv (ddof1[k]), r, 2, 2, a, am, &st));
       TU_OK (st);
@@ -390,10 +429,10 @@ START_TEST (test_detector_large_offset)
 }
 END_TEST
 
-/* A group of one (CONVENTIONS.md): TRL 0; verl mean 0, std 1 so the raw
- * reward leaks through as r/(1 + eps), 0.7/(1 + 1e-6) with the double
- * 1e-6 = 0.69999930000069995489115580012798... (mpmath); OpenRLHF and the
- * old verl refuse (EDOM); no std gives r - r = 0. */
+/* A group of one (CONVENTIONS.md): TRL and eps-in-sqrt 0; verl mean 0,
+ * std 1 so the raw reward leaks through as r/(1 + eps), 0.7/(1 + 1e-6)
+ * with the double 1e-6 = 0.69999930000069995489115580012798... (mpmath);
+ * OpenRLHF and the old verl refuse (EDOM); no std gives r - r = 0. */
 START_TEST (test_group_of_one)
 {
   const double r[1] = { 0.7 };
@@ -402,6 +441,9 @@ START_TEST (test_group_of_one)
   mpfr_ptr am = tu_mp_vec_new (1, PREC);
   int st;
   TU_OK (run_both (conv ("trl"), r, 1, 1, a, am, &st));
+  TU_OK (st);
+  ck_assert (a[0] == 0.0 && mpfr_zero_p (am));
+  TU_OK (run_both (conv ("eps-in-sqrt"), r, 1, 1, a, am, &st));
   TU_OK (st);
   ck_assert (a[0] == 0.0 && mpfr_zero_p (am));
   TU_OK (run_both (conv ("no-std"), r, 1, 1, a, am, &st));
@@ -476,9 +518,10 @@ START_TEST (test_all_equal_is_zero)
 END_TEST
 
 /* Seed 003: [0.2,0.8,0.4,0.6] gives std 0.2582 and A +-1.1619, which
- * holds for ddof 1 (seed-003); ddof 0 (seed-001) gives std 0.2236
- * instead.  Stds against mpmath (sqrt(0.2/3), sqrt(0.05) on the exact
- * doubles), the advantages of every convention against mpmath. */
+ * holds for ddof 1 (seed-003, and eps-in-sqrt to 1e-7); ddof 0
+ * (seed-001) gives std 0.2236 instead.  Stds against mpmath
+ * (sqrt(0.2/3), sqrt(0.05) on the exact doubles), the advantages of every
+ * convention against mpmath. */
 START_TEST (test_seed003_example)
 {
   const double r[4] = { 0.2, 0.8, 0.4, 0.6 };
@@ -503,6 +546,9 @@ START_TEST (test_seed003_example)
   {
     double a[4];
     TU_OK (rlref_grpo_adv_d (a, r, 4, 4, conv ("seed-003")));
+    TU_ASSERT_ABS (a[0], -1.1619, 5e-5);
+    TU_ASSERT_ABS (a[1], 1.1619, 5e-5);
+    TU_OK (rlref_grpo_adv_d (a, r, 4, 4, conv ("eps-in-sqrt")));
     TU_ASSERT_ABS (a[0], -1.1619, 5e-5);
     TU_ASSERT_ABS (a[1], 1.1619, 5e-5);
   }

@@ -33,6 +33,13 @@ enum rlref_adv_single
   RLREF_SINGLE_REFUSE           /* EDOM */
 };
 
+/* Where eps goes. */
+enum rlref_adv_eps
+{
+  RLREF_EPS_ADD_STD,            /* (r - mean)/(std + eps) */
+  RLREF_EPS_IN_SQRT             /* (r - mean)/sqrt(var + eps) */
+};
+
 /* NaN rewards. */
 enum rlref_adv_nan
 {
@@ -51,6 +58,7 @@ typedef struct
   enum rlref_adv_guard guard;
   enum rlref_adv_single single;
   enum rlref_adv_nan nan;
+  enum rlref_adv_eps eps_at;
 } rlref_adv_convention;
 
 /* The named conventions, in a fixed order. */

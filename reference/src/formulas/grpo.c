@@ -5,10 +5,11 @@
 #include "rlref/primitives.h"
 #include "rlref/grpo.h"
 
-/* Mean and std (ddof) of the scorable (non-NaN) rewards of one group.
- * Fewer than ddof + 1 scorable rewards give std 0 (TRL's rule for one). */
+/* Mean, variance and std (ddof) of the scorable (non-NaN) rewards of one
+ * group.  Fewer than ddof + 1 scorable rewards give variance 0 (TRL's rule
+ * for one).  var may be NULL. */
 static int
-scorable_stats (num_ptr mean, num_ptr std, size_t *m_out, num_srcptr r,
+scorable_stats (num_ptr mean, num_ptr var, num_ptr std, size_t *m_out, num_srcptr r,
                 size_t G, int ddof)
 {
   num_ptr x = num_vec_new (G);
@@ -21,11 +22,15 @@ scorable_stats (num_ptr mean, num_ptr std, size_t *m_out, num_srcptr r,
       num_set (AT (x, m++), AT (r, i));
   num_set_zero (mean);
   num_set_zero (std);
+  if (var)
+    num_set_zero (var);
   if (m > 0)
     status = FN (mean) (mean, x, m);
   if (status == RLREF_SUCCESS && (long) m - ddof > 0)
     {
       status = FN (variance) (std, x, m, ddof);
+      if (var)
+        num_set (var, std);
       num_sqrt (std, std);
     }
   num_vec_free (x, G);
@@ -34,12 +39,13 @@ scorable_stats (num_ptr mean, num_ptr std, size_t *m_out, num_srcptr r,
 }
 
 /* One group under a std-scaling convention (13.23):
- *   A_i = (r_i - mean)/(std + eps), with the convention's guard
- *   (std > 0, std > eps, or none), its group-of-one rule, and NaN skipping. */
+ *   A_i = (r_i - mean)/(std + eps)  or  (r_i - mean)/sqrt(var + eps),
+ * with the convention's guard (std > 0, std > eps, or none), its
+ * group-of-one rule, and NaN skipping. */
 static int
 group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *c)
 {
-  num_t mean, std, den;
+  num_t mean, var, std, den;
   size_t m;
   int status, zero = 0;
   if (G == 1)
@@ -66,16 +72,23 @@ group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
         return RLREF_SUCCESS;
       }
   num_init (mean);
+  num_init (var);
   num_init (std);
   num_init (den);
-  status = scorable_stats (mean, std, &m, r, G, c->ddof);
+  status = scorable_stats (mean, var, std, &m, r, G, c->ddof);
   if (m == 0)
     zero = 1;
   else if (c->guard == RLREF_GUARD_POSITIVE)
     zero = num_sgn (std) <= 0;
   else if (c->guard == RLREF_GUARD_EPS)
     zero = num_cmp_d (std, c->eps) <= 0;
-  num_add_d (den, std, c->eps);
+  if (c->eps_at == RLREF_EPS_IN_SQRT)
+    {
+      num_add_d (den, var, c->eps);
+      num_sqrt (den, den);
+    }
+  else
+    num_add_d (den, std, c->eps);
   if (!zero && num_is_zero (den))
     zero = 1;                   /* no eps and no spread: every r equals the mean */
   for (size_t i = 0; i < G && status == RLREF_SUCCESS; i++)
@@ -89,6 +102,7 @@ group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
         }
     }
   num_clear (mean);
+  num_clear (var);
   num_clear (std);
   num_clear (den);
   return status;
@@ -240,5 +254,5 @@ FN (grpo_group_stats) (num_ptr mean, num_ptr std, num_srcptr rewards, size_t G,
   for (size_t i = 0; i < G; i++)
     if (!num_is_finite (AT (rewards, i)))
       RLREF_ERROR ("non-finite reward", RLREF_ENAN);
-  return scorable_stats (mean, std, &m, rewards, G, c->ddof);
+  return scorable_stats (mean, NULL, std, &m, rewards, G, c->ddof);
 }
