@@ -1,0 +1,95 @@
+/* check_impl.h -- internal to `rlref check`: the types of one run and the
+   functions the files of the checker share.  check.c holds the options and
+   the run, check_read.c reads and validates the two files, check_judge.c
+   compares values, check_report.c prints the verdicts.  */
+#ifndef RLREF_ORACLES_CHECK_IMPL_H
+#define RLREF_ORACLES_CHECK_IMPL_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include <mpfr.h>
+
+#define DEFAULT_ULPS 32.0       /* U when neither option nor golden gives it */
+#define SHOW_DIGITS 20          /* significant digits shown of expected values */
+#define SHOW_CHARS 60           /* longest name or error string shown */
+
+enum kind { K_VALID, K_ACCEPTABLE, K_INVALID };
+enum status { S_PASS, S_FAIL, S_NOTE };
+
+/* A tcId and the JSON object that carries it, for sorting and lookups.  */
+typedef struct
+{
+  json_int_t tcid;
+  json_t *obj;
+} tc_ref;
+
+/* One golden test case and the candidate's result for it.  */
+typedef struct
+{
+  json_int_t tcid;
+  json_t *test;                 /* golden test object */
+  json_t *res;                  /* candidate result object, or NULL */
+  size_t var;                   /* index of its variant */
+  enum kind kind;
+} gcase;
+
+/* A variant: the test groups that carry one variant name.  */
+typedef struct
+{
+  const char *name;
+  json_t *inputs;               /* set of the input names of its tests */
+  size_t part;                  /* groups with the same inputs share a part */
+  size_t ncases, nrun, passed, failed, noted;
+} variant;
+
+/* Options, the two files and scratch numbers of one run.  */
+typedef struct
+{
+  double ulps, rtol;
+  int have_ulps, have_rtol, verbose;
+  int prec;                     /* significand bits of the dtype */
+  mpfr_exp_t emin;              /* floor(log2) of its smallest normal */
+  const char *dtype, *only;
+  const char *gpath, *cpath;
+  json_t *golden, *cand;
+  gcase *cases;
+  size_t ncases;
+  variant *vars;
+  size_t nvars, nparts;
+  size_t unknown;               /* results whose tcId is not in the golden */
+  json_int_t first_unknown;
+  mpfr_t x, y, d, t, w;
+} ctx;
+
+/* Print a message about file PATH to stderr; returns 2.  */
+int ck_bad (const char *path, const char *fmt, ...);
+
+/* Print at most SHOW_CHARS bytes of S, control characters as '?'.  */
+void ck_print_clean (const char *s);
+
+/* Load the JSON file PATH ("-": standard input); NULL after a message.  */
+json_t *ck_load_json (const char *path);
+
+/* Read the decimal string V (or "nan", "inf", "-inf") into X; 0 or -1.  */
+int ck_read_decimal (mpfr_t x, json_t *v);
+
+/* Read the candidate's number V (JSON number or string) into *G; 0 or -1.  */
+int ck_cand_number (json_t *v, double *g);
+
+/* Check the golden's structure and collect its cases and variants; 0 or 2.  */
+int ck_read_golden (ctx *c);
+
+/* Check the candidate and attach its results to the golden cases; 0 or 2.  */
+int ck_read_candidate (ctx *c);
+
+/* Judge every case of the variant named SEL (NULL: of all variants),
+   printing as SHOW says; with COUNT, count the results into the variants.  */
+void ck_judge_all (ctx *c, const char *sel, int show, int count);
+
+/* Report on the single variant V; the exit status.  */
+int ck_report_one (ctx *c, variant *v);
+
+/* Report on every variant of a golden with several; the exit status.  */
+int ck_report_all (ctx *c);
+
+#endif

@@ -1,0 +1,153 @@
+/* check_report.c -- the per-variant tables, the verdict on which convention
+   a candidate follows, and the closing line.  */
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include <mpfr.h>
+#include "check.h"
+#define WORK_PREC 256           /* bits for expected values and errors */
+
+#include "check_impl.h"
+
+/* Print the noted count (if any) and the closing line; the exit status.  */
+static int
+closing (size_t passed, size_t failed, size_t noted, int ok)
+{
+  if (noted > 0)
+    printf ("%zu acceptable mismatch%s noted\n", noted,
+            noted == 1 ? "" : "es");
+  printf ("%zu passed, %zu failed\n", passed, failed);
+  return ok ? 0 : 1;
+}
+
+/* Report on the single variant V; the exit status.  */
+int
+ck_report_one (ctx *c, variant *v)
+{
+  ck_judge_all (c, v->name, 1, 1);
+  return closing (v->passed, v->failed, v->noted, v->failed == 0);
+}
+
+/* Whether variant V was run and all its valid and invalid cases pass.  */
+static int
+matches (const variant *v)
+{
+  return v->nrun > 0 && v->failed == 0;
+}
+
+/* The best run variant of part P (most passes, first on ties), or NULL.  */
+static variant *
+best_of (ctx *c, size_t p)
+{
+  variant *best = NULL;
+  size_t i;
+  for (i = 0; i < c->nvars; i++)
+    if (c->vars[i].part == p && c->vars[i].nrun > 0
+        && (best == NULL || c->vars[i].passed > best->passed))
+      best = &c->vars[i];
+  return best;
+}
+
+/* Print the table and the verdict of part P; 1 when a variant matches.  */
+static int
+print_part (ctx *c, size_t p, variant *best)
+{
+  size_t i;
+  int first = 1;
+  const char *ind = c->nparts > 1 ? "  " : "";
+  variant *v;
+  for (i = 0; i < c->nvars; i++)
+    {
+      v = &c->vars[i];
+      if (v->part != p)
+        continue;
+      fputs (ind, stdout);
+      fputs ("variant ", stdout);
+      ck_print_clean (v->name);
+      if (v->nrun == 0)
+        {
+          fputs (": not run\n", stdout);
+          continue;
+        }
+      printf (": %zu passed, %zu failed", v->passed, v->failed);
+      if (v->noted > 0)
+        printf (", %zu noted", v->noted);
+      puts (matches (v) ? "  MATCH" : "  no match");
+    }
+  for (i = 0; i < c->nvars; i++)
+    if (c->vars[i].part == p && matches (&c->vars[i]))
+      {
+        if (first)
+          printf ("%sCandidate follows: ", ind);
+        else
+          fputs (", ", stdout);
+        ck_print_clean (c->vars[i].name);
+        first = 0;
+      }
+  if (!first)
+    {
+      putchar ('\n');
+      return 1;
+    }
+  if (best == NULL)
+    printf ("%sCandidate ran none of these cases\n", ind);
+  else
+    {
+      printf ("%sCandidate matches no variant; closest: ", ind);
+      ck_print_clean (best->name);
+      printf (" (%zu of %zu)\n", best->passed, best->ncases);
+    }
+  return 0;
+}
+
+/* Print the heading of part P: the input names its tests take.  */
+static void
+part_heading (const ctx *c, size_t p)
+{
+  size_t i;
+  const char *key, *sep = "";
+  json_t *val;
+  for (i = 0; c->vars[i].part != p; i++)
+    ;
+  printf ("part %zu, tests with inputs ", p + 1);
+  json_object_foreach (c->vars[i].inputs, key, val)
+    {
+      fputs (sep, stdout);
+      ck_print_clean (key);
+      sep = ", ";
+    }
+  puts (*sep ? ":" : "(none):");
+}
+
+/* Report on every variant of a golden with several; the exit status.  */
+int
+ck_report_all (ctx *c)
+{
+  size_t p, passed = 0, failed = 0, noted = 0, run = 0, matched = 0;
+  variant *best;
+  ck_judge_all (c, NULL, c->verbose, 1);
+  if (!c->verbose)
+    for (p = 0; p < c->nparts; p++)
+      if ((best = best_of (c, p)) != NULL)
+        ck_judge_all (c, best->name, 1, 0);
+  for (p = 0; p < c->nparts; p++)
+    {
+      if (c->nparts > 1)
+        part_heading (c, p);
+      best = best_of (c, p);
+      matched += print_part (c, p, best) ? 1 : 0;
+      if (best != NULL)
+        {
+          run++;
+          passed += best->passed;
+          failed += best->failed;
+          noted += best->noted;
+        }
+    }
+  return closing (passed, failed, noted, run > 0 && matched == run);
+}
