@@ -186,6 +186,7 @@ check-sanitize:
 
 check-cli-asan: $(RLREF)
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
+	$(PYTHON) tests/cli/fuzz_eval.py $(abspath $(RLREF)) 300
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures
 	rm -rf $(GOLDEN_TMP) && mkdir -p $(GOLDEN_TMP)
 	$(RLREF) golden $(GOLDEN_TMP)
