@@ -178,6 +178,7 @@ check-cli: $(RLREF)
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
 	sh tests/example/test_readme_example.sh
 	sh tests/selfcheck/run.sh $(abspath $(RLREF)) golden
+	$(PYTHON) tests/selfcheck/naive.py $(abspath $(RLREF)) golden
 
 check-sanitize:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan OPT=-O1 \
