@@ -274,6 +274,7 @@ static const rl_case c_ensemble[] = {
   { "*", "scores=0.7", "SingleModel", "one model: ddof 1 has no variance", NULL, 0 },
   { "*", "scores=", "Empty", "no scores", NULL, 1 },
   { "*", "scores=1,nan", "NonFinite", "NaN score", NULL, 1 },
+  { "*", "scores=1,2,3 lambda=-0.5", "OutOfDomain", "a negative uncertainty penalty", NULL, 1 },
 };
 
 static const rl_case c_pl[] = {

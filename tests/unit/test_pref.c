@@ -654,11 +654,13 @@ START_TEST (test_ensemble_values)
 }
 END_TEST
 
-/* ddof other than 0/1 -> EDOM; K = 1 with ddof 1 -> EDOM; NaN score or
- * lambda -> ENAN; no scores -> EINVAL. */
+/* ddof other than 0/1 -> EDOM; K = 1 with ddof 1 -> EDOM; a negative
+ * penalty lambda -> EDOM; NaN score or lambda -> ENAN; no scores -> EINVAL. */
 START_TEST (test_ensemble_bad_inputs)
 {
   double s[3] = { 1, 2, 3 }, sn[3] = { 1, NAN, 3 }, lam = 1.0, lnan = NAN, m, v, sd, p;
+  double lneg = -0.5;
+  TU_ASSERT_STATUS (rlref_ensemble_d (&m, &v, &sd, &p, s, 3, 0, &lneg), RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_ensemble_d (&m, &v, &sd, &p, s, 3, 2, &lam), RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_ensemble_d (&m, &v, &sd, &p, s, 3, -1, &lam), RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_ensemble_d (&m, &v, &sd, &p, s, 1, 1, &lam), RLREF_EDOM);

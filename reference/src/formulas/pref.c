@@ -319,7 +319,7 @@ FN (smooth_loss) (num_ptr loss, num_ptr grad_rw, num_ptr grad_rl,
 }
 
 /* PREF-ENSEMBLE (000 10.1): mean, var (ddof), std = sqrt(var),
- * penalized = mean - lambda std. */
+ * penalized = mean - lambda std, lambda >= 0. */
 int
 FN (ensemble) (num_ptr mean, num_ptr var, num_ptr std, num_ptr penalized,
                num_srcptr scores, size_t K, int ddof, num_srcptr lambda)
@@ -327,6 +327,8 @@ FN (ensemble) (num_ptr mean, num_ptr var, num_ptr std, num_ptr penalized,
   num_t m, v, s;
   int status;
   CHECK_FINITE (lambda);
+  if (num_sgn (lambda) < 0)
+    RLREF_ERROR ("the uncertainty penalty lambda must be >= 0", RLREF_EDOM);
   if (ddof != 0 && ddof != 1)
     RLREF_ERROR ("ddof must be 0 or 1", RLREF_EDOM);
   num_init (m); num_init (v); num_init (s);

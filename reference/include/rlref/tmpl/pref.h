@@ -28,7 +28,7 @@ int RLREF_FN (smooth_loss) (RLREF_T loss, RLREF_T grad_rw, RLREF_T grad_rl,
                             RLREF_CT rw, RLREF_CT rl, RLREF_CT eps);
 
 /* PREF-ENSEMBLE: mean, variance (ddof 0 or 1), std and the
- * uncertainty-penalised reward mean - lambda * std of K scores. */
+ * uncertainty-penalised reward mean - lambda * std of K scores (lambda >= 0). */
 int RLREF_FN (ensemble) (RLREF_T mean, RLREF_T var, RLREF_T std, RLREF_T penalized,
                          RLREF_CT scores, size_t K, int ddof, RLREF_CT lambda);
 
