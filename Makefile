@@ -19,7 +19,7 @@ CPPFLAGS  := -Ireference/include -Ireference/src -D_POSIX_C_SOURCE=200809L
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs gsl mpfr jansson 2>/dev/null) -lgmp -lm
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
-ALL_CFLAGS = $(WARN) $(OPT) -g -fPIC $(SANITIZE) $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(WARN) $(OPT) -g -fPIC -MMD -MP $(SANITIZE) $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(SANITIZE) $(LDFLAGS)
 
 # Formula sources: each compiled twice, binary64 (_d) and MPFR (_mp).
@@ -54,6 +54,9 @@ all: deps
 	$(MAKE) golden
 	$(MAKE) derivations
 	$(MAKE) plots
+
+# Header dependencies written by -MMD.
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 # --- Debian packages -------------------------------------------------------
 deps:

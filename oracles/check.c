@@ -14,10 +14,11 @@
    error u lambda of the rounding model rather than by a relative error no
    format can meet.  An exact zero keeps tolerance U u sens.
 
-   Test groups whose tests take the same inputs are alternative variants
-   of one convention; the candidate is expected to follow one of them.
-   Groups with different inputs (PREF-BT-EX "sigma" and "mle-pair", say)
-   are separate parts of the file, and each part is judged on its own.  */
+   Test groups of the same "part" are alternative conventions of one
+   computation; the candidate is expected to follow one of them.  Groups of
+   different parts (PREF-BT-EX "sigma" and "mle-pair", say) are judged each
+   on its own.  A golden whose groups name no part is split by the names of
+   its tests' inputs instead.  */
 
 #include <ctype.h>
 #include <math.h>

@@ -38,6 +38,7 @@ typedef struct
 {
   const char *name;
   json_t *inputs;               /* set of the input names of its tests */
+  const char *part_name;        /* the groups' "part", when the golden names it */
   size_t part;                  /* groups with the same inputs share a part */
   size_t ncases, nrun, passed, failed, noted;
 } variant;

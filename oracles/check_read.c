@@ -282,59 +282,71 @@ cmp_str (const void *a, const void *b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-/* Give each variant a part (one per set of input names); 0 or 2.  */
+/* The key that decides variant V's part: the golden's "part" name when it
+   gives one, else the sorted names of its tests' inputs; NULL without
+   memory.  */
+static char *
+part_key (const variant *v)
+{
+  size_t j = 0, n = json_object_size (v->inputs), len = 8;
+  const char *key, **names;
+  json_t *val;
+  char *sig;
+  if (v->part_name != NULL)
+    {
+      sig = malloc (strlen (v->part_name) + 8);
+      if (sig != NULL)
+        sprintf (sig, "part:%s", v->part_name);
+      return sig;
+    }
+  names = malloc ((n + 1) * sizeof *names);
+  if (names == NULL)
+    return NULL;
+  json_object_foreach (v->inputs, key, val)
+    {
+      names[j++] = key;
+      len += strlen (key) + 1;
+    }
+  qsort (names, n, sizeof *names, cmp_str);
+  sig = malloc (len);
+  if (sig != NULL)
+    {
+      strcpy (sig, "inputs:");
+      len = strlen (sig);
+      for (j = 0; j < n; j++)
+        {
+          size_t m = strlen (names[j]);
+          memcpy (sig + len, names[j], m);
+          len += m;
+          sig[len++] = '\n';
+        }
+      sig[len] = '\0';
+    }
+  free (names);
+  return sig;
+}
+
+/* Give each variant a part (one per "part" name, or per set of input names
+   in goldens that do not name their parts); 0 or 2.  */
 static int
 assign_parts (ctx *c)
 {
   json_t *parts = json_object (), *known;
-  size_t i, j, n, len;
-  const char *key, **names;
-  json_t *val;
-  char *sig;
   int rc = 0;
   if (parts == NULL)
     return ck_bad (c->gpath, "out of memory");
-  for (i = 0; i < c->nvars && rc == 0; i++)
+  for (size_t i = 0; i < c->nvars && rc == 0; i++)
     {
-      n = json_object_size (c->vars[i].inputs);
-      names = malloc ((n + 1) * sizeof *names);
-      len = 1;
-      j = 0;
-      if (names == NULL)
-        {
-          rc = ck_bad (c->gpath, "out of memory");
-          break;
-        }
-      json_object_foreach (c->vars[i].inputs, key, val)
-        {
-          names[j++] = key;
-          len += strlen (key) + 1;
-        }
-      qsort (names, n, sizeof *names, cmp_str);
-      sig = malloc (len);
+      char *sig = part_key (&c->vars[i]);
       if (sig == NULL)
         rc = ck_bad (c->gpath, "out of memory");
+      else if ((known = json_object_get (parts, sig)) != NULL)
+        c->vars[i].part = (size_t) json_integer_value (known);
+      else if (json_object_set_new (parts, sig, json_integer ((json_int_t) c->nparts)))
+        rc = ck_bad (c->gpath, "out of memory");
       else
-        {
-          for (len = 0, j = 0; j < n; j++)
-            {
-              size_t m = strlen (names[j]);
-              memcpy (sig + len, names[j], m);
-              len += m;
-              sig[len++] = '\n';
-            }
-          sig[len] = '\0';
-          known = json_object_get (parts, sig);
-          if (known != NULL)
-            c->vars[i].part = (size_t) json_integer_value (known);
-          else if (json_object_set_new (parts, sig,
-                                        json_integer ((json_int_t) c->nparts)))
-            rc = ck_bad (c->gpath, "out of memory");
-          else
-            c->vars[i].part = c->nparts++;
-        }
+        c->vars[i].part = c->nparts++;
       free (sig);
-      free (names);
     }
   json_decref (parts);
   return rc;
@@ -375,6 +387,8 @@ ck_read_golden (ctx *c)
                            json_string_value (json_object_get (g, "variant")));
       if (var == (size_t) -1)
         rc = ck_bad (c->gpath, "out of memory");
+      else if (json_is_string (json_object_get (g, "part")))
+        c->vars[var].part_name = json_string_value (json_object_get (g, "part"));
       json_array_foreach (json_object_get (g, "tests"), ti, t)
         if (rc == 0)
           rc = read_test (c, t, gi, ti, var);

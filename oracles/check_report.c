@@ -114,7 +114,15 @@ part_heading (const ctx *c, size_t p)
   json_t *val;
   for (i = 0; c->vars[i].part != p; i++)
     ;
-  printf ("part %zu, tests with inputs ", p + 1);
+  if (c->vars[i].part_name != NULL)
+    {
+      fputs ("part ", stdout);
+      ck_print_clean (c->vars[i].part_name);
+      fputs (", ", stdout);
+    }
+  else
+    printf ("part %zu, ", p + 1);
+  fputs ("tests with inputs ", stdout);
   json_object_foreach (c->vars[i].inputs, key, val)
     {
       fputs (sep, stdout);

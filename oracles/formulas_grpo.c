@@ -29,7 +29,7 @@ static const rl_input in_adv[] = {
   { "group_size", RL_INT, "G" },
 };
 static const rl_output out_adv[] = { { "adv", 1, "advantage of each response" } };
-static const rl_io io_adv = { in_adv, 2, out_adv, 1, shape_adv, RL_EVALS (grpo_adv) };
+static const rl_io io_adv = { in_adv, 2, out_adv, 1, shape_adv, RL_EVALS (grpo_adv), "advantage" };
 
 static const rl_input in_adv_ex[] = {
   { "rewards", RL_REAL_ARRAY, "the G rewards of one group" },
@@ -39,7 +39,7 @@ static const rl_output out_adv_ex[] = {
   { "std", 0, "group standard deviation (the variant's ddof)" },
   { "adv", 1, "advantages" },
 };
-static const rl_io io_adv_ex = { in_adv_ex, 1, out_adv_ex, 3, shape_adv_ex, RL_EVALS (grpo_adv_ex) };
+static const rl_io io_adv_ex = { in_adv_ex, 1, out_adv_ex, 3, shape_adv_ex, RL_EVALS (grpo_adv_ex), "example" };
 
 /* One variant per named convention, in the library's order. */
 #define ADV_VARIANT(i, io)                                                     \

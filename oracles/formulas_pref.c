@@ -63,8 +63,8 @@ static const rl_input in_pair[] = {
   { "rl", RL_REAL, "score of the other response y_l" },
 };
 static const rl_output out_p[] = { { "p", 0, "P(y_w preferred to y_l)" } };
-static const rl_io io_bt = { in_pair, 2, out_p, 1, shape_scalar, RL_EVALS (bt_prob) };
-static const rl_io io_gumbel = { in_pair, 2, out_p, 1, shape_scalar, RL_EVALS (bt_gumbel) };
+static const rl_io io_bt = { in_pair, 2, out_p, 1, shape_scalar, RL_EVALS (bt_prob), "sigma" };
+static const rl_io io_gumbel = { in_pair, 2, out_p, 1, shape_scalar, RL_EVALS (bt_gumbel), "integral" };
 
 static const rl_input in_batch[] = {
   { "rw", RL_REAL_ARRAY, "scores of the preferred responses" },
@@ -75,7 +75,7 @@ static const rl_output out_rm[] = {
   { "grad_rw", 1, "d loss / d rw_i" },
   { "grad_rl", 1, "d loss / d rl_i" },
 };
-static const rl_io io_rm = { in_batch, 2, out_rm, 3, shape_rm, RL_EVALS (rm_loss) };
+static const rl_io io_rm = { in_batch, 2, out_rm, 3, shape_rm, RL_EVALS (rm_loss), "loss" };
 
 static const rl_input in_wins_pair[] = {
   { "wins_w", RL_REAL, "times A was preferred" },
@@ -85,7 +85,7 @@ static const rl_output out_ex_mle[] = {
   { "delta", 0, "maximum-likelihood r(A) - r(B)" },
   { "p", 0, "sigma(delta)" },
 };
-static const rl_io io_ex_mle = { in_wins_pair, 2, out_ex_mle, 2, shape_scalar, RL_EVALS (bt_ex_mle) };
+static const rl_io io_ex_mle = { in_wins_pair, 2, out_ex_mle, 2, shape_scalar, RL_EVALS (bt_ex_mle), "mle-pair" };
 
 static const rl_input in_margin[] = {
   { "rw", RL_REAL, "score of the preferred response" },
@@ -102,8 +102,8 @@ static const rl_output out_loss3[] = {
   { "grad_rw", 0, "d loss / d rw" },
   { "grad_rl", 0, "d loss / d rl" },
 };
-static const rl_io io_margin = { in_margin, 3, out_loss3, 3, shape_scalar, RL_EVALS (margin) };
-static const rl_io io_smooth = { in_smooth, 3, out_loss3, 3, shape_scalar, RL_EVALS (smooth) };
+static const rl_io io_margin = { in_margin, 3, out_loss3, 3, shape_scalar, RL_EVALS (margin), "loss" };
+static const rl_io io_smooth = { in_smooth, 3, out_loss3, 3, shape_scalar, RL_EVALS (smooth), "loss" };
 
 static const rl_input in_ensemble[] = {
   { "scores", RL_REAL_ARRAY, "the K reward models' scores of one response" },
@@ -114,7 +114,7 @@ static const rl_output out_ensemble[] = {
   { "std", 0, "sqrt(var)" },
   { "penalized", 0, "mean - lambda std" },
 };
-static const rl_io io_ensemble = { in_ensemble, 1, out_ensemble, 4, shape_ensemble, RL_EVALS (ensemble) };
+static const rl_io io_ensemble = { in_ensemble, 1, out_ensemble, 4, shape_ensemble, RL_EVALS (ensemble), "ensemble" };
 
 static const rl_input in_pl_prob[] = {
   { "scores", RL_REAL_ARRAY, "scores of the K items" },
@@ -125,7 +125,7 @@ static const rl_output out_pl_prob[] = {
   { "loss", 0, "-log P(ranking)" },
   { "grad", 1, "d loss / d scores" },
 };
-static const rl_io io_pl_prob = { in_pl_prob, 2, out_pl_prob, 3, shape_pl_prob, RL_EVALS (pl_prob) };
+static const rl_io io_pl_prob = { in_pl_prob, 2, out_pl_prob, 3, shape_pl_prob, RL_EVALS (pl_prob), "prob" };
 
 static const rl_input in_pl_mle[] = {
   { "K", RL_INT, "number of items" },
@@ -136,13 +136,13 @@ static const rl_output out_scores[] = {
   { "scores", 1, "maximum-likelihood scores, mean zero" },
   { "loglik", 0, "log-likelihood at the maximum" },
 };
-static const rl_io io_pl_mle = { in_pl_mle, 3, out_scores, 2, shape_scores_loglik, RL_EVALS (pl_mle) };
+static const rl_io io_pl_mle = { in_pl_mle, 3, out_scores, 2, shape_scores_loglik, RL_EVALS (pl_mle), "mle" };
 
 static const rl_input in_bt_mle[] = {
   { "n", RL_INT, "number of items" },
   { "wins", RL_REAL_ARRAY, "n x n row-major; wins[i n + j] = weight of i preferred to j" },
 };
-static const rl_io io_bt_mle = { in_bt_mle, 2, out_scores, 2, shape_scores_loglik, RL_EVALS (bt_mle) };
+static const rl_io io_bt_mle = { in_bt_mle, 2, out_scores, 2, shape_scores_loglik, RL_EVALS (bt_mle), "mle" };
 
 /* --- variants ---------------------------------------------------------- */
 

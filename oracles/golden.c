@@ -324,7 +324,8 @@ rl_golden_write (const rl_formula *f, const char *dir)
               json_array_append_new (tests, t);
           }
       json_array_append_new (groups,
-                             json_pack ("{s:s, s:s, s:s, s:o, s:o, s:o}", "variant", v->name,
+                             json_pack ("{s:s, s:s, s:s, s:s, s:o, s:o, s:o}", "variant",
+                                        v->name, "part", v->io->part,
                                         "description", v->description, "usedBy", v->used_by,
                                         "params", group_params (v), "io", io_spec (v),
                                         "tests", tests));

@@ -57,6 +57,8 @@ typedef struct
   rl_shape_fn *shape;
   rl_eval_d_fn *eval_d;
   rl_eval_mp_fn *eval_mp;
+  const char *part;             /* the golden's "part": groups with the same part
+                                   are alternative conventions of one computation */
 } rl_io;
 
 typedef struct
