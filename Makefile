@@ -114,7 +114,7 @@ $(RLREF): $(ORC_OBJ) $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(ORC_OBJ) $(LIB_A) $(PKG_LIBS)
 
-$(BUILD)/bin/deriv-%: derivations/%.c $(LIB_A)
+$(BUILD)/bin/deriv-%: derivations/%.c derivations/residual.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
 

@@ -10,30 +10,7 @@
 #include <stdlib.h>
 #include <mpfr.h>
 #include "rlref/rlref.h"
-
-#define PREC 256
-
-static int failures;
-
-/* Prints one step: the residual |a - b| (relative to |b| when rel), and
- * whether it is within 2^bound_log2. */
-static void
-step (const char *label, mpfr_srcptr a, mpfr_srcptr b, int rel, long bound_log2)
-{
-  mpfr_t r, bound;
-  int ok;
-  mpfr_inits2 (PREC, r, bound, (mpfr_ptr) 0);
-  mpfr_sub (r, a, b, MPFR_RNDN);
-  mpfr_abs (r, r, MPFR_RNDN);
-  if (rel && !mpfr_zero_p (b))
-    mpfr_div (r, r, b, MPFR_RNDN), mpfr_abs (r, r, MPFR_RNDN);
-  mpfr_set_ui_2exp (bound, 1, bound_log2, MPFR_RNDN);
-  ok = mpfr_cmp (r, bound) <= 0;
-  failures += !ok;
-  mpfr_printf ("  %-58s %s residual %.3Re  bound 2^%ld  %s\n", label, rel ? "rel" : "abs", r,
-               bound_log2, ok ? "ok" : "FAIL");
-  mpfr_clears (r, bound, (mpfr_ptr) 0);
-}
+#include "residual.h"
 
 /* (13.5) as printed: e^{r_w} / (e^{r_w} + e^{r_l}) (MPFR's exponent range
  * makes the literal form safe here). */
@@ -183,8 +160,5 @@ main (void)
   for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
     pair (pairs[i][0], pairs[i][1]);
   worked_example ();
-  printf ("\n%s: %d step(s) over their bound\n", failures ? "FAILED" : "all steps within bounds",
-          failures);
-  mpfr_free_cache ();
-  return failures ? 1 : 0;
+  return finish ();
 }
