@@ -47,7 +47,7 @@ TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/test-%,$(TEST_SRC))
 GOLDEN_TMP := $(BUILD)/golden-regen
 
 .PHONY: all deps build lib golden derivations plots check check-unit check-golden \
-        check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install check-derivations install clean
+        check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install check-derivations bench coverage install clean
 
 all: deps
 	$(MAKE) build
@@ -212,6 +212,28 @@ check-install:
 	  -o $(BUILD)/stage/smoke-static $(BUILD)/stage/lib/librlref.a $(PKG_LIBS)
 	$(BUILD)/stage/smoke-static
 	$(BUILD)/stage/bin/rlref --version
+
+# --- benchmarks and coverage (not part of make check) ----------------------
+bench: $(LIB_A)
+	@mkdir -p $(BUILD)/bin
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) tests/bench/bench.c -o $(BUILD)/bin/bench \
+	  $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
+	$(BUILD)/bin/bench
+
+# Line coverage of the library by the unit suites and the command tests (gcov).
+coverage:
+	rm -rf $(BUILD)/cov
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/cov OPT=-O0 SANITIZE=--coverage \
+	  check-unit check-derivations $(BUILD)/cov/bin/rlref >/dev/null
+	$(BUILD)/cov/bin/rlref golden $$(mktemp -d) >/dev/null
+	sh tests/cli/test_cli.sh $(abspath $(BUILD)/cov/bin/rlref) >/dev/null
+	sh tests/check_cmd/test_check.sh $(abspath $(BUILD)/cov/bin/rlref) tests/check_cmd/fixtures >/dev/null
+	sh tests/selfcheck/run.sh $(abspath $(BUILD)/cov/bin/rlref) golden >/dev/null
+	@cd $(BUILD)/cov/obj && for f in lib/*.gcda oracles/*.gcda; do \
+	  gcov -n -o $$(dirname $$f) $$f 2>/dev/null \
+	  | awk -v obj=$$(basename $$f .gcda) '/^File/ { f = $$2 } \
+	      /^Lines executed/ && f !~ /\.h.$$/ && f ~ /reference|oracles/ { \
+	        printf "%-24s %s\n", obj, $$0; exit }'; done
 
 # --- install ---------------------------------------------------------------
 install: build
