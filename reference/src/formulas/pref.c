@@ -533,8 +533,10 @@ fit_finish (num_ptr scores, num_ptr loglik, FN (fgh_fn) *fgh, const void *ctx,
       RLREF_ERROR ("out of memory", RLREF_ENOMEM);
     }
   status = rlref_gsl_start (s0, K, fg_start, start_ctx);
+  /* the start rounded to 24 bits: Newton then reaches the same iterates
+   * whatever the last bits of the platform's libm and GSL */
   for (size_t i = 0; i < K; i++)
-    num_set_d (AT (s, i), s0[i]);
+    num_set_d (AT (s, i), (double) (float) s0[i]);
   if (status == RLREF_SUCCESS)
     status = FN (newton_gauge) (s, K, fgh, ctx);
   num_init (f);
