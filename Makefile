@@ -42,7 +42,7 @@ DERIV_SRC := $(wildcard derivations/*.c)
 DERIV_BIN := $(patsubst derivations/%.c,$(BUILD)/bin/deriv-%,$(DERIV_SRC))
 
 TEST_SRC  := $(wildcard tests/unit/*.c)
-TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/test-%,$(TEST_SRC))
+TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/%,$(TEST_SRC))
 
 GOLDEN_TMP := $(BUILD)/golden-regen
 
@@ -118,7 +118,7 @@ $(BUILD)/bin/deriv-%: derivations/%.c derivations/residual.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
 
-$(BUILD)/bin/test-%: tests/unit/%.c tests/unit/testutil.h $(LIB_A)
+$(BUILD)/bin/test_%: tests/unit/test_%.c tests/unit/testutil.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS) $(CHECK_LIBS)
 
