@@ -133,13 +133,22 @@ def matches_printed(gobj, printed):
     return truncated and rounded(gval, n, ROUND_DOWN) == want
 
 
-def check_printed(run, formula, variant, want, name, idx, printed, label):
+def locate(run, formula, variant, want, name, idx, label):
+    """The golden test with these inputs and a name for it in messages; None
+    (after recording the failure) when the file has no such test."""
     t = find(run, formula, variant, want)
     where = "%s %s %s%s" % (formula, variant, name, "" if idx is None else "[%d]" % idx)
     if t == "nofile":
-        return None
+        return None, where
     if t is None:
         run.fail("%s: %s: no golden test with inputs %s" % (label, where, want))
+        return None, where
+    return t, where
+
+
+def check_printed(run, formula, variant, want, name, idx, printed, label):
+    t, where = locate(run, formula, variant, want, name, idx, label)
+    if t is None:
         return None
     if t.get("result") == "invalid":
         run.fail("%s: %s tcId %s: golden rejects (%s), doc prints %s"
@@ -160,12 +169,8 @@ def check_printed(run, formula, variant, want, name, idx, printed, label):
 
 def check_not_printed(run, formula, variant, want, name, idx, printed, label):
     """The golden value must NOT round to the printed number (a contrast case)."""
-    t = find(run, formula, variant, want)
-    where = "%s %s %s%s" % (formula, variant, name, "" if idx is None else "[%d]" % idx)
-    if t == "nofile":
-        return
+    t, where = locate(run, formula, variant, want, name, idx, label)
     if t is None:
-        run.fail("%s: %s: no golden test with inputs %s" % (label, where, want))
         return
     g = output(t, name, idx)
     if g is not None and not matches_printed(g, printed):
@@ -177,12 +182,8 @@ def check_not_printed(run, formula, variant, want, name, idx, printed, label):
 
 def check_exact(run, formula, variant, want, name, idx, exact_fn, label):
     """Compare a golden output with a symbolic value evaluated by mpmath to all its digits."""
-    t = find(run, formula, variant, want)
-    where = "%s %s %s%s" % (formula, variant, name, "" if idx is None else "[%d]" % idx)
-    if t == "nofile":
-        return
+    t, where = locate(run, formula, variant, want, name, idx, label)
     if t is None:
-        run.fail("%s: %s: no golden test with inputs %s" % (label, where, want))
         return
     g = output(t, name, idx)
     if g is None:

@@ -16,6 +16,15 @@ typedef int mp1_fn (mpfr_ptr, mpfr_srcptr);
 typedef int dv_fn (double *, const double *, size_t);
 typedef int mpv_fn (mpfr_ptr, mpfr_srcptr, size_t);
 
+/* Every scalar primitive in the two backends (same order): the four stable
+ * ones first, then the naive forms. */
+static d1_fn *const fd[] = { rlref_sigmoid_d, rlref_log_sigmoid_d, rlref_softplus_d,
+                             rlref_log1mexp_d, rlref_sigmoid_naive_d,
+                             rlref_log_sigmoid_naive_d, rlref_softplus_naive_d };
+static mp1_fn *const fm[] = { rlref_sigmoid_mp, rlref_log_sigmoid_mp, rlref_softplus_mp,
+                              rlref_log1mexp_mp, rlref_sigmoid_naive_mp,
+                              rlref_log_sigmoid_naive_mp, rlref_softplus_naive_mp };
+
 /* f(x) at prec bits: working precision and result both prec; x exact. */
 static int
 mp1_at (mp1_fn *f, mpfr_ptr r, double x, mpfr_prec_t prec)
@@ -839,10 +848,7 @@ END_TEST
  * within 4 eps of the 256-bit result rounded to double. */
 START_TEST (test_random_scalar_d_vs_mp)
 {
-  static d1_fn *const fd[] = { rlref_sigmoid_d, rlref_log_sigmoid_d, rlref_softplus_d,
-                               rlref_log1mexp_d };
-  static mp1_fn *const fm[] = { rlref_sigmoid_mp, rlref_log_sigmoid_mp, rlref_softplus_mp,
-                                rlref_log1mexp_mp };
+  /* the first four entries of fd and fm: the stable primitives */
   static const char *name[] = { "sigmoid", "log_sigmoid", "softplus", "log1mexp" };
   gsl_rng *rng = tu_rng_new ();
   mpfr_t r;
@@ -919,12 +925,6 @@ END_TEST
  * into a separate variable, in both backends. */
 START_TEST (test_aliasing_scalar)
 {
-  static d1_fn *const fd[] = { rlref_sigmoid_d, rlref_log_sigmoid_d, rlref_softplus_d,
-                               rlref_log1mexp_d, rlref_sigmoid_naive_d,
-                               rlref_log_sigmoid_naive_d, rlref_softplus_naive_d };
-  static mp1_fn *const fm[] = { rlref_sigmoid_mp, rlref_log_sigmoid_mp, rlref_softplus_mp,
-                                rlref_log1mexp_mp, rlref_sigmoid_naive_mp,
-                                rlref_log_sigmoid_naive_mp, rlref_softplus_naive_mp };
   static const double xs[] = { -3.5, -0.25, 2.0 };
   mpfr_t xm, rm;
   mpfr_inits2 (PREC, xm, rm, (mpfr_ptr) 0);
@@ -1007,12 +1007,6 @@ END_TEST
  * backends; the error message is recorded. */
 START_TEST (test_nan_scalar)
 {
-  static d1_fn *const fd[] = { rlref_sigmoid_d, rlref_log_sigmoid_d, rlref_softplus_d,
-                               rlref_log1mexp_d, rlref_sigmoid_naive_d,
-                               rlref_log_sigmoid_naive_d, rlref_softplus_naive_d };
-  static mp1_fn *const fm[] = { rlref_sigmoid_mp, rlref_log_sigmoid_mp, rlref_softplus_mp,
-                                rlref_log1mexp_mp, rlref_sigmoid_naive_mp,
-                                rlref_log_sigmoid_naive_mp, rlref_softplus_naive_mp };
   double x = NAN, r;
   mpfr_t xm, rm;
   mpfr_inits2 (PREC, xm, rm, (mpfr_ptr) 0);
