@@ -1,5 +1,7 @@
 /* pref.c -- preference and reward models (PREF-*), written once for both
  * backends.  Seed 000 sections 2.1 and 10.1, equations 13.5-13.7. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include "rlref/num.h"
 #include "rlref/primitives.h"
@@ -536,7 +538,7 @@ fit_finish (num_ptr scores, num_ptr loglik, FN (fgh_fn) *fgh, const void *ctx,
   /* the start rounded to 24 bits: Newton then reaches the same iterates
    * whatever the last bits of the platform's libm and GSL */
   for (size_t i = 0; i < K; i++)
-    num_set_d (AT (s, i), (double) (float) s0[i]);
+    num_set_d (AT (s, i), fabs (s0[i]) < FLT_MAX ? (double) (float) s0[i] : s0[i]);
   if (status == RLREF_SUCCESS)
     status = FN (newton_gauge) (s, K, fgh, ctx);
   num_init (f);
