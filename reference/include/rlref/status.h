@@ -35,6 +35,13 @@ rlref_error_handler_t *rlref_set_error_handler(rlref_error_handler_t *handler);
 
 void rlref_error(const char *reason, const char *file, int line, int status);
 
+/* Marks a public function whose status must not be ignored. */
+#if defined(__GNUC__) || defined(__clang__)
+#define RLREF_WUR __attribute__ ((warn_unused_result))
+#else
+#define RLREF_WUR
+#endif
+
 #define RLREF_ERROR(reason, status)                        \
   do {                                                     \
     rlref_error((reason), __FILE__, __LINE__, (status));   \
