@@ -11,8 +11,7 @@
 #include "rlref/status.h"
 #include "rlref/precision.h"
 #include "rlref/certify.h"
-#include "rlref/primitives.h"
-#include "rlref/pref.h"
-#include "rlref/grpo.h"
+/* One header per family, listed by the build (rlref/families.h). */
+#include "rlref/families.h"
 
 #endif

@@ -9,7 +9,8 @@
 int rl_parse_double (const char *s, double *out);
 
 /* Binds "name=value" words to v's inputs (arrays comma-separated) and real
- * parameters (overrides).  On failure returns an rlref status and writes a
+ * parameters (overrides); an omitted integer input declared with
+ * defaults_to_len_of takes that input's length.  On failure returns an rlref status and writes a
  * message to err. */
 int rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
                    char *err, size_t errlen);
@@ -19,5 +20,11 @@ void rl_args_free (rl_args *a);
 size_t rl_args_nx (const rl_variant *v, const rl_args *a);
 /* Fills x (length rl_args_nx). */
 void rl_args_flatten (const rl_variant *v, const rl_args *a, double *x);
+
+#define RL_NO_SLOT ((size_t) -1)
+/* offset[i] (i < n_in) and offset[n_in + p]: where input i and in_x
+ * parameter p start in the flat vector, or RL_NO_SLOT for integer inputs
+ * and parameters that are not inputs. */
+void rl_args_slots (const rl_variant *v, const rl_args *a, size_t *offset);
 
 #endif

@@ -7,8 +7,9 @@
 #include <string.h>
 #include <jansson.h>
 #include "rlref/rlref.h"
-#include "args.h"
-#include "numfmt.h"
+#include "core/args.h"
+#include "core/evaluate.h"
+#include "core/numfmt.h"
 #include "commands.h"
 
 static const char *usage =
@@ -33,14 +34,14 @@ static int
 args_of (const rl_variant *v, json_t *inputs, rl_args *a)
 {
   memset (a, 0, sizeof *a);
-  for (size_t p = 0; p < v->n_params; p++)
+  for (size_t p = 0; v->params[p].name; p++)
     {
       json_t *o = json_object_get (inputs, v->params[p].name);
       a->param[p] = v->params[p].value;
       if (v->params[p].in_x && o && real_of (o, &a->param[p]))
         return -1;
     }
-  for (size_t i = 0; i < v->io->n_in; i++)
+  for (size_t i = 0; v->io->in[i].name; i++)
     {
       json_t *o = json_object_get (inputs, v->io->in[i].name), *item;
       rl_kind kind = v->io->in[i].kind;
@@ -89,18 +90,26 @@ args_of (const rl_variant *v, json_t *inputs, rl_args *a)
   return 0;
 }
 
+/* One output element as a C99 hex string. */
+static json_t *
+hex_element (const void *ctx, size_t k)
+{
+  char hex[40];
+  rl_fmt_hex (((const double *) ctx)[k], hex);
+  return json_string (hex);
+}
+
 /* The result for one test: outputs or the error. */
 static json_t *
 run (const rl_variant *v, json_int_t tcid, const rl_args *a)
 {
-  size_t len[RL_MAX_OUT], ny = 0, nx = rl_args_nx (v, a), k = 0;
+  size_t len[RL_MAX_OUT], ny = 0, nx = rl_args_nx (v, a);
   double *x, *y;
-  json_t *res, *outputs;
-  int status = v->io->shape (v, a, len);
-  char hex[40];
+  json_t *res;
+  int status = rl_out_lengths (v, a, len);
   if (status)
     return json_pack ("{s:I, s:s}", "tcId", tcid, "error", rlref_status_name (status));
-  for (size_t i = 0; i < v->io->n_out; i++)
+  for (size_t i = 0; v->io->out[i].name; i++)
     ny += len[i];
   x = calloc (nx ? nx : 1, sizeof *x);
   y = calloc (ny ? ny : 1, sizeof *y);
@@ -111,30 +120,12 @@ run (const rl_variant *v, json_int_t tcid, const rl_args *a)
       return json_pack ("{s:I, s:s}", "tcId", tcid, "error", "ENOMEM");
     }
   rl_args_flatten (v, a, x);
-  status = v->io->eval_d (v, a, x, y);
+  status = rl_call_d (v, a, x, y, len);
   if (status)
     res = json_pack ("{s:I, s:s}", "tcId", tcid, "error", rlref_status_name (status));
   else
-    {
-      outputs = json_object ();
-      for (size_t i = 0; i < v->io->n_out; i++)
-        {
-          json_t *vals = json_array ();
-          for (size_t j = 0; j < len[i]; j++)
-            {
-              rl_fmt_hex (y[k++], hex);
-              json_array_append_new (vals, json_string (hex));
-            }
-          if (!v->io->out[i].array)
-            {
-              json_t *one = json_incref (json_array_get (vals, 0));
-              json_decref (vals);
-              vals = one;
-            }
-          json_object_set_new (outputs, v->io->out[i].name, vals);
-        }
-      res = json_pack ("{s:I, s:o}", "tcId", tcid, "outputs", outputs);
-    }
+    res = json_pack ("{s:I, s:o}", "tcId", tcid, "outputs",
+                     rl_outputs_json (v->io, len, hex_element, y));
   free (x);
   free (y);
   return res;

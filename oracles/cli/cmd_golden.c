@@ -1,8 +1,8 @@
 /* cmd_golden.c -- `rlref golden DIR [ID ...]`: writes the golden files. */
 #include <stdio.h>
 #include <sys/stat.h>
-#include "registry.h"
-#include "golden.h"
+#include "core/registry.h"
+#include "core/golden.h"
 #include "commands.h"
 
 static const char *usage =

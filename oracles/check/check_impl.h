@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <mpfr.h>
 
-#define DEFAULT_ULPS 32.0       /* U when neither option nor golden gives it */
+#include "rules.h"
 #define SHOW_DIGITS 20          /* significant digits shown of expected values */
 #define SHOW_CHARS 60           /* longest name or error string shown */
 

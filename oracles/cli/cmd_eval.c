@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rlref/rlref.h"
-#include "args.h"
-#include "golden.h"
-#include "numfmt.h"
+#include "core/args.h"
+#include "core/evaluate.h"
+#include "core/jsonio.h"
+#include "check/rules.h"
+#include "core/numfmt.h"
 #include "commands.h"
 
 static const char *usage =
@@ -18,16 +20,25 @@ static const char *usage =
   "digits, the digit count, and the binary64 implementation's result.\n"
   "Values are decimal or C99 hex floats (0x1.8p+0), nan, inf; arrays are\n"
   "comma-separated (rewards=1,0,0,0).  --prec sets the working precision\n"
-  "(default 256 bits; the check runs at BITS and BITS + 64).\n"
+  "(default 256 bits; the check runs at BITS and BITS + 64).  Without\n"
+  "--variant the formula's first variant (its default, named by `rlref list`)\n"
+  "is used.  An integer input with an obvious default may be omitted\n"
+  "(GRPO-ADV group_size: all rewards form one group).\n"
+  "\n"
+  "exit status: 0 success; 1 the formula rejects the input; 2 usage error;\n"
+  "3 the certified values are printed but the binary64 implementation\n"
+  "failed (\"binary64\" in the output says why).\n"
   "\n"
   "examples:\n"
   "  rlref eval PREF-BT rw=1.5 rl=0\n"
   "  rlref eval GRPO-ADV --variant trl rewards=1,0,0,0 group_size=4\n";
 
-/* {"value", "digits", "double", "double_hex"} for output element k. */
+/* {"value", "digits", "double", "double_hex"} for output element k; the
+ * double fields are absent when the binary64 evaluation failed. */
 static json_t *
-element (const rl_result *r, size_t k)
+element (const void *ctx, size_t k)
 {
+  const rl_result *r = ctx;
   mpfr_srcptr y = r->cert.value + k;
   int digits = mpfr_regular_p (y) ? r->cert.digits[k] : 0;
   char *text = rl_fmt_mpfr (y, digits);
@@ -35,8 +46,11 @@ element (const rl_result *r, size_t k)
   json_t *o;
   rl_fmt_dec (r->yd[k], dec);
   rl_fmt_hex (r->yd[k], hex);
-  o = json_pack ("{s:s, s:i, s:s, s:s}", "value", text ? text : "?", "digits", digits,
-                 "double", dec, "double_hex", hex);
+  if (r->status_d)
+    o = json_pack ("{s:s, s:i}", "value", text ? text : "?", "digits", digits);
+  else
+    o = json_pack ("{s:s, s:i, s:s, s:s}", "value", text ? text : "?", "digits", digits,
+                   "double", dec, "double_hex", hex);
   free (text);
   return o;
 }
@@ -49,7 +63,7 @@ rlref_cmd_eval (int argc, char **argv)
   const char *variant = NULL;
   long prec = RL_WORKING_BITS;
   char **words = calloc ((size_t) argc + 1, sizeof *words), err[256];
-  int nwords = 0, status;
+  int nwords = 0, status, exit_status = 0;
   rl_args a;
   rl_result r;
   json_t *out, *outputs;
@@ -105,7 +119,7 @@ rlref_cmd_eval (int argc, char **argv)
   if (!v)
     {
       fprintf (stderr, "rlref eval: %s has no variant '%s'; it has:", f->id, variant);
-      for (size_t k = 0; k < f->n_variants; k++)
+      for (size_t k = 0; f->variants[k].name; k++)
         fprintf (stderr, " %s", f->variants[k].name);
       fprintf (stderr, "\n");
       free (words);
@@ -129,22 +143,21 @@ rlref_cmd_eval (int argc, char **argv)
       rl_args_free (&a);
       return 1;
     }
-  outputs = json_object ();
-  for (size_t i = 0, k = 0; i < v->io->n_out; i++)
-    {
-      if (v->io->out[i].array)
-        {
-          json_t *arr = json_array ();
-          for (size_t j = 0; j < r.out_len[i]; j++)
-            json_array_append_new (arr, element (&r, k++));
-          json_object_set_new (outputs, v->io->out[i].name, arr);
-        }
-      else
-        json_object_set_new (outputs, v->io->out[i].name, element (&r, k++));
-    }
+  outputs = rl_outputs_json (v->io, r.out_len, element, &r);
   out = json_pack ("{s:s, s:s, s:i, s:o, s:o}", "formula", f->id, "variant", v->name,
                    "precision", (int) r.cert.prec, "inputs", rl_json_inputs (v, &a),
                    "outputs", outputs);
+  if (r.status_d)
+    {
+      /* the certified values stand; binary64 could not give its own */
+      json_object_set_new (out, "binary64",
+                           json_pack ("{s:s, s:s}", "error", rlref_status_name (r.status_d),
+                                      "message", r.error_d));
+      fprintf (stderr, "rlref eval: %s [%s]: the binary64 implementation failed: %s%s%s\n",
+               f->id, v->name, rlref_status_name (r.status_d), *r.error_d ? ": " : "",
+               r.error_d);
+      exit_status = 3;
+    }
   text = json_dumps (out, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
   if (text)
     puts (text);
@@ -152,5 +165,5 @@ rlref_cmd_eval (int argc, char **argv)
   json_decref (out);
   rl_result_free (&r);
   rl_args_free (&a);
-  return 0;
+  return exit_status;
 }

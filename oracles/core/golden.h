@@ -5,16 +5,10 @@
 #include <jansson.h>
 #include "evaluate.h"
 
+#include "check/rules.h"
+
 #define RL_GENERATOR "rlref 0.1.0"
 #define RL_SCHEMA_VERSION 1
-#define RL_WORKING_BITS 256
-#define RL_MIN_DIGITS 30
-#define RL_DEFAULT_ULPS 32
-
-/* {"dec", "hex"} of an exact double. */
-json_t *rl_json_real (double d);
-/* The inputs of a case, as in the golden files. */
-json_t *rl_json_inputs (const rl_variant *v, const rl_args *a);
 /* The expected outputs of an evaluated case: name -> value object(s).
  * Adds the flags the values call for to flags (a JSON array of strings). */
 json_t *rl_json_outputs (const rl_variant *v, const rl_result *r, json_t *flags);

@@ -29,7 +29,6 @@
 #include <jansson.h>
 #include <mpfr.h>
 #include "check.h"
-#define WORK_PREC 256           /* bits for expected values and errors */
 
 #include "check_impl.h"
 
@@ -70,35 +69,6 @@ usage (FILE *f)
          "\n"
          "Exit status: 0 pass (or follows a variant), 1 fail, 2 usage\n"
          "error or unreadable or malformed file.\n", f);
-}
-
-/* Print a message about file PATH to stderr; returns 2.  */
-int
-ck_bad (const char *path, const char *fmt, ...)
-{
-  va_list ap;
-  fprintf (stderr, "rlref check: %s: ", path);
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fputc ('\n', stderr);
-  return 2;
-}
-
-/* Print at most SHOW_CHARS bytes of S, control characters as '?'.  */
-void
-ck_print_clean (const char *s)
-{
-  size_t i;
-  for (i = 0; s[i] != '\0'; i++)
-    {
-      if (i == SHOW_CHARS)
-        {
-          fputs ("...", stdout);
-          return;
-        }
-      putchar (iscntrl ((unsigned char) s[i]) ? '?' : s[i]);
-    }
 }
 
 /* Read the finite number S >= 0 given to option OPT into *V; 0 or 2.  */
@@ -307,7 +277,7 @@ rlref_cmd_check (int argc, char **argv)
   int help = 0, rc;
   size_t i;
   memset (&c, 0, sizeof c);
-  c.ulps = DEFAULT_ULPS;
+  c.ulps = RL_DEFAULT_ULPS;
   c.prec = 53;
   c.emin = -1022;
   c.dtype = "float64";
@@ -319,7 +289,7 @@ rlref_cmd_check (int argc, char **argv)
       usage (stdout);
       return 0;
     }
-  mpfr_inits2 (WORK_PREC, c.x, c.y, c.d, c.t, c.w, (mpfr_ptr) 0);
+  mpfr_inits2 (RL_WORKING_BITS, c.x, c.y, c.d, c.t, c.w, (mpfr_ptr) 0);
   rc = run (&c);
   fflush (stdout);
   mpfr_clears (c.x, c.y, c.d, c.t, c.w, (mpfr_ptr) 0);

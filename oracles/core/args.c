@@ -100,9 +100,10 @@ rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
                char *err, size_t errlen)
 {
   const rl_io *io = v->io;
+  size_t n_in = rl_n_in (io), n_params = rl_n_params (v);
   int seen[RL_MAX_IN] = { 0 };
   memset (a, 0, sizeof *a);
-  for (size_t p = 0; p < v->n_params; p++)
+  for (size_t p = 0; p < n_params; p++)
     a->param[p] = v->params[p].value;
   for (int k = 0; k < argc; k++)
     {
@@ -116,10 +117,10 @@ rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
           return RLREF_EINVAL;
         }
       namelen = (size_t) (eq - argv[k]);
-      for (i = 0; i < io->n_in; i++)
+      for (i = 0; i < n_in; i++)
         if (strlen (io->in[i].name) == namelen && !strncmp (io->in[i].name, argv[k], namelen))
           break;
-      if (i < io->n_in)
+      if (i < n_in)
         {
           rl_kind kind = io->in[i].kind;
           int bad;
@@ -145,7 +146,7 @@ rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
             }
           continue;
         }
-      for (size_t p = 0; p < v->n_params; p++)
+      for (size_t p = 0; p < n_params; p++)
         if (v->params[p].in_x && strlen (v->params[p].name) == namelen
             && !strncmp (v->params[p].name, argv[k], namelen))
           {
@@ -165,7 +166,25 @@ rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
           return RLREF_EINVAL;
         }
     }
-  for (size_t i = 0; i < io->n_in; i++)
+  /* an omitted integer with a default: the length of another input */
+  for (size_t i = 0; i < n_in; i++)
+    {
+      int j = rl_input_index (io, io->in[i].defaults_to_len_of);
+      if (!seen[i] && j >= 0 && seen[j])
+        {
+          a->iv[i] = malloc (sizeof (long));
+          if (!a->iv[i])
+            {
+              snprintf (err, errlen, "out of memory");
+              rl_args_free (a);
+              return RLREF_ENOMEM;
+            }
+          a->iv[i][0] = (long) a->len[j];
+          a->len[i] = 1;
+          seen[i] = 1;
+        }
+    }
+  for (size_t i = 0; i < n_in; i++)
     if (!seen[i])
       {
         snprintf (err, errlen, "missing input '%s' (%s)", io->in[i].name, io->in[i].doc);
@@ -175,14 +194,20 @@ rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
   return RLREF_SUCCESS;
 }
 
+static int
+is_real (rl_kind k)
+{
+  return k == RL_REAL || k == RL_REAL_ARRAY;
+}
+
 size_t
 rl_args_nx (const rl_variant *v, const rl_args *a)
 {
-  size_t n = 0;
-  for (size_t i = 0; i < v->io->n_in; i++)
-    if (v->io->in[i].kind == RL_REAL || v->io->in[i].kind == RL_REAL_ARRAY)
+  size_t n = 0, n_in = rl_n_in (v->io), n_params = rl_n_params (v);
+  for (size_t i = 0; i < n_in; i++)
+    if (is_real (v->io->in[i].kind))
       n += a->len[i];
-  for (size_t p = 0; p < v->n_params; p++)
+  for (size_t p = 0; p < n_params; p++)
     n += v->params[p].in_x != 0;
   return n;
 }
@@ -190,12 +215,29 @@ rl_args_nx (const rl_variant *v, const rl_args *a)
 void
 rl_args_flatten (const rl_variant *v, const rl_args *a, double *x)
 {
-  size_t n = 0;
-  for (size_t i = 0; i < v->io->n_in; i++)
-    if (v->io->in[i].kind == RL_REAL || v->io->in[i].kind == RL_REAL_ARRAY)
+  size_t n = 0, n_in = rl_n_in (v->io), n_params = rl_n_params (v);
+  for (size_t i = 0; i < n_in; i++)
+    if (is_real (v->io->in[i].kind))
       for (size_t j = 0; j < a->len[i]; j++)
         x[n++] = a->re[i][j];
-  for (size_t p = 0; p < v->n_params; p++)
+  for (size_t p = 0; p < n_params; p++)
     if (v->params[p].in_x)
       x[n++] = a->param[p];
+}
+
+void
+rl_args_slots (const rl_variant *v, const rl_args *a, size_t *offset)
+{
+  size_t n = 0, n_in = rl_n_in (v->io), n_params = rl_n_params (v);
+  for (size_t i = 0; i < n_in; i++)
+    {
+      offset[i] = is_real (v->io->in[i].kind) ? n : RL_NO_SLOT;
+      if (is_real (v->io->in[i].kind))
+        n += a->len[i];
+    }
+  for (size_t p = 0; p < n_params; p++)
+    {
+      offset[n_in + p] = v->params[p].in_x ? n : RL_NO_SLOT;
+      n += v->params[p].in_x != 0;
+    }
 }

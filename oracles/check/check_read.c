@@ -9,8 +9,6 @@
 #include <string.h>
 #include <jansson.h>
 #include <mpfr.h>
-#include "check.h"
-#define WORK_PREC 256           /* bits for expected values and errors */
 
 #include "check_impl.h"
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rlref/rlref.h"
-#include "args.h"
-#include "evaluate.h"
-#include "golden.h"
+#include "core/args.h"
+#include "core/evaluate.h"
+#include "check/rules.h"
 #include "commands.h"
 
 static const char *usage =
@@ -54,8 +54,8 @@ rlref_cmd_table (int argc, char **argv)
     }
   words[nwords] = item;
   printf ("# %s [%s]: %s", f->id, v->name, name);
-  for (size_t k = 0; k < v->io->n_out; k++)
-    printf (" %s%s", v->io->out[k].name, v->io->out[k].array ? "[]" : "");
+  for (size_t k = 0; v->io->out[k].name; k++)
+    printf (" %s%s", v->io->out[k].name, rl_out_is_array (v->io, k) ? "[]" : "");
   printf ("\n");
   for (long i = 0; i < n && status == 0; i++)
     {

@@ -8,54 +8,9 @@
 #include <string.h>
 #include "rlref/rlref.h"
 #include "args.h"
+#include "jsonio.h"
 #include "numfmt.h"
 #include "golden.h"
-
-json_t *
-rl_json_real (double d)
-{
-  char dec[40], hex[40];
-  rl_fmt_dec (d, dec);
-  rl_fmt_hex (d, hex);
-  if (isnan (d) || isinf (d))
-    strcpy (hex, dec);
-  return json_pack ("{s:s, s:s}", "dec", dec, "hex", hex);
-}
-
-json_t *
-rl_json_inputs (const rl_variant *v, const rl_args *a)
-{
-  json_t *in = json_object ();
-  for (size_t i = 0; i < v->io->n_in; i++)
-    {
-      const rl_input *s = &v->io->in[i];
-      json_t *val;
-      switch (s->kind)
-        {
-        case RL_REAL:
-          val = rl_json_real (a->re[i][0]);
-          break;
-        case RL_INT:
-          val = json_integer (a->iv[i][0]);
-          break;
-        case RL_REAL_ARRAY:
-          val = json_array ();
-          for (size_t j = 0; j < a->len[i]; j++)
-            json_array_append_new (val, rl_json_real (a->re[i][j]));
-          break;
-        default:
-          val = json_array ();
-          for (size_t j = 0; j < a->len[i]; j++)
-            json_array_append_new (val, json_integer (a->iv[i][j]));
-          break;
-        }
-      json_object_set_new (in, s->name, val);
-    }
-  for (size_t p = 0; p < v->n_params; p++)
-    if (v->params[p].in_x && a->param[p] != v->params[p].value)
-      json_object_set_new (in, v->params[p].name, rl_json_real (a->param[p]));
-  return in;
-}
 
 static void
 add_flag (json_t *flags, const char *flag)
@@ -68,10 +23,21 @@ add_flag (json_t *flags, const char *flag)
   json_array_append_new (flags, json_string (flag));
 }
 
+struct value_ctx
+{
+  const rl_variant *v;
+  const rl_result *r;
+  json_t *flags;
+};
+
 /* One certified value: {"value", "digits", "hex", "sens", "cert"}. */
 static json_t *
-value_object (const rl_variant *v, const rl_result *r, size_t k, json_t *flags)
+value_object (const void *ctx, size_t k)
 {
+  const struct value_ctx *c = ctx;
+  const rl_variant *v = c->v;
+  const rl_result *r = c->r;
+  json_t *flags = c->flags;
   mpfr_srcptr y = r->cert.value + k;
   int digits = r->cert.digits[k];
   double nearest = mpfr_get_d (y, MPFR_RNDN);
@@ -111,49 +77,19 @@ value_object (const rl_variant *v, const rl_result *r, size_t k, json_t *flags)
 json_t *
 rl_json_outputs (const rl_variant *v, const rl_result *r, json_t *flags)
 {
-  json_t *out = json_object ();
-  size_t k = 0;
-  for (size_t i = 0; i < v->io->n_out; i++)
-    {
-      const rl_output *s = &v->io->out[i];
-      if (s->array)
-        {
-          json_t *arr = json_array ();
-          for (size_t j = 0; j < r->out_len[i]; j++)
-            json_array_append_new (arr, value_object (v, r, k++, flags));
-          json_object_set_new (out, s->name, arr);
-        }
-      else
-        json_object_set_new (out, s->name, value_object (v, r, k++, flags));
-    }
-  return out;
+  struct value_ctx c = { v, r, flags };
+  return rl_outputs_json (v->io, r->out_len, value_object, &c);
 }
 
-/* 1 when the comma list `list` names `name` (or is "*"). */
-static int
-names (const char *list, const char *name)
-{
-  size_t n = strlen (name);
-  if (strcmp (list, "*") == 0)
-    return 1;
-  for (const char *p = list; p && *p;)
-    {
-      const char *end = strchr (p, ',');
-      size_t len = end ? (size_t) (end - p) : strlen (p);
-      if (len == n && strncmp (p, name, n) == 0)
-        return 1;
-      p = end ? end + 1 : NULL;
-    }
-  return 0;
-}
-
-/* Splits a case's args at spaces into argv (at most 16 words). */
+/* Splits a case's args at spaces into argv (room for RL_MAX_IN +
+ * RL_MAX_PARAMS words: the registry check holds every case to it). */
 static int
 split_words (char *s, char **argv)
 {
   int argc = 0;
   char *save = NULL;
-  for (char *w = strtok_r (s, " ", &save); w && argc < 16; w = strtok_r (NULL, " ", &save))
+  for (char *w = strtok_r (s, " ", &save); w && argc < RL_MAX_IN + RL_MAX_PARAMS;
+       w = strtok_r (NULL, " ", &save))
     argv[argc++] = w;
   return argc;
 }
@@ -162,7 +98,7 @@ static json_t *
 group_params (const rl_variant *v)
 {
   json_t *p = json_object ();
-  for (size_t i = 0; i < v->n_params; i++)
+  for (size_t i = 0; v->params[i].name; i++)
     json_object_set_new (p, v->params[i].name,
                          v->params[i].is_int ? json_integer ((json_int_t) v->params[i].value)
                                              : rl_json_real (v->params[i].value));
@@ -174,13 +110,13 @@ io_spec (const rl_variant *v)
 {
   static const char *kinds[] = { "real", "real[]", "int", "int[]" };
   json_t *in = json_array (), *out = json_array ();
-  for (size_t i = 0; i < v->io->n_in; i++)
+  for (size_t i = 0; v->io->in[i].name; i++)
     json_array_append_new (in, json_pack ("{s:s, s:s, s:s}", "name", v->io->in[i].name,
                                           "type", kinds[v->io->in[i].kind],
                                           "doc", v->io->in[i].doc));
-  for (size_t i = 0; i < v->io->n_out; i++)
+  for (size_t i = 0; v->io->out[i].name; i++)
     json_array_append_new (out, json_pack ("{s:s, s:s, s:s}", "name", v->io->out[i].name,
-                                           "type", v->io->out[i].array ? "real[]" : "real",
+                                           "type", rl_out_is_array (v->io, i) ? "real[]" : "real",
                                            "doc", v->io->out[i].doc));
   return json_pack ("{s:o, s:o}", "inputs", in, "outputs", out);
 }
@@ -190,13 +126,14 @@ static json_t *
 make_test (const rl_formula *f, const rl_variant *v, const rl_case *c, int tcid,
            json_t *used_flags, int *failed)
 {
-  char *copy = strdup (c->args), *argv[16], err[256];
+  char *copy = strdup (c->args), *argv[RL_MAX_IN + RL_MAX_PARAMS], err[256];
   int argc = split_words (copy, argv);
   rl_args a;
   rl_result r;
   json_t *t, *flags = json_array ();
   char *fl = strdup (c->flags), *save = NULL;
   int status = rl_args_parse (v, argc, argv, &a, err, sizeof err);
+  rl_outcome declared = rl_case_outcome (c, v);
   for (char *w = strtok_r (fl, " ", &save); w; w = strtok_r (NULL, " ", &save))
     add_flag (flags, w);
   free (fl);
@@ -215,10 +152,11 @@ make_test (const rl_formula *f, const rl_variant *v, const rl_case *c, int tcid,
                f->id, v->name, c->args, rlref_status_name (r.status_d), rlref_status_name (status));
       *failed = 1;
     }
-  if (c->expect_invalid && status == RLREF_SUCCESS)
+  if ((status == RLREF_SUCCESS) != (declared != RL_INVALID))
     {
-      fprintf (stderr, "rlref golden: %s [%s] '%s': expected a rejection, got values\n",
-               f->id, v->name, c->args);
+      fprintf (stderr, "rlref golden: %s [%s] '%s': declared %s, but %s\n", f->id, v->name,
+               c->args, declared == RL_INVALID ? "invalid" : "valid",
+               status == RLREF_SUCCESS ? "it gives values" : rlref_status_name (status));
       *failed = 1;
     }
   t = json_pack ("{s:i, s:s}", "tcId", tcid, "comment", c->comment);
@@ -228,8 +166,7 @@ make_test (const rl_formula *f, const rl_variant *v, const rl_case *c, int tcid,
     {
       json_object_set_new (t, "outputs", rl_json_outputs (v, &r, flags));
       json_object_set_new (t, "result",
-                           json_string (c->acceptable_in && names (c->acceptable_in, v->name)
-                                        ? "acceptable" : "valid"));
+                           json_string (declared == RL_ACCEPTABLE ? "acceptable" : "valid"));
     }
   else
     {
@@ -267,17 +204,17 @@ static json_t *
 file_notes (const rl_formula *f, json_t *used)
 {
   json_t *notes = json_object ();
-  size_t n_common, i;
-  const rl_note *common = rl_common_notes (&n_common);
+  size_t i;
+  const rl_note *common = rl_common_notes ();
   json_t *fv;
   json_array_foreach (used, i, fv)
     {
       const char *flag = json_string_value (fv);
       const rl_note *note = NULL;
-      for (size_t k = 0; k < f->n_notes && !note; k++)
+      for (size_t k = 0; f->notes && f->notes[k].flag && !note; k++)
         if (strcmp (f->notes[k].flag, flag) == 0)
           note = &f->notes[k];
-      for (size_t k = 0; k < n_common && !note; k++)
+      for (size_t k = 0; common[k].flag && !note; k++)
         if (strcmp (common[k].flag, flag) == 0)
           note = &common[k];
       if (note)
@@ -312,12 +249,12 @@ rl_golden_write (const rl_formula *f, const char *dir)
   int tcid = 0, failed = 0;
   char *path, *text;
   FILE *fp;
-  for (size_t g = 0; g < f->n_variants; g++)
+  for (size_t g = 0; f->variants[g].name; g++)
     {
       const rl_variant *v = &f->variants[g];
       json_t *tests = json_array ();
-      for (size_t c = 0; c < f->n_cases; c++)
-        if (names (f->cases[c].variants, v->name))
+      for (size_t c = 0; f->cases[c].variants; c++)
+        if (rl_list_names (f->cases[c].variants, v->name))
           {
             json_t *t = make_test (f, v, &f->cases[c], ++tcid, used, &failed);
             if (t)
@@ -338,7 +275,8 @@ rl_golden_write (const rl_formula *f, const char *dir)
                        json_pack ("{s:i, s:i, s:s}", "workingBits", RL_WORKING_BITS,
                                   "minDigits", RL_MIN_DIGITS, "certificate", certificate_text));
   json_object_set_new (root, "tolerance", json_pack ("{s:s, s:i}", "rule", tolerance_rule,
-                                                     "defaultUlps", RL_DEFAULT_ULPS));
+                                                     "defaultUlps",
+                                                     f->ulps ? f->ulps : RL_DEFAULT_ULPS));
   json_object_set_new (root, "notes", file_notes (f, used));
   json_object_set_new (root, "testGroups", groups);
   if (!notes_complete (f, json_object_get (root, "notes")))

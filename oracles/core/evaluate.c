@@ -1,0 +1,123 @@
+/* evaluate.c -- evaluating a registry formula in both precisions. */
+#include <stdlib.h>
+#include <string.h>
+#include "rlref/status.h"
+#include "args.h"
+#include "evaluate.h"
+
+int
+rl_call_d (const rl_variant *v, const rl_args *a, const double *x, double *y,
+           const size_t *out_len)
+{
+  size_t off[RL_MAX_IN + RL_MAX_PARAMS], n_in = rl_n_in (v->io), n_slots;
+  const double *xp[RL_MAX_IN + RL_MAX_PARAMS];
+  double *yp[RL_MAX_OUT];
+  rl_args_slots (v, a, off);
+  n_slots = n_in + rl_n_params (v);
+  for (size_t i = 0; i < n_slots; i++)
+    xp[i] = off[i] == RL_NO_SLOT ? NULL : x + off[i];
+  for (size_t k = 0, n = 0; v->io->out[k].name; n += out_len[k], k++)
+    yp[k] = y + n;
+  return v->io->eval_d (v, a, xp, yp);
+}
+
+int
+rl_call_mp (const rl_variant *v, const rl_args *a, mpfr_srcptr x, mpfr_ptr y,
+            const size_t *out_len)
+{
+  size_t off[RL_MAX_IN + RL_MAX_PARAMS], n_in = rl_n_in (v->io), n_slots;
+  mpfr_srcptr xp[RL_MAX_IN + RL_MAX_PARAMS];
+  mpfr_ptr yp[RL_MAX_OUT];
+  rl_args_slots (v, a, off);
+  n_slots = n_in + rl_n_params (v);
+  for (size_t i = 0; i < n_slots; i++)
+    xp[i] = off[i] == RL_NO_SLOT ? NULL : x + off[i];
+  for (size_t k = 0, n = 0; v->io->out[k].name; n += out_len[k], k++)
+    yp[k] = y + n;
+  return v->io->eval_mp (v, a, xp, yp);
+}
+
+struct mp_ctx
+{
+  const rl_variant *v;
+  const rl_args *a;
+  const size_t *out_len;
+};
+
+/* rlref_certify's callback: the variant's MPFR evaluator. */
+static int
+eval_mp (const void *ctx, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
+{
+  const struct mp_ctx *c = ctx;
+  (void) nx;
+  (void) ny;
+  return rl_call_mp (c->v, c->a, x, y, c->out_len);
+}
+
+int
+rl_evaluate (const rl_variant *v, const rl_args *a, mpfr_prec_t prec, int min_digits,
+             int want_sens, rl_result *r)
+{
+  struct mp_ctx ctx = { v, a, r->out_len };
+  size_t nx = rl_args_nx (v, a);
+  double *x;
+  memset (r, 0, sizeof *r);
+  r->status = rl_out_lengths (v, a, r->out_len);
+  r->status_d = r->status;
+  if (r->status)
+    return r->status;
+  for (size_t k = 0; v->io->out[k].name; k++)
+    r->ny += r->out_len[k];
+  x = malloc ((nx ? nx : 1) * sizeof *x);
+  r->yd = calloc (r->ny ? r->ny : 1, sizeof *r->yd);
+  if (!x || !r->yd)
+    {
+      free (x);
+      free (r->yd);
+      r->yd = NULL;
+      return r->status = r->status_d = RLREF_ENOMEM;
+    }
+  rl_args_flatten (v, a, x);
+  rlref_clear_error ();
+  r->status_d = rl_call_d (v, a, x, r->yd, r->out_len);
+  if (r->status_d)
+    {
+      strncpy (r->error_d, rlref_last_error (), sizeof r->error_d - 1);
+      r->error_d[sizeof r->error_d - 1] = '\0';
+    }
+  rlref_clear_error ();
+  r->status = rlref_certify (eval_mp, &ctx, x, nx, r->ny, prec, min_digits, want_sens,
+                             &r->cert);
+  free (x);
+  return r->status;
+}
+
+void
+rl_result_free (rl_result *r)
+{
+  if (r->status == RLREF_SUCCESS)
+    rlref_certified_clear (&r->cert);
+  free (r->yd);
+  r->yd = NULL;
+}
+
+json_t *
+rl_outputs_json (const rl_io *io, const size_t *out_len, rl_element_fn *element,
+                 const void *ctx)
+{
+  json_t *out = json_object ();
+  size_t k = 0;
+  for (size_t i = 0; io->out[i].name; i++)
+    {
+      if (rl_out_is_array (io, i))
+        {
+          json_t *arr = json_array ();
+          for (size_t j = 0; j < out_len[i]; j++)
+            json_array_append_new (arr, element (ctx, k++));
+          json_object_set_new (out, io->out[i].name, arr);
+        }
+      else
+        json_object_set_new (out, io->out[i].name, element (ctx, k++));
+    }
+  return out;
+}

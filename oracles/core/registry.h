@@ -1,0 +1,181 @@
+/* registry.h -- the formulas the rlref command knows: their inputs,
+ * outputs, variants (conventions), evaluators in both precisions, and the
+ * golden cases.  One rl_formula per catalogue id; one rl_family per module
+ * of oracles/families/.
+ *
+ * A family module defines `const rl_family rl_family_NAME` and nothing
+ * else with external linkage; the Makefile lists the modules present and
+ * generates the table the registry reads, so adding a family adds files
+ * and edits no list.  Records are written with designated initialisers;
+ * lists (inputs, outputs, variants, cases, notes) end with an entry whose
+ * name is NULL.  The registry checks every record when the command starts
+ * (rl_registry_problems) and refuses to run on a defective one. */
+#ifndef RLREF_ORACLES_REGISTRY_H
+#define RLREF_ORACLES_REGISTRY_H
+
+#include <stddef.h>
+#include <mpfr.h>
+
+#define RL_MAX_IN 8             /* inputs of one formula */
+#define RL_MAX_OUT 8            /* outputs of one formula */
+#define RL_MAX_PARAMS 4         /* parameters of one variant */
+#define RL_MAX_LEN 100000       /* elements of one array input or output */
+
+typedef enum { RL_REAL, RL_REAL_ARRAY, RL_INT, RL_INT_ARRAY } rl_kind;
+
+typedef struct
+{
+  const char *name;
+  rl_kind kind;
+  const char *doc;
+  const char *same_len_as;      /* an array input whose length this one must have */
+  const char *defaults_to_len_of; /* RL_INT: omitted, it is the length of that input */
+} rl_input;
+
+/* An output's length is declared, not computed: one element, the length of
+ * an input, or the value of an RL_INT input. */
+typedef struct
+{
+  const char *name;
+  const char *doc;
+  const char *len_of;           /* array: as long as this input */
+  const char *len_is;           /* array: as long as the value of this RL_INT input */
+} rl_output;
+
+/* Values bound to a formula's inputs (and its real parameters). */
+typedef struct
+{
+  size_t len[RL_MAX_IN];
+  double *re[RL_MAX_IN];        /* RL_REAL, RL_REAL_ARRAY */
+  long *iv[RL_MAX_IN];          /* RL_INT, RL_INT_ARRAY */
+  double param[RL_MAX_PARAMS];  /* the variant's parameters, maybe overridden */
+} rl_args;
+
+struct rl_variant;
+
+/* y = f(x).  x[i] points at the reals of input i (NULL for an integer
+ * input), x[n_in + p] at real parameter p when it is an input of the
+ * formula (in_x); y[k] at the elements of output k.  An output may be the
+ * very storage of an input of the same length (reference/README.md,
+ * "Aliasing"). */
+typedef int rl_eval_d_fn (const struct rl_variant *v, const rl_args *a,
+                          const double *const *x, double *const *y);
+typedef int rl_eval_mp_fn (const struct rl_variant *v, const rl_args *a,
+                           const mpfr_srcptr *x, const mpfr_ptr *y);
+
+typedef struct
+{
+  const rl_input *in;           /* NULL-name terminated */
+  const rl_output *out;         /* NULL-name terminated */
+  rl_eval_d_fn *eval_d;
+  rl_eval_mp_fn *eval_mp;
+  const char *part;             /* the golden's "part": groups with the same part
+                                   are alternative conventions of one computation */
+} rl_io;
+
+typedef struct
+{
+  const char *name;
+  double value;
+  int is_int;                   /* shown as a JSON integer */
+  int in_x;                     /* a real input of the formula (can be overridden) */
+} rl_param;
+
+typedef struct rl_variant
+{
+  const char *name;             /* NULL ends a list */
+  const char *description;
+  const char *used_by;
+  const rl_io *io;
+  rl_param params[RL_MAX_PARAMS + 1]; /* ends at a NULL name */
+  const void *data;             /* e.g. the advantage convention */
+  const char *cert;             /* certificate name; NULL: "two-precision" */
+} rl_variant;
+
+/* What a golden case must give under a variant. */
+typedef enum { RL_VALID, RL_ACCEPTABLE, RL_INVALID } rl_outcome;
+
+/* A golden case: args in the command-line syntax ("rw=1.5 rl=0"), for the
+ * variants named (comma list, or "*" for all).  By default the outcome is
+ * valid; `invalid_in` and `acceptable_in` name the variants (comma list or
+ * "*") where it is otherwise, or `expect` decides per variant.  The golden
+ * writer refuses a case whose outcome differs from the declared one. */
+typedef struct
+{
+  const char *variants;         /* NULL ends a list */
+  const char *args;
+  const char *flags;            /* space-separated */
+  const char *comment;
+  const char *acceptable_in;
+  const char *invalid_in;
+  rl_outcome (*expect) (const rl_variant *v);
+} rl_case;
+
+typedef struct
+{
+  const char *flag;             /* NULL ends a list */
+  const char *bug_type;
+  const char *description;
+} rl_note;
+
+typedef struct
+{
+  const char *id;               /* NULL ends a list */
+  const char *what;
+  const char *source;
+  const char *definition;       /* one line of Markdown for the generated tables */
+  const rl_variant *variants;
+  const rl_case *cases;
+  const rl_note *notes;
+  int ulps;                     /* U of the tolerance rule; 0: RL_DEFAULT_ULPS */
+} rl_formula;
+
+typedef struct
+{
+  const char *name;             /* the module's file name, without .c */
+  const char *title;
+  int rank;                     /* its section of the catalogue (FORMULAS.md), for order */
+  const rl_formula *formulas;   /* NULL-id terminated */
+  void (*init) (void);          /* builds tables from the library's own, if any */
+} rl_family;
+
+/* Number of formulas, and the i-th one in catalogue order. */
+size_t rl_formula_count (void);
+const rl_formula *rl_formula_at (size_t i);
+const rl_formula *rl_find (const char *id);
+/* NULL name: the first (default) variant. */
+const rl_variant *rl_find_variant (const rl_formula *f, const char *name);
+/* The family of formula f. */
+const rl_family *rl_family_of (const rl_formula *f);
+/* Notes shared by every file (flags set by the generator). */
+const rl_note *rl_common_notes (void);
+
+/* Counts of the NULL-terminated lists. */
+size_t rl_n_in (const rl_io *io);
+size_t rl_n_out (const rl_io *io);
+size_t rl_n_params (const rl_variant *v);
+size_t rl_n_variants (const rl_formula *f);
+size_t rl_n_cases (const rl_formula *f);
+/* Index of the input named name, or -1. */
+int rl_input_index (const rl_io *io, const char *name);
+/* 1 when output k is an array. */
+int rl_out_is_array (const rl_io *io, size_t k);
+/* 1 when the comma list names name, or is "*". */
+int rl_list_names (const char *list, const char *name);
+/* The outcome case c declares under variant v. */
+rl_outcome rl_case_outcome (const rl_case *c, const rl_variant *v);
+
+/* Checks every record of the given families; prints each problem to
+ * stderr and returns their number.  The registry runs it on its own table
+ * before first use and exits with status 3 if it finds any. */
+size_t rl_registry_problems (const rl_family *const *families);
+
+/* The table the Makefile generates from oracles/families/ (NULL-terminated). */
+extern const rl_family *const rl_families[];
+
+/* The lengths of v's outputs for arguments a, from their declarations;
+ * EINVAL (with a message) when the inputs' lengths do not fit together or
+ * a length given by an integer input is outside [0, RL_MAX_LEN]. */
+int rl_out_lengths (const rl_variant *v, const rl_args *a, size_t *out_len);
+
+#endif

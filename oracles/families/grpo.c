@@ -1,0 +1,188 @@
+/* grpo.c -- the GRPO family: GRPO-ADV under every group-advantage
+ * convention of the library's table (rlref_adv_conventions, one golden
+ * variant each), and the seeds' worked examples GRPO-ADV-EX. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "rlref/grpo.h"
+#include "family.h"
+
+RL_EVAL_DECL (grpo_adv);
+RL_EVAL_DECL (grpo_adv_ex);
+
+static const rl_io io_adv = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "N rewards, groups of G contiguous" },
+    { "group_size", RL_INT, "G (default: N, one group)", .defaults_to_len_of = "rewards" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "adv", "advantage of each response", .len_of = "rewards" },
+    RL_END },
+  RL_EVALS (grpo_adv), .part = "advantage",
+};
+
+static const rl_io io_adv_ex = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "the G rewards of one group" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "mean", "group mean" },
+    { "std", "group standard deviation (the variant's ddof)" },
+    { "adv", "advantages", .len_of = "rewards" },
+    RL_END },
+  RL_EVALS (grpo_adv_ex), .part = "example",
+};
+
+/* The conventions' own rules decide where the edge cases are valid. */
+static const rlref_adv_convention *
+conv (const rl_variant *v)
+{
+  return v->data;
+}
+
+/* Unscorable (NaN) rewards: left out by the conventions that skip them. */
+static rl_outcome
+nan_outcome (const rl_variant *v)
+{
+  return conv (v)->nan == RLREF_NAN_SKIP ? RL_VALID : RL_INVALID;
+}
+
+/* A group of one: refused, or the raw reward leaking through (acceptable). */
+static rl_outcome
+single_outcome (const rl_variant *v)
+{
+  /* a batch of one has no ddof-1 standard deviation */
+  if (conv (v)->single == RLREF_SINGLE_REFUSE || conv (v)->scale == RLREF_SCALE_BATCH_STD)
+    return RL_INVALID;
+  return conv (v)->single == RLREF_SINGLE_RAW ? RL_ACCEPTABLE : RL_VALID;
+}
+
+/* A NaN beside one scorable reward: a group of one for those that skip NaN. */
+static rl_outcome
+nan_single_outcome (const rl_variant *v)
+{
+  return conv (v)->nan == RLREF_NAN_SKIP ? single_outcome (v) : RL_INVALID;
+}
+
+static const rl_case c_adv[] = {
+  { "*", "rewards=1,0,0,0 group_size=4", "Detector", "ddof 1: 1.5/-0.5; ddof 0: 1.7320508/-0.5773503; no std: 0.75/-0.25" },
+  { "*", "rewards=0,1e-4 group_size=2", "Detector TinyVariance", "|A|: TRL 0.292893, verl 0.697246, OpenRLHF 0.707097, ddof 0 without eps 1" },
+  { "*", "rewards=10000,10001 group_size=2", "Detector LargeOffset", "every correct implementation gives +-0.7071; one-pass binary32 variance breaks", .acceptable_in = "verl-vectorized-old" },
+  { "*", "rewards=0.5 group_size=1", "GroupOfOne", "a group of one: 0, r/(1+1e-6), or refused", .expect = single_outcome },
+  { "*", "rewards=1,0,0,1 group_size=4", "SeedExample", "seed 000: [+1,-1,-1,+1] (ddof 0)" },
+  { "*", "rewards=1,1,1 group_size=3", "SeedExample ZeroVariance", "seed 001: all equal -> 0" },
+  { "*", "rewards=0.1,0.1,0.1 group_size=3", "ZeroVariance", "all equal, but a binary64 mean of 0.1s is not 0.1: the branch std > 0 must see 0" },
+  { "*", "rewards=0,1,2 group_size=3", "SeedExample", "seed 001 exercise" },
+  { "*", "rewards=0.2,0.8,0.4,0.6 group_size=4", "SeedExample Seed003Ddof1", "seed 003: sigma ~ 0.26, A ~ +-1.16 hold for ddof 1 only" },
+  { "*", "rewards=1,0,0,0,0.2,0.8,0.4,0.6 group_size=4", "MultiGroup", "two groups: batch-std differs from group std" },
+  { "*", "rewards=1,1,0,1,0.5,0.25 group_size=2", "MultiGroup ZeroVariance", "three groups of two, the first with zero variance" },
+  { "*", "rewards=1e-8,0 group_size=2", "TinyVariance", "std 7.07e-9 is below seed 001's eps 1e-8: exactly 0 there" },
+  { "*", "rewards=100000000,100000001,100000002 group_size=3", "LargeOffset", "1e8 offset, spread 1: one-pass variance cancels", .acceptable_in = "verl-vectorized-old" },
+  { "*", "rewards=-1,1,3,5,7,9,11,13 group_size=8", "", "a group of eight" },
+  { "*", "rewards=1,0,0,0,0,0,0,0 group_size=8", "", "one success in eight" },
+  { "*", "rewards=0.3,-1.7,2.25,0,5.5,-3.125 group_size=6", "", "real-valued rewards" },
+  { "*", "rewards=1,0,nan,1 group_size=4", "NaNReward", "an unscorable response: TRL leaves it out (advantage 0); the others refuse",
+    .expect = nan_outcome },
+  { "*", "rewards=nan,nan group_size=2", "NaNReward", "no scorable response: TRL gives 0",
+    .expect = nan_outcome },
+  { "*", "rewards=1,nan group_size=2", "NaNReward GroupOfOne", "one scorable response: TRL's std is 0",
+    .expect = nan_single_outcome },
+  { "*", "rewards=inf,0 group_size=2", "NonFinite", "infinite reward", .invalid_in = "*" },
+  { "*", "rewards= group_size=1", "Empty", "no rewards", .invalid_in = "*" },
+  { "*", "rewards=1,2,3 group_size=2", "LengthMismatch", "3 rewards in groups of 2", .invalid_in = "*" },
+  { "*", "rewards=1,2 group_size=0", "LengthMismatch", "group size 0", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_adv_ex[] = {
+  { "*", "rewards=1,0,0,1", "SeedExample", "seed 000: mean 0.5, std 0.5, A = [+1,-1,-1,+1]" },
+  { "*", "rewards=1,1,1", "SeedExample ZeroVariance", "seed 001 exercise: zero variance, A = 0" },
+  { "*", "rewards=0,1,2", "SeedExample", "seed 001 exercise" },
+  { "*", "rewards=0.2,0.8,0.4,0.6", "SeedExample Seed003Ddof1", "seed 003: mu 0.5, sigma ~ 0.26, A ~ +-1.16 with ddof 1 (the seed prints 1.15 = 0.3/0.26)" },
+  RL_END,
+};
+
+static const rl_note n_grpo[] = {
+  { "Detector", "CONVENTION",
+    "A detector vector from CONVENTIONS.md: the conventions give visibly different values." },
+  { "SeedExample", "WORKED_EXAMPLE", "A worked example printed in the seeds." },
+  { "Seed003Ddof1", "WORKED_EXAMPLE",
+    "Seed 003 prints sigma ~ 0.26 and A ~ +-1.15 for [0.2,0.8,0.4,0.6]: sigma ~ 0.26 is the "
+    "sample standard deviation (ddof 1, sigma = 0.2582), which gives A = +-1.1619, i.e. +-1.16; "
+    "the printed 1.15 is 0.3/0.26, computed from the rounded sigma. With ddof 0 the numbers "
+    "would be sigma = 0.2236 and A = +-1.3416. The seed's prose does not name the ddof." },
+  { "ZeroVariance", "EDGE_CASE",
+    "All rewards of a group equal: the advantage must be exactly 0 (13.23), not 0/0."
+    " A binary64 mean of equal values need not equal them, so an implementation that tests"
+    " std > 0 on a computed std can produce +-1 here." },
+  { "TinyVariance", "CONVENTION", "A spread comparable to eps: where eps goes decides the value." },
+  { "LargeOffset", "NUMERICAL",
+    "Large rewards with small spread: a one-pass variance E[r^2] - E[r]^2 cancels; in binary32 "
+    "it is 0 and the advantage explodes." },
+  { "GroupOfOne", "EDGE_CASE",
+    "A group of one response: 0 (TRL, seeds), r/(1 + 1e-6) (verl: mean 0 and std 1, the raw "
+    "reward leaks through; acceptable as verl's behaviour, not a sound advantage), or refused "
+    "(OpenRLHF)." },
+  { "MultiGroup", "CONVENTION", "Several groups in one batch: groups must not mix (except batch-std)." },
+  { "NaNReward", "CONVENTION",
+    "Unscorable (NaN) rewards: TRL leaves them out of the mean and std and gives them advantage "
+    "0; every other convention must refuse the input (ENAN) rather than return NaN." },
+  { "NonFinite", "INVALID_INPUT", "An infinite reward: must be rejected." },
+  { "Empty", "INVALID_INPUT", "No rewards: must be rejected." },
+  { "LengthMismatch", "INVALID_INPUT", "The rewards do not divide into groups of group_size." },
+  RL_END,
+};
+
+static rl_formula formulas[] = {
+  { "GRPO-ADV", "group-relative advantage under each convention", "000 (13.23); 001; 003",
+    "per group, the convention of the test group's variant (the variants table below)",
+    .cases = c_adv, .notes = n_grpo },
+  { "GRPO-ADV-EX", "the seeds' worked group-advantage examples", "000 section 5.1; 001; 003",
+    "the seeds' worked examples under the variant named by the group",
+    .cases = c_adv_ex, .notes = n_grpo },
+  RL_END,
+};
+
+/* The readings of the seeds' worked examples. */
+static const char *example_readings = "seed-000,seed-001,seed-003";
+
+/* One variant per convention of the library's table, in its order (those
+ * the comma list `only` names, or all). */
+static rl_variant *
+variants_of (const rl_io *io, const char *only)
+{
+  rl_variant *v = calloc (rlref_adv_num_conventions + 1, sizeof *v);
+  size_t n = 0;
+  if (!v)
+    {
+      fprintf (stderr, "rlref: out of memory\n");
+      exit (3);
+    }
+  for (size_t i = 0; i < rlref_adv_num_conventions; i++)
+    {
+      const rlref_adv_convention *c = &rlref_adv_conventions[i];
+      if (!rl_list_names (only, c->name))
+        continue;
+      v[n] = (rl_variant) {
+        c->name, c->rule, c->used_by, io,
+        .params = { { "ddof", c->ddof, .is_int = 1 }, { "eps", c->eps } },
+        .data = c,
+        .cert = c->scale == RLREF_SCALE_F32_ONEPASS ? "float32-emulation" : NULL };
+      n++;
+    }
+  return v;
+}
+
+static void
+init (void)
+{
+  formulas[0].variants = variants_of (&io_adv, "*");
+  formulas[1].variants = variants_of (&io_adv_ex, example_readings);
+}
+
+RL_FAMILY (grpo) = {
+  .name = "grpo",
+  .title = "Group-relative advantages",
+  .rank = 6,
+  .formulas = formulas,
+  .init = init,
+};

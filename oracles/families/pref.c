@@ -1,0 +1,369 @@
+/* pref.c -- the PREF-* family: preference and reward models (seed 000
+ * sections 2.1 and 10.1, CONVENTIONS.md): inputs, outputs, variants and
+ * golden cases. */
+#include "family.h"
+
+RL_EVAL_DECL (bt_prob);
+RL_EVAL_DECL (bt_gumbel);
+RL_EVAL_DECL (rm_loss);
+RL_EVAL_DECL (bt_ex_mle);
+RL_EVAL_DECL (margin);
+RL_EVAL_DECL (smooth);
+RL_EVAL_DECL (ensemble);
+RL_EVAL_DECL (pl_prob);
+RL_EVAL_DECL (pl_mle);
+RL_EVAL_DECL (bt_mle);
+
+/* --- inputs and outputs ------------------------------------------------ */
+
+static const rl_input in_pair[] = {
+  { "rw", RL_REAL, "score of the preferred response y_w" },
+  { "rl", RL_REAL, "score of the other response y_l" },
+  RL_END,
+};
+static const rl_output out_p[] = { { "p", "P(y_w preferred to y_l)" }, RL_END };
+static const rl_io io_bt = { in_pair, out_p, RL_EVALS (bt_prob), .part = "sigma" };
+static const rl_io io_gumbel = { in_pair, out_p, RL_EVALS (bt_gumbel), .part = "integral" };
+
+static const rl_io io_rm = {
+  .in = (const rl_input[]) {
+    { "rw", RL_REAL_ARRAY, "scores of the preferred responses" },
+    { "rl", RL_REAL_ARRAY, "scores of the other responses", .same_len_as = "rw" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "loss", "mean loss over the batch" },
+    { "grad_rw", "d loss / d rw_i", .len_of = "rw" },
+    { "grad_rl", "d loss / d rl_i", .len_of = "rl" },
+    RL_END },
+  RL_EVALS (rm_loss), .part = "loss",
+};
+
+static const rl_io io_ex_mle = {
+  .in = (const rl_input[]) {
+    { "wins_w", RL_REAL, "times A was preferred" },
+    { "wins_l", RL_REAL, "times B was preferred" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "delta", "maximum-likelihood r(A) - r(B)" },
+    { "p", "sigma(delta)" },
+    RL_END },
+  RL_EVALS (bt_ex_mle), .part = "mle-pair",
+};
+
+static const rl_output out_loss3[] = {
+  { "loss", "loss" },
+  { "grad_rw", "d loss / d rw" },
+  { "grad_rl", "d loss / d rl" },
+  RL_END,
+};
+static const rl_io io_margin = {
+  .in = (const rl_input[]) {
+    { "rw", RL_REAL, "score of the preferred response" },
+    { "rl", RL_REAL, "score of the other response" },
+    { "m", RL_REAL, "margin" },
+    RL_END },
+  .out = out_loss3, RL_EVALS (margin), .part = "loss",
+};
+static const rl_io io_smooth = {
+  .in = (const rl_input[]) {
+    { "rw", RL_REAL, "score of the preferred response" },
+    { "rl", RL_REAL, "score of the other response" },
+    { "eps", RL_REAL, "label smoothing, 0 <= eps <= 1" },
+    RL_END },
+  .out = out_loss3, RL_EVALS (smooth), .part = "loss",
+};
+
+static const rl_io io_ensemble = {
+  .in = (const rl_input[]) {
+    { "scores", RL_REAL_ARRAY, "the K reward models' scores of one response" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "mean", "ensemble mean" },
+    { "var", "ensemble variance" },
+    { "std", "sqrt(var)" },
+    { "penalized", "mean - lambda std" },
+    RL_END },
+  RL_EVALS (ensemble), .part = "ensemble",
+};
+
+static const rl_io io_pl_prob = {
+  .in = (const rl_input[]) {
+    { "scores", RL_REAL_ARRAY, "scores of the K items" },
+    { "ranking", RL_INT_ARRAY, "item indices 0..K-1, best first", .same_len_as = "scores" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "logp", "log P(ranking)" },
+    { "loss", "-log P(ranking)" },
+    { "grad", "d loss / d scores", .len_of = "scores" },
+    RL_END },
+  RL_EVALS (pl_prob), .part = "prob",
+};
+
+static const rl_io io_pl_mle = {
+  .in = (const rl_input[]) {
+    { "K", RL_INT, "number of items" },
+    { "rankings", RL_INT_ARRAY, "M full rankings, flattened, best first" },
+    { "counts", RL_REAL_ARRAY, "times each ranking was observed" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "scores", "maximum-likelihood scores, mean zero", .len_is = "K" },
+    { "loglik", "log-likelihood at the maximum" },
+    RL_END },
+  RL_EVALS (pl_mle), .part = "mle",
+};
+
+static const rl_io io_bt_mle = {
+  .in = (const rl_input[]) {
+    { "n", RL_INT, "number of items" },
+    { "wins", RL_REAL_ARRAY, "n x n row-major; wins[i n + j] = weight of i preferred to j" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "scores", "maximum-likelihood scores, mean zero", .len_is = "n" },
+    { "loglik", "log-likelihood at the maximum" },
+    RL_END },
+  RL_EVALS (bt_mle), .part = "mle",
+};
+
+/* --- variants ---------------------------------------------------------- */
+
+static const rl_variant v_bt[] = {
+  { "stable", "sigma(rw - rl) (13.6), exponentiating only non-positive numbers",
+    "seed 000 (13.5-13.6)", &io_bt },
+  RL_END,
+};
+static const rl_variant v_gumbel[] = {
+  { "integral", "P(rw + g_w > rl + g_l) = int f(x) F(x + rw - rl) dx, standard Gumbel g",
+    "seed 000 section 2.1", &io_gumbel },
+  RL_END,
+};
+static const rl_variant v_rm[] = {
+  { "plain", "(1/B) sum -log sigma(rw - rl) (13.7)",
+    "seed 000 (13.7); TRL, OpenRLHF (stable log-sigmoid)", &io_rm,
+    .params = { { "c", 0.0, .in_x = 1 } } },
+  { "trl-center", "(1/B) sum -log sigma(rw - rl) + c (1/B) sum (rw + rl)^2, c = 0.01",
+    "TRL RewardTrainer center_rewards_coefficient", &io_rm,
+    .params = { { "c", 0.01, .in_x = 1 } } },
+  RL_END,
+};
+static const rl_variant v_ex[] = {
+  { "sigma", "sigma(rw - rl) at the seed's numbers", "seed 000 section 2.1 example", &io_bt },
+  { "mle-pair", "two-item Bradley-Terry maximum likelihood (GSL fit, Newton polish)",
+    "seed 000 section 2.1 example (8 of 10 annotators prefer A)", &io_ex_mle,
+    .cert = "newton-polish" },
+  RL_END,
+};
+static const rl_variant v_margin[] = {
+  { "llama2", "-log sigma(rw - rl - m)", "seed 000 section 10.1 (Llama 2); TRL margin column",
+    &io_margin },
+  RL_END,
+};
+static const rl_variant v_smooth[] = {
+  { "conservative", "-(1 - eps) log sigma(D) - eps log sigma(-D)",
+    "seed 000 section 10.1; the same form as cDPO", &io_smooth },
+  RL_END,
+};
+static const rl_variant v_ensemble[] = {
+  { "ddof0", "population variance (divide by K)", "seed 000 section 10.1 (ddof not stated)",
+    &io_ensemble, .params = { { "ddof", 0, .is_int = 1 }, { "lambda", 0.5, .in_x = 1 } } },
+  { "ddof1", "sample variance (divide by K - 1)", "seed 000 section 10.1 (ddof not stated)",
+    &io_ensemble, .params = { { "ddof", 1, .is_int = 1 }, { "lambda", 0.5, .in_x = 1 } } },
+  RL_END,
+};
+static const rl_variant v_pl[] = {
+  { "prob", "log P(ranking) = sum_k [s_{pi_k} - lse(s_{pi_k..K})], loss and gradient",
+    "seed 000 section 10.1", &io_pl_prob },
+  { "mle", "maximum-likelihood scores from counted rankings (GSL fit, Newton polish)",
+    "seed 000 section 10.1", &io_pl_mle, .cert = "newton-polish" },
+  RL_END,
+};
+static const rl_variant v_bt_mle[] = {
+  { "mle", "maximum-likelihood Bradley-Terry scores, mean zero (GSL fit, Newton polish)",
+    "seed 000 section 2.1", &io_bt_mle, .cert = "newton-polish" },
+  RL_END,
+};
+
+/* --- golden cases ------------------------------------------------------ */
+
+static const rl_case c_bt[] = {
+  { "*", "rw=1.5 rl=0", "SeedExample", "seed 000 2.1: sigma(1.5) ~ 0.82" },
+  { "*", "rw=0 rl=0", "SeedExample", "equal quality: 0.5" },
+  { "*", "rw=101.5 rl=100", "ShiftInvariance", "adding 100 to both scores changes nothing" },
+  { "*", "rw=1 rl=0.2", "", "CONVENTIONS reward-model detector scores" },
+  { "*", "rw=-3.25 rl=2", "", "preferred response scored lower" },
+  { "*", "rw=40 rl=0", "Saturated", "1 - p = 4.2e-18: p rounds to 1 in binary64" },
+  { "*", "rw=-40 rl=0", "", "p = 4.2e-18" },
+  { "*", "rw=-800 rl=0", "UnderflowsDouble", "p = e^-800 underflows binary64" },
+  { "*", "rw=10000 rl=0", "Extreme Saturated", "|x| = 1e4: naive e^x overflows" },
+  { "*", "rw=-10000 rl=0", "Extreme UnderflowsDouble", "|x| = 1e4: p = e^-1e4" },
+  { "*", "rw=1 rl=0x1.0000000000001p+0", "LastBit", "scores one ulp apart" },
+  { "*", "rw=1e308 rl=-1e308", "Extreme Saturated", "the difference overflows binary64" },
+  { "*", "rw=nan rl=0", "NonFinite", "NaN score", .invalid_in = "*" },
+  { "*", "rw=inf rl=0", "NonFinite", "infinite score", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_gumbel[] = {
+  { "*", "rw=1.5 rl=0", "SeedExample", "equals sigma(1.5)" },
+  { "*", "rw=0 rl=0", "", "equals 1/2" },
+  { "*", "rw=1 rl=0.2", "", "equals sigma(0.8)" },
+  { "*", "rw=-3.25 rl=2", "", "equals sigma(-5.25)" },
+  { "*", "rw=20 rl=0", "", "equals sigma(20)" },
+  { "*", "rw=-40 rl=0", "", "equals sigma(-40)" },
+  { "*", "rw=nan rl=0", "NonFinite", "NaN score", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_rm[] = {
+  { "*", "rw=1 rl=0.2", "Detector", "CONVENTIONS detector: 0.3711007 (plain)" },
+  { "*", "rw=1.5 rl=0", "SeedExample", "seed 000 pair" },
+  { "*", "rw=1,2,-1 rl=0.2,2,3", "", "batch of three, one tie" },
+  { "*", "rw=100 rl=-100", "Saturated", "loss = log1p(e^-200)" },
+  { "*", "rw=-100 rl=100", "NaiveOverflowFloat32", "loss ~ 200: log(1 + e^200) overflows binary32" },
+  { "*", "rw=-10000 rl=10000", "Extreme NaiveOverflow", "loss ~ 2e4: log(1 + e^x) overflows binary64" },
+  { "*", "rw= rl=", "EmptyBatch", "empty batch", .invalid_in = "*" },
+  { "*", "rw=1,2 rl=0", "LengthMismatch", "rw and rl differ in length", .invalid_in = "*" },
+  { "*", "rw=nan rl=0", "NonFinite", "NaN score", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_ex[] = {
+  { "sigma", "rw=1.5 rl=0", "SeedExample", "r(A) = 1.5, r(B) = 0: sigma(1.5) ~ 0.82" },
+  { "sigma", "rw=0 rl=0", "SeedExample", "equal quality: sigma(0) = 0.5" },
+  { "sigma", "rw=101.5 rl=100", "SeedExample ShiftInvariance", "both scores + 100: unchanged" },
+  { "mle-pair", "wins_w=8 wins_l=2", "SeedExample", "8 of 10 prefer A: delta = log 4, p = 0.8" },
+  { "mle-pair", "wins_w=5 wins_l=5", "SeedExample", "a tie: delta = 0, p = 0.5" },
+  { "mle-pair", "wins_w=1 wins_l=3", "", "delta = -log 3" },
+  { "mle-pair", "wins_w=10 wins_l=0", "NoFiniteMLE", "10 of 10: the likelihood has no maximum", .invalid_in = "*" },
+  { "mle-pair", "wins_w=-1 wins_l=3", "NegativeCount", "negative count", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_margin[] = {
+  { "*", "rw=1 rl=0.2 m=0.5", "Detector", "CONVENTIONS detector: 0.5543552" },
+  { "*", "rw=1 rl=0.2 m=0", "", "m = 0 is the plain RM loss 0.3711007" },
+  { "*", "rw=2 rl=0 m=3", "", "margin larger than the score gap" },
+  { "*", "rw=50 rl=-50 m=1", "Saturated", "" },
+  { "*", "rw=-50 rl=50 m=1", "NaiveOverflowFloat32", "loss ~ 101" },
+  { "*", "rw=1 rl=0 m=nan", "NonFinite", "NaN margin", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_smooth[] = {
+  { "*", "rw=1 rl=0.2 eps=0.1", "", "" },
+  { "*", "rw=1 rl=0.2 eps=0", "", "eps = 0 is the plain RM loss" },
+  { "*", "rw=1 rl=0.2 eps=0.5", "", "eps = 1/2: symmetric in D" },
+  { "*", "rw=60 rl=0 eps=0.1", "Saturated", "loss ~ eps D" },
+  { "*", "rw=-3 rl=4 eps=0.25", "", "" },
+  { "*", "rw=1 rl=0 eps=1.5", "OutOfDomain", "eps > 1", .invalid_in = "*" },
+  { "*", "rw=1 rl=0 eps=-0.1", "OutOfDomain", "eps < 0", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_ensemble[] = {
+  { "*", "scores=1,2,3,4", "", "lambda 0.5" },
+  { "*", "scores=-0.25,0.75,0.5 lambda=1", "", "lambda 1" },
+  { "*", "scores=5,5,5", "ZeroVariance", "identical scores" },
+  { "*", "scores=100000000,100000001,100000002", "LargeOffset", "one-pass variance cancels catastrophically here" },
+  { "*", "scores=0.7", "SingleModel", "one model: ddof 1 has no variance",
+    .invalid_in = "ddof1" },
+  { "*", "scores=", "Empty", "no scores", .invalid_in = "*" },
+  { "*", "scores=1,nan", "NonFinite", "NaN score", .invalid_in = "*" },
+  { "*", "scores=1,2,3 lambda=-0.5", "OutOfDomain", "a negative uncertainty penalty", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_pl[] = {
+  { "prob", "scores=1,0.5,-0.2 ranking=0,1,2", "", "" },
+  { "prob", "scores=1,0.5,-0.2 ranking=2,1,0", "", "reversed ranking" },
+  { "prob", "scores=2,0 ranking=1,0", "EqualsBT", "K = 2: P = sigma(0 - 2)" },
+  { "prob", "scores=0,0,0,0 ranking=3,1,0,2", "", "equal scores: P = 1/24" },
+  { "prob", "scores=10000,0,-10000 ranking=2,1,0", "Extreme", "log P ~ -3e4" },
+  { "prob", "scores=40,0 ranking=0,1", "Saturated", "near-certain ranking: log P = -4.2e-18, lost when lse - s is formed by subtraction" },
+  { "prob", "scores=1,2,3 ranking=0,0,1", "BadRanking", "not a permutation", .invalid_in = "*" },
+  { "prob", "scores=1,2,3 ranking=0,1", "LengthMismatch", "ranking shorter than scores", .invalid_in = "*" },
+  { "mle", "K=2 rankings=0,1,1,0 counts=8,2", "EqualsBT SeedExample", "K = 2 is Bradley-Terry: scores +-log(4)/2" },
+  { "mle", "K=3 rankings=0,1,2,1,0,2,2,0,1 counts=3,2,1", "", "three items, counted rankings" },
+  { "mle", "K=4 rankings=0,1,2,3,3,2,1,0,1,3,0,2 counts=2,1,1.5", "", "fractional counts" },
+  { "mle", "K=3 rankings=0,1,2 counts=1", "NoFiniteMLE", "item 0 always first: no maximum", .invalid_in = "*" },
+  { "mle", "K=2 rankings=0,1,1,0 counts=1,-1", "NegativeCount", "negative count", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_bt_mle[] = {
+  { "*", "n=2 wins=0,8,2,0", "SeedExample", "8 of 10: scores +-log(4)/2" },
+  { "*", "n=3 wins=0,3,1,1,0,2,2,1,0", "", "three items" },
+  { "*", "n=4 wins=0,5,0,1,1,0,4,0,0,2,0,3,2,0,1,0", "", "four items, sparse comparisons" },
+  { "*", "n=3 wins=0,2.5,0,0,0,1.5,0.5,0,0", "", "a cycle with fractional weights" },
+  { "*", "n=3 wins=0,1,1,0,0,1,0,0,0", "NoFiniteMLE", "item 2 never wins: no maximum", .invalid_in = "*" },
+  { "*", "n=2 wins=0,-1,2,0", "NegativeCount", "negative weight", .invalid_in = "*" },
+  { "*", "n=2 wins=0,1,1", "LengthMismatch", "wins is not n x n", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_note n_pref[] = {
+  { "SeedExample", "WORKED_EXAMPLE", "A number printed in the seed documents." },
+  { "ShiftInvariance", "PROPERTY",
+    "Scores shifted by a constant: the probability only depends on the difference (000 2.1)." },
+  { "Saturated", "EDGE_CASE", "The probability is within 1e-16 of 0 or 1, or the loss of 0." },
+  { "Extreme", "EDGE_CASE",
+    "Arguments of magnitude 1e4 or more: exp of them overflows; only the stable forms survive." },
+  { "LastBit", "EDGE_CASE", "Inputs differing in the last bit." },
+  { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected." },
+  { "Detector", "CONVENTION", "A detector vector from CONVENTIONS.md." },
+  { "NaiveOverflowFloat32", "NUMERICAL",
+    "log(1 + e^x) written naively overflows in binary32 (x > 88.72); the stable form does not." },
+  { "NaiveOverflow", "NUMERICAL", "log(1 + e^x) written naively overflows in binary64." },
+  { "EmptyBatch", "INVALID_INPUT", "An empty batch: must be rejected." },
+  { "Empty", "INVALID_INPUT", "No data: must be rejected." },
+  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
+  { "NoFiniteMLE", "INVALID_INPUT",
+    "The comparison graph is not strongly connected: the likelihood has no finite maximum." },
+  { "NegativeCount", "INVALID_INPUT", "A negative count or weight." },
+  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain." },
+  { "ZeroVariance", "EDGE_CASE", "All values equal: variance exactly 0." },
+  { "LargeOffset", "NUMERICAL",
+    "Large values with small spread: a one-pass variance (E[x^2] - E[x]^2) cancels." },
+  { "SingleModel", "EDGE_CASE", "One value: the sample variance (ddof 1) is undefined." },
+  { "EqualsBT", "PROPERTY", "Plackett-Luce with K = 2 is Bradley-Terry." },
+  { "BadRanking", "INVALID_INPUT", "The ranking is not a permutation of the items." },
+  RL_END,
+};
+
+static const rl_formula formulas[] = {
+  { "PREF-BT", "Bradley-Terry preference probability", "000 (13.5), (13.6)",
+    "p = e^{rw}/(e^{rw}+e^{rl}) (13.5) = σ(rw − rl) (13.6)", v_bt, c_bt, n_pref },
+  { "PREF-BT-GUMBEL", "Bradley-Terry as the argmax of scores plus Gumbel noise",
+    "000 section 2.1",
+    "P(rw + g_w > rl + g_l), g standard Gumbel, as the integral ∫ f(x) F(x + rw − rl) dx",
+    v_gumbel, c_gumbel, n_pref },
+  { "PREF-RM-LOSS", "reward-model loss -log sigma(r_w - r_l) and its gradient", "000 (13.7)",
+    "loss = (1/B) Σ −log σ(rw_i − rl_i) (13.7); variant `trl-center` adds c·(1/B) Σ (rw_i + "
+    "rl_i)², c = 0.01; gradients of loss", v_rm, c_rm, n_pref },
+  { "PREF-BT-EX", "the Bradley-Terry worked example", "000 section 2.1",
+    "seed 000 §2.1 worked example: σ(1.5) ≈ 0.82; delta = maximum-likelihood r_w − r_l for "
+    "wins_w vs wins_l (8 of 10 → log 4)", v_ex, c_ex, n_pref },
+  { "PREF-MARGIN", "margin reward-model loss -log sigma(r_w - r_l - m)", "000 section 10.1",
+    "−log σ(rw − rl − m)", v_margin, c_margin, n_pref },
+  { "PREF-SMOOTH", "label-smoothed (conservative) reward-model loss", "000 section 10.1",
+    "−(1−ε) log σ(Δ) − ε log σ(−Δ), Δ = rw − rl", v_smooth, c_smooth, n_pref },
+  { "PREF-ENSEMBLE", "reward-model ensemble mean, variance and uncertainty penalty",
+    "000 section 10.1",
+    "ensemble mean, variance (variant `ddof0` or `ddof1`), std = √var, penalized = mean − λ·std",
+    v_ensemble, c_ensemble, n_pref },
+  { "PREF-PL", "Plackett-Luce ranking probability, loss, gradient and MLE", "000 section 10.1",
+    "`prob`: logp = Σ_k [s_{π_k} − log Σ_{j≥k} e^{s_{π_j}}], loss = −logp, grad = ∂loss/∂s; "
+    "`mle`: maximum-likelihood scores (mean zero) of counted full rankings",
+    v_pl, c_pl, n_pref },
+  { "PREF-BT-MLE", "maximum-likelihood Bradley-Terry scores from preference counts",
+    "000 section 2.1",
+    "maximum-likelihood BT scores, mean zero; loglik = Σ wins_ij log σ(s_i − s_j); rejected "
+    "(EDOM) when the comparison graph is not strongly connected", v_bt_mle, c_bt_mle, n_pref },
+  RL_END,
+};
+
+RL_FAMILY (pref) = {
+  .name = "pref",
+  .title = "Preference and reward models",
+  .rank = 2,
+  .formulas = formulas,
+};
