@@ -68,6 +68,7 @@ GOLDEN_TMP := $(BUILD)/golden-regen
 all: deps
 	$(MAKE) build
 	$(MAKE) golden
+	$(MAKE) docs
 	$(MAKE) derivations
 	$(MAKE) plots
 
@@ -182,6 +183,11 @@ golden: $(RLREF)
 	$(RLREF) golden golden
 	cd golden && sha256sum [A-Z]*.json > MANIFEST
 
+# The formula tables of README.md and golden/README.md: `rlref list --markdown`.
+DOC_TABLES := README.md golden/README.md
+docs: $(RLREF)
+	$(PYTHON) tests/docs/tables.py --write $(RLREF) $(DOC_TABLES)
+
 # --- derivations -----------------------------------------------------------
 derivations: $(DERIV_BIN)
 	@set -e; { \
@@ -198,8 +204,8 @@ plots: $(RLREF)
 	$(MAKE) -C plots RLREF=$(abspath $(RLREF))
 
 # --- tests -----------------------------------------------------------------
-check: check-unit check-derivations check-golden check-repro check-xcheck check-cli check-install \
-       check-sanitize
+check: check-unit check-derivations check-golden check-docs check-repro check-xcheck check-cli \
+       check-install check-sanitize
 	@echo "make check: all test stages passed"
 
 check-unit: $(TEST_BIN)
@@ -207,6 +213,9 @@ check-unit: $(TEST_BIN)
 
 check-derivations: $(DERIV_BIN)
 	@set -e; for b in $(DERIV_BIN); do $$b > /dev/null && echo "derivation $$(basename $$b): ok"; done
+
+check-docs: $(RLREF)
+	$(PYTHON) tests/docs/tables.py --check $(RLREF) $(DOC_TABLES)
 
 check-golden: $(RLREF)
 	rm -rf $(GOLDEN_TMP) && mkdir -p $(GOLDEN_TMP)
