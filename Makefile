@@ -178,6 +178,12 @@ $(BUILD)/bin/test_%: tests/unit/test_%.c tests/unit/testutil.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS) $(CHECK_LIBS)
 
+# The generic test: every formula, variant and golden case of the registry.
+TGENERIC := $(BUILD)/bin/tgeneric
+$(TGENERIC): tests/generic/tgeneric.c $(ORC_A) $(LIB_A)
+	@mkdir -p $(@D)
+	$(CC) $(ORC_CPPFLAGS) $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(ORC_A) $(LIB_A) $(PKG_LIBS) $(CHECK_LIBS)
+
 # --- golden files ----------------------------------------------------------
 golden: $(RLREF)
 	$(RLREF) golden golden
@@ -204,12 +210,20 @@ plots: $(RLREF)
 	$(MAKE) -C plots RLREF=$(abspath $(RLREF))
 
 # --- tests -----------------------------------------------------------------
-check: check-unit check-derivations check-golden check-docs check-repro check-xcheck check-cli \
+check: check-unit check-generic check-faults check-derivations check-golden check-docs check-repro check-xcheck check-cli \
        check-install check-sanitize
 	@echo "make check: all test stages passed"
 
 check-unit: $(TEST_BIN)
 	@set -e; for t in $(TEST_BIN); do echo "== $$t"; $$t; done
+
+check-generic: $(TGENERIC)
+	$(TGENERIC)
+
+# Faults planted in a temporary copy (a registry past its limits, a duplicate
+# id, a valid case turned invalid, an aliasing bug) must be caught.
+check-faults:
+	sh tests/faults/test_faults.sh .
 
 check-derivations: $(DERIV_BIN)
 	@set -e; for b in $(DERIV_BIN); do $$b > /dev/null && echo "derivation $$(basename $$b): ok"; done
@@ -250,7 +264,7 @@ check-cli: $(RLREF)
 check-sanitize:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan OPT=-O1 \
 	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	  check-unit check-cli-asan
+	  check-unit check-generic check-cli-asan
 
 check-cli-asan: $(RLREF)
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
