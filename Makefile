@@ -2,6 +2,9 @@
 # builds, regenerates golden/, runs derivations/ and draws plots/;
 # `make check` runs every test.
 
+# Recipes run in the C locale: file lists sort the same everywhere.
+export LC_ALL := C
+
 PREFIX    ?= /usr/local
 BUILD     ?= build
 OPT       ?= -O2
@@ -134,9 +137,10 @@ $(LIB_A): $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
+SONAME    := librlref.so.0
 $(LIB_SO): $(LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
 # Family records use designated initialisers: omitted fields are zero.
 ORC_CPPFLAGS = $(CPPFLAGS) -Ioracles -Ioracles/core
@@ -257,6 +261,7 @@ check-xcheck: $(RLREF)
 check-cli: $(RLREF)
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
+	sh tests/cli/test_check_diag.sh $(abspath $(RLREF))
 	sh tests/example/test_readme_example.sh
 	sh tests/selfcheck/run.sh $(abspath $(RLREF)) golden
 	$(PYTHON) tests/selfcheck/naive.py $(abspath $(RLREF)) golden
@@ -320,7 +325,8 @@ install: build
 	install -m 644 reference/include/rlref/tmpl/*.h $(DESTDIR)$(PREFIX)/include/rlref/tmpl/
 	install -m 644 $(GEN_HDR) $(DESTDIR)$(PREFIX)/include/rlref/
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/librlref.so
 	install -m 755 $(RLREF) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' reference/rlref.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rlref.pc
 

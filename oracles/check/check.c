@@ -36,7 +36,7 @@
 static void
 usage (FILE *f)
 {
-  fputs ("Usage: rlref check GOLDEN CANDIDATE [options]\n"
+  fputs ("usage: rlref check GOLDEN CANDIDATE [options]\n"
          "\n"
          "Judge CANDIDATE, a JSON file\n"
          "  {\"results\": [{\"tcId\": N,\n"

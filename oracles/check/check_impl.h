@@ -60,6 +60,7 @@ typedef struct
   size_t unknown;               /* results whose tcId is not in the golden */
   json_int_t first_unknown;
   mpfr_t x, y, d, t, w;
+  double worst_digits;          /* fewest correct digits of the finite comparisons judged */
 } ctx;
 
 /* Print a message about file PATH to stderr; returns 2.  */

@@ -142,6 +142,29 @@ print_measures (ctx *c)
           lre, tol);
 }
 
+/* Lowers c->worst_digits to the correct digits of the comparison in
+   C->d (|got - x|) and C->x: -log10 |d/x|, 17 for an exact match; a
+   nonzero result for an exact zero counts as 0.  */
+static void
+note_digits (ctx *c)
+{
+  double digits;
+  if (mpfr_zero_p (c->d))
+    digits = 17.0;
+  else if (mpfr_zero_p (c->x))
+    digits = 0.0;
+  else
+    {
+      mpfr_div (c->w, c->d, c->x, MPFR_RNDN);
+      mpfr_abs (c->w, c->w, MPFR_RNDN);
+      mpfr_log10 (c->w, c->w, MPFR_RNDN);
+      digits = -mpfr_get_d (c->w, MPFR_RNDN);
+      digits = digits < 0 ? 0 : digits > 17 ? 17 : digits;
+    }
+  if (digits < c->worst_digits)
+    c->worst_digits = digits;
+}
+
 /* Judge expected value E of case K, output NAME[IDX], against GOT; print
    the line if SHOW (passing lines only when verbose); 1 when it passes.  */
 static int
@@ -189,6 +212,7 @@ judge_element (ctx *c, const gcase *k, const char *name, long idx, json_t *e,
           mpfr_max (c->t, c->t, c->w, MPFR_RNDU);
         }
       pass = mpfr_lessequal_p (c->d, c->t);
+      note_digits (c);
     }
   if (!show || (pass && !c->verbose))
     return pass;

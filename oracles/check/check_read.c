@@ -2,6 +2,7 @@
    "rlref check", in full, before anything is judged.  */
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,10 +19,52 @@ ck_load_json (const char *path)
 {
   json_error_t e;
   json_t *j;
-  if (strcmp (path, "-") == 0)
-    j = json_loadf (stdin, JSON_REJECT_DUPLICATES, &e);
-  else
-    j = json_load_file (path, JSON_REJECT_DUPLICATES, &e);
+  FILE *f = strcmp (path, "-") == 0 ? stdin : fopen (path, "rb");
+  char *buf = NULL, *text;
+  size_t len = 0, cap = 0, got;
+  if (f == NULL)
+    {
+      ck_bad (path, "cannot open: %s", strerror (errno));
+      return NULL;
+    }
+  /* read it whole: a UTF-8 byte-order mark is skipped */
+  do
+    {
+      if (len + 65536 > cap)
+        {
+          char *grown = realloc (buf, cap = 2 * cap + 65536);
+          if (grown == NULL)
+            {
+              free (buf);
+              if (f != stdin)
+                fclose (f);
+              ck_bad (path, "out of memory");
+              return NULL;
+            }
+          buf = grown;
+        }
+      got = fread (buf + len, 1, cap - len, f);
+      len += got;
+    }
+  while (got > 0);
+  if (ferror (f))
+    {
+      free (buf);
+      if (f != stdin)
+        fclose (f);
+      ck_bad (path, "read error");
+      return NULL;
+    }
+  if (f != stdin)
+    fclose (f);
+  text = buf;
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    {
+      text += 3;
+      len -= 3;
+    }
+  j = json_loadb (text, len, JSON_REJECT_DUPLICATES, &e);
+  free (buf);
   if (j == NULL)
     {
       if (e.line > 0)
@@ -102,12 +145,13 @@ check_expected (ctx *c, json_t *e, const char *where)
   s = json_object_get (e, "sens");
   if (json_is_string (s))
     {
-      if (ck_read_decimal (c->t, s) || mpfr_sgn (c->t) < 0)
-        return ck_bad (c->gpath, "%s: \"sens\" must be a decimal >= 0", where);
+      if (ck_read_decimal (c->t, s) || !mpfr_number_p (c->t) || mpfr_sgn (c->t) < 0)
+        return ck_bad (c->gpath, "%s: \"sens\" must be a finite decimal >= 0", where);
     }
   else if (s == NULL)
     return ck_bad (c->gpath, "%s: \"sens\" is missing", where);
-  else if (!json_is_number (s) || json_number_value (s) < 0)
+  else if (!json_is_number (s) || !isfinite (json_number_value (s))
+           || json_number_value (s) < 0)
     return ck_bad (c->gpath, "%s: \"sens\" must be a decimal string >= 0", where);
   return 0;
 }
@@ -464,6 +508,31 @@ read_result (ctx *c, json_t *r, size_t i, tc_ref *ref)
   return 0;
 }
 
+/* Warns, once per name, of candidate outputs that the golden test they
+   answer does not have (a misspelt name would otherwise go unjudged).  */
+static void
+warn_unknown_outputs (ctx *c)
+{
+  json_t *warned = json_object ();
+  for (size_t i = 0; i < c->ncases; i++)
+    {
+      json_t *got = c->cases[i].res ? json_object_get (c->cases[i].res, "outputs") : NULL;
+      json_t *want = json_object_get (c->cases[i].test, "outputs"), *v;
+      const char *name;
+      if (!json_is_object (got) || !json_is_object (want))
+        continue;
+      json_object_foreach (got, name, v)
+        if (!json_object_get (want, name) && !json_object_get (warned, name))
+          {
+            fprintf (stderr, "rlref check: warning: %s: output \"%.40s\" (tcId %"
+                     JSON_INTEGER_FORMAT ") is not an output of the golden; ignored\n",
+                     c->cpath, name, c->cases[i].tcid);
+            json_object_set_new (warned, name, json_true ());
+          }
+    }
+  json_decref (warned);
+}
+
 /* Check the candidate and attach its results to the golden cases; 0 or 2.  */
 int
 ck_read_candidate (ctx *c)
@@ -505,5 +574,7 @@ ck_read_candidate (ctx *c)
     if (refs[i].obj != NULL && c->unknown++ == 0)
       c->first_unknown = refs[i].tcid;
   free (refs);
+  if (rc == 0)
+    warn_unknown_outputs (c);
   return rc;
 }

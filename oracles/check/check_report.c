@@ -23,11 +23,58 @@ closing (size_t passed, size_t failed, size_t noted, int ok)
   return ok ? 0 : 1;
 }
 
+/* The formats a candidate declared as DTYPE may have rounded to without
+   saying: float32 and bfloat16 below float64, bfloat16 below float32.  */
+static const struct
+{
+  const char *name;
+  int prec;
+  mpfr_exp_t emin;
+} lower[] = { { "float32", 24, -126 }, { "bfloat16", 8, -126 } };
+
+/* When variant V failed at the declared dtype, judges it again silently at
+   each lower precision; prints what it follows there and returns 1 when it
+   does at one.  A float32 step inside a float64 computation (a constant, a
+   correction factor) shows up this way; the exit status stays 1.  */
+static int
+diagnose_lower (ctx *c, variant *v, const char *ind)
+{
+  int prec = c->prec, found = 0;
+  mpfr_exp_t emin = c->emin;
+  variant saved = *v;
+  for (size_t i = 0; i < sizeof lower / sizeof lower[0] && !found; i++)
+    {
+      if (lower[i].prec >= prec)
+        continue;
+      c->prec = lower[i].prec;
+      c->emin = lower[i].emin;
+      v->nrun = v->passed = v->failed = v->noted = 0;
+      c->worst_digits = 17.0;
+      ck_judge_all (c, v->name, 0, 1);
+      if (v->nrun > 0 && v->failed == 0)
+        {
+          printf ("%sCandidate follows ", ind);
+          ck_print_clean (v->name);
+          printf (" at %s accuracy (%.1f digits); declared %s: a %s step is likely "
+                  "(a constant or an intermediate rounded to %s)\n", lower[i].name,
+                  c->worst_digits, c->dtype ? c->dtype : "float64", lower[i].name,
+                  lower[i].name);
+          found = 1;
+        }
+    }
+  *v = saved;
+  c->prec = prec;
+  c->emin = emin;
+  return found;
+}
+
 /* Report on the single variant V; the exit status.  */
 int
 ck_report_one (ctx *c, variant *v)
 {
   ck_judge_all (c, v->name, 1, 1);
+  if (v->failed > 0)
+    diagnose_lower (c, v, "");
   return closing (v->passed, v->failed, v->noted, v->failed == 0);
 }
 
@@ -99,6 +146,9 @@ print_part (ctx *c, size_t p, variant *best)
       printf ("%sCandidate matches no variant; closest: ", ind);
       ck_print_clean (best->name);
       printf (" (%zu of %zu)\n", best->passed, best->ncases);
+      for (i = 0; i < c->nvars; i++)
+        if (c->vars[i].part == p && c->vars[i].nrun > 0)
+          diagnose_lower (c, &c->vars[i], ind);
     }
   return 0;
 }

@@ -11,10 +11,12 @@
 #include "core/evaluate.h"
 #include "core/numfmt.h"
 #include "commands.h"
+#include "options.h"
 
 static const char *usage =
   "usage: rlref candidate GOLDEN --variant V\n"
   "\n"
+  "GOLDEN \"-\" reads the golden file from standard input.\n"
   "Evaluates rlref's binary64 implementation of variant V (of the golden's\n"
   "formula) on the inputs of every test whose inputs it takes, and prints a\n"
   "candidate file: {\"results\": [{\"tcId\": N, \"outputs\": {...}}]}, values\n"
@@ -149,9 +151,11 @@ rlref_cmd_candidate (int argc, char **argv)
     }
   for (int i = 1; i < argc; i++)
     {
-      if (strcmp (argv[i], "--variant") == 0 && i + 1 < argc)
-        variant = argv[++i];
-      else if (!path && argv[i][0] != '-')
+      const char *val;
+      int missing;
+      if ((val = rl_option (argc, argv, &i, "--variant", &missing)))
+        variant = val;
+      else if (!path && !missing && (argv[i][0] != '-' || strcmp (argv[i], "-") == 0))
         path = argv[i];
       else
         {
@@ -166,7 +170,8 @@ rlref_cmd_candidate (int argc, char **argv)
       json_decref (results);
       return 2;
     }
-  golden = json_load_file (path, 0, &jerr);
+  golden = strcmp (path, "-") == 0 ? json_loadf (stdin, 0, &jerr)
+                                   : json_load_file (path, 0, &jerr);
   if (!golden)
     {
       fprintf (stderr, "rlref candidate: %s: %s (line %d)\n", path, jerr.text, jerr.line);

@@ -11,16 +11,23 @@
 #include "check/rules.h"
 #include "core/numfmt.h"
 #include "commands.h"
+#include "options.h"
+#include "inputs.h"
 
 static const char *usage =
-  "usage: rlref eval ID [--variant V] [--prec BITS] name=value ...\n"
+  "usage: rlref eval ID [--variant V] [--prec BITS] [--inputs FILE] name=value ...\n"
   "\n"
   "Evaluates formula ID (see `rlref list`) at one input and prints one JSON\n"
   "object: per output, the MPFR value as a decimal string of its certified\n"
   "digits, the digit count, and the binary64 implementation's result.\n"
   "Values are decimal or C99 hex floats (0x1.8p+0), nan, inf; arrays are\n"
-  "comma-separated (rewards=1,0,0,0).  --prec sets the working precision\n"
-  "(default 256 bits; the check runs at BITS and BITS + 64).  Without\n"
+  "comma-separated (rewards=1,0,0,0).  --inputs FILE (\"-\": standard input)\n"
+  "reads inputs from a JSON object {\"rewards\": [1, 0, 0, 0], ...} whose\n"
+  "values are numbers, strings as above, or golden input objects, for\n"
+  "inputs too long for a command line (at most 100000 elements each).\n"
+  "--prec sets the working precision, 32 to 4096 bits (default 256; the\n"
+  "values are certified at BITS and BITS + 64, doubling BITS up to 4096\n"
+  "until 30 digits agree; \"precision\" reports the lower of the two).  Without\n"
   "--variant the formula's first variant (its default, named by `rlref list`)\n"
   "is used.  An integer input with an obvious default may be omitted\n"
   "(GRPO-ADV group_size: all rewards form one group).\n"
@@ -60,9 +67,9 @@ rlref_cmd_eval (int argc, char **argv)
 {
   const rl_formula *f;
   const rl_variant *v;
-  const char *variant = NULL;
+  const char *variant = NULL, *inputs_path = NULL;
   long prec = RL_WORKING_BITS;
-  char **words = calloc ((size_t) argc + 1, sizeof *words), err[256];
+  char **words = calloc ((size_t) argc + 1, sizeof *words), **file_words = NULL, err[256];
   int nwords = 0, status, exit_status = 0;
   rl_args a;
   rl_result r;
@@ -91,20 +98,26 @@ rlref_cmd_eval (int argc, char **argv)
     }
   for (int i = 2; i < argc; i++)
     {
-      if (strcmp (argv[i], "--variant") == 0 && i + 1 < argc)
-        variant = argv[++i];
-      else if (strncmp (argv[i], "--variant=", 10) == 0)
-        variant = argv[i] + 10;
-      else if (strcmp (argv[i], "--prec") == 0 && i + 1 < argc)
+      const char *val;
+      int missing;
+      if ((val = rl_option (argc, argv, &i, "--variant", &missing)))
+        variant = val;
+      else if ((val = rl_option (argc, argv, &i, "--prec", &missing)))
         {
-          char *end;
-          prec = strtol (argv[++i], &end, 10);
-          if (*end || prec < 32 || prec > 65536)
+          if (rl_parse_prec (val, &prec, err, sizeof err))
             {
-              fprintf (stderr, "rlref eval: --prec takes a number of bits from 32 to 65536\n");
+              fprintf (stderr, "rlref eval: %s\n", err);
               free (words);
               return 2;
             }
+        }
+      else if ((val = rl_option (argc, argv, &i, "--inputs", &missing)))
+        inputs_path = val;
+      else if (missing)
+        {
+          fprintf (stderr, "rlref eval: option '%s' needs a value\n%s", argv[i], usage);
+          free (words);
+          return 2;
         }
       else if (argv[i][0] == '-' && argv[i][1] == '-')
         {
@@ -114,6 +127,24 @@ rlref_cmd_eval (int argc, char **argv)
         }
       else
         words[nwords++] = argv[i];
+    }
+  if (inputs_path)
+    {
+      /* the file's inputs, then the command line's (which must not repeat them) */
+      int nfile = 0;
+      char **more;
+      file_words = rl_input_words (inputs_path, &nfile, err, sizeof err);
+      more = file_words ? realloc (words, ((size_t) (nwords + nfile) + 1) * sizeof *words) : NULL;
+      if (!more)
+        {
+          fprintf (stderr, "rlref eval: %s\n", file_words ? "out of memory" : err);
+          rl_input_words_free (file_words);
+          free (words);
+          return 2;
+        }
+      words = more;
+      for (int k = 0; k < nfile; k++)
+        words[nwords++] = file_words[k];
     }
   v = rl_find_variant (f, variant);
   if (!v)
@@ -127,6 +158,7 @@ rlref_cmd_eval (int argc, char **argv)
     }
   status = rl_args_parse (v, nwords, words, &a, err, sizeof err);
   free (words);
+  rl_input_words_free (file_words);
   if (status)
     {
       fprintf (stderr, "rlref eval: %s: %s\n", f->id, err);

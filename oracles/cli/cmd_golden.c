@@ -4,6 +4,7 @@
 #include "core/registry.h"
 #include "core/golden.h"
 #include "commands.h"
+#include "options.h"
 
 static const char *usage =
   "usage: rlref golden DIR [ID ...]\n"
@@ -32,18 +33,17 @@ rlref_cmd_golden (int argc, char **argv)
       fprintf (stderr, "rlref golden: '%s' is not a directory\n", argv[1]);
       return 2;
     }
+  /* every id is checked before anything is written */
+  for (int i = 2; i < argc; i++)
+    if (!rl_find (argv[i]))
+      {
+        fprintf (stderr, "rlref golden: unknown formula '%s' (see rlref list)\n", argv[i]);
+        return 2;
+      }
   if (argc == 2)
     for (size_t i = 0; i < rl_formula_count (); i++)
       failed |= rl_golden_write (rl_formula_at (i), argv[1]);
   for (int i = 2; i < argc; i++)
-    {
-      const rl_formula *f = rl_find (argv[i]);
-      if (!f)
-        {
-          fprintf (stderr, "rlref golden: unknown formula '%s'\n", argv[i]);
-          return 2;
-        }
-      failed |= rl_golden_write (f, argv[1]);
-    }
+    failed |= rl_golden_write (rl_find (argv[i]), argv[1]);
   return failed ? 1 : 0;
 }

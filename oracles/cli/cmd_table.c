@@ -1,5 +1,6 @@
 /* cmd_table.c -- `rlref table ID --sweep NAME=FROM:TO:N ...`: a column
  * table of certified values over a sweep of one scalar input, for plots. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,13 +9,55 @@
 #include "core/evaluate.h"
 #include "check/rules.h"
 #include "commands.h"
+#include "options.h"
 
 static const char *usage =
   "usage: rlref table ID [--variant V] --sweep NAME=FROM:TO:N name=value ...\n"
   "\n"
   "Prints a whitespace-separated table for gnuplot: the swept input, then\n"
   "every output element, each the certified MPFR value rounded to binary64\n"
-  "(%.17g).  N points from FROM to TO inclusive.\n";
+  "(%.17g).  N points (2 to 10000) from FROM to TO inclusive, evenly\n"
+  "spaced; NAME is a real scalar input.  A point the formula rejects is\n"
+  "left out with one message on stderr.\n"
+  "\n"
+  "exit status: 0 every point evaluated; 1 some point rejected; 2 usage\n"
+  "error (as rlref eval: an unknown or missing input).\n";
+
+#define MAX_POINTS 10000
+
+/* The i-th of n points from `from` to `to`, both included, without the
+ * overflow of to - from (-1e308 to 1e308). */
+static double
+abscissa (double from, double to, long i, long n)
+{
+  double t = (double) i / (double) (n - 1);
+  return i == n - 1 ? to : from * (1.0 - t) + to * t;
+}
+
+/* Reads NAME=FROM:TO:N; 0, or -1 after a message. */
+static int
+parse_sweep (const char *sweep, char *name, double *from, double *to, long *n)
+{
+  char a[96], b[96], c[32];
+  if (sscanf (sweep, "%63[^=]=%95[^:]:%95[^:]:%31s", name, a, b, c) != 4
+      || rl_parse_double (a, from) || rl_parse_double (b, to))
+    {
+      fprintf (stderr, "rlref table: --sweep '%s' is not NAME=FROM:TO:N\n", sweep);
+      return -1;
+    }
+  if (!isfinite (*from) || !isfinite (*to))
+    {
+      fprintf (stderr, "rlref table: --sweep '%s': FROM and TO must be finite\n", sweep);
+      return -1;
+    }
+  if (sscanf (c, "%ld", n) != 1 || *n < 2 || *n > MAX_POINTS)
+    {
+      fprintf (stderr, "rlref table: --sweep '%s': N must be a whole number from 2 to %d\n",
+               sweep, MAX_POINTS);
+      return -1;
+    }
+  return 0;
+}
 
 int
 rlref_cmd_table (int argc, char **argv)
@@ -25,7 +68,7 @@ rlref_cmd_table (int argc, char **argv)
   char **words = calloc ((size_t) argc + 2, sizeof *words), err[256], name[64], item[96];
   double from, to;
   long n;
-  int nwords = 0, status = 0;
+  int nwords = 0, status = 0, failures = 0, k;
   if (!words)
     return 2;
   if (rl_wants_help (argc, argv) || argc < 2)
@@ -35,54 +78,105 @@ rlref_cmd_table (int argc, char **argv)
       return argc < 2 ? 2 : 0;
     }
   f = rl_find (argv[1]);
+  if (!f)
+    {
+      fprintf (stderr, "rlref table: unknown formula '%s' (see rlref list)\n", argv[1]);
+      free (words);
+      return 2;
+    }
   for (int i = 2; i < argc; i++)
     {
-      if (strcmp (argv[i], "--variant") == 0 && i + 1 < argc)
-        variant = argv[++i];
-      else if (strcmp (argv[i], "--sweep") == 0 && i + 1 < argc)
-        sweep = argv[++i];
+      const char *val;
+      int missing;
+      if ((val = rl_option (argc, argv, &i, "--variant", &missing)))
+        variant = val;
+      else if ((val = rl_option (argc, argv, &i, "--sweep", &missing)))
+        sweep = val;
+      else if (missing || (argv[i][0] == '-' && argv[i][1] == '-'))
+        {
+          fprintf (stderr, "rlref table: %s '%s'\n%s",
+                   missing ? "a value is missing after" : "unknown option", argv[i], usage);
+          free (words);
+          return 2;
+        }
       else
         words[nwords++] = argv[i];
     }
   v = rl_find_variant (f, variant);
-  if (!f || !v || !sweep
-      || sscanf (sweep, "%63[^=]=%lf:%lf:%ld", name, &from, &to, &n) != 4 || n < 2 || n > 100000)
+  if (!v)
     {
-      fprintf (stderr, "rlref table: need a known formula, variant and --sweep NAME=FROM:TO:N\n");
+      fprintf (stderr, "rlref table: %s has no variant '%s'\n", f->id, variant);
+      free (words);
+      return 2;
+    }
+  if (!sweep)
+    {
+      fprintf (stderr, "rlref table: --sweep NAME=FROM:TO:N is missing\n%s", usage);
+      free (words);
+      return 2;
+    }
+  if (parse_sweep (sweep, name, &from, &to, &n))
+    {
+      free (words);
+      return 2;
+    }
+  k = rl_input_index (v->io, name);
+  if (k < 0 || v->io->in[k].kind != RL_REAL)
+    {
+      fprintf (stderr, "rlref table: %s [%s] has no real scalar input '%s' to sweep\n", f->id,
+               v->name, name);
       free (words);
       return 2;
     }
   words[nwords] = item;
+  {
+    /* the other inputs are checked before anything is printed */
+    rl_args a;
+    snprintf (item, sizeof item, "%s=%a", name, from);
+    if (rl_args_parse (v, nwords + 1, words, &a, err, sizeof err))
+      {
+        fprintf (stderr, "rlref table: %s: %s\n", f->id, err);
+        free (words);
+        return 2;
+      }
+    rl_args_free (&a);
+  }
   printf ("# %s [%s]: %s", f->id, v->name, name);
-  for (size_t k = 0; v->io->out[k].name; k++)
-    printf (" %s%s", v->io->out[k].name, rl_out_is_array (v->io, k) ? "[]" : "");
+  for (size_t o = 0; v->io->out[o].name; o++)
+    printf (" %s%s", v->io->out[o].name, rl_out_is_array (v->io, o) ? "[]" : "");
   printf ("\n");
-  for (long i = 0; i < n && status == 0; i++)
+  for (long i = 0; i < n; i++)
     {
-      double x = from + (to - from) * (double) i / (double) (n - 1);
+      double x = abscissa (from, to, i, n);
       rl_args a;
       rl_result r;
-      snprintf (item, sizeof item, "%s=%.17g", name, x);
+      snprintf (item, sizeof item, "%s=%a", name, x);
       status = rl_args_parse (v, nwords + 1, words, &a, err, sizeof err);
       if (status)
         {
-          fprintf (stderr, "rlref table: %s\n", err);
-          break;
+          fprintf (stderr, "rlref table: %s: %s\n", f->id, err);
+          free (words);
+          return 2;
         }
+      rlref_clear_error ();
       status = rl_evaluate (v, &a, RL_WORKING_BITS, RL_MIN_DIGITS, 0, &r);
       if (status == 0)
         {
           printf ("%.17g", x);
-          for (size_t k = 0; k < r.ny; k++)
-            printf (" %.17g", mpfr_get_d (r.cert.value + k, MPFR_RNDN));
+          for (size_t e = 0; e < r.ny; e++)
+            printf (" %.17g", mpfr_get_d (r.cert.value + e, MPFR_RNDN));
           printf ("\n");
         }
       else
-        fprintf (stderr, "rlref table: %s at %s=%g: %s\n", f->id, name, x,
-                 rlref_status_name (status));
+        {
+          fprintf (stderr, "rlref table: %s at %s=%.17g: %s%s%s\n", f->id, name, x,
+                   rlref_status_name (status), *rlref_last_error () ? ": " : "",
+                   rlref_last_error ());
+          failures++;
+        }
       rl_result_free (&r);
       rl_args_free (&a);
     }
   free (words);
-  return status ? 1 : 0;
+  return failures ? 1 : 0;
 }

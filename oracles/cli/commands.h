@@ -9,7 +9,4 @@ int rlref_cmd_table (int argc, char **argv);
 int rlref_cmd_check (int argc, char **argv);
 int rlref_cmd_candidate (int argc, char **argv);
 
-/* 1 when argv holds -h or --help. */
-int rl_wants_help (int argc, char **argv);
-
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "rlref/rlref.h"
 #include "commands.h"
+#include "options.h"
 
 static const char *usage =
   "usage: rlref COMMAND [ARGS]\n"
@@ -22,15 +23,6 @@ static const char *usage =
   "`rlref COMMAND --help` describes each.  Version " RLREF_VERSION ".\n";
 
 int
-rl_wants_help (int argc, char **argv)
-{
-  for (int i = 1; i < argc; i++)
-    if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
-      return 1;
-  return 0;
-}
-
-int
 main (int argc, char **argv)
 {
   static const struct
@@ -45,20 +37,30 @@ main (int argc, char **argv)
     { "table", rlref_cmd_table },
     { "candidate", rlref_cmd_candidate },
   };
-  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
+  if (argc < 2)
+    {
+      fputs (usage, stderr);
+      return 2;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
       || strcmp (argv[1], "help") == 0)
     {
-      fputs (usage, argc < 2 ? stderr : stdout);
-      return argc < 2 ? 2 : 0;
+      fputs (usage, stdout);
+      return rl_close_stdout ("help");
     }
   if (strcmp (argv[1], "--version") == 0)
     {
       puts ("rlref " RLREF_VERSION);
-      return 0;
+      return rl_close_stdout ("--version");
     }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        /* every subcommand's output is checked once it is complete */
+        int status = commands[i].run (argc - 1, argv + 1);
+        int closed = rl_close_stdout (argv[1]);
+        return closed ? closed : status;
+      }
   fprintf (stderr, "rlref: unknown command '%s'\n%s", argv[1], usage);
   return 2;
 }

@@ -8,7 +8,6 @@
 #include "rlref/status.h"
 #include "args.h"
 
-#define MAX_ARRAY 100000
 
 int
 rl_parse_double (const char *s, double *out)
@@ -31,8 +30,10 @@ parse_long (const char *s, long *out)
     return -1;
   errno = 0;
   *out = strtol (s, &end, 10);
-  if (*end != '\0' || errno == ERANGE)
+  if (*end != '\0')
     return -1;
+  if (errno == ERANGE)
+    return -3;
   return 0;
 }
 
@@ -56,8 +57,8 @@ parse_list (const char *s, int integer, size_t *len, double **re, long **iv)
   char *copy, *item, *save = NULL;
   size_t i = 0;
   int bad = 0;
-  if (n > MAX_ARRAY)
-    return -1;
+  if (n > RL_MAX_LEN)
+    return -2;
   *len = n;
   if (integer)
     *iv = calloc (n ? n : 1, sizeof **iv);
@@ -75,12 +76,12 @@ parse_list (const char *s, int integer, size_t *len, double **re, long **iv)
   for (item = strtok_r (copy, ",", &save); item && !bad; item = strtok_r (NULL, ",", &save))
     {
       if (integer)
-        bad = parse_long (item, &(*iv)[i++]) != 0;
+        bad = parse_long (item, &(*iv)[i++]);
       else
         bad = rl_parse_double (item, &(*re)[i++]) != 0;
     }
   free (copy);
-  return bad ? -1 : 0;
+  return bad;
 }
 
 void
@@ -134,6 +135,20 @@ rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
                             &a->len[i], &a->re[i], &a->iv[i]);
           if (!bad && (kind == RL_REAL || kind == RL_INT) && a->len[i] != 1)
             bad = 1;
+          if (bad == -3)
+            {
+              snprintf (err, errlen, "input '%s': '%s' is too large for an integer",
+                        io->in[i].name, eq + 1);
+              rl_args_free (a);
+              return RLREF_EINVAL;
+            }
+          if (bad == -2)
+            {
+              snprintf (err, errlen, "input '%s' has more than %d elements", io->in[i].name,
+                        RL_MAX_LEN);
+              rl_args_free (a);
+              return RLREF_EINVAL;
+            }
           if (bad)
             {
               snprintf (err, errlen, "input '%s': '%s' is not %s", io->in[i].name, eq + 1,

@@ -5,6 +5,7 @@
 # CONVENTIONS.md detector values.
 RLREF=${1:?usage: test_cli.sh path/to/rlref}
 PY=/usr/bin/python3
+root=$(cd "$(dirname "$0")/../.." && pwd)
 pass=0
 fail=0
 tmp=$(mktemp -d)
@@ -115,5 +116,68 @@ expect_exit 2 "golden unknown id" -- golden "$tmp" NOPE
 expect_exit 2 "table without sweep" -- table PREF-BT rl=0
 expect_exit 2 "golden to a file" -- golden "$0" PREF-BT
 
+# --- the command line as a user meets it ----------------------------------
+expect_exit 0 "GRPO-ADV without group_size: one group" -- eval GRPO-ADV --variant trl rewards=1,0,0,0
+v=$(json_field 'd["outputs"]["adv"][0]["value"]')
+case "$v" in 1.4997000599880*) ok ;; *) bad "one group by default: $v";; esac
+expect_exit 0 "--prec=BITS" -- eval PREF-BT --prec=64 rw=1.5 rl=0
+expect_exit 0 "--variant=V" -- eval GRPO-ADV --variant=verl rewards=1,0 group_size=2
+expect_exit 2 "--prec too large" -- eval PREF-BT --prec 99999999999999999999 rw=1 rl=0
+grep -q "too large" "$tmp/err" && ok || bad "--prec huge: $(cat "$tmp/err")"
+expect_exit 2 "--prec not a number" -- eval PREF-BT --prec 12x rw=1 rl=0
+grep -q "not a whole number" "$tmp/err" && ok || bad "--prec 12x: $(cat "$tmp/err")"
+expect_exit 2 "integer input too large" -- eval GRPO-ADV rewards=1,2 group_size=99999999999999999999
+grep -q "too large" "$tmp/err" && ok || bad "huge group_size: $(cat "$tmp/err")"
+"$RLREF" list > "$tmp/list.txt"
+grep -q "seed-000 .*(default)" "$tmp/list.txt" && ok || bad "list does not name the default variant"
+"$RLREF" eval --help | grep -q "first variant" && ok || bad "eval --help does not say which variant is the default"
+
+# inputs from a JSON file and from standard input; 100000 rewards
+$PY -c "import json; print(json.dumps({'rewards': [i % 2 for i in range(100000)]}))" > "$tmp/big.json"
+expect_exit 0 "eval --inputs FILE, 1e5 rewards" -- eval GRPO-ADV --variant no-std --inputs "$tmp/big.json"
+v=$(json_field 'len(d["outputs"]["adv"])')
+[ "$v" = "100000" ] && ok || bad "1e5 rewards gave $v advantages"
+echo '{"rw": "0x1.8p+0", "rl": {"dec": "0", "hex": "0x0p+0"}}' > "$tmp/in.json"
+"$RLREF" eval PREF-BT --inputs - < "$tmp/in.json" > "$tmp/out" 2>"$tmp/err" && ok || bad "eval --inputs -"
+v=$(json_field 'd["outputs"]["p"]["value"]')
+case "$v" in 0.81757447619364365960721717865*) ok ;; *) bad "inputs from stdin: $v";; esac
+expect_exit 2 "--inputs not an object" -- eval PREF-BT --inputs "$tmp/big.json.missing"
+
+# table: one message per error, no NaN abscissa, exit codes as eval
+expect_exit 0 "table over the whole binary64 range" -- table PREF-BT --sweep rw=-1e308:1e308:5 rl=0
+grep -qi "nan" "$tmp/out" && bad "table printed a NaN: $(cat "$tmp/out")" || ok
+[ "$(grep -vc '^#' "$tmp/out")" = "5" ] && ok || bad "table rows: $(cat "$tmp/out")"
+expect_exit 2 "table missing input" -- table PREF-BT --sweep rw=-1:1:3
+grep -q "missing input 'rl'" "$tmp/err" && ok || bad "table missing input message: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] && ok || bad "table printed a header before a usage error"
+expect_exit 2 "table unknown formula" -- table NOPE --sweep rw=0:1:2
+grep -q "unknown formula" "$tmp/err" && ok || bad "table unknown formula: $(cat "$tmp/err")"
+expect_exit 2 "table N too large" -- table PREF-BT --sweep rw=0:1:100001 rl=0
+grep -q "from 2 to 10000" "$tmp/err" && ok || bad "table N message: $(cat "$tmp/err")"
+expect_exit 2 "table sweeps an array" -- table GRPO-ADV --sweep rewards=0:1:3
+grep -q "no real scalar input" "$tmp/err" && ok || bad "table array sweep: $(cat "$tmp/err")"
+
+# golden checks every id before it writes anything
+mkdir "$tmp/g2"
+expect_exit 2 "golden DIR A NOPE" -- golden "$tmp/g2" PREF-BT NOPE
+[ -z "$(ls "$tmp/g2")" ] && ok || bad "golden wrote $(ls "$tmp/g2") before rejecting NOPE"
+
+# candidate - reads standard input
+"$RLREF" candidate - --variant stable < "$root/golden/PREF-BT.json" > "$tmp/out" 2>"$tmp/err" \
+  && grep -q '"tcId"' "$tmp/out" && ok || bad "candidate - : $(cat "$tmp/err")"
+
+# every write is checked: a full disk is an error, not success
+if [ -w /dev/full ]; then
+  for args in "list" "list --json" "eval PREF-BT rw=1 rl=0" "table PREF-BT --sweep rw=0:1:3 rl=0" \
+              "candidate $root/golden/PREF-BT.json --variant stable" "--help" "eval --help"; do
+    # shellcheck disable=SC2086
+    "$RLREF" $args > /dev/full 2>"$tmp/err"
+    code=$?
+    [ "$code" -ne 0 ] && [ "$code" -lt 128 ] && grep -q "writing the output failed" "$tmp/err" && ok \
+      || bad "rlref $args > /dev/full: exit $code, $(cat "$tmp/err")"
+  done
+fi
+
 echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
