@@ -260,11 +260,14 @@ check-repro:
 
 check-xcheck: $(RLREF)
 	$(PYTHON) tests/schema/validate.py golden
+	$(PYTHON) tests/crosscheck/xcheck.py --selftest
 	$(PYTHON) tests/crosscheck/xcheck.py golden
 	$(PYTHON) tests/crosscheck/detectors.py golden
+	sh tests/crosscheck/test_fail_closed.sh golden
 	sh tests/crosscheck/test_candidates.sh $(abspath $(RLREF)) golden/GRPO-ADV.json
 
 check-cli: $(RLREF)
+	sh tests/check_cmd/test_fixture_drift.sh $(abspath $(RLREF))
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
 	sh tests/cli/test_check_diag.sh $(abspath $(RLREF))

@@ -17,9 +17,12 @@
 #               tcId 2 adv[1] moved by a relative 1e-12;
 #               grpo2_cand_trl_f32.json holds trl results rounded to binary32;
 #               grpo2_cand_trl_only.json answers the trl cases only.
-# Malformed files are written to a temporary directory.
+# Malformed files are written to a temporary directory.  The first test
+# regenerates the fixtures (FIXTURES/gen_fixtures.py --check) and fails when
+# a committed fixture differs from what the generator writes.
 #
-# Prints "N passed, M failed" and exits non-zero when a test fails.
+# Prints "N passed, M failed" last and exits non-zero when a test fails or
+# none passed.
 
 RLREF=${1:?usage: test_check.sh RLREF [FIXTURES]}
 FIX=${2:-$(dirname "$0")/fixtures}
@@ -108,9 +111,16 @@ TRL=$FIX/grpo2_cand_trl.json
 VERL=$FIX/grpo2_cand_verl.json
 LAST='^[0-9]+ passed, [0-9]+ failed$'
 
+# --- the fixtures are what gen_fixtures.py writes ---------------------------
+if /usr/bin/python3 "$FIX/gen_fixtures.py" --check "$FIX" >"$OUT" 2>"$ERR"; then
+  verdict "fixtures as generated" ok
+else
+  verdict "fixtures as generated" no
+fi
+
 # --- usage -------------------------------------------------------------
-expect "help" 0 "^Usage: rlref check" -- --help
-expect "-h" 0 "^Usage: rlref check" -- -h
+expect "help" 0 "^[Uu]sage: rlref check" -- --help
+expect "-h" 0 "^[Uu]sage: rlref check" -- -h
 expect "unknown option" 2 -- "$G1" "$FIX/bt_cand.json" --frobnicate
 expect "one file only" 2 -- "$G1"
 expect "bad dtype" 2 -- "$G1" "$FIX/bt_cand.json" --dtype float16
@@ -231,4 +241,4 @@ printf '{"results": [{"tcId": 1}]}\n' >"$TMP/neither_c.json"
 malformed "candidate result without outputs or error" "$G1" "$TMP/neither_c.json"
 
 echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,7 +1,12 @@
 #!/usr/bin/python3
 """Validates every golden file against golden/rlref-golden.schema.json and
 checks what the schema cannot say: tcIds unique and counted, every flag
-explained in notes, digits >= minDigits unless a flag says why not."""
+explained in notes, digits >= minDigits unless a flag says why not.
+
+Usage: validate.py [GOLDEN_DIR]   (default golden)
+The last line is "N passed, M failed" (N, M files); a directory without the
+schema or without golden files fails, and the exit status is 0 only when
+M = 0 and N > 0."""
 import glob
 import json
 import os
@@ -20,7 +25,11 @@ def values(outputs):
 
 def check_file(path, validator):
     errors = []
-    doc = json.load(open(path))
+    try:
+        with open(path) as fh:
+            doc = json.load(fh)
+    except (OSError, ValueError) as e:
+        return ["cannot read: %s" % e]
     for e in validator.iter_errors(doc):
         errors.append("schema: %s at %s" % (e.message, "/".join(map(str, e.path))))
     if errors:
@@ -51,18 +60,28 @@ def check_file(path, validator):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "golden"
-    schema = json.load(open(os.path.join(root, "rlref-golden.schema.json")))
-    validator = jsonschema.Draft202012Validator(schema)
     passed = failed = 0
-    for path in sorted(glob.glob(os.path.join(root, "[A-Z]*.json"))):
+    try:
+        with open(os.path.join(root, "rlref-golden.schema.json")) as fh:
+            validator = jsonschema.Draft202012Validator(json.load(fh))
+    except (OSError, ValueError) as e:
+        print("FAIL %s: no schema to validate against: %s" % (root, e))
+        print("0 passed, 1 failed")
+        return 1
+    paths = sorted(glob.glob(os.path.join(root, "[A-Z]*.json")))
+    if not paths:
+        print("FAIL %s: no golden file ([A-Z]*.json)" % root)
+        failed += 1
+    for path in paths:
         errors = check_file(path, validator)
         for e in errors[:20]:
-            print("%s: %s" % (os.path.basename(path), e))
+            print("FAIL %s: %s" % (os.path.basename(path), e))
         if errors:
             failed += 1
         else:
             passed += 1
-    print("schema: %d passed, %d failed" % (passed, failed))
+    print("schema: %d golden files checked" % len(paths))
+    print("%d passed, %d failed" % (passed, failed))
     return 1 if failed or not passed else 0
 
 

@@ -113,30 +113,49 @@ def candidate(golden, variant, impl):
     return {"results": results}
 
 
+def run_case(rlref, root, name, variant, impl, allowed):
+    """One naive form: True when `rlref check` fails it on flagged cases only."""
+    path = os.path.join(root, name + ".json")
+    with open(path) as fh:
+        golden = json.load(fh)
+    flags = {t["tcId"]: set(t["flags"]) for g in golden["testGroups"] for t in g["tests"]}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(candidate(golden, variant, impl), f)
+    try:
+        r = subprocess.run([rlref, "check", path, f.name, "--variant", variant],
+                           capture_output=True, text=True)
+    finally:
+        os.unlink(f.name)
+    failing = {int(line.split()[2]) for line in r.stdout.splitlines()
+               if line.startswith("FAIL tcId")}
+    stray = [t for t in failing if not flags.get(t, set()) & allowed]
+    ok = r.returncode == 1 and bool(failing) and not stray
+    print("%s %s [%s] (%s): check exit %d, fails tcIds %s%s"
+          % ("ok  " if ok else "FAIL", name, variant, impl.__name__, r.returncode,
+             sorted(failing), ", not flagged %s: %s" % (sorted(allowed), stray) if stray else ""))
+    return ok
+
+
 def main():
+    if len(sys.argv) < 2:
+        sys.stderr.write(__doc__ + "\n")
+        print("0 passed, 1 failed")
+        return 2
     rlref = sys.argv[1]
     root = sys.argv[2] if len(sys.argv) > 2 else "golden"
     passed = failed = 0
     for name, variant, impl, allowed in CASES:
-        path = os.path.join(root, name + ".json")
-        golden = json.load(open(path))
-        flags = {t["tcId"]: set(t["flags"]) for g in golden["testGroups"] for t in g["tests"]}
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-            json.dump(candidate(golden, variant, impl), f)
-        r = subprocess.run([rlref, "check", path, f.name, "--variant", variant],
-                           capture_output=True, text=True)
-        os.unlink(f.name)
-        failing = {int(line.split()[2]) for line in r.stdout.splitlines()
-                   if line.startswith("FAIL tcId")}
-        stray = [t for t in failing if not flags[t] & allowed]
-        ok = r.returncode == 1 and failing and not stray
-        print("%s %s [%s] (%s): check exit %d, fails tcIds %s%s"
-              % ("ok  " if ok else "FAIL", name, variant, impl.__name__, r.returncode,
-                 sorted(failing), ", not flagged %s: %s" % (sorted(allowed), stray) if stray else ""))
+        try:
+            ok = run_case(rlref, root, name, variant, impl, allowed)
+        except (OSError, ValueError, KeyError) as e:
+            print("FAIL %s [%s] (%s): %s: %s"
+                  % (name, variant, impl.__name__, type(e).__name__, e))
+            ok = False
         passed += ok
         failed += not ok
-    print("naive forms caught: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    print("naive forms caught: %d of %d" % (passed, len(CASES)))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed or not passed else 0
 
 
 if __name__ == "__main__":
