@@ -50,10 +50,23 @@ nan_outcome (const rl_variant *v)
 static rl_outcome
 single_outcome (const rl_variant *v)
 {
-  /* a batch of one has no ddof-1 standard deviation */
-  if (conv (v)->single == RLREF_SINGLE_REFUSE || conv (v)->scale == RLREF_SCALE_BATCH_STD)
+  if (conv (v)->single == RLREF_SINGLE_REFUSE)
     return RL_INVALID;
   return conv (v)->single == RLREF_SINGLE_RAW ? RL_ACCEPTABLE : RL_VALID;
+}
+
+/* An infinite reward: TRL's conventions zero the group (nan_to_num). */
+static rl_outcome
+inf_outcome (const rl_variant *v)
+{
+  return conv (v)->nan == RLREF_NAN_SKIP ? RL_VALID : RL_INVALID;
+}
+
+/* Rewards beyond the binary32 range: old verl's binary32 sums overflow. */
+static rl_outcome
+f32_range_outcome (const rl_variant *v)
+{
+  return conv (v)->scale == RLREF_SCALE_F32_ONEPASS ? RL_INVALID : RL_VALID;
 }
 
 /* A NaN beside one scorable reward: a group of one for those that skip NaN. */
@@ -86,7 +99,33 @@ static const rl_case c_adv[] = {
     .expect = nan_outcome },
   { "*", "rewards=1,nan group_size=2", "NaNReward GroupOfOne", "one scorable response: TRL's std is 0",
     .expect = nan_single_outcome },
-  { "*", "rewards=inf,0 group_size=2", "NonFinite", "infinite reward", .invalid_in = "*" },
+  { "*", "rewards=inf,0 group_size=2", "NonFinite",
+    "an infinite reward: TRL's nan_to_num gives 0, the others refuse", .expect = inf_outcome },
+  { "*", "rewards=inf,0,0.3,0.9 group_size=2", "NonFinite MultiGroup",
+    "an infinite reward in one group: batch-std's std is infinite, the other group gets +-0",
+    .expect = inf_outcome },
+  { "*", "rewards=1,nan,0,0,0.5,0.5,0.9,nan group_size=4", "NaNReward MultiGroup",
+    "NaN rewards in two groups of a batch", .expect = nan_outcome },
+  { "*", "rewards=0,1e-9 group_size=2", "Detector TinyVariance",
+    "seed-000 +-1 (std > 0), seed-000-code +-0.047619 (sd + 1e-8), seed-001 0 (std <= eps)" },
+  { "*", "rewards=0.37,0.06,0.51 group_size=3", "OperationOrder",
+    "binary32 one-pass variance: (s2 - s1 s1/n)/(n - 1) and (s2/n - mean^2) n/(n - 1) differ "
+    "in the last bits" },
+  { "*", "rewards=10000.3594,10000.2822 group_size=2", "OperationOrder LargeOffset",
+    "TRL's float32 mean rounds, and the error is divided by a small std: trl-float32 0.7147, "
+    "trl 0.7058" },
+  { "*", "rewards=1e154,-1e154 group_size=2", "RangeScaling",
+    "the squared deviations overflow binary64; the advantage is +-0.7071 (ddof 1) or +-1",
+    .expect = f32_range_outcome },
+  { "*", "rewards=1e-200,0 group_size=2", "RangeScaling",
+    "the squared deviations underflow binary64; the advantage is +-0.7071 (ddof 1) or +-1" },
+  { "*", "rewards=1e20,0 group_size=2", "RangeScaling",
+    "s2 = 1e40 overflows binary32: old verl refuses (ERANGE); TRL in float32 gives [0, -0]",
+    .expect = f32_range_outcome },
+  { "*", "rewards=1e-40,0,3e-41 group_size=3", "Float32Subnormal",
+    "binary32 subnormal rewards: the binary32 conventions round to the subnormal grid" },
+  { "no-std", "rewards=1.5e308,1.7e308 group_size=2", "RangeScaling",
+    "r - mean = -+1e307, though the sum of the rewards overflows binary64" },
   { "*", "rewards= group_size=1", "Empty", "no rewards", .invalid_in = "*" },
   { "*", "rewards=1,2,3 group_size=2", "LengthMismatch", "3 rewards in groups of 2", .invalid_in = "*" },
   { "*", "rewards=1,2 group_size=0", "LengthMismatch", "group size 0", .invalid_in = "*" },
@@ -126,7 +165,20 @@ static const rl_note n_grpo[] = {
   { "NaNReward", "CONVENTION",
     "Unscorable (NaN) rewards: TRL leaves them out of the mean and std and gives them advantage "
     "0; every other convention must refuse the input (ENAN) rather than return NaN." },
-  { "NonFinite", "INVALID_INPUT", "An infinite reward: must be rejected." },
+  { "NonFinite", "CONVENTION",
+    "An infinite reward: TRL's conventions (trl, trl-float32, batch-std) end with "
+    "nan_to_num and give the group advantage 0; every other convention must refuse the input "
+    "(ENAN) rather than return NaN." },
+  { "OperationOrder", "NUMERICAL",
+    "A convention that computes in binary32: the order of its operations decides the last "
+    "bits, and the value is that of the library's own order." },
+  { "RangeScaling", "NUMERICAL",
+    "Rewards whose squares or sums leave the binary64 (or binary32) range while the exact "
+    "advantage is representable: a correct implementation scales; a binary32 convention that "
+    "overflows refuses (ERANGE)." },
+  { "Float32Subnormal", "NUMERICAL",
+    "Rewards below the binary32 normal range: a binary32 convention rounds them to the "
+    "subnormal grid, as a C cast to float does." },
   { "Empty", "INVALID_INPUT", "No rewards: must be rejected." },
   { "LengthMismatch", "INVALID_INPUT", "The rewards do not divide into groups of group_size." },
   RL_END,
@@ -166,7 +218,8 @@ variants_of (const rl_io *io, const char *only)
         c->name, c->rule, c->used_by, io,
         .params = { { "ddof", c->ddof, .is_int = 1 }, { "eps", c->eps } },
         .data = c,
-        .cert = c->scale == RLREF_SCALE_F32_ONEPASS ? "float32-emulation" : NULL };
+        .cert = c->scale == RLREF_SCALE_F32_ONEPASS || c->scale == RLREF_SCALE_F32_TRL
+                ? "float32-emulation" : NULL };
       n++;
     }
   return v;

@@ -13,10 +13,6 @@ mpfr_prec_t
 rlref_mp_set_prec (mpfr_prec_t bits)
 {
   mpfr_prec_t previous = working_prec;
-  if (bits < MPFR_PREC_MIN)
-    bits = MPFR_PREC_MIN;
-  if (bits > ((mpfr_prec_t) 1 << 20))
-    bits = (mpfr_prec_t) 1 << 20;
-  working_prec = bits;
+  working_prec = rlref_mp_prec_clamp ((long) bits);
   return previous;
 }

@@ -12,16 +12,27 @@
  * variance (ddof 1) as exact rationals (fractions.Fraction) of the
  * binary64 rewards, var + eps exact with eps the double 1e-8, then
  * (r - mean)/sqrt(var + eps) in mpmath (mp.dps = 120), mp.nstr(x, 80).
+ * seed-000-code is seed-001's formula without its branch: where
+ * std > 1e-8 the two strings are the same (the same program computed
+ * both); the batch-std strings with NaN rewards come from it too, on the
+ * scorable rewards.  The old-verl values in verl's own operation order
+ * (var = (s2 - s1*s1/n)/(n - 1), a group of one mean 0 and std 1) are
+ * exact binary32 results of a separate Python emulation (struct.pack('f')
+ * after every operation, sums in index order); so are the trl-float32
+ * values, from an emulation of TRL's torch operations (nanmean = nansum/n,
+ * nanstd with its float32 Bessel factor, nan_to_num).
  * Properties: groups are independent, the two backends agree on seeded
- * random groups, the binary32 emulation is bit-identical in both. */
+ * random groups, the binary32 emulation is bit-identical in both, rewards
+ * near the binary64 limits give the scaled values (closed forms: +-1/sqrt 2
+ * for two opposite rewards with ddof 1, +-1 with ddof 0). */
 #include "testutil.h"
 
 #define PREC 256
 
 /* Every convention rlref must carry (golden/README.md, CONVENTIONS.md). */
 static const char *const names[] = {
-  "seed-000", "seed-001", "seed-003", "trl", "verl", "verl-vectorized-old",
-  "openrlhf", "eps-in-sqrt", "no-std", "batch-std",
+  "seed-000", "seed-000-code", "seed-001", "seed-003", "trl", "trl-float32", "verl",
+  "verl-vectorized-old", "openrlhf", "eps-in-sqrt", "no-std", "batch-std",
 };
 #define NCONV (sizeof names / sizeof names[0])
 
@@ -36,7 +47,7 @@ conv (const char *name)
 static int
 is_f32 (const rlref_adv_convention *c)
 {
-  return c->scale == RLREF_SCALE_F32_ONEPASS;
+  return c->scale == RLREF_SCALE_F32_ONEPASS || c->scale == RLREF_SCALE_F32_TRL;
 }
 
 /* Both backends on the doubles r (NaN allowed); adv_mp holds N values at
@@ -58,7 +69,7 @@ struct expect
 {
   const char *conv;
   int status;
-  const char *adv[6];
+  const char *adv[8];
 };
 
 /* Checks each convention of e on rewards r: the status in both backends;
@@ -67,7 +78,7 @@ struct expect
 static void
 check_expect (const struct expect *e, size_t ne, const double *r, size_t N, size_t G)
 {
-  double ad[6];
+  double ad[8];
   mpfr_ptr am = tu_mp_vec_new (N, PREC);
   for (size_t k = 0; k < ne; k++)
     {
@@ -118,6 +129,11 @@ static const struct expect det_1000[] = {
       "-0.57735025585629273909595162489062012339773769500299721636540631115713851628228661",
       "-0.57735025585629273909595162489062012339773769500299721636540631115713851628228661",
       "-0.57735025585629273909595162489062012339773769500299721636540631115713851628228661" } },
+  { "seed-000-code", RLREF_SUCCESS,
+    { "1.7320507675688782172878548746718603701932130850089916490962189334714155488468598",
+      "-0.57735025585629273909595162489062012339773769500299721636540631115713851628228661",
+      "-0.57735025585629273909595162489062012339773769500299721636540631115713851628228661",
+      "-0.57735025585629273909595162489062012339773769500299721636540631115713851628228661" } },
   { "seed-003", RLREF_SUCCESS,
     { "1.5",
       "-0.5",
@@ -133,6 +149,11 @@ static const struct expect det_1000[] = {
       "-0.49999900000199999600005325169116713606600545759064050052765465075667238277873481",
       "-0.49999900000199999600005325169116713606600545759064050052765465075667238277873481",
       "-0.49999900000199999600005325169116713606600545759064050052765465075667238277873481" } },
+  { "trl-float32", RLREF_SUCCESS,
+    { "1.499700069427490234375",
+      "-0.4999000132083892822265625",
+      "-0.4999000132083892822265625",
+      "-0.4999000132083892822265625" } },
   { "verl-vectorized-old", RLREF_SUCCESS,
     { "1.49999701976776123046875",
       "-0.499998986721038818359375",
@@ -168,6 +189,9 @@ static const struct expect det_small[] = {
   { "seed-001", RLREF_SUCCESS,
     { "-0.99980003999200159968546166295509760715605353137592944389605374106478401743546331",
       "0.99980003999200159968546166295509760715605353137592944389605374106478401743546331" } },
+  { "seed-000-code", RLREF_SUCCESS,
+    { "-0.99980003999200159968546166295509760715605353137592944389605374106478401743546331",
+      "0.99980003999200159968546166295509760715605353137592944389605374106478401743546331" } },
   { "seed-003", RLREF_SUCCESS,
     { "-0.70710678118654752440084436210484903928483593768847403658833986899536623923105352",
       "0.70710678118654752440084436210484903928483593768847403658833986899536623923105352" } },
@@ -177,6 +201,9 @@ static const struct expect det_small[] = {
   { "verl", RLREF_SUCCESS,
     { "-0.69724623043263405211701802439034401627490924257130101726635131478569709099970362",
       "0.69724623043263405211701802439034401627490924257130101726635131478569709099970362" } },
+  { "trl-float32", RLREF_SUCCESS,
+    { "-0.292893230915069580078125",
+      "0.292893230915069580078125" } },
   { "verl-vectorized-old", RLREF_SUCCESS,
     { "-0.0499500446021556854248046875",
       "0.0499500446021556854248046875" } },
@@ -202,6 +229,9 @@ static const struct expect det_offset[] = {
   { "seed-001", RLREF_SUCCESS,
     { "-0.99999998000000039999999158154896013547550845486310093093303286696380271925142069",
       "0.99999998000000039999999158154896013547550845486310093093303286696380271925142069" } },
+  { "seed-000-code", RLREF_SUCCESS,
+    { "-0.99999998000000039999999158154896013547550845486310093093303286696380271925142069",
+      "0.99999998000000039999999158154896013547550845486310093093303286696380271925142069" } },
   { "seed-003", RLREF_SUCCESS,
     { "-0.70710678118654752440084436210484903928483593768847403658833986899536623923105352",
       "0.70710678118654752440084436210484903928483593768847403658833986899536623923105352" } },
@@ -211,6 +241,9 @@ static const struct expect det_offset[] = {
   { "verl", RLREF_SUCCESS,
     { "-0.70710578118796173596326553733695819715047630507292789504194282852755467078268883",
       "0.70710578118796173596326553733695819715047630507292789504194282852755467078268883" } },
+  { "trl-float32", RLREF_SUCCESS,
+    { "-0.70700681209564208984375",
+      "0.70700681209564208984375" } },
   { "verl-vectorized-old", RLREF_SUCCESS,
     { "-499.500457763671875",
       "499.500457763671875" } },
@@ -240,6 +273,11 @@ static const struct expect ex_003[] = {
       "1.3416407264998766004283192999716284494873380815661489231205122410501823544980133",
       "-0.44721357549995878405830502582469512564444085038532297615724465649493452097058332",
       "0.44721357549995865993160291457592358936743308518023297883285552071224512517745163" } },
+  { "seed-000-code", RLREF_SUCCESS,
+    { "-1.3416407264998764763016171887228569132103303163610589257961231052674929587048816",
+      "1.3416407264998766004283192999716284494873380815661489231205122410501823544980133",
+      "-0.44721357549995878405830502582469512564444085038532297615724465649493452097058332",
+      "0.44721357549995865993160291457592358936743308518023297883285552071224512517745163" } },
   { "seed-003", RLREF_SUCCESS,
     { "-1.1618950038622250440544031951884233377092097155775135881468850686097779384839563",
       "1.1618950038622251515512853189198747372152212850767701592284799140009617395636479",
@@ -255,6 +293,11 @@ static const struct expect ex_003[] = {
       "1.1618905038796535091094755856913827993689634035891276537363186632212605759735472",
       "-0.38729683462655109803884800075735163130902215195280753442383877532461251439653332",
       "0.3872968346265509905423822090476876785880736780874550091914376067009009980045597" } },
+  { "trl-float32", RLREF_SUCCESS,
+    { "-1.161445140838623046875",
+      "1.161445140838623046875",
+      "-0.3871483504772186279296875",
+      "0.3871484696865081787109375" } },
   { "verl-vectorized-old", RLREF_SUCCESS,
     { "-1.16189038753509521484375",
       "1.16189038753509521484375",
@@ -299,6 +342,37 @@ static const struct expect two_groups_batch[] = {
       "-0.35796130898808008352833389912482146176928196384778430465300844839565709640392877",
       "0.71592261797616016705666779824964292353856392769556860930601689679131419280785755" } },
 };
+/* Batch-std (TRL scale_rewards="batch") with NaN rewards, groups of 4:
+ * [1, NaN, 0, 0 | 0.5, 0.5, 0.9, NaN]: group means of the scorable
+ * rewards, the std (ddof 1) of the six scorable ones. */
+static const struct expect batch_nan[] = {
+  { "batch-std", RLREF_SUCCESS,
+    { "1.5637568876128466206762074729421043342434628053434984443761803829869617341812064",
+      "0",
+      "-0.78187844380642331033810373647105216712173140267174922218809019149348086709060318",
+      "-0.78187844380642331033810373647105216712173140267174922218809019149348086709060318",
+      "-0.31275137752256934149643051002797649063862233288621185233688370335278811898502781",
+      "-0.31275137752256934149643051002797649063862233288621185233688370335278811898502781",
+      "0.62550275504513868299286102005595298127724466577242370467376740670557623797005562",
+      "0" } },
+};
+/* [0, 1e-9]: seed 000's 13.23 has std 5e-10 > 0 and no eps: exactly +-1;
+ * its pseudo-code adds 1e-8: +-5e-10/(5e-10 + 1e-8) (the doubles). */
+static const struct expect tiny_spread[] = {
+  { "seed-000", RLREF_SUCCESS, { "-1.0", "1.0" } },
+  { "seed-000-code", RLREF_SUCCESS,
+    { "-0.047619047619047620923312046605504888742762540521801839332011919847187146676699681",
+      "0.047619047619047620923312046605504888742762540521801839332011919847187146676699681" } },
+};
+/* verl's vectorised order on [0.37, 0.06, 0.51] (binary32, exact); the
+ * order (s2/n - mean^2) n/(n - 1) gives 0.24606586992740631103515625,
+ * -1.100059032440185546875, 0.8539931774139404296875 instead. */
+static const struct expect f32_order[] = {
+  { "verl-vectorized-old", RLREF_SUCCESS,
+    { "0.2460658848285675048828125",
+      "-1.10005915164947509765625",
+      "0.853993237018585205078125" } },
+};
 /* Seed 001's threshold guard: [0, 1e-7] (std 5e-8 > eps 1e-8). */
 static const struct expect eps_guard[] = {
   { "seed-001", RLREF_SUCCESS,
@@ -308,7 +382,7 @@ static const struct expect eps_guard[] = {
 
 /* ===== the conventions ==================================================== */
 
-/* The ten conventions are listed, each found by name at its own entry;
+/* The twelve conventions are listed, each found by name at its own entry;
  * unknown names and NULL give NULL. */
 START_TEST (test_conventions_listed)
 {
@@ -347,6 +421,22 @@ START_TEST (test_convention_parameters)
   ck_assert (conv ("batch-std")->scale == RLREF_SCALE_BATCH_STD);
   ck_assert (conv ("no-std")->scale == RLREF_SCALE_NONE);
   ck_assert (is_f32 (conv ("verl-vectorized-old")));
+  /* seed 000's pseudo-code: (r - mu)/(sd + 1e-8), ddof 0, no branch */
+  ck_assert_int_eq (conv ("seed-000-code")->ddof, 0);
+  ck_assert (conv ("seed-000-code")->eps == 1e-8);
+  ck_assert (conv ("seed-000-code")->guard == RLREF_GUARD_NONE);
+  ck_assert (conv ("seed-000")->guard == RLREF_GUARD_POSITIVE);
+  ck_assert (conv ("seed-000")->eps == 0.0);
+  /* TRL's nanmean/nanstd and nan_to_num, in both of its scalings */
+  ck_assert (conv ("trl")->nan == RLREF_NAN_SKIP);
+  ck_assert (conv ("batch-std")->nan == RLREF_NAN_SKIP);
+  ck_assert (conv ("verl")->nan == RLREF_NAN_REFUSE);
+  ck_assert (conv ("openrlhf")->single == RLREF_SINGLE_REFUSE);
+  ck_assert (conv ("trl-float32")->nan == RLREF_NAN_SKIP);
+  ck_assert (conv ("trl-float32")->eps == 1e-4 && conv ("trl-float32")->ddof == 1);
+  ck_assert (is_f32 (conv ("trl-float32")) && !is_f32 (conv ("trl")));
+  /* verl's group_mean_std: a group of one gets mean 0, std 1 */
+  ck_assert (conv ("verl-vectorized-old")->single == RLREF_SINGLE_RAW);
 }
 END_TEST
 
@@ -407,7 +497,7 @@ END_TEST
 START_TEST (test_detector_large_offset)
 {
   static const char *const ddof1[] = {
-    "seed-003", "trl", "verl", "openrlhf", "eps-in-sqrt", "batch-std",
+    "seed-003", "trl", "trl-float32", "verl", "openrlhf", "eps-in-sqrt", "batch-std",
   };
   const double r[2] = { 10000.0, 10001.0 };
   double a[2];
@@ -429,10 +519,13 @@ START_TEST (test_detector_large_offset)
 }
 END_TEST
 
-/* A group of one (CONVENTIONS.md): TRL and eps-in-sqrt 0; verl mean 0,
- * std 1 so the raw reward leaks through as r/(1 + eps), 0.7/(1 + 1e-6)
- * with the double 1e-6 = 0.69999930000069995489115580012798... (mpmath);
- * OpenRLHF and the old verl refuse (EDOM); no std gives r - r = 0. */
+/* A group of one (CONVENTIONS.md): TRL (both), eps-in-sqrt and
+ * seed-000-code 0;
+ * verl mean 0, std 1 so the raw reward leaks through as r/(1 + eps),
+ * 0.7/(1 + 1e-6) with the double 1e-6 = 0.69999930000069995489115580012798...
+ * (mpmath); the old verl the same in binary32, f32(0.7)/f32(1 + f32(1e-6))
+ * = 0.699999332427978515625 (Python emulation); OpenRLHF refuses (EDOM);
+ * no std gives r - r = 0. */
 START_TEST (test_group_of_one)
 {
   const double r[1] = { 0.7 };
@@ -446,12 +539,21 @@ START_TEST (test_group_of_one)
   TU_OK (run_both (conv ("eps-in-sqrt"), r, 1, 1, a, am, &st));
   TU_OK (st);
   ck_assert (a[0] == 0.0 && mpfr_zero_p (am));
+  TU_OK (run_both (conv ("seed-000-code"), r, 1, 1, a, am, &st));
+  TU_OK (st);
+  ck_assert (a[0] == 0.0 && mpfr_zero_p (am));
+  TU_OK (run_both (conv ("trl-float32"), r, 1, 1, a, am, &st));
+  TU_OK (st);
+  ck_assert (a[0] == 0.0 && mpfr_zero_p (am));
   TU_OK (run_both (conv ("no-std"), r, 1, 1, a, am, &st));
   ck_assert (a[0] == 0.0 && mpfr_zero_p (am));
   TU_ASSERT_STATUS (run_both (conv ("openrlhf"), r, 1, 1, a, am, &st), RLREF_EDOM);
   TU_ASSERT_STATUS (st, RLREF_EDOM);
-  TU_ASSERT_STATUS (run_both (conv ("verl-vectorized-old"), r, 1, 1, a, am, &st), RLREF_EDOM);
-  TU_ASSERT_STATUS (st, RLREF_EDOM);
+  TU_OK (run_both (conv ("verl-vectorized-old"), r, 1, 1, a, am, &st));
+  TU_OK (st);
+  TU_ASSERT_SAME (a[0], 0x1.66665p-1);
+  ck_assert (mpfr_cmp_d (am, 0x1.66665p-1) == 0);
+  ck_assert (0x1.66665p-1 == 0.699999332427978515625);
   TU_OK (run_both (conv ("verl"), r, 1, 1, a, am, &st));
   TU_OK (st);
   TU_ASSERT_REL (a[0], strtod (verl, NULL), TU_TOL0);
@@ -596,8 +698,167 @@ START_TEST (test_trl_nan_skipped)
 }
 END_TEST
 
-/* NaN rewards -> ENAN under every convention but TRL; infinite rewards ->
- * ENAN under every convention, TRL included; group stats refuse both. */
+/* TRL ends with nan_to_num(advantages, nan=0): an infinite reward makes
+ * its group's nanmean infinite or NaN, every advantage of the group NaN,
+ * then 0.  [inf, 0] -> [0, 0]; [-inf, NaN] and [inf, -inf, 1, 0] -> 0;
+ * a finite group beside an infinite one keeps its own advantages (bit for
+ * bit those of a call on it alone). */
+START_TEST (test_trl_infinite_reward)
+{
+  const double r1[2] = { INFINITY, 0 }, r2[2] = { -INFINITY, NAN };
+  const double r3[4] = { INFINITY, -INFINITY, 1, 0 };
+  const double r4[8] = { 1, 0, INFINITY, 0, 0.2, 0.8, 0.4, 0.6 };
+  const rlref_adv_convention *c = conv ("trl");
+  double a[8], b[4];
+  mpfr_ptr am = tu_mp_vec_new (8, PREC), bm = tu_mp_vec_new (4, PREC);
+  int st;
+  TU_OK (run_both (c, r1, 2, 2, a, am, &st));
+  TU_OK (st);
+  for (int i = 0; i < 2; i++)
+    ck_assert (tu_same_double (a[i], 0.0) && mpfr_zero_p (am + i) && !mpfr_signbit (am + i));
+  TU_OK (run_both (c, r2, 2, 2, a, am, &st));
+  TU_OK (st);
+  ck_assert (a[0] == 0.0 && a[1] == 0.0 && mpfr_zero_p (am) && mpfr_zero_p (am + 1));
+  TU_OK (run_both (c, r3, 4, 4, a, am, &st));
+  TU_OK (st);
+  for (int i = 0; i < 4; i++)
+    ck_assert (a[i] == 0.0 && mpfr_zero_p (am + i));
+  TU_OK (run_both (c, r4, 8, 4, a, am, &st));
+  TU_OK (st);
+  TU_OK (run_both (c, r4 + 4, 4, 4, b, bm, &st));
+  TU_OK (st);
+  for (int i = 0; i < 4; i++)
+    {
+      ck_assert (a[i] == 0.0 && mpfr_zero_p (am + i));
+      TU_ASSERT_SAME (a[4 + i], b[i]);
+      ck_assert (mpfr_equal_p (am + 4 + i, bm + i));
+    }
+  ck_assert (fabs (a[5]) > 1.0);
+  tu_mp_vec_free (am, 8);
+  tu_mp_vec_free (bm, 4);
+}
+END_TEST
+
+/* TRL as run, on float32 rewards (trl-float32; exact binary32 values of a
+ * Python emulation of its torch operations): [10000.3594, 10000.2822],
+ * where the binary32 mean's rounding, divided by a std of 0.055, moves
+ * the advantages to 0.7147/-0.6968 from the exact +-0.7058 of trl (more
+ * than float32 rounding of the result); [1, NaN, 0, 0] as trl with NaN;
+ * [inf, 0] -> [0, 0]; [1e20, 0], whose squared deviations overflow
+ * binary32 (std inf): [0, -0]; [1e39, 0], beyond binary32: [0, 0]. */
+START_TEST (test_trl_float32)
+{
+  static const struct { double r[4]; size_t G; double a[4]; } t[] = {
+    { { 10000.3594, 10000.2822 }, 2, { 0x1.6debdep-1, -0x1.64c5f8p-1 } },
+    { { 1, NAN, 0, 0 }, 4, { 1.154500484466552734375, 0, -0.577250301837921142578125,
+                            -0.577250301837921142578125 } },
+    { { INFINITY, 0 }, 2, { 0, 0 } },
+    { { 1e20, 0 }, 2, { 0.0, -0.0 } },
+    { { 1e39, 0 }, 2, { 0, 0 } },
+  };
+  const rlref_adv_convention *c = conv ("trl-float32");
+  double a[4];
+  mpfr_ptr am = tu_mp_vec_new (4, PREC);
+  int st;
+  for (size_t j = 0; j < sizeof t / sizeof t[0]; j++)
+    {
+      TU_OK (run_both (c, t[j].r, t[j].G, t[j].G, a, am, &st));
+      TU_OK (st);
+      for (size_t i = 0; i < t[j].G; i++)
+        {
+          TU_ASSERT_SAME (a[i], t[j].a[i]);
+          ck_assert_msg (mpfr_cmp_d (am + i, t[j].a[i]) == 0
+                         && (mpfr_signbit (am + i) != 0) == (signbit (t[j].a[i]) != 0),
+                         "case %zu [%zu]: %s, expected %a", j, i, tu_mp_str (am + i), t[j].a[i]);
+        }
+    }
+  /* exact trl: 1/(sqrt 2 + 2e-4/0.0772) = 0.7058138... */
+  TU_OK (rlref_grpo_adv_d (a, t[0].r, 2, 2, conv ("trl")));
+  TU_ASSERT_ABS (a[0], 1.0 / (sqrt (2.0) + 2e-4 / 0.0772), 1e-9);
+  ck_assert (fabs (a[0] - t[0].a[0]) > 5e-3);
+  tu_mp_vec_free (am, 4);
+}
+END_TEST
+
+/* TRL scale_rewards="batch" (batch-std) follows group mode's NaN rules:
+ * a batch of one has std 0, advantage 0; NaN rewards are left out of the
+ * group means and the batch std (mpmath values); fewer than two scorable
+ * rewards give 0.  An infinite reward gives its group 0 and the batch std
+ * +inf, so the other groups get (r - mean)/inf = +-0 (signed as r - mean,
+ * as in TRL); with both infinities the batch mean is NaN and all are +0. */
+START_TEST (test_batch_std_trl_rules)
+{
+  const double one[1] = { 0.7 }, nan[8] = { 1, NAN, 0, 0, 0.5, 0.5, 0.9, NAN };
+  const double few[4] = { NAN, 2, NAN, NAN }, inf[4] = { INFINITY, 0, 0.3, 0.9 };
+  const double both[4] = { INFINITY, -INFINITY, 0.3, 0.9 };
+  const rlref_adv_convention *c = conv ("batch-std");
+  double a[4];
+  mpfr_ptr am = tu_mp_vec_new (4, PREC);
+  int st;
+  TU_OK (run_both (c, one, 1, 1, a, am, &st));
+  TU_OK (st);
+  ck_assert (a[0] == 0.0 && mpfr_zero_p (am));
+  check_expect (batch_nan, 1, nan, 8, 4);
+  TU_OK (run_both (c, few, 4, 2, a, am, &st));
+  TU_OK (st);
+  for (int i = 0; i < 4; i++)
+    ck_assert (a[i] == 0.0 && mpfr_zero_p (am + i));
+  TU_OK (run_both (c, inf, 4, 2, a, am, &st));
+  TU_OK (st);
+  TU_ASSERT_SAME (a[0], 0.0);
+  TU_ASSERT_SAME (a[1], 0.0);
+  TU_ASSERT_SAME (a[2], -0.0);
+  TU_ASSERT_SAME (a[3], 0.0);
+  for (int i = 0; i < 4; i++)
+    ck_assert_msg (mpfr_zero_p (am + i) && (mpfr_signbit (am + i) != 0) == (i == 2),
+                   "[%d] %s", i, tu_mp_str (am + i));
+  TU_OK (run_both (c, both, 4, 2, a, am, &st));
+  TU_OK (st);
+  for (int i = 0; i < 4; i++)
+    ck_assert (tu_same_double (a[i], 0.0) && mpfr_zero_p (am + i) && !mpfr_signbit (am + i));
+  tu_mp_vec_free (am, 4);
+}
+END_TEST
+
+/* Seed 000's two readings part on [0, 1e-9] (13.23: +-1; the pseudo-code:
+ * +-0.0476, mpmath) and agree on zero variance ([1,1,1] -> 0 in
+ * test_all_equal_is_zero) and on [1,0,0,0] (the detector tables). */
+START_TEST (test_seed000_code)
+{
+  const double r[2] = { 0.0, 1e-9 };
+  double a[2];
+  check_expect (tiny_spread, 2, r, 2, 2);
+  TU_OK (rlref_grpo_adv_d (a, r, 2, 2, conv ("seed-000-code")));
+  TU_ASSERT_ABS (a[1], 0.047619, 5e-7);
+}
+END_TEST
+
+/* verl's old vectorised estimator in its own operation order (exact
+ * binary32 values, both backends): [0.37, 0.06, 0.51]; four equal rewards
+ * 5e18, whose s1*s1 overflows binary32 (var = s2 - inf = -inf, clamped to
+ * 1e-6): advantage 0, as verl computes; rewards 1e20, where s2 and s1*s1
+ * both overflow (inf - inf = NaN, verl's NaN): ERANGE. */
+START_TEST (test_verl_vectorized_order)
+{
+  const double r[3] = { 0.37, 0.06, 0.51 }, big[4] = { 5e18, 5e18, 5e18, 5e18 };
+  const double huge[2] = { 1e20, 1e20 };
+  const rlref_adv_convention *c = conv ("verl-vectorized-old");
+  double a[4];
+  mpfr_ptr am = tu_mp_vec_new (4, PREC);
+  int st;
+  check_expect (f32_order, 1, r, 3, 3);
+  TU_OK (run_both (c, big, 4, 4, a, am, &st));
+  TU_OK (st);
+  for (int i = 0; i < 4; i++)
+    ck_assert (a[i] == 0.0 && mpfr_zero_p (am + i));
+  TU_ASSERT_STATUS (run_both (c, huge, 2, 2, a, am, &st), RLREF_ERANGE);
+  TU_ASSERT_STATUS (st, RLREF_ERANGE);
+  tu_mp_vec_free (am, 4);
+}
+END_TEST
+
+/* NaN and infinite rewards -> ENAN under every convention but TRL's (trl,
+ * trl-float32, batch-std); group stats refuse both. */
 START_TEST (test_non_finite_refused)
 {
   const double rn[4] = { 1, NAN, 0, 0 }, ri[4] = { 1, INFINITY, 0, 0 };
@@ -607,13 +868,11 @@ START_TEST (test_non_finite_refused)
   for (size_t k = 0; k < NCONV; k++)
     {
       const rlref_adv_convention *c = conv (names[k]);
-      if (strcmp (names[k], "trl") != 0)
-        {
-          TU_ASSERT_STATUS (run_both (c, rn, 4, 4, a, am, &st), RLREF_ENAN);
-          TU_ASSERT_STATUS (st, RLREF_ENAN);
-        }
-      TU_ASSERT_STATUS (run_both (c, ri, 4, 4, a, am, &st), RLREF_ENAN);
-      TU_ASSERT_STATUS (st, RLREF_ENAN);
+      int skip = strncmp (names[k], "trl", 3) == 0 || strcmp (names[k], "batch-std") == 0;
+      TU_ASSERT_STATUS (run_both (c, rn, 4, 4, a, am, &st), skip ? RLREF_SUCCESS : RLREF_ENAN);
+      TU_ASSERT_STATUS (st, skip ? RLREF_SUCCESS : RLREF_ENAN);
+      TU_ASSERT_STATUS (run_both (c, ri, 4, 4, a, am, &st), skip ? RLREF_SUCCESS : RLREF_ENAN);
+      TU_ASSERT_STATUS (st, skip ? RLREF_SUCCESS : RLREF_ENAN);
     }
   TU_ASSERT_STATUS (rlref_grpo_group_stats_d (&m, &s, rn, 4, conv ("seed-003")), RLREF_ENAN);
   TU_ASSERT_STATUS (rlref_grpo_group_stats_d (&m, &s, ri, 4, conv ("trl")), RLREF_ENAN);
@@ -707,6 +966,196 @@ START_TEST (test_aliasing)
       for (int i = 0; i < 6; i++)
         ck_assert_msg (mpfr_equal_p (rm + i, am + i), "%s [%d] in place", names[k], i);
     }
+  tu_mp_vec_free (rm, 6);
+  tu_mp_vec_free (am, 6);
+}
+END_TEST
+
+/* ===== rewards near the limits of binary64 ============================= */
+
+/* Two opposite rewards +-R give +-1 (ddof 0) or +-1/sqrt 2 (ddof 1), for
+ * every std convention, in both backends, whatever R: R = 1e154 (whose
+ * squared deviations sum beyond DBL_MAX), 1e300, DBL_MAX, 1e-200 (whose
+ * squares underflow: without eps the std would be 0), and the smallest
+ * subnormal.  The eps of a convention is below the rounding of the std
+ * at every R but 1e-200 and 2^-1074, which are tested without eps. */
+START_TEST (test_range_opposite_rewards)
+{
+  static const char *const isqrt2 =
+    "0.70710678118654752440084436210484903928483593768847403658833986899536623923105352";
+  static const double big[] = { 1e154, 1e300, DBL_MAX }, tiny[] = { 1e-200, 0x1p-1074 };
+  double r[2], a[2];
+  mpfr_ptr am = tu_mp_vec_new (2, PREC);
+  int st;
+  for (size_t k = 0; k < NCONV; k++)
+    {
+      const rlref_adv_convention *c = conv (names[k]);
+      int nb = (int) (sizeof big / sizeof big[0]);
+      if (c->scale == RLREF_SCALE_NONE || is_f32 (c))
+        continue;
+      for (int j = 0; j < nb + 2; j++)
+        {
+          double R = j < nb ? big[j] : tiny[j - nb];
+          if (j >= nb && c->eps != 0.0)
+            continue;
+          r[0] = R;
+          r[1] = -R;
+          if (j >= nb)
+            r[1] = 0.0;         /* [R, 0]: the same advantages, +-1 or +-1/sqrt 2 */
+          TU_OK (run_both (c, r, 2, 2, a, am, &st));
+          TU_OK (st);
+          if (c->ddof == 0)
+            {
+              TU_ASSERT_REL (a[0], 1.0, TU_TOL1);
+              TU_ASSERT_REL (a[1], -1.0, TU_TOL1);
+              TU_ASSERT_MP_STR (am, "1", 70);
+            }
+          else
+            {
+              TU_ASSERT_REL (a[0], strtod (isqrt2, NULL), TU_TOL1);
+              TU_ASSERT_REL (a[1], -strtod (isqrt2, NULL), TU_TOL1);
+              TU_ASSERT_MP_STR (am, isqrt2, 70);
+            }
+          ck_assert_msg (mpfr_sgn (am + 1) < 0, "%s R = %g: %s", names[k], R,
+                         tu_mp_str (am + 1));
+        }
+    }
+  tu_mp_vec_free (am, 2);
+}
+END_TEST
+
+/* Rewards of 1e300 and 1e-300 in one group, under every convention but the
+ * binary32 one: binary64 within 16 eps of MPFR (whose range is not
+ * reached), no NaN, no spurious zero. */
+START_TEST (test_range_mixed_magnitudes)
+{
+  const double r[4] = { 1e300, -3e299, 1e-300, 7e299 };
+  double a[4];
+  mpfr_ptr am = tu_mp_vec_new (4, PREC);
+  int st;
+  for (size_t k = 0; k < NCONV; k++)
+    {
+      const rlref_adv_convention *c = conv (names[k]);
+      if (is_f32 (c))
+        continue;
+      TU_OK (run_both (c, r, 4, 4, a, am, &st));
+      TU_OK (st);
+      for (int i = 0; i < 4; i++)
+        {
+          double want = mpfr_get_d (am + i, MPFR_RNDN);
+          ck_assert_msg (want != 0.0 && isfinite (want), "%s [%d] %g", names[k], i, want);
+          ck_assert_msg (tu_rel_err (a[i], want) <= TU_TOL1, "%s [%d]: %.17g vs %.17g",
+                         names[k], i, a[i], want);
+        }
+    }
+  tu_mp_vec_free (am, 4);
+}
+END_TEST
+
+/* Dr.GRPO (no-std) near DBL_MAX: [1.5e308, 1.7e308] -> -+(1.7e308 -
+ * 1.5e308)/2, exact in both backends (the sum of the two overflows, the
+ * difference does not); [DBL_MAX, -DBL_MAX, -DBL_MAX] -> DBL_MAX + DBL_MAX/3
+ * for the first: ERANGE in binary64, the exact value in MPFR. */
+START_TEST (test_range_no_std)
+{
+  const double r[2] = { 1.5e308, 1.7e308 }, o[3] = { DBL_MAX, -DBL_MAX, -DBL_MAX };
+  const rlref_adv_convention *c = conv ("no-std");
+  double a[3], h = (1.5e308 - 1.7e308) / 2;
+  mpfr_ptr am = tu_mp_vec_new (3, PREC);
+  mpfr_t w;
+  int st;
+  TU_OK (run_both (c, r, 2, 2, a, am, &st));
+  TU_OK (st);
+  TU_ASSERT_SAME (a[0], h);
+  TU_ASSERT_SAME (a[1], -h);
+  ck_assert (mpfr_cmp_d (am, h) == 0 && mpfr_cmp_d (am + 1, -h) == 0);
+  TU_ASSERT_STATUS (run_both (c, o, 3, 3, a, am, &st), RLREF_ERANGE);
+  TU_OK (st);
+  mpfr_init2 (w, PREC);
+  mpfr_set_d (w, DBL_MAX, MPFR_RNDN);
+  mpfr_mul_ui (w, w, 4, MPFR_RNDN);
+  mpfr_div_ui (w, w, 3, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (am, w, 70);
+  mpfr_clear (w);
+  tu_mp_vec_free (am, 3);
+}
+END_TEST
+
+/* Group stats at the limits: [1e154, -1e154] has std sqrt 2 1e154 (ddof 1)
+ * in both backends; [DBL_MAX, -DBL_MAX] has std sqrt 2 DBL_MAX: ERANGE in
+ * binary64, the value in MPFR; the mean is exact (0) in both. */
+START_TEST (test_range_group_stats)
+{
+  const double r[2] = { 1e154, -1e154 }, o[2] = { DBL_MAX, -DBL_MAX };
+  const rlref_adv_convention *c = conv ("trl");
+  double m, s;
+  mpfr_ptr rm = tu_mp_vec_from_d (r, 2, PREC), om = tu_mp_vec_from_d (o, 2, PREC);
+  mpfr_t mm, sm, w;
+  mpfr_inits2 (PREC, mm, sm, w, (mpfr_ptr) 0);
+  TU_OK (rlref_grpo_group_stats_d (&m, &s, r, 2, c));
+  TU_ASSERT_SAME (m, 0.0);
+  TU_ASSERT_REL (s, sqrt (2.0) * 1e154, TU_TOL1);
+  TU_OK (rlref_grpo_group_stats_mp (mm, sm, rm, 2, c));
+  mpfr_sqrt_ui (w, 2, MPFR_RNDN);
+  mpfr_mul_d (w, w, 1e154, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (sm, w, 70);
+  TU_ASSERT_STATUS (rlref_grpo_group_stats_d (&m, &s, o, 2, c), RLREF_ERANGE);
+  TU_OK (rlref_grpo_group_stats_mp (mm, sm, om, 2, c));
+  ck_assert (mpfr_zero_p (mm));
+  mpfr_sqrt_ui (w, 2, MPFR_RNDN);
+  mpfr_mul_d (w, w, DBL_MAX, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (sm, w, 70);
+  mpfr_clears (mm, sm, w, (mpfr_ptr) 0);
+  tu_mp_vec_free (rm, 2);
+  tu_mp_vec_free (om, 2);
+}
+END_TEST
+
+/* In place with the rewards TRL's two conventions accept (NaN, inf) and
+ * with rewards beyond 1e154 (the scaled path), every convention that
+ * accepts them, both backends; group stats with mean and std stored over
+ * the rewards give what they give apart. */
+START_TEST (test_aliasing_edges)
+{
+  static const double rs[][6] = {
+    { 1, NAN, 0, INFINITY, 0.25, 0.5 },
+    { 1e200, -3e199, 7e199, 1e-300, 5e199, -1e200 },
+    { 0.7, 0.2, 0.9, 0.4, 0.6, 0.1 },
+  };
+  double a[6], b[6], m, s;
+  mpfr_ptr rm = tu_mp_vec_new (6, PREC), am = tu_mp_vec_new (6, PREC);
+  for (size_t j = 0; j < sizeof rs / sizeof rs[0]; j++)
+    for (size_t k = 0; k < NCONV; k++)
+      for (size_t G = 1; G <= 3; G += 2)
+        {
+          const rlref_adv_convention *c = conv (names[k]);
+          int st = rlref_grpo_adv_d (a, rs[j], 6, G, c);
+          if (st != RLREF_SUCCESS)
+            continue;           /* refused: NaN, inf, a group of one, binary32 range */
+          memcpy (b, rs[j], sizeof b);
+          TU_OK (rlref_grpo_adv_d (b, b, 6, G, c));
+          for (int i = 0; i < 6; i++)
+            ck_assert_msg (tu_same_double (b[i], a[i]), "%s G %zu [%d]: %a vs %a", names[k], G,
+                           i, b[i], a[i]);
+          for (int i = 0; i < 6; i++)
+            mpfr_set_d (rm + i, rs[j][i], MPFR_RNDN);
+          TU_OK (rlref_grpo_adv_mp (am, rm, 6, G, c));
+          TU_OK (rlref_grpo_adv_mp (rm, rm, 6, G, c));
+          for (int i = 0; i < 6; i++)
+            ck_assert_msg (mpfr_equal_p (rm + i, am + i) || (mpfr_nan_p (rm + i)
+                                                             && mpfr_nan_p (am + i)),
+                           "%s G %zu [%d] in place (mp)", names[k], G, i);
+        }
+  TU_OK (rlref_grpo_group_stats_d (&m, &s, rs[1], 6, conv ("seed-003")));
+  memcpy (b, rs[1], sizeof b);
+  TU_OK (rlref_grpo_group_stats_d (b, b + 1, b, 6, conv ("seed-003")));
+  TU_ASSERT_SAME (b[0], m);
+  TU_ASSERT_SAME (b[1], s);
+  for (int i = 0; i < 6; i++)
+    mpfr_set_d (rm + i, rs[1][i], MPFR_RNDN);
+  TU_OK (rlref_grpo_group_stats_mp (am, am + 1, rm, 6, conv ("seed-003")));
+  TU_OK (rlref_grpo_group_stats_mp (rm, rm + 1, rm, 6, conv ("seed-003")));
+  ck_assert (mpfr_equal_p (rm, am) && mpfr_equal_p (rm + 1, am + 1));
   tu_mp_vec_free (rm, 6);
   tu_mp_vec_free (am, 6);
 }
@@ -822,11 +1271,42 @@ START_TEST (test_f32_bit_identical)
 }
 END_TEST
 
+/* Rewards in binary32's subnormal range, [1e-40, 0, 3e-41] (f32: 0x1.16c2p-133,
+ * 0, 0x1.4e84p-135, on the grid of 2^-149), under both binary32
+ * conventions: the exact binary32 results of the Python emulations, in
+ * both backends.  The old verl's squares underflow to 0, its variance is
+ * floored at 1e-6 (std 1e-3); TRL's std is 0, so A = (x - mean)/1e-4. */
+START_TEST (test_f32_subnormal)
+{
+  static const double r[3] = { 1e-40, 0.0, 3e-41 };
+  static const struct { const char *conv; double a[3]; } t[] = {
+    { "verl-vectorized-old", { 0x1.343590p-124, -0x1.d76432p-125, -0x1.2215acp-126 } },
+    { "trl-float32", { 0x1.81a596p-121, -0x1.26ea0cp-121, -0x1.6af7ecp-123 } },
+  };
+  double a[3];
+  mpfr_ptr am = tu_mp_vec_new (3, PREC);
+  int st;
+  for (size_t k = 0; k < sizeof t / sizeof t[0]; k++)
+    {
+      TU_OK (run_both (conv (t[k].conv), r, 3, 3, a, am, &st));
+      TU_OK (st);
+      for (int i = 0; i < 3; i++)
+        {
+          TU_ASSERT_SAME (a[i], t[k].a[i]);
+          ck_assert_msg (mpfr_cmp_d (am + i, t[k].a[i]) == 0, "%s [%d]: %s, expected %a",
+                         t[k].conv, i, tu_mp_str (am + i), t[k].a[i]);
+        }
+    }
+  tu_mp_vec_free (am, 3);
+}
+END_TEST
+
 /* Constant groups whose mean is not representable ([0.1]x3, [0.7]x5,
  * [1e-3]x7, [10000.1]x3, [0.3]x6) have zero variance: exactly 0 under
- * every convention in both backends -- except [0.3]x6 under the old verl
- * binary32 convention, whose own one-pass arithmetic gives
- * 2.977254735014867e-05 (Python binary32 emulation); group stats give
+ * every convention in both backends -- except [0.3]x6 under the binary32
+ * conventions, whose binary32 mean is not f32(0.3): the old verl gives
+ * 2.977254735014867e-05, TRL in float32 0x1.3865e4p-12 =
+ * 2.979259588755667e-04 (Python binary32 emulations); group stats give
  * std exactly 0. */
 START_TEST (test_zero_variance_nonrepresentable_mean)
 {
@@ -847,7 +1327,8 @@ START_TEST (test_zero_variance_nonrepresentable_mean)
         {
           const rlref_adv_convention *c = conv (names[k]);
           int st;
-          double want = (is_f32 (c) && g[j].v == 0.3) ? 2.977254735014867e-05 : 0.0;
+          double want = !is_f32 (c) || g[j].v != 0.3 ? 0.0
+            : c->scale == RLREF_SCALE_F32_TRL ? 0x1.3865e4p-12 : 2.977254735014867e-05;
           TU_OK (run_both (c, r, g[j].G, g[j].G, a, am, &st));
           TU_OK (st);
           for (size_t i = 0; i < g[j].G; i++)
@@ -892,6 +1373,21 @@ grpo_suite (void)
   tcase_add_test (tc, test_seed001_eps_threshold);
   suite_add_tcase (s, tc);
 
+  tc = tu_tcase ("libraries");
+  tcase_add_test (tc, test_trl_infinite_reward);
+  tcase_add_test (tc, test_trl_float32);
+  tcase_add_test (tc, test_batch_std_trl_rules);
+  tcase_add_test (tc, test_seed000_code);
+  tcase_add_test (tc, test_verl_vectorized_order);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("range");
+  tcase_add_test (tc, test_range_opposite_rewards);
+  tcase_add_test (tc, test_range_mixed_magnitudes);
+  tcase_add_test (tc, test_range_no_std);
+  tcase_add_test (tc, test_range_group_stats);
+  suite_add_tcase (s, tc);
+
   tc = tu_tcase ("errors");
   tcase_add_test (tc, test_trl_nan_skipped);
   tcase_add_test (tc, test_non_finite_refused);
@@ -901,11 +1397,13 @@ grpo_suite (void)
   tc = tu_tcase ("structure");
   tcase_add_test (tc, test_groups_independent);
   tcase_add_test (tc, test_aliasing);
+  tcase_add_test (tc, test_aliasing_edges);
   suite_add_tcase (s, tc);
 
   tc = tu_tcase ("backends");
   tcase_add_test (tc, test_random_d_vs_mp);
   tcase_add_test (tc, test_f32_bit_identical);
+  tcase_add_test (tc, test_f32_subnormal);
   tcase_add_test (tc, test_zero_variance_nonrepresentable_mean);
   suite_add_tcase (s, tc);
 

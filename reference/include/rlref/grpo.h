@@ -14,7 +14,8 @@ enum rlref_adv_scale
   RLREF_SCALE_GROUP_STD,        /* by the group's std (+ eps) */
   RLREF_SCALE_NONE,             /* not at all: r - mean (Dr.GRPO) */
   RLREF_SCALE_BATCH_STD,        /* by the std of the whole batch (+ eps) */
-  RLREF_SCALE_F32_ONEPASS       /* one-pass variance in binary32 (old verl) */
+  RLREF_SCALE_F32_ONEPASS,      /* one-pass variance in binary32 (old verl) */
+  RLREF_SCALE_F32_TRL           /* TRL's nanmean and nanstd in binary32 */
 };
 
 /* When the advantage is forced to zero. */
@@ -25,7 +26,7 @@ enum rlref_adv_guard
   RLREF_GUARD_EPS               /* std > eps ? (r - mean)/(std + eps) : 0 */
 };
 
-/* A group of one sample. */
+/* A group of one sample (for batch-std: a batch of one). */
 enum rlref_adv_single
 {
   RLREF_SINGLE_ZERO,            /* advantage 0 */
@@ -40,11 +41,14 @@ enum rlref_adv_eps
   RLREF_EPS_IN_SQRT             /* (r - mean)/sqrt(var + eps) */
 };
 
-/* NaN rewards. */
+/* NaN and infinite rewards. */
 enum rlref_adv_nan
 {
-  RLREF_NAN_REFUSE,             /* ENAN */
-  RLREF_NAN_SKIP                /* left out of mean and std; advantage 0 */
+  RLREF_NAN_REFUSE,             /* ENAN for a NaN or an infinite reward */
+  RLREF_NAN_SKIP                /* TRL: a NaN reward is left out of mean and std and
+                                   gets 0; fewer than two scorable rewards, or an
+                                   infinite one, give the group (batch-std: the
+                                   batch) 0, as nan_to_num(nan=0) does */
 };
 
 typedef struct
@@ -54,7 +58,8 @@ typedef struct
   const char *used_by;          /* seeds and libraries (with versions) */
   enum rlref_adv_scale scale;
   int ddof;
-  double eps;                   /* the binary64 value of the library's literal */
+  double eps;                   /* the binary64 value of the library's literal
+                                   (binary32 conventions round it to binary32) */
   enum rlref_adv_guard guard;
   enum rlref_adv_single single;
   enum rlref_adv_nan nan;

@@ -18,5 +18,7 @@
 
 /* Element i of a vector. */
 #define AT(v, i) ((v) + (i))
+/* Element (i, j) of a matrix stored by rows, ncols to a row. */
+#define AT2(m, i, j, ncols) ((m) + (size_t) (i) * (size_t) (ncols) + (size_t) (j))
 
 #endif
