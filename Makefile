@@ -65,7 +65,7 @@ TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/%,$(TEST_SRC))
 
 GOLDEN_TMP := $(BUILD)/golden-regen
 
-.PHONY: FORCE docs check-docs check-generic check-faults all deps build lib golden derivations plots check check-unit check-golden \
+.PHONY: FORCE docs check-docs check-sens check-generic check-faults all deps build lib golden derivations plots check check-unit check-golden \
         check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install check-derivations bench coverage install clean
 
 all: deps
@@ -214,7 +214,7 @@ plots: $(RLREF)
 	$(MAKE) -C plots RLREF=$(abspath $(RLREF))
 
 # --- tests -----------------------------------------------------------------
-check: check-unit check-generic check-faults check-derivations check-golden check-docs check-repro check-xcheck check-cli \
+check: check-unit check-generic check-faults check-derivations check-golden check-sens check-docs check-repro check-xcheck check-cli \
        check-install check-sanitize
 	@echo "make check: all test stages passed"
 
@@ -240,6 +240,13 @@ check-derivations: $(DERIV_BIN)
 
 check-docs: $(RLREF)
 	$(PYTHON) tests/docs/tables.py --check $(RLREF) $(DOC_TABLES)
+
+# Every supplied sensitivity against central differences, on every golden case.
+check-sens: $(RLREF)
+	rm -rf $(GOLDEN_TMP)-sens && mkdir -p $(GOLDEN_TMP)-sens
+	RLREF_SENS=both $(RLREF) golden $(GOLDEN_TMP)-sens
+	(cd $(GOLDEN_TMP)-sens && sha256sum [A-Z]*.json) | diff - golden/MANIFEST \
+	  && echo "golden: every supplied sensitivity agrees with central differences"
 
 check-golden: $(RLREF)
 	rm -rf $(GOLDEN_TMP) && mkdir -p $(GOLDEN_TMP)

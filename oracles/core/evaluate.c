@@ -54,6 +54,49 @@ eval_mp (const void *ctx, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
   return rl_call_mp (c->v, c->a, x, y, c->out_len);
 }
 
+/* rlref_certify's sensitivity callback: the variant's own, on per-input
+ * and per-output pointers as rl_call_mp makes them. */
+static int
+sens_mp (const void *ctx, mpfr_srcptr x, size_t nx, mpfr_srcptr y, size_t ny,
+         mpfr_ptr sens, int *nondiff)
+{
+  const struct mp_ctx *c = ctx;
+  const rl_variant *v = c->v;
+  size_t off[RL_MAX_IN + RL_MAX_PARAMS], n_slots = rl_n_in (v->io) + rl_n_params (v);
+  mpfr_srcptr xp[RL_MAX_IN + RL_MAX_PARAMS], yp[RL_MAX_OUT];
+  mpfr_ptr sp[RL_MAX_OUT];
+  int *np[RL_MAX_OUT];
+  (void) nx;
+  (void) ny;
+  rl_args_slots (v, c->a, off);
+  for (size_t i = 0; i < n_slots; i++)
+    xp[i] = off[i] == RL_NO_SLOT ? NULL : x + off[i];
+  for (size_t k = 0, n = 0; v->io->out[k].name; n += c->out_len[k], k++)
+    {
+      yp[k] = y + n;
+      sp[k] = sens + n;
+      np[k] = nondiff + n;
+    }
+  return v->io->sens_mp (v, c->a, xp, yp, sp, np);
+}
+
+/* The sensitivity mode: none without want_sens, else RLREF_SENS from the
+ * environment ("auto" or unset, "fd", "both"); -1 for another value. */
+static int
+sens_mode (int want_sens)
+{
+  const char *e = getenv ("RLREF_SENS");
+  if (!want_sens)
+    return RLREF_SENS_NONE;
+  if (!e || !*e || strcmp (e, "auto") == 0)
+    return RLREF_SENS_AUTO;
+  if (strcmp (e, "fd") == 0)
+    return RLREF_SENS_FD;
+  if (strcmp (e, "both") == 0)
+    return RLREF_SENS_BOTH;
+  return -1;
+}
+
 int
 rl_evaluate (const rl_variant *v, const rl_args *a, mpfr_prec_t prec, int min_digits,
              int want_sens, rl_result *r)
@@ -61,6 +104,7 @@ rl_evaluate (const rl_variant *v, const rl_args *a, mpfr_prec_t prec, int min_di
   struct mp_ctx ctx = { v, a, r->out_len };
   size_t nx = rl_args_nx (v, a);
   double *x;
+  int mode;
   memset (r, 0, sizeof *r);
   r->status = rl_out_lengths (v, a, r->out_len);
   r->status_d = r->status;
@@ -86,8 +130,15 @@ rl_evaluate (const rl_variant *v, const rl_args *a, mpfr_prec_t prec, int min_di
       r->error_d[sizeof r->error_d - 1] = '\0';
     }
   rlref_clear_error ();
-  r->status = rlref_certify (eval_mp, &ctx, x, nx, r->ny, prec, min_digits, want_sens,
-                             &r->cert);
+  mode = sens_mode (want_sens);
+  if (mode < 0)
+    {
+      rlref_error ("RLREF_SENS must be auto, fd or both", __FILE__, __LINE__, RLREF_EINVAL);
+      r->status = RLREF_EINVAL;
+    }
+  else
+    r->status = rlref_certify_with (eval_mp, v->io->sens_mp ? sens_mp : NULL, &ctx, x, nx,
+                                    r->ny, prec, min_digits, mode, &r->cert);
   free (x);
   return r->status;
 }

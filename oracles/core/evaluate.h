@@ -18,8 +18,14 @@ typedef struct
 } rl_result;
 
 /* Evaluates v at a: output lengths, then the binary64 implementation, then
- * the certified MPFR value at prec (two-precision, >= min_digits).  Returns
- * the MPFR status (also in r->status).  Free with rl_result_free. */
+ * the certified MPFR value at prec (two-precision, >= min_digits).  With
+ * want_sens, also the sensitivity (r->cert.sens, sens_mp, nondiff): the
+ * variant's own (rl_io.sens_mp) when it has one, else by central
+ * differences; the environment variable RLREF_SENS changes this: "fd"
+ * measures every one by central differences, "both" computes the two and
+ * fails (EPREC, with a message) where they differ (rlref_sens_agree), and
+ * "auto" or unset is the default.  Returns the MPFR status (also in
+ * r->status).  Free with rl_result_free. */
 int rl_evaluate (const rl_variant *v, const rl_args *a, mpfr_prec_t prec, int min_digits,
                  int want_sens, rl_result *r);
 void rl_result_free (rl_result *r);

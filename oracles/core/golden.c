@@ -64,7 +64,7 @@ value_object (const void *ctx, size_t k)
   rl_fmt_hex (nearest, hex);
   if (mpfr_zero_p (y) || near_zero)
     strcpy (hex, "0x0p+0");
-  rl_fmt_3g (r->cert.sens[k], sens);
+  mpfr_snprintf (sens, sizeof sens, "%.3Rg", r->cert.sens_mp + k);
   o = json_pack ("{s:s, s:i, s:s, s:s, s:s}", "value", text ? text : "?",
                  "digits", mpfr_regular_p (y) && !near_zero ? digits : 0, "hex", hex,
                  "sens", sens,

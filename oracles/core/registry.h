@@ -17,7 +17,7 @@
 #include <mpfr.h>
 
 #define RL_MAX_IN 8             /* inputs of one formula */
-#define RL_MAX_OUT 8            /* outputs of one formula */
+#define RL_MAX_OUT 12           /* outputs of one formula */
 #define RL_MAX_PARAMS 4         /* parameters of one variant */
 #define RL_MAX_LEN 100000       /* elements of one array input or output */
 
@@ -63,12 +63,25 @@ typedef int rl_eval_d_fn (const struct rl_variant *v, const rl_args *a,
 typedef int rl_eval_mp_fn (const struct rl_variant *v, const rl_args *a,
                            const mpfr_srcptr *x, const mpfr_ptr *y);
 
+/* The formula's own sensitivity at x, at the working precision
+ * (rlref/certify.h): x as for rl_eval_mp_fn, y[k] the certified elements
+ * of output k; sets s[k][i] = sum_j |dy_k[i]/dx_j| |x_j| over every real
+ * input and real parameter in x, and nondiff[k][i] = 1 where y_k[i] is not
+ * differentiable at x (both arrive set to 0).  A hook that can meet a
+ * branch (a max, a guard, a rounding) says so through nondiff; central
+ * differences, the default without a hook, test every hook
+ * (RLREF_SENS=both, oracles/core/evaluate.h). */
+typedef int rl_sens_mp_fn (const struct rl_variant *v, const rl_args *a,
+                           const mpfr_srcptr *x, const mpfr_srcptr *y,
+                           const mpfr_ptr *s, int *const *nondiff);
+
 typedef struct
 {
   const rl_input *in;           /* NULL-name terminated */
   const rl_output *out;         /* NULL-name terminated */
   rl_eval_d_fn *eval_d;
   rl_eval_mp_fn *eval_mp;
+  rl_sens_mp_fn *sens_mp;       /* NULL: sensitivity by central differences */
   const char *part;             /* the golden's "part": groups with the same part
                                    are alternative conventions of one computation */
 } rl_io;

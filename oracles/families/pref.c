@@ -14,6 +14,10 @@ RL_EVAL_DECL (pl_prob);
 RL_EVAL_DECL (pl_mle);
 RL_EVAL_DECL (bt_mle);
 
+/* The formulas' own sensitivities (pref_eval.c); the rest by central
+ * differences. */
+rl_sens_mp_fn rl_sens_bt_gumbel, rl_sens_bt_ex_mle, rl_sens_pl_mle, rl_sens_bt_mle;
+
 /* --- inputs and outputs ------------------------------------------------ */
 
 static const rl_input in_pair[] = {
@@ -23,7 +27,8 @@ static const rl_input in_pair[] = {
 };
 static const rl_output out_p[] = { { "p", "P(y_w preferred to y_l)" }, RL_END };
 static const rl_io io_bt = { in_pair, out_p, RL_EVALS (bt_prob), .part = "sigma" };
-static const rl_io io_gumbel = { in_pair, out_p, RL_EVALS (bt_gumbel), .part = "integral" };
+static const rl_io io_gumbel = { in_pair, out_p, RL_EVALS (bt_gumbel),
+                                 .sens_mp = rl_sens_bt_gumbel, .part = "integral" };
 
 static const rl_io io_rm = {
   .in = (const rl_input[]) {
@@ -47,7 +52,7 @@ static const rl_io io_ex_mle = {
     { "delta", "maximum-likelihood r(A) - r(B)" },
     { "p", "sigma(delta)" },
     RL_END },
-  RL_EVALS (bt_ex_mle), .part = "mle-pair",
+  RL_EVALS (bt_ex_mle), .sens_mp = rl_sens_bt_ex_mle, .part = "mle-pair",
 };
 
 static const rl_output out_loss3[] = {
@@ -109,7 +114,7 @@ static const rl_io io_pl_mle = {
     { "scores", "maximum-likelihood scores, mean zero", .len_is = "K" },
     { "loglik", "log-likelihood at the maximum" },
     RL_END },
-  RL_EVALS (pl_mle), .part = "mle",
+  RL_EVALS (pl_mle), .sens_mp = rl_sens_pl_mle, .part = "mle",
 };
 
 static const rl_io io_bt_mle = {
@@ -121,7 +126,7 @@ static const rl_io io_bt_mle = {
     { "scores", "maximum-likelihood scores, mean zero", .len_is = "n" },
     { "loglik", "log-likelihood at the maximum" },
     RL_END },
-  RL_EVALS (bt_mle), .part = "mle",
+  RL_EVALS (bt_mle), .sens_mp = rl_sens_bt_mle, .part = "mle",
 };
 
 /* --- variants ---------------------------------------------------------- */

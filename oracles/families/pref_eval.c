@@ -104,3 +104,126 @@ RL_ENTRY (bt_mle)
     RLREF_ERROR ("wins must hold n x n weights, n >= 2", RLREF_EINVAL);
   return LIB (bt_mle) (y[0], y[1], x[1], (size_t) n);
 }
+
+/* --- sensitivities: the formulas' own derivatives (MPFR only) --------- */
+
+#ifdef RLREF_MP
+
+/* PREF-BT-GUMBEL: sens p = |dP/dD| (|rw| + |rl|), dP/drw = -dP/drl = dP/dD
+ * by a second quadrature. */
+rl_sens_mp_fn rl_sens_bt_gumbel;
+int
+rl_sens_bt_gumbel (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
+                   const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
+{
+  num_t d, t;
+  int status;
+  (void) v;
+  (void) a;
+  (void) y;
+  (void) nondiff;
+  num_init (d);
+  num_init (t);
+  status = LIB (bt_gumbel_deriv) (d, x[0], x[1]);
+  num_abs (d, d);
+  num_abs (t, x[0]);
+  num_mul (s[0], d, t);
+  num_abs (t, x[1]);
+  num_mul (t, d, t);
+  num_add (s[0], s[0], t);
+  num_clear (d);
+  num_clear (t);
+  return status;
+}
+
+/* PREF-BT-MLE: the fit's Jacobian at the certified scores (implicit
+ * function theorem; envelope theorem for loglik), x = wins[n n]. */
+rl_sens_mp_fn rl_sens_bt_mle;
+int
+rl_sens_bt_mle (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
+                const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
+{
+  size_t n = (size_t) a->iv[0][0], P = n * n;
+  num_ptr J = num_vec_new ((n + 1) * P);
+  int status = RLREF_ENOMEM;
+  (void) v;
+  (void) nondiff;
+  if (J)
+    status = LIB (bt_mle_jacobian) (J, y[0], x[1], n);
+  if (status == RLREF_SUCCESS)
+    status = LIB (sens_of_jacobian) (s[0], J, x[1], n, P);
+  if (status == RLREF_SUCCESS)
+    status = LIB (sens_of_jacobian) (s[1], AT (J, n * P), x[1], 1, P);
+  num_vec_free (J, (n + 1) * P);
+  return status;
+}
+
+/* PREF-BT-EX mle-pair: delta = s_0 - s_1 of the two-item fit, scores
+ * (delta/2, -delta/2); d delta/dw = J[0] - J[1] on the columns of
+ * wins_w (w_01) and wins_l (w_10); dp/dw = p (1 - p) d delta/dw. */
+rl_sens_mp_fn rl_sens_bt_ex_mle;
+int
+rl_sens_bt_ex_mle (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
+                   const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
+{
+  num_ptr w = num_vec_new (4), sc = num_vec_new (2), J = num_vec_new (12);
+  num_t t, q;
+  int status = RLREF_ENOMEM;
+  (void) v;
+  (void) a;
+  (void) nondiff;
+  num_init (t);
+  num_init (q);
+  if (w && sc && J)
+    {
+      num_set (AT (w, 1), x[0]);
+      num_set (AT (w, 2), x[1]);
+      num_mul_2si (AT (sc, 0), y[0], -1);
+      num_neg (AT (sc, 1), AT (sc, 0));
+      status = LIB (bt_mle_jacobian) (J, sc, w, 2);
+    }
+  if (status == RLREF_SUCCESS)
+    {
+      num_set_zero (s[0]);
+      for (int c = 1; c <= 2; c++)
+        {
+          num_sub (t, AT (J, c), AT (J, 4 + c));
+          num_abs (t, t);
+          num_abs (q, x[c - 1]);
+          num_mul (t, t, q);
+          num_add (s[0], s[0], t);
+        }
+      num_d_sub (t, 1.0, y[1]);
+      num_mul (t, t, y[1]);
+      num_mul (s[1], s[0], t);
+    }
+  num_clear (t);
+  num_clear (q);
+  num_vec_free (w, 4);
+  num_vec_free (sc, 2);
+  num_vec_free (J, 12);
+  return status;
+}
+
+/* PREF-PL mle: the fit's Jacobian at the certified scores, x = counts[M]. */
+rl_sens_mp_fn rl_sens_pl_mle;
+int
+rl_sens_pl_mle (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
+                const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
+{
+  size_t K = (size_t) a->iv[0][0], M = a->len[2];
+  num_ptr J = num_vec_new ((K + 1) * M);
+  int status = RLREF_ENOMEM;
+  (void) v;
+  (void) nondiff;
+  if (J)
+    status = LIB (pl_mle_jacobian) (J, y[0], a->iv[1], x[2], M, K);
+  if (status == RLREF_SUCCESS)
+    status = LIB (sens_of_jacobian) (s[0], J, x[2], K, M);
+  if (status == RLREF_SUCCESS)
+    status = LIB (sens_of_jacobian) (s[1], AT (J, K * M), x[2], 1, M);
+  num_vec_free (J, (K + 1) * M);
+  return status;
+}
+
+#endif

@@ -1,4 +1,5 @@
 /* certify.c -- two-precision evaluation, certified digits and sensitivity. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
 #include "rlref/status.h"
@@ -39,6 +40,30 @@ rlref_agreeing_digits (mpfr_srcptr a, mpfr_srcptr b, int cap)
   return digits < cap ? digits : cap;
 }
 
+/* |a - b| <= 10^-9 max(|a|, |b|): far beyond the 3 printed digits of a
+ * sensitivity, far above the error of central differences (O(h^2) with
+ * h = |x| 2^-(p/4)) and of the RLREF_SENS_PREC bits both are kept to. */
+int
+rlref_sens_agree (mpfr_srcptr a, mpfr_srcptr b)
+{
+  mpfr_t d, m;
+  int ok;
+  if (mpfr_nan_p (a) || mpfr_nan_p (b))
+    return 0;
+  if (mpfr_equal_p (a, b))
+    return 1;
+  mpfr_inits2 (64, d, m, (mpfr_ptr) 0);
+  mpfr_sub (d, a, b, MPFR_RNDN);
+  mpfr_abs (d, d, MPFR_RNDN);
+  mpfr_abs (m, a, MPFR_RNDN);
+  if (mpfr_cmpabs (b, m) > 0)
+    mpfr_abs (m, b, MPFR_RNDN);
+  mpfr_mul_d (m, m, 1e-9, MPFR_RNDN);
+  ok = mpfr_cmp (d, m) <= 0;
+  mpfr_clears (d, m, (mpfr_ptr) 0);
+  return ok;
+}
+
 static mpfr_ptr
 vec_new (size_t n, mpfr_prec_t p)
 {
@@ -62,6 +87,17 @@ vec_free (mpfr_ptr v, size_t n)
   free (v);
 }
 
+/* x_i as MPFR numbers of p bits (exact: x are doubles), x_j + h when h is
+ * not NULL. */
+static void
+set_inputs (mpfr_ptr xv, const double *x, size_t nx, size_t j, mpfr_srcptr h)
+{
+  for (size_t i = 0; i < nx; i++)
+    mpfr_set_d (xv + i, x[i], MPFR_RNDN);
+  if (h)
+    mpfr_add (xv + j, xv + j, h, MPFR_RNDN);
+}
+
 /* y = f(x) at precision p, x given as doubles with optional perturbation
  * x_j + h (h may be NULL). */
 static int
@@ -72,10 +108,7 @@ eval_at (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_t nx,
   int status;
   if (!xv)
     return RLREF_ENOMEM;
-  for (size_t i = 0; i < nx; i++)
-    mpfr_set_d (xv + i, x[i], MPFR_RNDN);
-  if (h)
-    mpfr_add (xv + j, xv + j, h, MPFR_RNDN);
+  set_inputs (xv, x, nx, j, h);
   for (size_t k = 0; k < ny; k++)
     mpfr_set_prec (y + k, p);
   rlref_mp_set_prec (p);
@@ -110,26 +143,49 @@ central_difference (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_
   return status;
 }
 
-/* sens_k = sum_j |df_k/dx_j| |x_j|; steps h = |x_j| 2^-(p/4) and h 2^-24. */
+/* What two central differences d1 (step h) and d2 (step h 2^-24) say of
+ * a derivative: -1 not differentiable (they differ by more than
+ * 2^-20 (|d1| + 1), or one is not finite); 0 a zero derivative (they
+ * agree in absolute terms but not relatively: d1 is truncation error
+ * c h^2 or rounding noise of f, both of which change with the step, not a
+ * slope); 1 the derivative d1. */
 static int
-sensitivity (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_t nx,
-             rlref_certified *out, mpfr_prec_t p)
+judge_differences (mpfr_srcptr d1, mpfr_srcptr d2, mpfr_ptr diff, mpfr_ptr scale)
 {
-  size_t ny = out->ny;
+  if (!mpfr_number_p (d1) || !mpfr_number_p (d2))
+    return -1;
+  mpfr_sub (diff, d1, d2, MPFR_RNDN);
+  mpfr_abs (diff, diff, MPFR_RNDN);
+  mpfr_abs (scale, d1, MPFR_RNDN);
+  mpfr_add_d (scale, scale, 1.0, MPFR_RNDN);
+  mpfr_mul_2si (scale, scale, -20, MPFR_RNDN);
+  if (mpfr_cmp (diff, scale) > 0)
+    return -1;
+  mpfr_abs (scale, d1, MPFR_RNDN);
+  mpfr_mul_2si (scale, scale, -20, MPFR_RNDN);
+  return mpfr_cmp (diff, scale) > 0 ? 0 : 1;
+}
+
+/* sens_k = sum_j |df_k/dx_j| |x_j|; steps h = |x_j| 2^-(p/4) and h 2^-24. */
+int
+rlref_sens_central (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_t nx,
+                    size_t ny, mpfr_prec_t p, mpfr_ptr sens, int *nondiff)
+{
+  mpfr_prec_t saved = rlref_mp_prec ();
   mpfr_ptr d1 = vec_new (ny, p), d2 = vec_new (ny, p);
-  mpfr_t h, diff, scale;
+  mpfr_t h, diff, scale, term;
   int status = RLREF_SUCCESS;
   if (!d1 || !d2)
     {
       vec_free (d1, ny);
       vec_free (d2, ny);
-      return RLREF_ENOMEM;
+      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
     }
-  mpfr_inits2 (p, h, diff, scale, (mpfr_ptr) 0);
+  mpfr_inits2 (p, h, diff, scale, term, (mpfr_ptr) 0);
   for (size_t k = 0; k < ny; k++)
     {
-      out->sens[k] = 0.0;
-      out->nondiff[k] = 0;
+      mpfr_set_zero (sens + k, 1);
+      nondiff[k] = 0;
     }
   for (size_t j = 0; j < nx && status == RLREF_SUCCESS; j++)
     {
@@ -145,30 +201,95 @@ sensitivity (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_t nx,
       if (status)
         break;
       for (size_t k = 0; k < ny; k++)
-        {
-          if (!mpfr_number_p (d1 + k) || !mpfr_number_p (d2 + k))
-            {
-              out->nondiff[k] = 1;
-              continue;
-            }
-          /* the two estimates of a smooth function agree to O(h^2) */
-          mpfr_sub (diff, d1 + k, d2 + k, MPFR_RNDN);
-          mpfr_abs (diff, diff, MPFR_RNDN);
-          mpfr_abs (scale, d1 + k, MPFR_RNDN);
-          mpfr_add_d (scale, scale, 1.0, MPFR_RNDN);
-          mpfr_mul_2si (scale, scale, -20, MPFR_RNDN);
-          if (mpfr_cmp (diff, scale) > 0)
-            out->nondiff[k] = 1;
-          else
-            out->sens[k] += fabs (mpfr_get_d (d1 + k, MPFR_RNDN)) * fabs (x[j]);
-        }
+        switch (judge_differences (d1 + k, d2 + k, diff, scale))
+          {
+          case -1:
+            nondiff[k] = 1;
+            break;
+          case 1:
+            mpfr_mul_d (term, d1 + k, x[j], MPFR_RNDN);
+            mpfr_abs (term, term, MPFR_RNDN);
+            mpfr_add (sens + k, sens + k, term, MPFR_RNDN);
+            break;
+          default:
+            break;
+          }
     }
   for (size_t k = 0; k < ny; k++)
-    if (out->nondiff[k])
-      out->sens[k] = 0.0;
-  mpfr_clears (h, diff, scale, (mpfr_ptr) 0);
+    if (nondiff[k])
+      mpfr_set_zero (sens + k, 1);
+  mpfr_clears (h, diff, scale, term, (mpfr_ptr) 0);
   vec_free (d1, ny);
   vec_free (d2, ny);
+  rlref_mp_set_prec (saved);
+  return status;
+}
+
+/* The formula's own sensitivity at precision p, from the values y. */
+static int
+sens_supplied (rlref_mp_sens_fn *sens_fn, const void *ctx, const double *x, size_t nx,
+               mpfr_srcptr y, size_t ny, mpfr_prec_t p, mpfr_ptr sens, int *nondiff)
+{
+  mpfr_ptr xv = vec_new (nx, p);
+  int status;
+  if (!xv)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  set_inputs (xv, x, nx, 0, NULL);
+  for (size_t k = 0; k < ny; k++)
+    {
+      mpfr_set_zero (sens + k, 1);
+      nondiff[k] = 0;
+    }
+  rlref_mp_set_prec (p);
+  status = sens_fn (ctx, xv, nx, y, ny, sens, nondiff);
+  for (size_t k = 0; k < ny && status == RLREF_SUCCESS; k++)
+    {
+      if (nondiff[k])
+        mpfr_set_zero (sens + k, 1);
+      else if (!mpfr_number_p (sens + k) || mpfr_sgn (sens + k) < 0)
+        {
+          char msg[96];
+          snprintf (msg, sizeof msg, "the formula's sensitivity of output %zu is not a "
+                    "number >= 0", k);
+          vec_free (xv, nx);
+          RLREF_ERROR (msg, RLREF_ERANGE);
+        }
+    }
+  vec_free (xv, nx);
+  return status;
+}
+
+/* The formula's sensitivity against the central differences: the same
+ * nondiff flags, and sens agreeing to rlref_sens_agree. */
+static int
+sens_compare (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_t nx,
+              rlref_certified *out, mpfr_prec_t p)
+{
+  size_t ny = out->ny;
+  mpfr_ptr fd = vec_new (ny, RLREF_SENS_PREC);
+  int *nd = calloc (ny ? ny : 1, sizeof (int));
+  int status;
+  if (!fd || !nd)
+    {
+      vec_free (fd, ny);
+      free (nd);
+      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+    }
+  status = rlref_sens_central (f, ctx, x, nx, ny, p, fd, nd);
+  for (size_t k = 0; k < ny && status == RLREF_SUCCESS; k++)
+    if (nd[k] != out->nondiff[k] || !rlref_sens_agree (fd + k, out->sens_mp + k))
+      {
+        char msg[200];
+        mpfr_snprintf (msg, sizeof msg, "output %zu: the formula's sensitivity %.6Rg%s and "
+                       "central differences %.6Rg%s disagree", k, out->sens_mp + k,
+                       out->nondiff[k] ? " (not differentiable)" : "", fd + k,
+                       nd[k] ? " (not differentiable)" : "");
+        vec_free (fd, ny);
+        free (nd);
+        RLREF_ERROR (msg, RLREF_EPREC);
+      }
+  vec_free (fd, ny);
+  free (nd);
   return status;
 }
 
@@ -178,33 +299,45 @@ rlref_certified_clear (rlref_certified *c)
   if (!c)
     return;
   vec_free (c->value, c->ny);
+  vec_free (c->sens_mp, c->ny);
   free (c->digits);
   free (c->exact_zero);
   free (c->sens);
   free (c->nondiff);
-  c->value = NULL;
+  c->value = c->sens_mp = NULL;
   c->digits = c->exact_zero = c->nondiff = NULL;
   c->sens = NULL;
   c->ny = 0;
 }
 
 int
-rlref_certify (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_t nx,
-               size_t ny, mpfr_prec_t prec, int min_digits, int want_sens,
-               rlref_certified *out)
+rlref_certify_with (rlref_mp_eval_fn *f, rlref_mp_sens_fn *sens_fn, const void *ctx,
+                    const double *x, size_t nx, size_t ny, mpfr_prec_t prec, int min_digits,
+                    int sens_mode, rlref_certified *out)
 {
   mpfr_prec_t saved = rlref_mp_prec ();
   mpfr_ptr lo;
   int status = RLREF_SUCCESS;
 
+  out->ny = 0;
+  out->value = out->sens_mp = NULL;
+  out->digits = out->exact_zero = out->nondiff = NULL;
+  out->sens = NULL;
+  if (sens_mode < RLREF_SENS_NONE || sens_mode > RLREF_SENS_BOTH)
+    RLREF_ERROR ("unknown sensitivity mode", RLREF_EINVAL);
+  /* without the formula's own, every mode that asks for one measures it */
+  if (sens_mode != RLREF_SENS_NONE && !sens_fn)
+    sens_mode = RLREF_SENS_FD;
   out->ny = ny;
   out->value = vec_new (ny, prec);
+  out->sens_mp = sens_mode ? vec_new (ny, RLREF_SENS_PREC) : NULL;
   out->digits = calloc (ny ? ny : 1, sizeof (int));
   out->exact_zero = calloc (ny ? ny : 1, sizeof (int));
   out->sens = calloc (ny ? ny : 1, sizeof (double));
   out->nondiff = calloc (ny ? ny : 1, sizeof (int));
   lo = vec_new (ny, prec);
-  if (!out->value || !out->digits || !out->exact_zero || !out->sens || !out->nondiff || !lo)
+  if (!out->value || (sens_mode && !out->sens_mp) || !out->digits || !out->exact_zero
+      || !out->sens || !out->nondiff || !lo)
     {
       vec_free (lo, ny);
       rlref_certified_clear (out);
@@ -230,8 +363,19 @@ rlref_certify (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_t nx,
       if (enough || 2 * p > RLREF_CERTIFY_MAX_PREC)
         break;
     }
-  if (status == RLREF_SUCCESS && want_sens)
-    status = sensitivity (f, ctx, x, nx, out, out->prec + 64);
+  if (status == RLREF_SUCCESS && sens_mode == RLREF_SENS_FD)
+    status = rlref_sens_central (f, ctx, x, nx, ny, out->prec + 64, out->sens_mp,
+                                 out->nondiff);
+  else if (status == RLREF_SUCCESS && sens_mode != RLREF_SENS_NONE)
+    {
+      status = sens_supplied (sens_fn, ctx, x, nx, out->value, ny, out->prec, out->sens_mp,
+                              out->nondiff);
+      if (status == RLREF_SUCCESS && sens_mode == RLREF_SENS_BOTH)
+        status = sens_compare (f, ctx, x, nx, out, out->prec + 64);
+    }
+  if (status == RLREF_SUCCESS && sens_mode != RLREF_SENS_NONE)
+    for (size_t k = 0; k < ny; k++)
+      out->sens[k] = mpfr_get_d (out->sens_mp + k, MPFR_RNDN);
   rlref_mp_set_prec (saved);
   vec_free (lo, ny);
   if (status)
@@ -240,4 +384,12 @@ rlref_certify (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_t nx,
       return status;
     }
   return RLREF_SUCCESS;
+}
+
+int
+rlref_certify (rlref_mp_eval_fn *f, const void *ctx, const double *x, size_t nx, size_t ny,
+               mpfr_prec_t prec, int min_digits, int want_sens, rlref_certified *out)
+{
+  return rlref_certify_with (f, NULL, ctx, x, nx, ny, prec, min_digits,
+                             want_sens ? RLREF_SENS_FD : RLREF_SENS_NONE, out);
 }
