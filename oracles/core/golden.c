@@ -193,9 +193,10 @@ static const char *tolerance_rule =
   "real inputs.";
 
 static const char *certificate_text =
-  "Each value is evaluated in MPFR at p = 256 bits and at p + 64 bits; digits counts the leading "
-  "significant decimal digits on which the two agree (less one), and p is doubled up to 4096 "
-  "bits until at least 30 agree. Maximum-likelihood fits start from a GSL BFGS2 fit in binary64 "
+  "Each value is evaluated in MPFR at p = 256 bits (or more: at least the binary exponent spread "
+  "of the inputs + 128, so that no input bit is lost in a sum) and at p + 64 bits; digits counts "
+  "the leading significant decimal digits on which the two agree (less one), and p is doubled up "
+  "to 4096 bits until at least 30 agree. Maximum-likelihood fits start from a GSL BFGS2 fit in binary64 "
   "and are polished by Newton steps in MPFR (newton-polish). Constants such as 1e-4 are the "
   "binary64 values of those literals.";
 

@@ -310,6 +310,35 @@ rlref_certified_clear (rlref_certified *c)
   c->ny = 0;
 }
 
+/* The starting precision: at least enough to hold a sum of the inputs
+ * exactly.  Both evaluations of the two-precision test round the same way
+ * when they lose the same input bits (1 + 2 + 1e-200 at 256 and at 320
+ * bits), and would certify a wrong value; with the inputs' binary exponent
+ * spread + 128 bits neither loses them. */
+static mpfr_prec_t
+spread_prec (const double *x, size_t nx, mpfr_prec_t prec)
+{
+  int lo = 0, hi = 0, any = 0;
+  long need;
+  for (size_t i = 0; i < nx; i++)
+    if (isfinite (x[i]) && x[i] != 0.0)
+      {
+        int e;
+        frexp (x[i], &e);
+        lo = any && lo < e - 53 ? lo : e - 53;
+        hi = any && hi > e ? hi : e;
+        any = 1;
+      }
+  need = any ? (long) (hi - lo) + 128 : 0;
+  if (need > (long) prec)
+    {
+      /* a multiple of 64, within the largest precision certification tries */
+      need = (need + 63) / 64 * 64;
+      prec = need > RLREF_CERTIFY_MAX_PREC ? RLREF_CERTIFY_MAX_PREC : (mpfr_prec_t) need;
+    }
+  return prec;
+}
+
 int
 rlref_certify_with (rlref_mp_eval_fn *f, rlref_mp_sens_fn *sens_fn, const void *ctx,
                     const double *x, size_t nx, size_t ny, mpfr_prec_t prec, int min_digits,
@@ -343,6 +372,7 @@ rlref_certify_with (rlref_mp_eval_fn *f, rlref_mp_sens_fn *sens_fn, const void *
       rlref_certified_clear (out);
       RLREF_ERROR ("out of memory", RLREF_ENOMEM);
     }
+  prec = spread_prec (x, nx, prec);
   for (mpfr_prec_t p = prec;; p *= 2)
     {
       int enough = 1, cap;

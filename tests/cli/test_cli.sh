@@ -116,6 +116,11 @@ expect_exit 2 "golden unknown id" -- golden "$tmp" NOPE
 expect_exit 2 "table without sweep" -- table PREF-BT rl=0
 expect_exit 2 "golden to a file" -- golden "$0" PREF-BT
 
+# certification keeps every input bit: 1 - (1 + 2 + 1e-200)/3 is not 0
+expect_exit 0 "wide input spread" -- eval GRPO-ADV --variant no-std rewards=1,2,1e-200
+v=$(json_field 'd["outputs"]["adv"][0]["value"]')
+case "$v" in -3.33333333333333327366754133027586532*e-201) ok ;; *) bad "1 - (3 + 1e-200)/3 = $v";; esac
+
 # --- the command line as a user meets it ----------------------------------
 expect_exit 0 "GRPO-ADV without group_size: one group" -- eval GRPO-ADV --variant trl rewards=1,0,0,0
 v=$(json_field 'd["outputs"]["adv"][0]["value"]')
