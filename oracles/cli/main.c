@@ -19,6 +19,7 @@ static const char *usage =
   "  golden    write the golden files\n"
   "  table     a table of values over a sweep, for plots\n"
   "  candidate rlref's own binary64 outputs on a golden's inputs, as a candidate\n"
+  "  lm        exact moments of a tiny language model and its KL-optimal policy\n"
   "\n"
   "`rlref COMMAND --help` describes each.  Version " RLREF_VERSION ".\n";
 
@@ -36,6 +37,7 @@ main (int argc, char **argv)
     { "golden", rlref_cmd_golden },
     { "table", rlref_cmd_table },
     { "candidate", rlref_cmd_candidate },
+    { "lm", rlref_cmd_lm },
   };
   if (argc < 2)
     {

@@ -1,0 +1,240 @@
+/* lm.c -- the LM family: the tiny language model whose every sequence can
+ * be enumerated (LM-ENUM, LM-CHAIN, LM-EXACT, LM-DP; seed 000 (13.1), §1,
+ * and the KL-optimal policy of 13.15-13.17 on its sequences). */
+#include "family.h"
+#include "lm_variant.h"
+
+RL_EVAL_DECL (lm_exact);
+RL_EVAL_DECL (lm_enum);
+RL_EVAL_DECL (lm_chain);
+
+#define SHAPE_INPUTS                                                          \
+  { "V", RL_INT, "vocabulary size (2 to 64)" },                               \
+  { "eos", RL_INT, "the EOS token" },                                         \
+  { "T", RL_INT, "maximum length: a sequence ends at EOS or is cut after T tokens" }, \
+  { "logits", RL_REAL_ARRAY, "bigram: (V + 1) rows of V, row s the state after token s, row V "    \
+    "the start; tabular: one row of V per prefix without EOS shorter than T, by length then "  \
+    "lexicographically (EOS skipped)" }
+
+static const rl_output out_moments[] = {
+  { "sequences", "the number of outcomes" },
+  { "mass", "their probability mass: 1 (cut sequences kept), P(EOS within T) (conditioned)" },
+  { "entropy", "H(pi_ref) of the outcome distribution" },
+  { "mean_r", "E_ref[r]" },
+  { "var_r", "Var_ref[r]" },
+  { "log_Z", "log Z = log E_ref[e^{r/beta}] (13.15)" },
+  { "kl_pistar_ref", "KL(pi* || pi_ref) = E*[r]/beta - log Z" },
+  { "kl_ref_pistar", "KL(pi_ref || pi*) = log Z - E_ref[r]/beta" },
+  { "mean_r_pistar", "E_pi*[r], pi* = pi_ref e^{r/beta}/Z (13.17)" },
+  RL_END,
+};
+
+static const rl_io io_exact_bigram = {
+  .in = (const rl_input[]) {
+    SHAPE_INPUTS,
+    { "reward", RL_REAL_ARRAY, "additive reward: V token rewards, then per_length (times the "
+      "length, EOS included), then truncated (added to a cut sequence)" },
+    { "beta", RL_REAL, "the KL coefficient, > 0" },
+    RL_END },
+  .out = out_moments, RL_EVALS (lm_exact), .part = "bigram",
+};
+static const rl_io io_exact_tabular = {
+  .in = io_exact_bigram.in, .out = out_moments, RL_EVALS (lm_exact), .part = "tabular",
+};
+static const rl_io io_dp = {
+  .in = io_exact_bigram.in, .out = out_moments, RL_EVALS (lm_exact), .part = "dp",
+};
+
+static const rl_output out_enum[] = {
+  { "sequences", "the number of outcomes: sum_{t<T} (V-1)^t EOS-ended, + (V-1)^T cut (kept)" },
+  { "mass", "their probability mass" },
+  { "entropy", "H(pi_ref) of the outcome distribution" },
+  RL_END,
+};
+static const rl_input in_shape[] = { SHAPE_INPUTS, RL_END };
+static const rl_io io_enum_bigram = { in_shape, out_enum, RL_EVALS (lm_enum), .part = "bigram" };
+static const rl_io io_enum_tabular = { in_shape, out_enum, RL_EVALS (lm_enum), .part = "tabular" };
+
+static const rl_input in_chain[] = {
+  SHAPE_INPUTS,
+  { "y", RL_INT_ARRAY, "one sequence: tokens, EOS only last; shorter than T ends with EOS" },
+  RL_END,
+};
+static const rl_output out_chain[] = {
+  { "logp", "log pi(y) = sum_t log pi(y_t | s_t) (13.1), the prefix probability" },
+  { "token_logp", "log pi(y_t | s_t), t = 1..L", .len_of = "y" },
+  RL_END,
+};
+static const rl_io io_chain_bigram = { in_chain, out_chain, RL_EVALS (lm_chain), .part = "bigram" };
+static const rl_io io_chain_tabular = { in_chain, out_chain, RL_EVALS (lm_chain), .part = "tabular" };
+
+static const rl_lm_variant bigram_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0 };
+static const rl_lm_variant bigram_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 0 };
+static const rl_lm_variant tabular_keep = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0 };
+static const rl_lm_variant tabular_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0 };
+static const rl_lm_variant dp_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 1 };
+static const rl_lm_variant dp_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 1 };
+
+#define KEEP_TEXT "a sequence cut at T counts as an outcome with its prefix probability " \
+  "(the mass is 1): what a library does with a response that hit max_new_tokens"
+#define CONDITION_TEXT "cut sequences are left out and the rest renormalised: the " \
+  "distribution given that EOS came within T tokens"
+
+static const rl_variant v_exact[] = {
+  { "bigram-keep", "bigram model; " KEEP_TEXT, "libraries (a truncated response is scored)",
+    &io_exact_bigram, .data = &bigram_keep },
+  { "bigram-condition", "bigram model; " CONDITION_TEXT, "the seeds' sums over complete y",
+    &io_exact_bigram, .data = &bigram_condition },
+  { "tabular-keep", "tabular model (logits per prefix); " KEEP_TEXT,
+    "libraries (a truncated response is scored)", &io_exact_tabular, .data = &tabular_keep },
+  { "tabular-condition", "tabular model (logits per prefix); " CONDITION_TEXT,
+    "the seeds' sums over complete y", &io_exact_tabular, .data = &tabular_condition },
+  RL_END,
+};
+static const rl_variant v_dp[] = {
+  { "keep", "dynamic programming over (tokens left, state), O(T V^2); " KEEP_TEXT,
+    "libraries (a truncated response is scored)", &io_dp, .data = &dp_keep },
+  { "condition", "dynamic programming over (tokens left, state), O(T V^2); " CONDITION_TEXT,
+    "the seeds' sums over complete y", &io_dp, .data = &dp_condition },
+  RL_END,
+};
+static const rl_variant v_enum[] = {
+  { "bigram-keep", "bigram model; " KEEP_TEXT, "libraries", &io_enum_bigram,
+    .data = &bigram_keep },
+  { "bigram-condition", "bigram model; " CONDITION_TEXT, "the seeds", &io_enum_bigram,
+    .data = &bigram_condition },
+  { "tabular-keep", "tabular model; " KEEP_TEXT, "libraries", &io_enum_tabular,
+    .data = &tabular_keep },
+  { "tabular-condition", "tabular model; " CONDITION_TEXT, "the seeds", &io_enum_tabular,
+    .data = &tabular_condition },
+  RL_END,
+};
+static const rl_variant v_chain[] = {
+  { "bigram", "the chain rule in a bigram model", "seed 000 (13.1)", &io_chain_bigram,
+    .data = &bigram_keep },
+  { "tabular", "the chain rule in a tabular model (logits per prefix)", "seed 000 (13.1)",
+    &io_chain_tabular, .data = &tabular_keep },
+  RL_END,
+};
+
+/* Models of the cases: B3 a bigram model, V = 3, EOS 2, T = 3 (12 logits);
+ * U3 the same with uniform logits; B4 V = 4, EOS 0, T = 5 (20 logits); A3 a
+ * tabular model, V = 3, EOS 2, T = 3 (7 prefixes, 21 logits). */
+#define B3 "V=3 eos=2 T=3 logits=0.5,-0.2,0.1,0,1,-1,0,0,0,0.3,0.3,-0.5"
+#define U3 "V=3 eos=2 T=3 logits=0,0,0,0,0,0,0,0,0,0,0,0"
+#define B4 "V=4 eos=0 T=5 logits=0.4,0,-0.3,0.2,-1,0.5,0.5,0,0,0,0,0,1,-0.5,0.25,0.75,0.1,0.2,0.3,-0.6"
+#define A3 "V=3 eos=2 T=3 logits=1,0.5,-1,0.2,0.1,0.3,-0.4,0,0.6,0.5,0,2,0,0,0,1,-1,0,-0.3,0.3,0"
+#define R3 " reward=1,-0.5,0,-0.25,-1"
+#define R4 " reward=0,1,-1,0.5,-0.1,-2"
+
+static const rl_case c_exact[] = {
+  { "bigram-keep,bigram-condition", B3 R3 " beta=0.5", "", "V = 3, T = 3, additive reward" },
+  { "bigram-keep,bigram-condition", U3 R3 " beta=1", "Uniform",
+    "uniform logits: every token 1/3" },
+  { "bigram-keep,bigram-condition", B4 R4 " beta=0.25", "", "V = 4, T = 5" },
+  { "bigram-keep,bigram-condition", B4 R4 " beta=1000", "LargeBeta",
+    "beta = 1000: pi* is almost pi_ref, both KLs ~ Var[r]/(2 beta^2)" },
+  { "bigram-keep,bigram-condition", B4 R4 " beta=0.001", "SmallBeta",
+    "beta = 1e-3: pi* is almost the argmax; e^{r/beta} spans 1e868" },
+  { "bigram-keep,bigram-condition", "V=2 eos=1 T=1 logits=0,0,0,0,0.5,-0.5 reward=2,1,0,-3 beta=1",
+    "ShortestT", "T = 1: one EOS-ended sequence, one cut" },
+  { "tabular-keep,tabular-condition", A3 R3 " beta=0.5", "", "a tabular model" },
+  { "tabular-keep,tabular-condition", A3 R3 " beta=2", "", "a tabular model, beta = 2" },
+  { "bigram-keep", B3 R3 " beta=0", "OutOfDomain", "beta = 0", .invalid_in = "*" },
+  { "bigram-keep", B3 R3 " beta=-1", "OutOfDomain", "beta < 0", .invalid_in = "*" },
+  { "bigram-keep", "V=3 eos=3 T=3 logits=0,0,0,0,0,0,0,0,0,0,0,0" R3 " beta=1", "OutOfDomain",
+    "EOS is not a token", .invalid_in = "*" },
+  { "bigram-keep", "V=3 eos=2 T=0 logits=0,0,0,0,0,0,0,0,0,0,0,0" R3 " beta=1", "OutOfDomain",
+    "T = 0", .invalid_in = "*" },
+  { "bigram-keep", "V=3 eos=2 T=3 logits=0,0,0,0,0,0,0,0,0" R3 " beta=1", "LengthMismatch",
+    "three rows of logits where a bigram model of V = 3 has four", .invalid_in = "*" },
+  { "bigram-keep", "V=3 eos=2 T=3 logits=0,0,0,0,nan,0,0,0,0,0,0,0" R3 " beta=1", "NonFinite",
+    "a NaN logit", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_dp[] = {
+  { "*", B3 R3 " beta=0.5", "", "equals LM-EXACT's enumeration to every digit" },
+  { "*", B4 R4 " beta=0.25", "", "V = 4, T = 5" },
+  { "*", B4 R4 " beta=0.001", "SmallBeta", "beta = 1e-3" },
+  { "*", "V=2 eos=1 T=1 logits=0,0,0,0,0.5,-0.5 reward=2,1,0,-3 beta=1", "ShortestT", "T = 1" },
+  { "*", "V=6 eos=5 T=24 logits=0,1,0,-1,0.5,-2,0,0,0,0,0,0,1,1,1,1,1,0,0,0,0,0,0,0,0.2,0.1,0,0,0,"
+    "0,-1,-1,-1,-1,-1,3,0,0.5,0,0.5,0,0.5 reward=0,1,0,0,0,0,-0.25,0 beta=0.5", "BeyondEnumeration",
+    "T = 24: 7.5e16 sequences, beyond enumeration" },
+  { "*", B3 R3 " beta=0", "OutOfDomain", "beta = 0", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_enum[] = {
+  { "bigram-keep,bigram-condition", B3, "", "V = 3, T = 3: 13 outcomes kept, 7 ended" },
+  { "bigram-keep,bigram-condition", U3, "Uniform", "uniform logits" },
+  { "bigram-keep,bigram-condition", B4, "", "V = 4, T = 5" },
+  { "bigram-keep,bigram-condition",
+    "V=2 eos=0 T=6 logits=-5,5,-5,5,-5,5", "RareEOS",
+    "EOS rarely chosen: most mass in the one cut sequence; conditioned, the mass is ~3e-4" },
+  { "tabular-keep,tabular-condition", A3, "", "a tabular model" },
+  { "bigram-keep", "V=1 eos=0 T=3 logits=0,0", "OutOfDomain", "V = 1", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_chain[] = {
+  { "bigram", B3 " y=0,1,2", "", "an EOS-ended sequence of three tokens" },
+  { "bigram", B3 " y=2", "", "EOS first" },
+  { "bigram", B3 " y=1,1,1", "Cut", "cut at T: the prefix probability" },
+  { "tabular", A3 " y=0,1,2", "", "the tabular model" },
+  { "tabular", A3 " y=1,0,0", "Cut", "cut at T" },
+  { "bigram", B3 " y=0,2,1", "NotASequence", "EOS in the middle", .invalid_in = "*" },
+  { "bigram", B3 " y=0,1", "NotASequence", "shorter than T without EOS", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_note n_lm[] = {
+  { "Uniform", "PROPERTY", "Uniform logits: every token has probability 1/V." },
+  { "LargeBeta", "PROPERTY", "beta large: pi* is close to pi_ref (13.17, beta -> infinity)." },
+  { "SmallBeta", "PROPERTY",
+    "beta small: pi* is close to the argmax of r (13.17, beta -> 0); e^{r/beta} is far beyond "
+    "binary64, so log Z must be formed from logs or scaled weights." },
+  { "ShortestT", "EDGE_CASE", "T = 1: the outcomes are single tokens." },
+  { "BeyondEnumeration", "PROPERTY",
+    "More sequences than enumeration takes: only the DP form computes it." },
+  { "RareEOS", "EDGE_CASE", "EOS is rarely chosen: the two readings of a cut sequence differ most." },
+  { "Cut", "EDGE_CASE", "A sequence cut at T without EOS." },
+  { "NotASequence", "INVALID_INPUT", "Not a sequence of the model: must be rejected." },
+  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
+  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
+  { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
+  RL_END,
+};
+
+/* The binary64 moments are sums over every outcome of products of up to T
+ * factors, and KL(pi*||pi_ref) = E*[r]/beta - log Z cancels when pi*
+ * concentrates (beta small) as log Z = log W does when W ~ 1 (beta large):
+ * U = 128 rather than the default 32. */
+#define LM_ULPS 128
+
+static const rl_formula formulas[] = {
+  { "LM-ENUM", "the tiny LM: every sequence enumerated", "000 section 1; catalogue LM-ENUM",
+    "sequences end at EOS or are cut after T tokens; count, probability mass and entropy of "
+    "the outcomes by depth-first enumeration, under both readings of a cut sequence",
+    v_enum, c_enum, n_lm },
+  { "LM-CHAIN", "the chain rule of a sequence's probability", "000 (13.1)",
+    "log pi(y) = sum_t log pi(y_t | y_<t) (13.1), with the bigram and tabular parameterisations",
+    v_chain, c_chain, n_lm },
+  { "LM-EXACT", "exact moments of the tiny LM and of its KL-optimal policy",
+    "000 (13.15)-(13.17); catalogue LM-EXACT",
+    "H, E[r], Var[r] under pi_ref; log Z, KL(pi*||pi_ref), KL(pi_ref||pi*), E_pi*[r] for pi* = "
+    "pi_ref e^{r/beta}/Z, by enumeration; r(y) = sum_t token[y_t] + per_length L "
+    "(+ truncated when cut)", v_exact, c_exact, n_lm, .ulps = LM_ULPS },
+  { "LM-DP", "the same moments by dynamic programming", "catalogue LM-DP",
+    "a bigram model with an additive reward: the moments of LM-EXACT by dynamic programming "
+    "over (tokens left, state), O(T V^2); equal to enumeration", v_dp, c_dp, n_lm,
+    .ulps = LM_ULPS },
+  RL_END,
+};
+
+RL_FAMILY (lm) = {
+  .name = "lm",
+  .title = "The tiny exact-enumeration language model",
+  .rank = 11,
+  .formulas = formulas,
+};

@@ -1,0 +1,82 @@
+/* lm_eval.c -- glue from the registry's inputs to the tiny-LM formulas.
+ * Compiled twice (binary64 and MPFR). */
+#include "family_eval.h"
+#include "lm_variant.h"
+
+/* The model's shape from the integer inputs V, eos, T (inputs 0, 1, 2) and
+ * the length of the logits (input 3); EINVAL when they do not fit. */
+static int
+shape (const rl_variant *v, const rl_args *a, rlref_lm *lm, int additive)
+{
+  const rl_lm_variant *d = v->data;
+  long V = a->iv[0][0];
+  if (V < 2 || V > RLREF_LM_MAX_V)
+    RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
+  *lm = (rlref_lm) { .V = (int) V, .eos = (int) a->iv[1][0], .T = (int) a->iv[2][0],
+                     .kind = d->kind, .truncation = d->truncation,
+                     .n_rows = a->len[3] / (size_t) V,
+                     .reward = additive ? RLREF_REWARD_ADDITIVE : RLREF_REWARD_NONE };
+  if (a->len[3] % (size_t) V)
+    RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
+  if (additive && a->len[4] != (size_t) V + 2)
+    RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
+  return rlref_lm_check (lm);
+}
+
+/* LM-EXACT, LM-DP: x = logits, reward, beta (inputs 3, 4, 5); y = the nine moments. */
+RL_ENTRY (lm_exact)
+{
+  const rl_lm_variant *d = v->data;
+  rlref_lm lm;
+  num_ptr m = num_vec_new (RLREF_LM_NMOMENTS);
+  int status = m ? shape (v, a, &lm, 1) : RLREF_ENOMEM;
+  if (status == RLREF_SUCCESS)
+    status = d->dp ? LIB (lm_moments_dp) (m, &lm, x[3], x[4], x[5])
+      : LIB (lm_moments) (m, &lm, x[3], x[4], x[5], RLREF_LM_ALL, NULL, NULL);
+  for (int k = 0; status == RLREF_SUCCESS && k < RLREF_LM_NMOMENTS; k++)
+    num_set (y[k], AT (m, k));
+  num_vec_free (m, RLREF_LM_NMOMENTS);
+  return status;
+}
+
+/* LM-ENUM: x = logits (input 3); y = sequences, mass, entropy. */
+RL_ENTRY (lm_enum)
+{
+  rlref_lm lm;
+  num_ptr m = num_vec_new (RLREF_LM_NMOMENTS + 1);
+  int status = m ? shape (v, a, &lm, 0) : RLREF_ENOMEM;
+  if (status == RLREF_SUCCESS)
+    {
+      num_set_d (AT (m, RLREF_LM_NMOMENTS), 1.0);       /* beta: no reward */
+      status = LIB (lm_moments) (m, &lm, x[3], NULL, AT (m, RLREF_LM_NMOMENTS),
+                                 1u << RLREF_LM_ENTROPY, NULL, NULL);
+    }
+  if (status == RLREF_SUCCESS)
+    {
+      num_set (y[0], AT (m, RLREF_LM_COUNT));
+      num_set (y[1], AT (m, RLREF_LM_TOTAL));
+      num_set (y[2], AT (m, RLREF_LM_ENTROPY));
+    }
+  num_vec_free (m, RLREF_LM_NMOMENTS + 1);
+  return status;
+}
+
+/* LM-CHAIN: x = logits (input 3), y the sequence (input 4, ints);
+ * y = logp, token_logp[L]. */
+RL_ENTRY (lm_chain)
+{
+  rlref_lm lm;
+  int status = shape (v, a, &lm, 0), toks[RLREF_LM_MAX_T];
+  size_t L = a->len[4];
+  if (status)
+    return status;
+  if (L < 1 || L > (size_t) lm.T)
+    RLREF_ERROR ("a sequence has 1 to T tokens", RLREF_EINVAL);
+  for (size_t t = 0; t < L; t++)
+    {
+      if (a->iv[4][t] < 0 || a->iv[4][t] >= lm.V)
+        RLREF_ERROR ("a token is not in 0..V-1", RLREF_EDOM);
+      toks[t] = (int) a->iv[4][t];
+    }
+  return LIB (lm_logprob) (y[0], y[1], &lm, x[3], toks, (int) L);
+}

@@ -1,0 +1,14 @@
+/* lm_variant.h -- what a tiny-LM variant says: the parameterisation, how
+ * cut sequences count, and the method (enumeration or DP). */
+#ifndef RLREF_ORACLES_LM_VARIANT_H
+#define RLREF_ORACLES_LM_VARIANT_H
+#include "rlref/lm.h"
+
+typedef struct
+{
+  rlref_lm_kind kind;
+  rlref_lm_truncation truncation;
+  int dp;
+} rl_lm_variant;
+
+#endif

@@ -1,0 +1,115 @@
+/* rlref/lm.h -- the tiny language model: small enough that every sequence
+ * can be enumerated, so every expectation is a finite sum (LM-* rows).
+ *
+ * A sequence y = (y_1, ..., y_L) over tokens 0..V-1 ends at the first EOS
+ * or is cut at the maximum length T (a truncated sequence has L = T and no
+ * EOS).  Its probability is the chain rule (13.1),
+ *   pi(y) = prod_t pi(y_t | s_t),  pi(. | s) = softmax(logits(s)),
+ * where the state s_t is the prefix y_<t (tabular model) or the previous
+ * token, V for the start (bigram model).  Truncated sequences either count
+ * as outcomes with their prefix probability (RLREF_LM_KEEP: the
+ * probabilities of all sequences sum to 1), or are left out and the rest
+ * renormalised (RLREF_LM_CONDITION: the distribution given that EOS came
+ * within T tokens).
+ *
+ * The reward is additive, r(y) = sum_t token[y_t] + per_length L
+ * (+ truncated, when y was cut), or a table over sequences (with a default
+ * for those it does not list), or none.  A model's shape is data
+ * (rlref_lm); its logits and additive reward are vectors of the backend. */
+#ifndef RLREF_LM_H
+#define RLREF_LM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpfr.h>
+#include "rlref/status.h"
+#include "rlref/precision.h"
+
+typedef enum { RLREF_LM_TABULAR, RLREF_LM_BIGRAM } rlref_lm_kind;
+typedef enum { RLREF_LM_KEEP, RLREF_LM_CONDITION } rlref_lm_truncation;
+typedef enum { RLREF_REWARD_NONE, RLREF_REWARD_ADDITIVE, RLREF_REWARD_TABLE } rlref_reward_kind;
+
+/* Largest vocabulary and length (a sequence's code must fit 64 bits), and
+ * the most sequences enumeration accepts: beyond it use the DP form. */
+#define RLREF_LM_MAX_V 64
+#define RLREF_LM_MAX_T 32
+#define RLREF_LM_MAX_SEQUENCES 1e8
+
+typedef struct
+{
+  int V;                        /* vocabulary size, >= 2 */
+  int eos;                      /* the EOS token, 0 <= eos < V */
+  int T;                        /* maximum length, >= 1 */
+  rlref_lm_kind kind;
+  rlref_lm_truncation truncation;
+  /* The logits and the additive reward are passed to each function as
+   * vectors of the backend (so that they can be perturbed, differentiated
+   * and trained): logits, bigram (V + 1) rows of V (row s = previous token
+   * s, row V = start), tabular one row of V per prefix without EOS in the
+   * order of rlref_lm_prefix_index, n_rows rows; reward = (token[0..V-1],
+   * per_length, truncated), V + 2 values: r(y) = sum_t token[y_t] +
+   * per_length L (+ truncated when y was cut). */
+  size_t n_rows;
+  rlref_reward_kind reward;
+  const uint64_t *table_code;   /* table: sequence codes (rlref_lm_code), increasing */
+  const double *table_reward;   /* table: their rewards */
+  size_t n_table;
+  double table_default;         /* table: the reward of unlisted sequences */
+  /* optional: called every 65536 outcomes with the fraction enumerated */
+  void (*progress) (void *ctx, double fraction);
+  void *progress_ctx;
+} rlref_lm;
+
+/* The quantities of LM-EXACT and KLOPT on the model's sequence
+ * distribution pi_ref, for a given beta > 0, in this order. */
+enum
+{
+  RLREF_LM_COUNT,               /* number of sequences (outcomes) */
+  RLREF_LM_TOTAL,               /* sum of their probabilities (1) */
+  RLREF_LM_ENTROPY,             /* H(pi_ref) = -sum pi_ref log pi_ref */
+  RLREF_LM_MEAN_R,              /* E_ref[r] */
+  RLREF_LM_VAR_R,               /* Var_ref[r] */
+  RLREF_LM_LOG_Z,               /* log Z = log sum pi_ref e^{r/beta} (13.15) */
+  RLREF_LM_KL_STAR_REF,         /* KL(pi* || pi_ref) = E*[r]/beta - log Z */
+  RLREF_LM_KL_REF_STAR,         /* KL(pi_ref || pi*) = log Z - E_ref[r]/beta */
+  RLREF_LM_MEAN_R_STAR,         /* E_pi*[r] */
+  RLREF_LM_NMOMENTS
+};
+/* A mask of wanted moments: bit k for moment k (the others come out NaN). */
+#define RLREF_LM_ALL ((1u << RLREF_LM_NMOMENTS) - 1)
+
+/* Checks the model's shape (sizes, EOS, rows, the table's order and
+ * finiteness); RLREF_SUCCESS or a status with a message. */
+int rlref_lm_check (const rlref_lm *lm) RLREF_WUR;
+/* Number of outcomes (as a double: it may exceed 2^64) and of prefixes
+ * without EOS shorter than T (the tabular model's rows). */
+double rlref_lm_num_sequences (const rlref_lm *lm);
+double rlref_lm_num_prefixes (int V, int T);
+/* The row of a prefix y_1..y_t (no EOS) in a tabular model: prefixes by
+ * length, then in lexicographic order of their tokens (EOS skipped). */
+size_t rlref_lm_prefix_index (int V, int eos, const int *prefix, int t);
+/* A sequence's code: sum_t (y_t + 1) (V + 1)^(T - t), t = 1..L.  Codes
+ * increase in the order enumeration visits sequences. */
+uint64_t rlref_lm_code (int V, int T, const int *y, int L);
+
+/* Called for every sequence in enumeration order: its tokens, length,
+ * whether it was cut, and (at the backend's precision) log pi_ref(y) in the
+ * distribution of the counted sequences, r(y) and log pi*(y). */
+typedef void rlref_lm_visit_d (void *ctx, const int *y, int L, int cut, const double *logp,
+                               const double *r, const double *logp_star);
+typedef void rlref_lm_visit_mp (void *ctx, const int *y, int L, int cut, mpfr_srcptr logp,
+                                mpfr_srcptr r, mpfr_srcptr logp_star);
+
+#include "rlref/tmpl/begin_d.h"
+#define RLREF_VISIT rlref_lm_visit_d
+#include "rlref/tmpl/lm.h"
+#undef RLREF_VISIT
+#include "rlref/tmpl/end.h"
+
+#include "rlref/tmpl/begin_mp.h"
+#define RLREF_VISIT rlref_lm_visit_mp
+#include "rlref/tmpl/lm.h"
+#undef RLREF_VISIT
+#include "rlref/tmpl/end.h"
+
+#endif

@@ -1,0 +1,24 @@
+/* Declarations of the tiny-LM formulas, for one backend (no guard).
+ * m has RLREF_LM_NMOMENTS elements, in the order of rlref/lm.h; logits has
+ * n_rows x V elements and reward V + 2 (or is NULL without an additive
+ * reward), as rlref/lm.h describes. */
+
+/* LM-ENUM, LM-EXACT, KLOPT-Z: every sequence of the model enumerated depth
+ * first in O(T) memory (one log-softmax per prefix, nothing allocated per
+ * sequence); the moments of pi_ref and of pi* = pi_ref e^{r/beta}/Z
+ * (13.15, 13.17); want (a mask, RLREF_LM_ALL) selects the moments to form,
+ * the others come out NaN.  visit, when not NULL, is called for every sequence.
+ * EINVAL past RLREF_LM_MAX_SEQUENCES sequences (the DP form has no limit). */
+int RLREF_FN (lm_moments) (RLREF_T m, const rlref_lm *lm, RLREF_CT logits, RLREF_CT reward,
+                           RLREF_CT beta, unsigned want, RLREF_VISIT *visit, void *ctx)
+  RLREF_WUR;
+
+/* LM-DP: the same moments of a bigram model with an additive reward (or
+ * none) by dynamic programming over (steps left, state), O(T V^2). */
+int RLREF_FN (lm_moments_dp) (RLREF_T m, const rlref_lm *lm, RLREF_CT logits, RLREF_CT reward,
+                              RLREF_CT beta) RLREF_WUR;
+
+/* LM-CHAIN (13.1): log pi(y) = sum_t log pi(y_t | s_t) of one sequence y
+ * of length L (ended by EOS, or of length T), and each term in tok[L]. */
+int RLREF_FN (lm_logprob) (RLREF_T logp, RLREF_T tok, const rlref_lm *lm, RLREF_CT logits,
+                           const int *y, int L) RLREF_WUR;

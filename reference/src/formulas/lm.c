@@ -1,0 +1,928 @@
+/* lm.c -- the tiny language model: exact moments of pi_ref and of the
+ * KL-optimal policy pi* by enumeration of every sequence (LM-ENUM,
+ * LM-EXACT, KLOPT-Z) and, for a bigram model with an additive reward, by
+ * dynamic programming (LM-DP).  Written once against the scalar interface;
+ * compiled for binary64 and MPFR. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rlref/num.h"
+#include "rlref/lm.h"
+#include "rlref/primitives.h"
+
+#ifdef RLREF_MP
+typedef rlref_lm_visit_mp visit_fn;
+#else
+typedef rlref_lm_visit_d visit_fn;
+#endif
+
+/* The rows of token log-probabilities log pi(a | s), probabilities and,
+ * for an additive reward, the weights q(a | s) = pi(a | s) e^{r_a / beta}
+ * with r_a = token[a] + per_length: for a bigram model one row per state,
+ * made once; for a tabular model one row per depth, made when a prefix is
+ * entered (one log-softmax per prefix). */
+typedef struct
+{
+  const rlref_lm *lm;
+  int V;
+  size_t nrows;
+  num_ptr lp, p, q;             /* nrows x V */
+  num_ptr ra;                   /* V: r_a (additive) */
+  num_ptr cut_w;                /* e^{truncated / beta} */
+  num_ptr inv_beta, ln2;
+  long *qe, cut_e;              /* q and cut_w are mantissa x 2^exponent */
+  int range_error;
+} rows;
+
+/* m 2^e = e^t, m in [1, 2) (or e = 0 when e^t is within 2^+-512): the weights e^{r/beta} of a small beta are far
+ * beyond binary64 (e^{1/0.001}), so they are carried as a mantissa and a
+ * binary exponent.  ERANGE past |t| = 1e15. */
+static int
+exp_scaled (num_ptr m, long *e, num_srcptr t, num_srcptr ln2, num_ptr tmp)
+{
+  double k = num_get_d (t) / num_get_d (ln2);
+  if (!(k > -1e15 && k < 1e15))
+    return RLREF_ERANGE;
+  /* within binary64's comfortable range no scaling (and no rounding of it) */
+  *e = k > -512 && k < 512 ? 0 : (long) floor (k);
+  num_mul_si (tmp, ln2, *e);
+  num_sub (tmp, t, tmp);
+  num_exp (m, tmp);
+  return RLREF_SUCCESS;
+}
+
+static int
+rows_fill (rows *R, size_t row, num_srcptr logits, num_ptr tmp)
+{
+  int V = R->V, status;
+  status = FN (log_softmax) (AT (R->lp, row * V), logits, (size_t) V);
+  for (int a = 0; a < V && status == RLREF_SUCCESS; a++)
+    {
+      size_t i = row * (size_t) V + (size_t) a;
+      num_exp (AT (R->p, i), AT (R->lp, i));
+      if (R->lm->reward == RLREF_REWARD_ADDITIVE)
+        {
+          /* q = e^{log pi + r_a / beta}, scaled */
+          num_mul (AT (tmp, 0), AT (R->ra, a), R->inv_beta);
+          num_add (AT (tmp, 0), AT (tmp, 0), AT (R->lp, i));
+          status = exp_scaled (AT (R->q, i), &R->qe[i], AT (tmp, 0), R->ln2, AT (tmp, 1));
+          if (status)
+            RLREF_ERROR ("r/beta is beyond any exponent range", RLREF_ERANGE);
+        }
+      else
+        {
+          num_set (AT (R->q, i), AT (R->p, i));
+          R->qe[i] = 0;
+        }
+    }
+  return status;
+}
+
+static void
+rows_free (rows *R)
+{
+  size_t n = R->nrows * (size_t) R->V;
+  num_vec_free (R->lp, n);
+  num_vec_free (R->p, n);
+  num_vec_free (R->q, n);
+  num_vec_free (R->ra, (size_t) R->V);
+  num_vec_free (R->cut_w, 1);
+  num_vec_free (R->inv_beta, 2);
+  free (R->qe);
+}
+
+static int
+rows_init (rows *R, const rlref_lm *lm, num_srcptr reward, num_srcptr beta, size_t nrows)
+{
+  size_t n = nrows * (size_t) lm->V;
+  R->lm = lm;
+  R->V = lm->V;
+  R->nrows = nrows;
+  R->lp = num_vec_new (n);
+  R->p = num_vec_new (n);
+  R->q = num_vec_new (n);
+  R->ra = num_vec_new ((size_t) lm->V);
+  R->cut_w = num_vec_new (1);
+  R->inv_beta = num_vec_new (2);
+  R->qe = malloc ((n ? n : 1) * sizeof (long));
+  R->cut_e = 0;
+  if (!R->lp || !R->p || !R->q || !R->ra || !R->cut_w || !R->inv_beta || !R->qe)
+    {
+      rows_free (R);
+      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+    }
+  R->ln2 = AT (R->inv_beta, 1);
+  num_set_d (R->ln2, 2.0);
+  num_log (R->ln2, R->ln2);
+  num_d_div (R->inv_beta, 1.0, beta);
+  num_set_d (R->cut_w, 1.0);
+  if (lm->reward == RLREF_REWARD_ADDITIVE)
+    {
+      /* r_a = token[a] + per_length; the cut sequence's weight e^{truncated/beta} */
+      num_ptr t = AT (R->ra, 0), u = AT (R->ra, 1);
+      num_mul (t, AT (reward, lm->V + 1), R->inv_beta);
+      if (exp_scaled (R->cut_w, &R->cut_e, t, R->ln2, u))
+        {
+          rows_free (R);
+          RLREF_ERROR ("r/beta is beyond any exponent range", RLREF_ERANGE);
+        }
+      for (int a = 0; a < lm->V; a++)
+        num_add (AT (R->ra, a), AT (reward, a), AT (reward, lm->V));
+    }
+  return RLREF_SUCCESS;
+}
+
+/* The sums of one pass over the outcomes: the mass S0 = sum p, SH = sum p
+ * log p, SR = sum p (r - c) and SR2 = sum p (r - c)^2 about the first
+ * outcome's reward c (so that Var[r] does not cancel), W = sum p e^{r/beta},
+ * WR = sum p e^{r/beta} r, and the count.  Each sum is compensated
+ * (num_acc_add).  Only the sums the wanted moments need are formed: the
+ * count, S0 and W always; SH for the entropy; SR, SR2 for E[r] and Var[r]
+ * (and KL(pi_ref || pi*)); WR for E*[r] and KL(pi* || pi_ref). */
+enum { S_0, S_H, S_R, S_R2, S_W, S_WR, S_N, S_NSUMS };
+
+typedef struct
+{
+  num_ptr s, c;                 /* sums and their compensations */
+  num_ptr shift, t, u;          /* c, scratch */
+  int have_shift, want_h, want_r, want_star;
+  long we;                      /* W and WR are scaled by 2^we */
+  int have_w;
+} sums;
+
+/* s += x, with the rounding error carried in c (Neumaier's algorithm in
+ * binary64; in MPFR the working precision carries it, c stays 0). */
+static void
+acc_add (num_ptr s, num_ptr c, num_srcptr x, num_ptr t)
+{
+#ifdef RLREF_MP
+  (void) c;
+  (void) t;
+  num_add (s, s, x);
+#else
+  double sum = s[0] + x[0];
+  if (fabs (s[0]) >= fabs (x[0]))
+    c[0] += (s[0] - sum) + x[0];
+  else
+    c[0] += (x[0] - sum) + s[0];
+  s[0] = sum;
+  (void) t;
+#endif
+}
+
+#define ACC(S, k, x) acc_add (AT ((S)->s, k), AT ((S)->c, k), x, (S)->u)
+
+/* One outcome of probability p = e^{lp}, reward r, weight p e^{r/beta} =
+ * w 2^e. */
+static void
+sums_add (sums *S, num_srcptr lp, num_srcptr p, num_srcptr r, num_srcptr w, long e)
+{
+  ACC (S, S_0, p);
+  if (!S->have_w || e > S->we)
+    {
+      /* a larger scale: W, WR and their compensations follow (exactly) */
+      long shift = S->have_w ? S->we - e : 0;
+      num_mul_2si (AT (S->s, S_W), AT (S->s, S_W), shift);
+      num_mul_2si (AT (S->c, S_W), AT (S->c, S_W), shift);
+      num_mul_2si (AT (S->s, S_WR), AT (S->s, S_WR), shift);
+      num_mul_2si (AT (S->c, S_WR), AT (S->c, S_WR), shift);
+      S->we = e;
+      S->have_w = 1;
+    }
+  num_mul_2si (S->u, w, e - S->we);
+  ACC (S, S_W, S->u);
+  num_add_d (AT (S->s, S_N), AT (S->s, S_N), 1.0);
+  if (S->want_h && !num_is_zero (p))
+    {
+      /* 0 log 0 = 0: a probability that underflows adds nothing */
+      num_mul (S->t, p, lp);
+      ACC (S, S_H, S->t);
+    }
+  if (S->want_r)
+    {
+      if (!S->have_shift)
+        {
+          num_set (S->shift, r);
+          S->have_shift = 1;
+        }
+      num_sub (S->t, r, S->shift);
+      num_mul (S->t, S->t, p);
+      ACC (S, S_R, S->t);
+      num_sub (S->u, r, S->shift);
+      num_mul (S->t, S->t, S->u);
+      ACC (S, S_R2, S->t);
+    }
+  if (S->want_star)
+    {
+      num_mul_2si (S->u, w, e - S->we);
+      num_mul (S->t, S->u, r);
+      ACC (S, S_WR, S->t);
+    }
+}
+
+static void
+sums_free (sums *S)
+{
+  num_vec_free (S->s, S_NSUMS);
+  num_vec_free (S->c, S_NSUMS);
+  num_vec_free (S->shift, 3);
+}
+
+static int
+sums_init (sums *S, unsigned want)
+{
+  S->s = num_vec_new (S_NSUMS);
+  S->c = num_vec_new (S_NSUMS);
+  S->shift = num_vec_new (3);
+  if (!S->s || !S->c || !S->shift)
+    {
+      sums_free (S);
+      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+    }
+  S->t = AT (S->shift, 1);
+  S->u = AT (S->shift, 2);
+  S->have_shift = 0;
+  S->we = 0;
+  S->have_w = 0;
+  S->want_h = (want & (1u << RLREF_LM_ENTROPY)) != 0;
+  S->want_r = (want & (1u << RLREF_LM_MEAN_R | 1u << RLREF_LM_VAR_R
+                       | 1u << RLREF_LM_KL_REF_STAR)) != 0;
+  S->want_star = (want & (1u << RLREF_LM_MEAN_R_STAR | 1u << RLREF_LM_KL_STAR_REF)) != 0;
+  return RLREF_SUCCESS;
+}
+
+/* The moments from the sums (rlref/lm.h); those not wanted are NaN.  The
+ * counted outcomes carry mass S0 (1, or P(EOS within T) when cut sequences
+ * are conditioned away): the distribution is p / S0, so H = -SH/S0 + log S0,
+ * log Z = log (W / S0), E[r] = c + SR/S0, Var[r] = SR2/S0 - (SR/S0)^2. */
+static int
+moments_of (num_ptr m, sums *S, num_srcptr inv_beta, num_srcptr ln2, unsigned want, int keep)
+{
+  num_ptr s = S->s, t = S->t, u = S->u;
+  for (int k = 0; k < S_NSUMS; k++)
+    num_add (AT (s, k), AT (s, k), AT (S->c, k));
+  if (num_is_zero (AT (s, S_0)) || num_is_zero (AT (s, S_W)) || !num_is_finite (AT (s, S_W))
+      || !num_is_finite (AT (s, S_0)))
+    RLREF_ERROR ("the probabilities leave the range of the format (use the MPFR path)",
+                 RLREF_ERANGE);
+  for (int k = 0; k < RLREF_LM_NMOMENTS; k++)
+    num_set_nan (AT (m, k));
+  num_set (AT (m, RLREF_LM_COUNT), AT (s, S_N));
+  num_set (AT (m, RLREF_LM_TOTAL), AT (s, S_0));
+  /* when cut sequences are kept the mass is 1 by construction: its
+   * rounded sum is reported, not divided by (log 1 = 0 exactly) */
+  if (keep)
+    num_set_zero (u);
+  else
+    num_log (u, AT (s, S_0));
+  if (S->want_h)
+    {
+      if (keep)
+        num_set (t, AT (s, S_H));
+      else
+        num_div (t, AT (s, S_H), AT (s, S_0));
+      num_sub (AT (m, RLREF_LM_ENTROPY), u, t);
+    }
+  /* log Z = log W + we log 2 - log S0 */
+  num_log (AT (m, RLREF_LM_LOG_Z), AT (s, S_W));
+  num_mul_si (t, ln2, S->we);
+  num_add (AT (m, RLREF_LM_LOG_Z), AT (m, RLREF_LM_LOG_Z), t);
+  num_sub (AT (m, RLREF_LM_LOG_Z), AT (m, RLREF_LM_LOG_Z), u);
+  if (S->want_r)
+    {
+      num_div (t, AT (s, S_R), AT (s, S_0));
+      num_add (AT (m, RLREF_LM_MEAN_R), S->shift, t);
+      num_div (AT (m, RLREF_LM_VAR_R), AT (s, S_R2), AT (s, S_0));
+      num_sqr (t, t);
+      num_sub (AT (m, RLREF_LM_VAR_R), AT (m, RLREF_LM_VAR_R), t);
+      /* KL(pi_ref || pi*) = log Z - E[r]/beta */
+      num_mul (t, AT (m, RLREF_LM_MEAN_R), inv_beta);
+      num_sub (AT (m, RLREF_LM_KL_REF_STAR), AT (m, RLREF_LM_LOG_Z), t);
+    }
+  if (S->want_star)
+    {
+      /* KL(pi* || pi_ref) = E*[r]/beta - log Z */
+      num_div (AT (m, RLREF_LM_MEAN_R_STAR), AT (s, S_WR), AT (s, S_W));
+      num_mul (t, AT (m, RLREF_LM_MEAN_R_STAR), inv_beta);
+      num_sub (AT (m, RLREF_LM_KL_STAR_REF), t, AT (m, RLREF_LM_LOG_Z));
+    }
+  want |= 1u << RLREF_LM_COUNT | 1u << RLREF_LM_TOTAL | 1u << RLREF_LM_LOG_Z;
+  for (int k = 0; k < RLREF_LM_NMOMENTS; k++)
+    if (!(want & (1u << k)))
+      num_set_nan (AT (m, k));
+  return RLREF_SUCCESS;
+}
+
+/* The reward of a table model for the sequence of code `code`: the listed
+ * one, else the default.  *next walks the table in enumeration order. */
+static double
+table_reward (const rlref_lm *lm, uint64_t code, size_t *next)
+{
+  while (*next < lm->n_table && lm->table_code[*next] < code)
+    ++*next;
+  if (*next < lm->n_table && lm->table_code[*next] == code)
+    return lm->table_reward[*next];
+  return lm->table_default;
+}
+
+/* h(u) = e^u - 1 - u and g(u) = u e^u - e^u + 1, both >= 0, without
+ * cancellation: for |u| < 1 their Taylor series, h = sum_{k>=2} u^k/k!,
+ * g = sum_{k>=2} (k - 1) u^k/k! (terms until they no longer count at the
+ * working precision); else h = expm1(u) - u and g = e^u (u - 1) + 1. */
+static void
+h_and_g (num_ptr h, num_ptr g, num_srcptr u, num_ptr term, num_ptr t)
+{
+  if (num_cmp_d (u, -1.0) > 0 && num_cmp_d (u, 1.0) < 0)
+    {
+      long prec = num_prec ();
+      num_sqr (term, u);
+      num_mul_2si (term, term, -1);
+      num_set (h, term);
+      num_set (g, term);
+      for (long k = 3; !num_is_zero (term); k++)
+        {
+          num_mul (term, term, u);
+          num_div_si (term, term, k);
+          num_add (h, h, term);
+          num_mul_si (t, term, k - 1);
+          num_add (g, g, t);
+          if (num_get_exp (term) < num_get_exp (h) - prec - 4)
+            break;
+        }
+      return;
+    }
+  num_expm1 (t, u);
+  num_sub (h, t, u);
+  num_exp (t, u);
+  num_sub_d (g, u, 1.0);
+  num_mul (g, g, t);
+  num_add_d (g, g, 1.0);
+}
+
+/* When E*[r]/beta and log Z (or log Z and E[r]/beta) nearly cancel, two
+ * more passes form the KLs from non-negative terms.  With c = E*[r] from
+ * the first pass and v = (r - c)/beta:
+ *   A: L' = log Z - c/beta = log (sum p e^v / S0), from sum p e^v, or from
+ *      log1p (sum p expm1(v) / S0) when it is near 0;
+ *   B: u = v - L' = log (pi*(y)/pi_ref(y)),
+ *      KL(pi* || pi_ref) = sum pi_ref g(u),  KL(pi_ref || pi*) = sum pi_ref h(u). */
+enum { K_E, K_D, K_STAR, K_REF, K_NSUMS };
+
+/* Per depth d = 0..T: the values of the prefix y_1..y_d. */
+enum { D_LP, D_P, D_R, D_W, D_NVALS };
+
+/* One depth-first pass.  With visit, log Z is known (m holds it) and every
+ * sequence is shown; otherwise the sums are accumulated. */
+static int
+pass (const rlref_lm *lm, num_srcptr logits, num_srcptr reward, rows *R, sums *S, num_ptr tmp,
+      num_srcptr log_z, num_srcptr log_mass, visit_fn *visit, void *ctx, num_ptr kl,
+      int kl_second)
+{
+  /* log p of a prefix is formed only where something reads it */
+  int need_lp = visit || S->want_h || lm->reward == RLREF_REWARD_TABLE;
+  num_ptr ku = AT (tmp, lm->V), km = AT (tmp, lm->V + 1), kh = AT (tmp, lm->V + 2),
+    kt = AT (tmp, lm->V + 3), kc = AT (tmp, lm->V + 4);
+  uint64_t done = 0;
+  double total = rlref_lm_num_sequences (lm);
+  int V = lm->V, T = lm->T, eos = lm->eos, d = 0, status = RLREF_SUCCESS;
+  int y[RLREF_LM_MAX_T], child[RLREF_LM_MAX_T];
+  size_t row[RLREF_LM_MAX_T], next_table = 0;
+  uint64_t pow_v[RLREF_LM_MAX_T + 1], code[RLREF_LM_MAX_T + 1];
+  long we[RLREF_LM_MAX_T + 1], leaf_e = 0;
+  num_ptr dv = num_vec_new ((size_t) (T + 1) * D_NVALS), leaf = num_vec_new (D_NVALS + 1);
+  if (!dv || !leaf)
+    {
+      num_vec_free (dv, (size_t) (T + 1) * D_NVALS);
+      num_vec_free (leaf, D_NVALS + 1);
+      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+    }
+  pow_v[0] = 1;
+  for (int t = 1; t <= T; t++)
+    pow_v[t] = pow_v[t - 1] * (uint64_t) (V + 1);
+  code[0] = 0;
+  /* the empty prefix: log p 0, p 1, r 0, w 1 */
+  num_set_zero (AT (dv, D_LP));
+  num_set_d (AT (dv, D_P), 1.0);
+  num_set_zero (AT (dv, D_R));
+  num_set_d (AT (dv, D_W), 1.0);
+  we[0] = 0;
+  child[0] = 0;
+  if (lm->kind == RLREF_LM_BIGRAM)
+    row[0] = (size_t) V;
+  else
+    {
+      row[0] = 0;
+      status = rows_fill (R, 0, logits, tmp);
+    }
+  while (status == RLREF_SUCCESS)
+    {
+      int a, cut;
+      size_t k;
+      num_ptr here;
+      if (child[d] == V)
+        {
+          if (d == 0)
+            break;
+          d--;
+          continue;
+        }
+      a = child[d]++;
+      y[d] = a;
+      k = row[d] * (size_t) V + (size_t) a;
+      here = AT (dv, d * D_NVALS);
+      cut = a != eos && d + 1 == T;
+      if (a != eos && !cut)
+        {
+          /* descend to the prefix y_1..y_{d+1} */
+          num_ptr down = AT (dv, (d + 1) * D_NVALS);
+          if (need_lp)
+            num_add (AT (down, D_LP), AT (here, D_LP), AT (R->lp, k));
+          num_mul (AT (down, D_P), AT (here, D_P), AT (R->p, k));
+          if (lm->reward == RLREF_REWARD_ADDITIVE)
+            {
+              num_add (AT (down, D_R), AT (here, D_R), AT (R->ra, a));
+              num_mul (AT (down, D_W), AT (here, D_W), AT (R->q, k));
+              we[d + 1] = we[d] + R->qe[k];
+            }
+          code[d + 1] = code[d] + (uint64_t) (a + 1) * pow_v[T - 1 - d];
+          d++;
+          child[d] = 0;
+          if (lm->kind == RLREF_LM_BIGRAM)
+            row[d] = (size_t) a;
+          else
+            {
+              row[d] = (size_t) d;
+              status = rows_fill (R, (size_t) d,
+                                  AT (logits, rlref_lm_prefix_index (V, eos, y, d) * (size_t) V),
+                                  tmp);
+            }
+          continue;
+        }
+      if (cut && lm->truncation == RLREF_LM_CONDITION)
+        continue;
+      /* an outcome: y_1..y_{d+1}, ended by EOS or cut at T */
+      if (need_lp)
+        num_add (AT (leaf, D_LP), AT (here, D_LP), AT (R->lp, k));
+      num_mul (AT (leaf, D_P), AT (here, D_P), AT (R->p, k));
+      switch (lm->reward)
+        {
+        case RLREF_REWARD_ADDITIVE:
+          num_add (AT (leaf, D_R), AT (here, D_R), AT (R->ra, a));
+          num_mul (AT (leaf, D_W), AT (here, D_W), AT (R->q, k));
+          leaf_e = we[d] + R->qe[k];
+          if (cut)
+            {
+              num_add (AT (leaf, D_R), AT (leaf, D_R), AT (reward, V + 1));
+              num_mul (AT (leaf, D_W), AT (leaf, D_W), R->cut_w);
+              leaf_e += R->cut_e;
+            }
+          break;
+        case RLREF_REWARD_TABLE:
+          num_set_d (AT (leaf, D_R),
+                     table_reward (lm, code[d] + (uint64_t) (a + 1) * pow_v[T - 1 - d],
+                                   &next_table));
+          /* w 2^e = e^{log p + r / beta} */
+          num_mul (AT (leaf, D_NVALS), AT (leaf, D_R), R->inv_beta);
+          num_add (AT (leaf, D_NVALS), AT (leaf, D_NVALS), AT (leaf, D_LP));
+          if (exp_scaled (AT (leaf, D_W), &leaf_e, AT (leaf, D_NVALS), R->ln2, tmp))
+            status = RLREF_ERANGE;
+          break;
+        default:
+          num_set_zero (AT (leaf, D_R));
+          num_set (AT (leaf, D_W), AT (leaf, D_P));
+          leaf_e = 0;
+          break;
+        }
+      if (visit)
+        {
+          /* in the distribution of the counted outcomes, log pi_ref(y) - log
+           * mass; log pi*(y) = that + r/beta - log Z */
+          num_ptr star = AT (leaf, D_NVALS);
+          num_sub (AT (leaf, D_LP), AT (leaf, D_LP), log_mass);
+          num_mul (star, AT (leaf, D_R), R->inv_beta);
+          num_add (star, star, AT (leaf, D_LP));
+          num_sub (star, star, log_z);
+          visit (ctx, y, d + 1, cut, AT (leaf, D_LP), AT (leaf, D_R), star);
+        }
+      else if (kl)
+        {
+          /* v = (r - c)/beta, c = kl[2 K_NSUMS], L' = kl[2 K_NSUMS + 1] */
+          num_sub (ku, AT (leaf, D_R), AT (kl, 2 * K_NSUMS));
+          num_mul (ku, ku, R->inv_beta);
+          if (!kl_second)
+            {
+              /* A: sum p e^v (scaled like W), sum p expm1(v) */
+              long e;
+              if (exp_scaled (km, &e, ku, R->ln2, kt))
+                status = RLREF_ERANGE;
+              else if (e > -1000)
+                {
+                  num_mul (km, km, AT (leaf, D_P));
+                  num_mul_2si (km, km, e);
+                  acc_add (AT (kl, K_E), AT (kl, K_NSUMS + K_E), km, kc);
+                }
+              num_expm1 (kt, ku);
+              num_mul (kt, kt, AT (leaf, D_P));
+              acc_add (AT (kl, K_D), AT (kl, K_NSUMS + K_D), kt, kc);
+            }
+          else
+            {
+              /* B: u = v - L'; p h(u) and p g(u) */
+              num_sub (ku, ku, AT (kl, 2 * K_NSUMS + 1));
+              h_and_g (kh, km, ku, kt, kc);
+              num_mul (km, km, AT (leaf, D_P));
+              acc_add (AT (kl, K_STAR), AT (kl, K_NSUMS + K_STAR), km, kc);
+              num_mul (kh, kh, AT (leaf, D_P));
+              acc_add (AT (kl, K_REF), AT (kl, K_NSUMS + K_REF), kh, kc);
+            }
+        }
+      else
+        sums_add (S, AT (leaf, D_LP), AT (leaf, D_P), AT (leaf, D_R), AT (leaf, D_W), leaf_e);
+      if (lm->progress && (++done & 0xffff) == 0)
+        lm->progress (lm->progress_ctx, (double) done / total);
+    }
+  num_vec_free (dv, (size_t) (T + 1) * D_NVALS);
+  num_vec_free (leaf, D_NVALS + 1);
+  return status;
+}
+
+/* 1 when a KL or log Z is below 2^-8 of the terms it is formed from. */
+static int
+cancels (num_srcptr m, num_srcptr inv_beta, num_ptr t)
+{
+  long e_z = num_get_exp (AT (m, RLREF_LM_LOG_Z));
+  if (!num_is_zero (AT (m, RLREF_LM_LOG_Z)) && e_z < -8)
+    return 1;
+  for (int k = RLREF_LM_KL_STAR_REF; k <= RLREF_LM_KL_REF_STAR; k++)
+    {
+      int mean = k == RLREF_LM_KL_STAR_REF ? RLREF_LM_MEAN_R_STAR : RLREF_LM_MEAN_R;
+      if (num_is_nan (AT (m, k)))
+        continue;
+      num_mul (t, AT (m, mean), inv_beta);
+      num_abs (t, t);
+      if (num_is_zero (AT (m, k))
+          || num_get_exp (AT (m, k)) < num_get_exp (t) - 8
+          || num_get_exp (AT (m, k)) < e_z - 8)
+        return 1;
+    }
+  return 0;
+}
+
+/* After pass A: L' = log (E / S0), or log1p (D / S0) when E / S0 is
+ * within [1/2, 2] (kl[2 K_NSUMS + 1]). */
+static void
+shifted_log_z (num_ptr kl, num_srcptr s0, num_ptr t)
+{
+  for (int k = K_E; k <= K_D; k++)
+    {
+      num_add (AT (kl, k), AT (kl, k), AT (kl, K_NSUMS + k));
+      num_set_zero (AT (kl, K_NSUMS + k));
+    }
+  num_div (t, AT (kl, K_E), s0);
+  if (num_cmp_d (t, 0.5) >= 0 && num_cmp_d (t, 2.0) <= 0)
+    {
+      num_div (t, AT (kl, K_D), s0);
+      num_log1p (AT (kl, 2 * K_NSUMS + 1), t);
+    }
+  else
+    num_log (AT (kl, 2 * K_NSUMS + 1), t);
+}
+
+/* After pass B: the KLs divided by the mass; log Z = c/beta + L'. */
+static void
+stable_kls (num_ptr m, num_ptr kl, num_srcptr s0, num_srcptr inv_beta, unsigned want,
+            num_ptr t)
+{
+  for (int k = K_STAR; k <= K_REF; k++)
+    num_add (AT (kl, k), AT (kl, k), AT (kl, K_NSUMS + k));
+  if (want & (1u << RLREF_LM_KL_STAR_REF))
+    num_div (AT (m, RLREF_LM_KL_STAR_REF), AT (kl, K_STAR), s0);
+  if (want & (1u << RLREF_LM_KL_REF_STAR))
+    num_div (AT (m, RLREF_LM_KL_REF_STAR), AT (kl, K_REF), s0);
+  num_mul (t, AT (kl, 2 * K_NSUMS), inv_beta);
+  num_add (AT (m, RLREF_LM_LOG_Z), t, AT (kl, 2 * K_NSUMS + 1));
+}
+
+/* Every logit and reward term finite. */
+static int
+inputs_finite (const rlref_lm *lm, num_srcptr logits, num_srcptr reward, num_srcptr beta)
+{
+  size_t n = lm->n_rows * (size_t) lm->V;
+  for (size_t i = 0; i < n; i++)
+    if (!num_is_finite (AT (logits, i)))
+      RLREF_ERROR ("a logit is not finite", RLREF_ENAN);
+  if (lm->reward == RLREF_REWARD_ADDITIVE)
+    {
+      if (!reward)
+        RLREF_ERROR ("an additive reward needs its V + 2 values", RLREF_EINVAL);
+      for (int i = 0; i < lm->V + 2; i++)
+        if (!num_is_finite (AT (reward, i)))
+          RLREF_ERROR ("a reward term is not finite", RLREF_ENAN);
+    }
+  if (!num_is_finite (beta) || num_sgn (beta) <= 0)
+    RLREF_ERROR ("beta must be finite and positive", RLREF_EDOM);
+  return RLREF_SUCCESS;
+}
+
+int
+FN (lm_moments) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr reward,
+                 num_srcptr beta, unsigned want, visit_fn *visit, void *ctx)
+{
+  rows R;
+  sums S;
+  num_ptr tmp;
+  int status = rlref_lm_check (lm);
+  if (status == RLREF_SUCCESS)
+    status = inputs_finite (lm, logits, reward, beta);
+  if (status)
+    return status;
+  if (rlref_lm_num_sequences (lm) > RLREF_LM_MAX_SEQUENCES)
+    RLREF_ERROR ("too many sequences to enumerate (more than 1e8): use the DP form "
+                 "(a bigram model with an additive reward)", RLREF_EINVAL);
+  status = rows_init (&R, lm, reward, beta, lm->kind == RLREF_LM_BIGRAM ? (size_t) lm->V + 1
+                      : (size_t) lm->T);
+  if (status)
+    return status;
+  tmp = num_vec_new ((size_t) lm->V + 7 + 2 * K_NSUMS);
+  if (!tmp || sums_init (&S, want))
+    {
+      num_vec_free (tmp, (size_t) lm->V + 7 + 2 * K_NSUMS);
+      rows_free (&R);
+      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+    }
+  for (size_t s = 0; lm->kind == RLREF_LM_BIGRAM && s < R.nrows && status == RLREF_SUCCESS;
+       s++)
+    status = rows_fill (&R, s, AT (logits, s * (size_t) lm->V), tmp);
+  if (status == RLREF_SUCCESS)
+    status = pass (lm, logits, reward, &R, &S, tmp, NULL, NULL, NULL, NULL, NULL, 0);
+  if (status == RLREF_SUCCESS)
+    status = moments_of (m, &S, R.inv_beta, R.ln2, want, lm->truncation == RLREF_LM_KEEP);
+  if (status == RLREF_SUCCESS && (want & (1u << RLREF_LM_KL_STAR_REF | 1u << RLREF_LM_KL_REF_STAR))
+      && lm->reward != RLREF_REWARD_NONE && cancels (m, R.inv_beta, S.t))
+    {
+      /* two more passes form the KLs (and log Z) without cancellation */
+      num_ptr kl = AT (tmp, lm->V + 5);
+      for (int k = 0; k < 2 * K_NSUMS; k++)
+        num_set_zero (AT (kl, k));
+      num_set (AT (kl, 2 * K_NSUMS), AT (m, RLREF_LM_MEAN_R_STAR));
+      status = pass (lm, logits, reward, &R, &S, tmp, NULL, NULL, NULL, NULL, kl, 0);
+      if (status == RLREF_SUCCESS)
+        {
+          shifted_log_z (kl, AT (S.s, S_0), S.t);
+          status = pass (lm, logits, reward, &R, &S, tmp, NULL, NULL, NULL, NULL, kl, 1);
+        }
+      if (status == RLREF_SUCCESS)
+        stable_kls (m, kl, AT (S.s, S_0), R.inv_beta, want, S.t);
+    }
+  if (status == RLREF_SUCCESS && visit)
+    {
+      num_log (S.t, AT (m, RLREF_LM_TOTAL));
+      status = pass (lm, logits, reward, &R, &S, tmp, AT (m, RLREF_LM_LOG_Z), S.t, visit, ctx,
+                     NULL, 0);
+    }
+  num_vec_free (tmp, (size_t) lm->V + 7 + 2 * K_NSUMS);
+  sums_free (&S);
+  rows_free (&R);
+  return status;
+}
+
+/* LM-DP.  For s a state and k tokens left, over the continuations c from
+ * s (EOS-ended, or cut after k tokens when they count), with p(c) their
+ * probability and r(c) their reward:
+ *   P = sum p, A = sum p log p, R1 = sum p r, R2 = sum p r^2,
+ *   W = sum p e^{r/beta}, WR = sum p e^{r/beta} r, N = the count.
+ * With no token left a cut sequence is the one continuation (r = truncated)
+ * or none; then, for each token a (q_a = p_a e^{r_a/beta}),
+ *   EOS:  P += p_a, A += p_a lp_a, R1 += p_a r_a, ...;
+ *   else, with the values ' of (k - 1, a):
+ *   P += p_a P', A += p_a (lp_a P' + A'), R1 += p_a (r_a P' + R1'),
+ *   R2 += p_a (r_a^2 P' + 2 r_a R1' + R2'), W += q_a W',
+ *   WR += q_a (r_a W' + WR'), N += N'. */
+enum { P_P, P_A, P_R1, P_R2, P_W, P_WR, P_N, P_NVALS };
+
+/* (W, WR) 2^*e += (w, wr) 2^f, aligning to the larger exponent. */
+static void
+scaled_add (num_ptr W, num_ptr WR, long *e, num_srcptr w, num_srcptr wr, long f, num_ptr t)
+{
+  if (num_is_zero (w) && num_is_zero (wr))
+    return;
+  if (num_is_zero (W) && num_is_zero (WR))
+    *e = f;
+  else if (f > *e)
+    {
+      num_mul_2si (W, W, *e - f);
+      num_mul_2si (WR, WR, *e - f);
+      *e = f;
+    }
+  num_mul_2si (t, w, f - *e);
+  num_add (W, W, t);
+  num_mul_2si (t, wr, f - *e);
+  num_add (WR, WR, t);
+}
+
+
+int
+FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr reward,
+                    num_srcptr beta)
+{
+  rows R;
+  int V, status = rlref_lm_check (lm);
+  size_t ns;
+  num_ptr cur, prev, tmp, t1, t2, t3;
+  long ecur[RLREF_LM_MAX_V + 1], eprev[RLREF_LM_MAX_V + 1];
+  sums S;
+  if (status)
+    return status;
+  if (lm->kind != RLREF_LM_BIGRAM || lm->reward == RLREF_REWARD_TABLE)
+    RLREF_ERROR ("the DP form needs a bigram model with an additive reward (or none)",
+                 RLREF_EINVAL);
+  status = inputs_finite (lm, logits, reward, beta);
+  if (status)
+    return status;
+  V = lm->V;
+  ns = (size_t) V + 1;
+  status = rows_init (&R, lm, reward, beta, ns);
+  if (status)
+    return status;
+  cur = num_vec_new (ns * P_NVALS);
+  prev = num_vec_new (ns * P_NVALS);
+  tmp = num_vec_new ((size_t) V + 3);
+  if (!cur || !prev || !tmp || sums_init (&S, RLREF_LM_ALL))
+    {
+      num_vec_free (cur, ns * P_NVALS);
+      num_vec_free (prev, ns * P_NVALS);
+      num_vec_free (tmp, (size_t) V + 3);
+      rows_free (&R);
+      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+    }
+  for (size_t s = 0; s < ns && status == RLREF_SUCCESS; s++)
+    status = rows_fill (&R, s, AT (logits, s * (size_t) V), tmp);
+  t1 = AT (tmp, V);
+  t2 = AT (tmp, V + 1);
+  t3 = AT (tmp, V + 2);
+  /* no token left: the cut continuation, or none */
+  for (size_t s = 0; s < ns && status == RLREF_SUCCESS; s++)
+    {
+      num_ptr v = AT (prev, s * P_NVALS);
+      int keep = lm->truncation == RLREF_LM_KEEP;
+      num_set_d (AT (v, P_P), keep);
+      num_set_zero (AT (v, P_A));
+      if (lm->reward == RLREF_REWARD_ADDITIVE && keep)
+        num_set (t1, AT (reward, V + 1));
+      else
+        num_set_zero (t1);
+      num_set (AT (v, P_R1), t1);
+      num_sqr (AT (v, P_R2), t1);
+      if (keep)
+        num_set (AT (v, P_W), R.cut_w);
+      else
+        num_set_zero (AT (v, P_W));
+      eprev[s] = R.cut_e;
+      num_mul (AT (v, P_WR), AT (v, P_W), t1);
+      num_set_d (AT (v, P_N), keep);
+    }
+  for (int k = 1; k <= lm->T && status == RLREF_SUCCESS; k++)
+    {
+      for (size_t s = 0; s < ns; s++)
+        {
+          num_ptr v = AT (cur, s * P_NVALS);
+          for (int j = 0; j < P_NVALS; j++)
+            num_set_zero (AT (v, j));
+          ecur[s] = 0;
+          for (int a = 0; a < V; a++)
+            {
+              size_t i = s * (size_t) V + (size_t) a;
+              num_srcptr pa = AT (R.p, i), lpa = AT (R.lp, i), qa = AT (R.q, i);
+              num_srcptr ra = AT (R.ra, a);
+              num_ptr w = AT (prev, (size_t) a * P_NVALS);
+              if (a == lm->eos)
+                {
+                  num_add (AT (v, P_P), AT (v, P_P), pa);
+                  num_mul (t1, pa, lpa);
+                  num_add (AT (v, P_A), AT (v, P_A), t1);
+                  if (lm->reward == RLREF_REWARD_ADDITIVE)
+                    {
+                      num_mul (t1, pa, ra);
+                      num_add (AT (v, P_R1), AT (v, P_R1), t1);
+                      num_mul (t1, t1, ra);
+                      num_add (AT (v, P_R2), AT (v, P_R2), t1);
+                      num_mul (t2, qa, ra);
+                    }
+                  else
+                    num_set_zero (t2);
+                  scaled_add (AT (v, P_W), AT (v, P_WR), &ecur[s], qa, t2, R.qe[i], t3);
+                  num_add_d (AT (v, P_N), AT (v, P_N), 1.0);
+                  continue;
+                }
+              /* P += p_a P' */
+              num_mul (t1, pa, AT (w, P_P));
+              num_add (AT (v, P_P), AT (v, P_P), t1);
+              /* A += p_a (lp_a P' + A') */
+              num_mul (t1, lpa, AT (w, P_P));
+              num_add (t1, t1, AT (w, P_A));
+              num_mul (t1, t1, pa);
+              num_add (AT (v, P_A), AT (v, P_A), t1);
+              if (lm->reward == RLREF_REWARD_ADDITIVE)
+                {
+                  /* R2 += p_a (r_a^2 P' + 2 r_a R1' + R2') */
+                  num_mul (t1, ra, AT (w, P_P));
+                  num_mul_2si (t2, AT (w, P_R1), 1);
+                  num_add (t1, t1, t2);
+                  num_mul (t1, t1, ra);
+                  num_add (t1, t1, AT (w, P_R2));
+                  num_mul (t1, t1, pa);
+                  num_add (AT (v, P_R2), AT (v, P_R2), t1);
+                  /* R1 += p_a (r_a P' + R1') */
+                  num_mul (t1, ra, AT (w, P_P));
+                  num_add (t1, t1, AT (w, P_R1));
+                  num_mul (t1, t1, pa);
+                  num_add (AT (v, P_R1), AT (v, P_R1), t1);
+                }
+              /* W += q_a W', WR += q_a (r_a W' + WR') (scaled); N += N' */
+              if (lm->reward == RLREF_REWARD_ADDITIVE)
+                {
+                  num_mul (t2, ra, AT (w, P_W));
+                  num_add (t2, t2, AT (w, P_WR));
+                  num_mul (t2, t2, qa);
+                }
+              else
+                num_set_zero (t2);
+              num_mul (t1, qa, AT (w, P_W));
+              scaled_add (AT (v, P_W), AT (v, P_WR), &ecur[s], t1, t2, R.qe[i] + eprev[a], t3);
+              num_add (AT (v, P_N), AT (v, P_N), AT (w, P_N));
+            }
+        }
+      {
+        num_ptr swap = prev;
+        prev = cur;
+        cur = swap;
+        memcpy (eprev, ecur, ns * sizeof (long));
+      }
+    }
+  if (status == RLREF_SUCCESS)
+    {
+      /* the start state after T steps, in the form of the enumeration's sums */
+      num_ptr v = AT (prev, (size_t) V * P_NVALS), s = S.s;
+      num_set (AT (s, S_0), AT (v, P_P));
+      num_set (AT (s, S_H), AT (v, P_A));
+      num_set (AT (s, S_W), AT (v, P_W));
+      num_set (AT (s, S_WR), AT (v, P_WR));
+      S.we = eprev[V];
+      S.have_w = 1;
+      num_set (AT (s, S_N), AT (v, P_N));
+      /* about c = 0: Var[r] = R2/P - (R1/P)^2 is the one-pass form, which
+       * may cancel in binary64 (the enumeration shifts; MPFR certifies) */
+      num_set_zero (S.shift);
+      S.have_shift = 1;
+      num_set (AT (s, S_R), AT (v, P_R1));
+      num_set (AT (s, S_R2), AT (v, P_R2));
+      status = moments_of (m, &S, R.inv_beta, R.ln2, RLREF_LM_ALL,
+                           lm->truncation == RLREF_LM_KEEP);
+    }
+  num_vec_free (cur, ns * P_NVALS);
+  num_vec_free (prev, ns * P_NVALS);
+  num_vec_free (tmp, (size_t) V + 3);
+  sums_free (&S);
+  rows_free (&R);
+  return status;
+}
+
+/* LM-CHAIN (13.1): log pi(y) = sum_t log softmax(logits(s_t))[y_t], s_t the
+ * prefix (tabular) or the previous token, V at the start (bigram). */
+int
+FN (lm_logprob) (num_ptr logp, num_ptr tok, const rlref_lm *lm, num_srcptr logits,
+                 const int *y, int L)
+{
+  int status = rlref_lm_check (lm), V;
+  num_ptr lsm, sum;
+  if (status)
+    return status;
+  V = lm->V;
+  if (L < 1 || L > lm->T)
+    RLREF_ERROR ("a sequence has 1 to max_len tokens", RLREF_EINVAL);
+  for (int t = 0; t < L; t++)
+    if (y[t] < 0 || y[t] >= V || (y[t] == lm->eos && t != L - 1))
+      RLREF_ERROR ("not a sequence of the model: tokens 0..V-1, EOS only last", RLREF_EDOM);
+  if (L < lm->T && y[L - 1] != lm->eos)
+    RLREF_ERROR ("a sequence shorter than max_len ends with EOS", RLREF_EDOM);
+  lsm = num_vec_new ((size_t) V);
+  sum = num_vec_new (1);
+  if (!lsm || !sum)
+    status = RLREF_ENOMEM;
+  for (int t = 0; t < L && status == RLREF_SUCCESS; t++)
+    {
+      size_t r = lm->kind == RLREF_LM_BIGRAM ? (size_t) (t == 0 ? V : y[t - 1])
+        : rlref_lm_prefix_index (V, lm->eos, y, t);
+      status = FN (log_softmax) (lsm, AT (logits, r * (size_t) V), (size_t) V);
+      if (status == RLREF_SUCCESS)
+        {
+          num_add (sum, sum, AT (lsm, y[t]));
+          num_set (AT (tok, t), AT (lsm, y[t]));
+        }
+    }
+  if (status == RLREF_SUCCESS)
+    num_set (logp, sum);
+  num_vec_free (lsm, (size_t) V);
+  num_vec_free (sum, 1);
+  return status;
+}
