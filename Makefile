@@ -318,6 +318,9 @@ bench: $(LIB_A)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) tests/bench/bench.c -o $(BUILD)/bin/bench \
 	  $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
 	$(BUILD)/bin/bench
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) tests/bench/w1.c -o $(BUILD)/bin/w1 \
+	  $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
+	sh tests/bench/w1.sh $(BUILD)/bin/w1
 
 # Line coverage of the library by the unit suites and the command tests (gcov).
 coverage:
