@@ -166,7 +166,7 @@ static const rl_case c_dp[] = {
 };
 
 static const rl_case c_enum[] = {
-  { "bigram-keep,bigram-condition", B3, "", "V = 3, T = 3: 13 outcomes kept, 7 ended" },
+  { "bigram-keep,bigram-condition", B3, "", "V = 3, T = 3: 15 outcomes kept, 7 ended by EOS" },
   { "bigram-keep,bigram-condition", U3, "Uniform", "uniform logits" },
   { "bigram-keep,bigram-condition", B4, "", "V = 4, T = 5" },
   { "bigram-keep,bigram-condition",
