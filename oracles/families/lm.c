@@ -7,6 +7,7 @@
 RL_EVAL_DECL (lm_exact);
 RL_EVAL_DECL (lm_enum);
 RL_EVAL_DECL (lm_chain);
+RL_EVAL_DECL (lm_grad);
 
 #define SHAPE_INPUTS                                                          \
   { "V", RL_INT, "vocabulary size (2 to 64)" },                               \
@@ -68,6 +69,41 @@ static const rl_output out_chain[] = {
 static const rl_io io_chain_bigram = { in_chain, out_chain, RL_EVALS (lm_chain), .part = "bigram" };
 static const rl_io io_chain_tabular = { in_chain, out_chain, RL_EVALS (lm_chain), .part = "tabular" };
 
+#define GRAD_IO(name, what)                                                   \
+  static const rl_io io_grad_##name = {                                       \
+    .in = (const rl_input[]) {                                                \
+      SHAPE_INPUTS,                                                           \
+      { "ref_logits", RL_REAL_ARRAY, "the reference policy's logits, the same shape", \
+        .same_len_as = "logits" },                                            \
+      { "reward", RL_REAL_ARRAY, "additive reward: V token rewards, per_length, truncated" }, \
+      { "beta", RL_REAL, "the KL coefficient, > 0" },                         \
+      RL_END },                                                               \
+    .out = (const rl_output[]) {                                              \
+      { "value", what },                                                      \
+      { "grad", "d value / d logits, exact", .len_of = "logits" },            \
+      RL_END },                                                               \
+    RL_EVALS (lm_grad), .part = "grad-" #name,                                \
+  }
+GRAD_IO (reward, "E_q[r]");
+GRAD_IO (kl, "KL(q || q_ref)");
+GRAD_IO (kl_reverse, "KL(q_ref || q)");
+GRAD_IO (rlhf, "E_q[r] - beta KL(q || q_ref) (13.8)");
+GRAD_IO (dpo, "population DPO loss: sum over ordered pairs of distinct sequences of q_ref(y1) "
+         "q_ref(y2) sigma(r1 - r2) (-log sigma(beta (h1 - h2))), h = log q - log q_ref (13.21)");
+GRAD_IO (ipo, "population IPO loss: the same pairs, (h1 - h2 - 1/(2 beta))^2");
+
+static const rl_lm_variant grad_reward = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_REWARD };
+static const rl_lm_variant grad_kl = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_KL };
+static const rl_lm_variant grad_kl_reverse = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0,
+                                               RLREF_LM_OBJ_KL_REVERSE };
+static const rl_lm_variant grad_rlhf = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_RLHF };
+static const rl_lm_variant grad_dpo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
+static const rl_lm_variant grad_ipo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
+static const rl_lm_variant grad_rlhf_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0,
+                                                   RLREF_LM_OBJ_RLHF };
+static const rl_lm_variant grad_dpo_bigram = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0,
+                                               RLREF_LM_OBJ_DPO };
+
 static const rl_lm_variant bigram_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0 };
 static const rl_lm_variant bigram_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 0 };
 static const rl_lm_variant tabular_keep = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0 };
@@ -89,6 +125,26 @@ static const rl_variant v_exact[] = {
     "libraries (a truncated response is scored)", &io_exact_tabular, .data = &tabular_keep },
   { "tabular-condition", "tabular model (logits per prefix); " CONDITION_TEXT,
     "the seeds' sums over complete y", &io_exact_tabular, .data = &tabular_condition },
+  { "grad-reward", "tabular policy, cut sequences kept: E_q[r] and its exact gradient "
+    "sum_y q(y) (r(y) - E r) grad log pi(y)", "seed 000 (13.2)", &io_grad_reward,
+    .data = &grad_reward },
+  { "grad-kl", "tabular policy, cut kept: KL(q || q_ref) and its gradient sum_y q (h - KL) "
+    "grad log pi, h = log q - log q_ref", "seed 000 §12.1", &io_grad_kl, .data = &grad_kl },
+  { "grad-kl-reverse", "tabular policy, cut kept: KL(q_ref || q) and its gradient "
+    "sum_y (q - q_ref) grad log pi", "seed 000 §12.1", &io_grad_kl_reverse,
+    .data = &grad_kl_reverse },
+  { "grad-rlhf", "tabular policy, cut kept: E_q[r] - beta KL(q || q_ref) and its gradient",
+    "seed 000 (13.8), (13.13)", &io_grad_rlhf, .data = &grad_rlhf },
+  { "grad-rlhf-condition", "tabular policy, cut sequences conditioned away: the same objective "
+    "of q = pi / P(EOS within T)", "seed 000 (13.8), (13.13)", &io_grad_rlhf,
+    .data = &grad_rlhf_condition },
+  { "grad-dpo", "tabular policy, cut kept: the population DPO loss and its exact gradient",
+    "seed 000 (13.21)-(13.22)", &io_grad_dpo, .data = &grad_dpo },
+  { "grad-dpo-bigram", "bigram policy, cut kept: the population DPO loss and its exact "
+    "gradient (the rows of prefixes ending in the same token add)", "seed 000 (13.21)-(13.22)",
+    &io_grad_dpo, .data = &grad_dpo_bigram },
+  { "grad-ipo", "tabular policy, cut kept: the population IPO loss and its exact gradient",
+    "the IPO paper; CONVENTIONS.md DPO family", &io_grad_ipo, .data = &grad_ipo },
   RL_END,
 };
 static const rl_variant v_dp[] = {
@@ -125,6 +181,9 @@ static const rl_variant v_chain[] = {
 #define B4 "V=4 eos=0 T=5 logits=0.4,0,-0.3,0.2,-1,0.5,0.5,0,0,0,0,0,1,-0.5,0.25,0.75,0.1,0.2,0.3,-0.6"
 #define A3 "V=3 eos=2 T=3 logits=1,0.5,-1,0.2,0.1,0.3,-0.4,0,0.6,0.5,0,2,0,0,0,1,-1,0,-0.3,0.3,0"
 #define R3 " reward=1,-0.5,0,-0.25,-1"
+#define A3_LOGITS "1,0.5,-1,0.2,0.1,0.3,-0.4,0,0.6,0.5,0,2,0,0,0,1,-1,0,-0.3,0.3,0"
+#define A3_REF "0,0,0,0.5,-0.5,0,0,0,0,1,1,-1,0,0,0,0.2,0.2,0.2,-1,0,1"
+#define U3_LOGITS "0,0,0,0,0,0,0,0,0,0,0,0"
 #define R4 " reward=0,1,-1,0.5,-0.1,-2"
 
 static const rl_case c_exact[] = {
@@ -150,6 +209,14 @@ static const rl_case c_exact[] = {
     "three rows of logits where a bigram model of V = 3 has four", .invalid_in = "*" },
   { "bigram-keep", "V=3 eos=2 T=3 logits=0,0,0,0,nan,0,0,0,0,0,0,0" R3 " beta=1", "NonFinite",
     "a NaN logit", .invalid_in = "*" },
+  { "grad-reward,grad-kl,grad-kl-reverse,grad-rlhf,grad-rlhf-condition,grad-dpo,grad-ipo",
+    A3 " ref_logits=" A3_REF R3 " beta=0.5", "", "a tabular policy against a reference" },
+  { "grad-reward,grad-kl,grad-kl-reverse,grad-rlhf,grad-dpo,grad-ipo",
+    A3 " ref_logits=" A3_LOGITS R3 " beta=0.1", "AtReference",
+    "the policy is the reference: KL and its gradient 0; the DPO gradient is the seed's "
+    "-beta E[sigma(-beta z) ...] at z = 0" },
+  { "grad-dpo-bigram", B3 " ref_logits=" U3_LOGITS R3 " beta=0.5", "",
+    "a bigram policy against uniform logits" },
   RL_END,
 };
 
@@ -195,6 +262,8 @@ static const rl_note n_lm[] = {
     "beta small: pi* is close to the argmax of r (13.17, beta -> 0); e^{r/beta} is far beyond "
     "binary64, so log Z must be formed from logs or scaled weights." },
   { "ShortestT", "EDGE_CASE", "T = 1: the outcomes are single tokens." },
+  { "AtReference", "PROPERTY",
+    "The policy equals the reference: h = 0 for every sequence, KL = 0 with gradient 0." },
   { "BeyondEnumeration", "PROPERTY",
     "More sequences than enumeration takes: only the DP form computes it." },
   { "RareEOS", "EDGE_CASE", "EOS is rarely chosen: the two readings of a cut sequence differ most." },

@@ -80,3 +80,23 @@ RL_ENTRY (lm_chain)
     }
   return LIB (lm_logprob) (y[0], y[1], &lm, x[3], toks, (int) L);
 }
+
+/* LM-EXACT gradients: x = logits, ref_logits, reward, beta (inputs 3 to 6);
+ * y = value, grad[n_rows V]. */
+RL_ENTRY (lm_grad)
+{
+  const rl_lm_variant *d = v->data;
+  rlref_lm lm;
+  int status;
+  if (a->len[4] != a->len[3])
+    RLREF_ERROR ("ref_logits and logits differ in length", RLREF_EINVAL);
+  /* the shape check reads the reward from input 4: give it input 5 */
+  {
+    rl_args b = *a;
+    b.len[4] = a->len[5];
+    status = shape (v, &b, &lm, 1);
+  }
+  if (status)
+    return status;
+  return LIB (lm_objective) (y[0], y[1], &lm, x[3], x[4], x[5], x[6], d->objective);
+}

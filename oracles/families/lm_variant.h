@@ -9,6 +9,7 @@ typedef struct
   rlref_lm_kind kind;
   rlref_lm_truncation truncation;
   int dp;
+  int objective;                /* RLREF_LM_OBJ_*, for the gradient variants */
 } rl_lm_variant;
 
 #endif

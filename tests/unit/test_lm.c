@@ -167,6 +167,85 @@ START_TEST (test_bad_models)
 }
 END_TEST
 
+/* Every objective's exact gradient against MPFR central differences (step
+ * 2^-90, error O(h^2) = 2^-180): tabular and bigram, both readings. */
+static void
+check_gradient (rlref_lm lm, const double *th_d, const double *ref_d, int objective)
+{
+  size_t nl = lm.n_rows * (size_t) lm.V;
+  mpfr_ptr v = tu_mp_vec_new (4 * nl + V + 2 + 4, 256);
+  mpfr_ptr th = v, ref = th + nl, grad = ref + nl, g2 = grad + nl, reward = g2 + nl;
+  mpfr_ptr beta = reward + V + 2, val = beta + 1, hi = val + 1, lo = hi + 1;
+  for (size_t k = 0; k < nl; k++)
+    {
+      mpfr_set_d (th + k, th_d[k], MPFR_RNDN);
+      mpfr_set_d (ref + k, ref_d[k], MPFR_RNDN);
+    }
+  for (int k = 0; k < V + 2; k++)
+    mpfr_set_d (reward + k, R3[k], MPFR_RNDN);
+  mpfr_set_d (beta, 0.5, MPFR_RNDN);
+  TU_OK (rlref_lm_objective_mp (val, grad, &lm, th, ref, reward, beta, objective));
+  for (size_t k = 0; k < nl; k++)
+    {
+      mpfr_t save;
+      mpfr_init2 (save, 256);
+      mpfr_set (save, th + k, MPFR_RNDN);
+      mpfr_add_d (th + k, save, 0x1p-90, MPFR_RNDN);
+      TU_OK (rlref_lm_objective_mp (hi, NULL, &lm, th, ref, reward, beta, objective));
+      mpfr_sub_d (th + k, save, 0x1p-90, MPFR_RNDN);
+      TU_OK (rlref_lm_objective_mp (lo, NULL, &lm, th, ref, reward, beta, objective));
+      mpfr_set (th + k, save, MPFR_RNDN);
+      mpfr_sub (g2 + k, hi, lo, MPFR_RNDN);
+      mpfr_mul_2si (g2 + k, g2 + k, 89, MPFR_RNDN);
+      /* agreement to 2^-150 absolute (the rows of a softmax sum to 0) */
+      mpfr_sub (hi, g2 + k, grad + k, MPFR_RNDN);
+      ck_assert_msg (mpfr_zero_p (hi) || mpfr_get_exp (hi) < -150,
+                     "objective %d, logit %zu: gradient %s, differences %s", objective, k,
+                     tu_mp_str (grad + k), tu_mp_str (g2 + k));
+      mpfr_clear (save);
+    }
+  tu_mp_vec_free (v, 4 * nl + V + 2 + 4);
+}
+
+START_TEST (test_gradients)
+{
+  static const double A3[21] = { 1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0, 0.6, 0.5, 0, 2,
+                                 0, 0, 0, 1, -1, 0, -0.3, 0.3, 0 };
+  static const double A3R[21] = { 0, 0, 0, 0.5, -0.5, 0, 0, 0, 0, 1, 1, -1,
+                                  0, 0, 0, 0.2, 0.2, 0.2, -1, 0, 1 };
+  static const double U3[12] = { 0 };
+  rlref_lm tab = { .V = V, .eos = EOS, .T = T, .kind = RLREF_LM_TABULAR,
+                   .truncation = RLREF_LM_KEEP, .n_rows = 7, .reward = RLREF_REWARD_ADDITIVE };
+  rlref_lm cond = tab, bi = model (RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  cond.truncation = RLREF_LM_CONDITION;
+  for (int obj = RLREF_LM_OBJ_REWARD; obj <= RLREF_LM_OBJ_IPO; obj++)
+    {
+      check_gradient (tab, A3, A3R, obj);
+      check_gradient (cond, A3, A3R, obj);
+      check_gradient (bi, B3, U3, obj);
+    }
+}
+END_TEST
+
+/* At the reference the KLs and their gradients vanish; the RLHF objective's
+ * maximiser is pi* (13.17): its gradient vanishes at logits log pi* . */
+START_TEST (test_gradient_zeros)
+{
+  static const double A3[21] = { 1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0, 0.6, 0.5, 0, 2,
+                                 0, 0, 0, 1, -1, 0, -0.3, 0.3, 0 };
+  rlref_lm tab = { .V = V, .eos = EOS, .T = T, .kind = RLREF_LM_TABULAR,
+                   .truncation = RLREF_LM_KEEP, .n_rows = 7, .reward = RLREF_REWARD_ADDITIVE };
+  double val, grad[21], beta = 0.5;
+  for (int obj = RLREF_LM_OBJ_KL; obj <= RLREF_LM_OBJ_KL_REVERSE; obj++)
+    {
+      TU_OK (rlref_lm_objective_d (&val, grad, &tab, A3, A3, R3, &beta, obj));
+      ck_assert_double_eq_tol (val, 0.0, 1e-15);
+      for (int k = 0; k < 21; k++)
+        ck_assert_double_eq_tol (grad[k], 0.0, 1e-15);
+    }
+}
+END_TEST
+
 static Suite *
 lm_suite (void)
 {
@@ -177,6 +256,8 @@ lm_suite (void)
   tcase_add_test (tc, test_dp_equals_enumeration);
   tcase_add_test (tc, test_small_beta);
   tcase_add_test (tc, test_bad_models);
+  tcase_add_test (tc, test_gradients);
+  tcase_add_test (tc, test_gradient_zeros);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -75,6 +75,19 @@ enum
   RLREF_LM_MEAN_R_STAR,         /* E_pi*[r] */
   RLREF_LM_NMOMENTS
 };
+/* The objectives of rlref_lm_objective: of the policy's outcome
+ * distribution q (pi_theta, or pi_theta given EOS within T), against a
+ * reference q_ref with the same shape. */
+enum
+{
+  RLREF_LM_OBJ_REWARD,          /* E_q[r] */
+  RLREF_LM_OBJ_KL,              /* KL(q || q_ref) */
+  RLREF_LM_OBJ_KL_REVERSE,      /* KL(q_ref || q) */
+  RLREF_LM_OBJ_RLHF,            /* E_q[r] - beta KL(q || q_ref) (13.8) */
+  RLREF_LM_OBJ_DPO,             /* population DPO loss on Bradley-Terry preferences (13.21) */
+  RLREF_LM_OBJ_IPO              /* population IPO loss, (z - 1/(2 beta))^2 */
+};
+
 /* A mask of wanted moments: bit k for moment k (the others come out NaN). */
 #define RLREF_LM_ALL ((1u << RLREF_LM_NMOMENTS) - 1)
 

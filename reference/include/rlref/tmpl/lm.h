@@ -22,3 +22,13 @@ int RLREF_FN (lm_moments_dp) (RLREF_T m, const rlref_lm *lm, RLREF_CT logits, RL
  * of length L (ended by EOS, or of length T), and each term in tok[L]. */
 int RLREF_FN (lm_logprob) (RLREF_T logp, RLREF_T tok, const rlref_lm *lm, RLREF_CT logits,
                            const int *y, int L) RLREF_WUR;
+
+/* LM-EXACT, DPO-EQUIV: the value of an objective (RLREF_LM_OBJ_*) of the
+ * policy with logits theta against the reference with ref_logits, and, when
+ * grad is not NULL, its exact gradient with respect to theta (n_rows x V).
+ * The pairwise DPO and IPO losses sum over ordered pairs of distinct
+ * sequences drawn from q_ref x q_ref, labelled y1 > y2 with probability
+ * sigma(r1 - r2).  At most 1e6 sequences (4096 for DPO and IPO). */
+int RLREF_FN (lm_objective) (RLREF_T value, RLREF_T grad, const rlref_lm *lm, RLREF_CT logits,
+                             RLREF_CT ref_logits, RLREF_CT reward, RLREF_CT beta,
+                             int objective) RLREF_WUR;
