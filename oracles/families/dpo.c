@@ -1,0 +1,587 @@
+/* dpo.c -- the DPO family: losses of the DPO family on given
+ * log-probabilities (seed 000 (13.18)-(13.22), section 4 and 10.1; seed
+ * 003; CONVENTIONS.md "DPO family"): inputs, outputs, variants (one per
+ * convention of TRL, OpenRLHF and the seeds), golden cases and notes.
+ *
+ * Throughout, for pair i of a batch of B:
+ *   D_i = (logp_w,i - ref_w,i) - (logp_l,i - ref_l,i),
+ *   D_tok,i = (logp_w,i - ref_w,i)/n_w,i - (logp_l,i - ref_l,i)/n_l,i,
+ * the log-probabilities being sums over the completion's tokens. */
+#include "rlref/dpo.h"
+#include "family.h"
+
+RL_EVAL_DECL (dpo_pair);
+RL_EVAL_DECL (dpo_grad);
+RL_EVAL_DECL (dpo_kto);
+RL_EVAL_DECL (dpo_simpo);
+RL_EVAL_DECL (dpo_orpo);
+
+/* --- inputs and outputs ------------------------------------------------ */
+
+#define IN_LOGP_W { "logp_w", RL_REAL_ARRAY, "policy log-probability of each chosen completion y_w, summed over its tokens" }
+#define IN_LOGP_L { "logp_l", RL_REAL_ARRAY, "policy log-probability of each rejected completion y_l, summed over its tokens", .same_len_as = "logp_w" }
+#define IN_REF_W { "ref_w", RL_REAL_ARRAY, "reference log-probability of y_w, summed over its tokens", .same_len_as = "logp_w" }
+#define IN_REF_L { "ref_l", RL_REAL_ARRAY, "reference log-probability of y_l, summed over its tokens", .same_len_as = "logp_w" }
+
+static const rl_io io_pair = {
+  .in = (const rl_input[]) {
+    IN_LOGP_W, IN_LOGP_L, IN_REF_W, IN_REF_L,
+    { "n_w", RL_INT_ARRAY, "token count of each y_w; read only by the per-token variants "
+      "(ipo-mean, sigmoid-norm), which refuse a count < 1", .same_len_as = "logp_w" },
+    { "n_l", RL_INT_ARRAY, "token count of each y_l; as n_w", .same_len_as = "logp_w" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "loss", "batch mean (1/B) sum_i losses_i" },
+    { "losses", "the variant's loss l of each pair", .len_of = "logp_w" },
+    { "grad_w", "d loss / d logp_w,i (reference held fixed)", .len_of = "logp_w" },
+    { "grad_l", "d loss / d logp_l,i", .len_of = "logp_w" },
+    { "reward_w", "implicit reward beta (logp_w,i - ref_w,i), summed log-ratio, beta not squared "
+      "(what TRL and OpenRLHF log as rewards/chosen)", .len_of = "logp_w" },
+    { "reward_l", "implicit reward beta (logp_l,i - ref_l,i)", .len_of = "logp_w" },
+    RL_END },
+  RL_EVALS (dpo_pair), .part = "pair-loss",
+};
+
+static const rl_io io_grad = {
+  .in = (const rl_input[]) { IN_LOGP_W, IN_LOGP_L, IN_REF_W, IN_REF_L, RL_END },
+  .out = (const rl_output[]) {
+    { "weight", "the weight of 13.22, sigma(r_l,i - r_w,i) with r = beta (logp - ref) "
+      "(seed-003-prose: sigma(beta (r_l,i - r_w,i)))", .len_of = "logp_w" },
+    { "grad_w", "d L / d logp_w,i of the batch mean L = (1/B) sum_i -log sigma(b D_i), b = beta "
+      "(seed-003-prose: beta^2)", .len_of = "logp_w" },
+    { "grad_l", "d L / d logp_l,i", .len_of = "logp_w" },
+    RL_END },
+  RL_EVALS (dpo_grad), .part = "grad",
+};
+
+static const rl_io io_kto = {
+  .in = (const rl_input[]) {
+    { "logp", RL_REAL_ARRAY, "policy log-probability of each completion, summed over its tokens" },
+    { "ref", RL_REAL_ARRAY, "reference log-probability of each completion", .same_len_as = "logp" },
+    { "desirable", RL_INT_ARRAY, "1 for a desirable completion, 0 for an undesirable one",
+      .same_len_as = "logp" },
+    { "kl_logp", RL_REAL_ARRAY, "policy log-probability of each mismatched (prompt, completion) "
+      "pair of the KL estimate" },
+    { "kl_ref", RL_REAL_ARRAY, "reference log-probability of each mismatched pair",
+      .same_len_as = "kl_logp" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "loss", "mean of losses over the B completions" },
+    { "losses", "weighted loss of each completion", .len_of = "logp" },
+    { "grad", "d loss / d logp_i, z0 held constant (detached)", .len_of = "logp" },
+    { "reward", "beta (logp_i - ref_i)", .len_of = "logp" },
+    { "z0", "the reference point max(0, mean_j (kl_logp_j - kl_ref_j))" },
+    RL_END },
+  RL_EVALS (dpo_kto), .part = "kto",
+};
+
+#define IN_COUNTS                                                                   \
+  { "n_w", RL_INT_ARRAY, "token count of each y_w (>= 1)", .same_len_as = "logp_w" }, \
+  { "n_l", RL_INT_ARRAY, "token count of each y_l (>= 1)", .same_len_as = "logp_w" }
+
+static const rl_io io_simpo = {
+  .in = (const rl_input[]) { IN_LOGP_W, IN_LOGP_L, IN_COUNTS, RL_END },
+  .out = (const rl_output[]) {
+    { "loss", "(1/B) sum_i losses_i + alpha nll" },
+    { "losses", "-log sigma(beta (a_w,i - a_l,i) - gamma), a = logp/n", .len_of = "logp_w" },
+    { "grad_w", "d loss / d logp_w,i (the NLL term included)", .len_of = "logp_w" },
+    { "grad_l", "d loss / d logp_l,i", .len_of = "logp_w" },
+    { "reward_w", "beta a_w,i (what the trainers log as rewards/chosen)", .len_of = "logp_w" },
+    { "reward_l", "beta a_l,i", .len_of = "logp_w" },
+    { "nll", "-sum_i logp_w,i / sum_i n_w,i, the token-mean NLL of the chosen completions" },
+    RL_END },
+  RL_EVALS (dpo_simpo), .part = "simpo",
+};
+
+static const rl_io io_orpo = {
+  .in = (const rl_input[]) {
+    { "logp_w", RL_REAL_ARRAY, "policy log-probability of each chosen completion, summed over "
+      "its tokens (<= 0)" },
+    { "logp_l", RL_REAL_ARRAY, "policy log-probability of each rejected completion (< 0)",
+      .same_len_as = "logp_w" },
+    IN_COUNTS, RL_END },
+  .out = (const rl_output[]) {
+    { "loss", "nll + (1/B) sum_i losses_i" },
+    { "losses", "odds-ratio term -lambda log sigma(log_odds_i)", .len_of = "logp_w" },
+    { "grad_w", "d loss / d logp_w,i (the NLL term included)", .len_of = "logp_w" },
+    { "grad_l", "d loss / d logp_l,i", .len_of = "logp_w" },
+    { "log_odds", "lo(a_w,i) - lo(a_l,i), lo(a) = a - log(1 - e^a), a = logp/n (+inf when "
+      "logp_w,i = 0)", .len_of = "logp_w" },
+    { "nll", "the SFT term on the chosen completions (the variant's mean)" },
+    { "reward_w", "lambda a_w,i (what TRL logs as rewards/chosen)", .len_of = "logp_w" },
+    { "reward_l", "lambda a_l,i", .len_of = "logp_w" },
+    RL_END },
+  RL_EVALS (dpo_orpo), .part = "orpo",
+};
+
+/* --- variants ---------------------------------------------------------- */
+
+static const rlref_dpo_convention k_sigmoid = { RLREF_DPO_SIGMOID, 0, 0 };
+static const rlref_dpo_convention k_seed003 = { RLREF_DPO_SIGMOID, 1, 0 };
+static const rlref_dpo_convention k_hinge = { RLREF_DPO_HINGE, 0, 0 };
+static const rlref_dpo_convention k_cdpo = { RLREF_DPO_CDPO, 0, 0 };
+static const rlref_dpo_convention k_robust = { RLREF_DPO_ROBUST, 0, 0 };
+static const rlref_dpo_convention k_ipo_sum = { RLREF_DPO_IPO, 0, 0 };
+static const rlref_dpo_convention k_ipo_mean = { RLREF_DPO_IPO, 0, 1 };
+static const rlref_dpo_convention k_sigmoid_norm = { RLREF_DPO_SIGMOID, 0, 1 };
+
+static const enum rlref_nll_mean k_token_mean = RLREF_NLL_TOKEN_MEAN;
+static const enum rlref_nll_mean k_seq_mean = RLREF_NLL_SEQ_MEAN;
+
+#define BETA(b) { "beta", (b), .in_x = 1 }
+
+/* The margins the descriptions use (the log-probabilities summed over tokens). */
+#define D_SUM "D = (logp_w - ref_w) - (logp_l - ref_l); "
+#define D_TOK "D_tok = (logp_w - ref_w)/n_w - (logp_l - ref_l)/n_l; "
+#define EPS(e) { "eps", (e), .in_x = 1 }
+
+/* The pairwise conventions, shared by DPO-LOSS, DPO-CDPO and DPO-IPO. */
+#define V_SIGMOID                                                               \
+  { "sigmoid", D_SUM "l = -log sigma(beta D) = softplus(-beta D) (13.21); grad_w = -beta "     \
+    "sigma(-beta D)/B, grad_l = -grad_w; beta 0.1",                                \
+    "seed 000 (13.21) and seed 003's pseudo-code; TRL DPOTrainer loss_type=\"sigmoid\" (1.10 " \
+    "development line; from 0.29 on without label smoothing); OpenRLHF 0.11 DPOLoss with "  \
+    "label_smoothing 0", &io_pair, .params = { BETA (0.1) }, .data = &k_sigmoid }
+#define V_SEED003                                                               \
+  { "seed-003-prose", D_SUM "l = -log sigma(beta^2 D): seed 003's prose defines r_w = beta log(pi/"   \
+    "pi_ref) and then writes L = -log sigma(beta (r_w - r_l)), applying beta twice (an erratum: "\
+    "its derivation and pseudo-code apply it once); gradients with beta^2; rewards "        \
+    "beta (logp - ref); beta 0.1",                                                 \
+    "seed 003 (DPO, the prose of its outline and derivation; erratum reading)", &io_pair, \
+    .params = { BETA (0.1) }, .data = &k_seed003 }
+#define V_HINGE                                                                 \
+  { "hinge", D_SUM "l = max(0, 1 - beta D) (SLiC); grad_w = -beta/B where 1 - beta D > 0, else 0; at " \
+    "1 - beta D = 0 exactly the loss is 0 and the gradient 0 (relu'(0) = 0, as PyTorch); beta 0.1", \
+    "TRL DPOTrainer loss_type=\"hinge\" (1.10 development line)", &io_pair,    \
+    .params = { BETA (0.1) }, .data = &k_hinge }
+#define V_CDPO                                                                  \
+  { "cdpo", D_SUM "l = -(1 - eps) log sigma(beta D) - eps log sigma(-beta D), 0 <= eps <= 1; beta 0.1, " \
+    "eps 0.1 (the libraries' default label_smoothing 0 gives sigmoid)",          \
+    "OpenRLHF 0.11 DPOLoss (--model.label_smoothing; the cDPO note's eq. 3); TRL DPOTrainer " \
+    "loss_type=\"sigmoid\" with label_smoothing, up to 0.28; seed 000 section 10.1", &io_pair, \
+    .params = { BETA (0.1), EPS (0.1) }, .data = &k_cdpo }
+#define V_ROBUST                                                                \
+  { "robust", D_SUM "l = [-(1 - eps) log sigma(beta D) + eps log sigma(-beta D)]/(1 - 2 eps), 0 <= eps " \
+    "< 1/2 (negative for large beta D); beta 0.1, eps 0.1 (the robust DPO paper's typical value; " \
+    "TRL's default 0 gives sigmoid)",                                             \
+    "TRL DPOTrainer loss_type=\"robust\" (1.10 development line; it refuses eps outside [0, 0.5))", \
+    &io_pair, .params = { BETA (0.1), EPS (0.1) }, .data = &k_robust }
+#define V_IPO_SUM                                                               \
+  { "ipo-sum", D_SUM "l = (D - 1/(2 beta))^2 (beta is the IPO paper's " \
+    "tau); grad_w = 2 (D - 1/(2 beta))/B; beta 0.1",                              \
+    "OpenRLHF 0.11 DPOLoss ipo=True (--model.ipo_enable, summed log-probabilities); the IPO " \
+    "paper's eq. 17 as written", &io_pair, .params = { BETA (0.1) }, .data = &k_ipo_sum }
+#define V_IPO_MEAN                                                              \
+  { "ipo-mean", D_TOK "l = (D_tok - 1/(2 beta))^2; grad_w = 2 "   \
+    "(D_tok - 1/(2 beta))/(B n_w), grad_l = -2 (D_tok - 1/(2 beta))/(B n_l); rewards from the "  \
+    "summed log-ratios; beta 0.1",                                                 \
+    "TRL DPOTrainer loss_type=\"ipo\" (1.10 development line: log-ratios divided by the "   \
+    "completion token counts, clamped at 1; 0.28 averaged the log-probabilities before the loss)", \
+    &io_pair, .params = { BETA (0.1) }, .data = &k_ipo_mean }
+#define V_SIGMOID_NORM                                                          \
+  { "sigmoid-norm", D_TOK "l = -log sigma(beta D_tok); grad_w = " \
+    "-beta sigma(-beta D_tok)/(B n_w), grad_l = beta sigma(-beta D_tok)/(B n_l); beta 0.1",  \
+    "TRL DPOTrainer loss_type=\"sigmoid_norm\" (1.10 development line)", &io_pair, \
+    .params = { BETA (0.1) }, .data = &k_sigmoid_norm }
+
+static const rl_variant v_loss[] = {
+  V_SIGMOID, V_SEED003, V_HINGE, V_CDPO, V_ROBUST, V_IPO_SUM, V_IPO_MEAN, V_SIGMOID_NORM,
+  RL_END,
+};
+static const rl_variant v_cdpo[] = { V_CDPO, V_ROBUST, RL_END };
+static const rl_variant v_ipo[] = { V_IPO_SUM, V_IPO_MEAN, RL_END };
+
+static const rl_variant v_grad[] = {
+  { "seed-000", D_SUM "weight = sigma(r_l - r_w) = sigma(-beta D), r = beta (logp - ref) (13.18, "
+    "13.22); grad_w = -beta weight/B, grad_l = beta weight/B; beta 0.1",
+    "seed 000 (13.22); what TRL (sigmoid) and OpenRLHF (DPOLoss) back-propagate", &io_grad,
+    .params = { BETA (0.1) }, .data = &k_sigmoid },
+  { "seed-003-prose", D_SUM "beta applied twice: weight = sigma(beta (r_l - r_w)) = sigma(-beta^2 D), "
+    "grad_w = -beta^2 weight/B, grad_l = beta^2 weight/B; beta 0.1",
+    "seed 003's prose (erratum reading)", &io_grad, .params = { BETA (0.1) },
+    .data = &k_seed003 },
+  RL_END,
+};
+
+#define KTO_RULE                                                                \
+  "z0 = max(0, (1/M) sum_j (kl_logp_j - kl_ref_j)), held constant; r = logp - ref; desirable "   \
+  "l = w_d (1 - sigma(beta (r - z0))), undesirable l = w_u (1 - sigma(beta (z0 - r))), each "      \
+  "1 - sigma(x) exactly sigma(-x); loss = the mean over all B completions; "
+
+static const rl_variant v_kto[] = {
+  { "trl", KTO_RULE "beta 0.1, w_d = w_u = 1",
+    "TRL KTOTrainer loss_type=\"kto\" (1.10 development line; KL pairs by cycling completions "
+    "within the batch)", &io_kto,
+    .params = { BETA (0.1), { "w_d", 1.0, .in_x = 1 }, { "w_u", 1.0, .in_x = 1 } } },
+  { "openrlhf", KTO_RULE "beta 0.01, w_d = w_u = 1",
+    "OpenRLHF KTOLoss (0.1.9 to 0.9.5, removed in 0.9.6; train_kto --beta default 0.01 in 0.9.5)",
+    &io_kto, .params = { BETA (0.01), { "w_d", 1.0, .in_x = 1 }, { "w_u", 1.0, .in_x = 1 } } },
+  RL_END,
+};
+
+static const rl_variant v_simpo[] = {
+  { "simpo-repo", "l = -log sigma(beta (a_w - a_l - gamma_beta_ratio)), a = logp/n, i.e. gamma = "
+    "beta gamma_beta_ratio; loss = mean l + sft_weight nll (token-mean NLL of the chosen "
+    "completions); beta 2.0, gamma_beta_ratio 0.25, sft_weight 0",
+    "princeton-nlp/SimPO scripts/simpo_trainer.py (SimPOConfig defaults)", &io_simpo,
+    .params = { BETA (2.0), { "gamma_beta_ratio", 0.25, .in_x = 1 },
+                { "sft_weight", 0.0, .in_x = 1 } } },
+  { "trl", "l = -log sigma(beta (a_w - a_l) - simpo_gamma), a = logp/n; loss = mean l + "
+    "cpo_alpha nll, nll = -sum logp_w / sum n_w (token mean over the batch's chosen "
+    "completions); beta 0.1, simpo_gamma 0.5, cpo_alpha 1",
+    "TRL CPOTrainer loss_type=\"simpo\" (trl.experimental.cpo, 1.10 development line; CPOConfig "
+    "defaults: the NLL term is on unless cpo_alpha = 0)", &io_simpo,
+    .params = { BETA (0.1), { "simpo_gamma", 0.5, .in_x = 1 },
+                { "cpo_alpha", 1.0, .in_x = 1 } } },
+  RL_END,
+};
+
+static const rl_variant v_orpo[] = {
+  { "trl", "log_odds = lo(a_w) - lo(a_l), lo(a) = a - log(1 - e^a) (stable log1mexp), a = logp/n; "
+    "l = -lambda log sigma(log_odds); nll = -sum_i logp_w,i / sum_i n_w,i (token mean); loss = "
+    "nll + mean l; lambda 0.1",
+    "TRL ORPOTrainer (trl.experimental.orpo, 1.10 development line; beta = lambda 0.1); TRL's "
+    "NLL also counts the prompt's tokens, here only the chosen completion's", &io_orpo,
+    .params = { { "lambda", 0.1, .in_x = 1 } }, .data = &k_token_mean },
+  { "seq-mean", "as trl, but nll = (1/B) sum_i (-logp_w,i / n_w,i), the mean over pairs of each "
+    "chosen completion's per-token NLL; lambda 0.1",
+    "the ORPO paper (L_SFT of each chosen completion, averaged over the batch)", &io_orpo,
+    .params = { { "lambda", 0.1, .in_x = 1 } }, .data = &k_seq_mean },
+  RL_END,
+};
+
+/* --- golden cases ------------------------------------------------------ */
+
+/* The detectors and edges every pairwise convention is held to. */
+#define C_DETECTOR                                                              \
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5", "Detector",        \
+    "CONVENTIONS detector, D = 1.5, beta 0.1: sigmoid 0.6209570, hinge 0.85, IPO summed 12.25, " \
+    "IPO per-token (4 and 5 tokens) 21.16, cDPO eps 0.1 0.6359570, robust eps 0.1 0.6022070" }
+#define C_SEED_DETECTOR                                                         \
+  { "*", "logp_w=-1 logp_l=-5 ref_w=-3 ref_l=-5 n_w=2 n_l=4", "Detector SeedErratum",   \
+    "D = 2, beta 0.1: 0.598139 (13.21) vs 0.683197 (seed 003's prose, beta twice)" }
+#define C_INVALID_COMMON                                                        \
+  { "*", "logp_w=nan logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5", "NonFinite",        \
+    "NaN log-probability", .invalid_in = "*" },                                    \
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-inf n_w=4 n_l=5", "NonFinite",         \
+    "infinite reference log-probability (a token of probability 0)", .invalid_in = "*" },  \
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 beta=0", "OutOfDomain", \
+    "beta = 0", .invalid_in = "*" },                                               \
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 beta=-0.1", "OutOfDomain", \
+    "beta < 0", .invalid_in = "*" },                                               \
+  { "*", "logp_w= logp_l= ref_w= ref_l= n_w= n_l=", "EmptyBatch", "no pairs",        \
+    .invalid_in = "*" },                                                           \
+  { "*", "logp_w=-10,-3 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5", "LengthMismatch", \
+    "two chosen log-probabilities for one rejected", .invalid_in = "*" },          \
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=0 n_l=5", "ZeroCount",      \
+    "a completion of no tokens: the per-token conventions refuse it; the others do not read " \
+    "counts", .invalid_in = "ipo-mean,sigmoid-norm" }
+
+static const rl_case c_loss[] = {
+  C_DETECTOR,
+  C_SEED_DETECTOR,
+  { "*", "logp_w=-7.25 logp_l=-9.5 ref_w=-7.25 ref_l=-9.5 n_w=3 n_l=3", "ZeroMargin",
+    "policy = reference, D = 0: sigmoid log 2, hinge 1, IPO 1/(4 beta^2) = 25" },
+  { "*", "logp_w=-10,-3.5,-20 logp_l=-11,-4,-18 ref_w=-12,-3,-19 ref_l=-11.5,-4.25,-18.5 "
+    "n_w=4,2,9 n_l=5,3,7", "Batch", "three pairs, the last with D < 0" },
+  { "*", "logp_w=-1 logp_l=-5 ref_w=-3 ref_l=-5 n_w=2 n_l=4 beta=0.5", "HingeKink",
+    "beta D = 1 exactly: the hinge is at its kink (loss 0, gradient 0); ipo-mean at its minimum" },
+  { "*", "logp_w=-1 logp_l=-10001 ref_w=-1 ref_l=-1 n_w=1 n_l=1", "Saturated",
+    "beta D = 1000: -log sigma(beta D) = e^-1000" },
+  { "*", "logp_w=-1000 logp_l=-1 ref_w=-1 ref_l=-1 n_w=1 n_l=1", "NaiveOverflowFloat32",
+    "beta D = -99.9: log(1 + e^99.9) overflows binary32" },
+  { "*", "logp_w=-10001 logp_l=-1 ref_w=-1 ref_l=-1 n_w=1 n_l=1", "NaiveOverflow",
+    "beta D = -1000: log(1 + e^1000) overflows binary64" },
+  { "*", "logp_w=-1000000 logp_l=-1 ref_w=-1 ref_l=-1000000 n_w=1000 n_l=1000",
+    "Extreme", "D = -1999998, beta D ~ -2e5" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 beta=1", "",
+    "the detector at beta 1" },
+  C_INVALID_COMMON,
+  RL_END,
+};
+
+static const rl_case c_cdpo[] = {
+  C_DETECTOR,
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=0", "",
+    "eps = 0: both are the sigmoid loss 0.6209570" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=0.25", "", "eps = 1/4" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=0.49", "",
+    "eps near 1/2: robust DPO divides by 1 - 2 eps = 0.02" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=0.5", "OutOfDomain",
+    "eps = 1/2: cDPO is symmetric in D; robust DPO divides by 0", .invalid_in = "robust" },
+  { "*", "logp_w=-10,-3.5,-20 logp_l=-11,-4,-18 ref_w=-12,-3,-19 ref_l=-11.5,-4.25,-18.5 "
+    "n_w=4,2,9 n_l=5,3,7", "Batch", "three pairs, the last with D < 0" },
+  { "*", "logp_w=-1 logp_l=-10001 ref_w=-1 ref_l=-1 n_w=1 n_l=1", "Saturated",
+    "beta D = 1000: the eps term grows as eps beta D (robust: -eps beta D/(1 - 2 eps))" },
+  { "*", "logp_w=-10001 logp_l=-1 ref_w=-1 ref_l=-1 n_w=1 n_l=1", "NaiveOverflow",
+    "beta D = -1000" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=-0.1", "OutOfDomain",
+    "eps < 0", .invalid_in = "*" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=1.5", "OutOfDomain",
+    "eps > 1", .invalid_in = "*" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=nan", "NonFinite",
+    "NaN eps", .invalid_in = "*" },
+  C_INVALID_COMMON,
+  RL_END,
+};
+
+static const rl_case c_ipo[] = {
+  C_DETECTOR,
+  C_SEED_DETECTOR,
+  { "*", "logp_w=-7.25 logp_l=-9.5 ref_w=-7.25 ref_l=-9.5 n_w=3 n_l=3", "ZeroMargin",
+    "D = 0: 1/(4 beta^2) = 25" },
+  { "*", "logp_w=-1 logp_l=-5 ref_w=-3 ref_l=-5 n_w=2 n_l=4 beta=0.5", "",
+    "ipo-mean at its minimum: D_tok = 1/(2 beta) = 1, loss 0, gradient 0" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-10 ref_l=-16 n_w=4 n_l=1", "",
+    "D = 5 = 1/(2 beta): ipo-sum at its minimum" },
+  { "*", "logp_w=-40,-12 logp_l=-50,-9 ref_w=-44,-14 ref_l=-49,-10 n_w=40,3 n_l=10,2",
+    "Batch LengthBias", "long completions: summing and averaging disagree on which pair "
+    "pulls harder" },
+  { "*", "logp_w=-1 logp_l=-10001 ref_w=-1 ref_l=-1 n_w=1 n_l=1", "",
+    "D = 10000: the squared loss keeps growing where sigmoid saturates" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 beta=0.01", "",
+    "beta (tau) 0.01: target margin 50" },
+  C_INVALID_COMMON,
+  RL_END,
+};
+
+static const rl_case c_grad[] = {
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5", "Detector",
+    "CONVENTIONS log-probabilities, D = 1.5: weight sigma(-0.15) = 0.4625702" },
+  { "*", "logp_w=-1 logp_l=-5 ref_w=-3 ref_l=-5", "Detector SeedErratum",
+    "D = 2: weight sigma(-0.2) (13.22) vs sigma(-0.02) (seed 003's prose)" },
+  { "*", "logp_w=-7.25 logp_l=-9.5 ref_w=-7.25 ref_l=-9.5", "ZeroMargin",
+    "D = 0: weight exactly 1/2" },
+  { "*", "logp_w=-10,-3.5,-20 logp_l=-11,-4,-18 ref_w=-12,-3,-19 ref_l=-11.5,-4.25,-18.5",
+    "Batch", "three pairs; each gradient divided by B = 3" },
+  { "*", "logp_w=-1 logp_l=-10001 ref_w=-1 ref_l=-1", "Saturated",
+    "beta D = 1000: the pair is ranked right, weight e^-1000" },
+  { "*", "logp_w=-10001 logp_l=-1 ref_w=-1 ref_l=-1", "WrongWay",
+    "beta D = -1000: the implicit rewards rank the pair wrongly, weight 1 - e^-1000" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 beta=0.5", "", "beta 0.5" },
+  { "*", "logp_w=nan logp_l=-11 ref_w=-12 ref_l=-11.5", "NonFinite", "NaN log-probability",
+    .invalid_in = "*" },
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 beta=0", "OutOfDomain", "beta = 0",
+    .invalid_in = "*" },
+  { "*", "logp_w= logp_l= ref_w= ref_l=", "EmptyBatch", "no pairs", .invalid_in = "*" },
+  { "*", "logp_w=-10 logp_l=-11,-2 ref_w=-12 ref_l=-11.5", "LengthMismatch",
+    "two rejected log-probabilities for one chosen", .invalid_in = "*" },
+  RL_END,
+};
+
+#define KTO_BATCH "logp=-10,-12,-8,-15 ref=-11,-11,-9,-14 desirable=1,0,1,0"
+
+static const rl_case c_kto[] = {
+  { "*", KTO_BATCH " kl_logp=-13,-9,-10,-12.5 kl_ref=-12,-10,-11,-11", "KLClamped",
+    "mean KL -0.125 < 0: z0 = 0" },
+  { "*", KTO_BATCH " kl_logp=-10,-9,-10,-12 kl_ref=-12,-10,-11,-11", "",
+    "mean KL 0.75: z0 = 0.75" },
+  { "*", KTO_BATCH " kl_logp=-11,-9 kl_ref=-10,-10", "KLZero",
+    "mean KL exactly 0: z0 = 0 at the clamp's kink" },
+  { "*", "logp=-10,-12,-8 ref=-11,-11,-9 desirable=1,1,1 kl_logp=-10,-9 kl_ref=-12,-10", "",
+    "desirable completions only" },
+  { "*", "logp=-10,-12,-8 ref=-11,-11,-9 desirable=0,0,0 kl_logp=-10,-9 kl_ref=-12,-10", "",
+    "undesirable completions only" },
+  { "*", KTO_BATCH " kl_logp=-10,-9,-10,-12 kl_ref=-12,-10,-11,-11 w_d=1.33 w_u=1", "",
+    "desirable weight 1.33 (TRL's advice for fewer desirable examples)" },
+  { "*", "logp=-1,-1 ref=-4001,-1 desirable=1,0 kl_logp=-1 kl_ref=-1", "OneMinusSigmoid",
+    "desirable with r - z0 = 4000 (beta 0.1: x = 400; beta 0.01: x = 40): 1 - sigma(x) is 0 "
+    "in binary64, sigma(-x) is not" },
+  { "*", "logp=-1,-10001 ref=-10001,-1 desirable=1,0 kl_logp=-1 kl_ref=-1", "Saturated",
+    "|r - z0| = 10000 (beta 0.1: losses e^-1000)" },
+  { "*", "logp=-1,-10001 ref=-10001,-1 desirable=0,1 kl_logp=-1 kl_ref=-1", "WrongWay",
+    "the desirable completion far below the reference: loss near w_d" },
+  { "*", "logp=-10,-12,-8,-15 ref=-11,-11,-9,-14 desirable=1,2,1,0 kl_logp=-13,-9 "
+    "kl_ref=-12,-10", "BadLabel",
+    "a label other than 0 and 1", .invalid_in = "*" },
+  { "*", KTO_BATCH " kl_logp=-13,-9 kl_ref=-12,-10 beta=0", "OutOfDomain", "beta = 0",
+    .invalid_in = "*" },
+  { "*", KTO_BATCH " kl_logp=-13,-9 kl_ref=-12,-10 w_u=-1", "OutOfDomain",
+    "a negative weight", .invalid_in = "*" },
+  { "*", "logp=-10,nan ref=-11,-11 desirable=1,0 kl_logp=-13 kl_ref=-12", "NonFinite",
+    "NaN log-probability", .invalid_in = "*" },
+  { "*", "logp=-10 ref=-11 desirable=1 kl_logp=-inf kl_ref=-12", "NonFinite",
+    "infinite log-probability in the KL estimate", .invalid_in = "*" },
+  { "*", KTO_BATCH " kl_logp= kl_ref=", "EmptyBatch", "no mismatched pairs for z0",
+    .invalid_in = "*" },
+  { "*", "logp= ref= desirable= kl_logp=-13 kl_ref=-12", "EmptyBatch", "no completions",
+    .invalid_in = "*" },
+  { "*", "logp=-10,-12 ref=-11,-11 desirable=1 kl_logp=-13 kl_ref=-12", "LengthMismatch",
+    "one label for two completions", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_simpo[] = {
+  { "*", "logp_w=-12 logp_l=-30 n_w=4 n_l=10", "LengthNormalised",
+    "equal per-token means -3: only the margin gamma = 0.5 remains, softplus(0.5)" },
+  { "*", "logp_w=-8,-20,-5 logp_l=-15,-18,-9 n_w=4,10,2 n_l=5,6,3", "Batch",
+    "three pairs of different lengths" },
+  { "*", "logp_w=-40 logp_l=-12 n_w=40 n_l=6", "LengthBias",
+    "the chosen completion has the lower total but the higher per-token log-probability" },
+  { "*", "logp_w=-1 logp_l=-10001 n_w=1 n_l=1", "Saturated",
+    "per-token gap 10000: losses e^-(beta 10000 - gamma)" },
+  { "*", "logp_w=-10001 logp_l=-1 n_w=1 n_l=1", "NaiveOverflow",
+    "per-token gap -10000: loss ~ beta 10000 + gamma" },
+  { "trl", "logp_w=-8,-20,-5 logp_l=-15,-18,-9 n_w=4,10,2 n_l=5,6,3 simpo_gamma=0 cpo_alpha=0",
+    "", "TRL with simpo_gamma 0 and cpo_alpha 0: per-token sigmoid loss alone" },
+  { "simpo-repo", "logp_w=-8,-20,-5 logp_l=-15,-18,-9 n_w=4,10,2 n_l=5,6,3 beta=2.5 "
+    "gamma_beta_ratio=0.55 sft_weight=0.5", "",
+    "the SimPO repository's Llama-3-Instruct settings beta 2.5, ratio 0.55, with sft_weight 0.5" },
+  { "*", "logp_w=-12 logp_l=-30 n_w=0 n_l=10", "ZeroCount", "a completion of no tokens",
+    .invalid_in = "*" },
+  { "*", "logp_w=-12 logp_l=-30 n_w=4 n_l=10 beta=0", "OutOfDomain", "beta = 0",
+    .invalid_in = "*" },
+  { "trl", "logp_w=-12 logp_l=-30 n_w=4 n_l=10 cpo_alpha=-1", "OutOfDomain",
+    "a negative NLL weight", .invalid_in = "*" },
+  { "simpo-repo", "logp_w=-12 logp_l=-30 n_w=4 n_l=10 gamma_beta_ratio=nan", "NonFinite",
+    "NaN margin", .invalid_in = "*" },
+  { "*", "logp_w=nan logp_l=-30 n_w=4 n_l=10", "NonFinite", "NaN log-probability",
+    .invalid_in = "*" },
+  { "*", "logp_w= logp_l= n_w= n_l=", "EmptyBatch", "no pairs", .invalid_in = "*" },
+  { "*", "logp_w=-12 logp_l=-30 n_w=4,4 n_l=10", "LengthMismatch", "two counts for one pair",
+    .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_orpo[] = {
+  { "*", "logp_w=-6 logp_l=-12 n_w=4 n_l=6", "", "per-token means -1.5 and -2" },
+  { "*", "logp_w=-2,-30,-0.5 logp_l=-4,-25,-3 n_w=2,10,1 n_l=4,5,3", "Batch SftMean",
+    "three pairs of different lengths: the token-mean and per-sequence NLL differ" },
+  { "*", "logp_w=-5 logp_l=-15 n_w=5 n_l=15", "ZeroMargin", "equal per-token means: "
+    "log_odds 0, losses lambda log 2" },
+  { "*", "logp_w=-1e-10 logp_l=-3 n_w=1 n_l=1", "Log1mexp",
+    "a_w = -1e-10: log(1 - e^a) written naively keeps 6 digits, log(-expm1(a)) all" },
+  { "*", "logp_w=0 logp_l=-2 n_w=3 n_l=2", "CertainChosen",
+    "log-probability 0: odds infinite, log_odds +inf, the odds-ratio term exactly 0, its "
+    "gradient the one-sided limit" },
+  { "*", "logp_w=-800 logp_l=-1000 n_w=1 n_l=1", "Saturated",
+    "both odds e^-800 and e^-1000: log_odds = 200, losses lambda e^-200" },
+  { "*", "logp_w=-6 logp_l=-12 n_w=4 n_l=6 lambda=0.25", "", "lambda 0.25" },
+  { "*", "logp_w=-6 logp_l=0 n_w=4 n_l=6", "CertainRejected",
+    "the rejected completion has probability 1: infinite odds, the loss is +inf",
+    .invalid_in = "*" },
+  { "*", "logp_w=0.5 logp_l=-12 n_w=4 n_l=6", "PositiveLogProb",
+    "a log-probability above 0", .invalid_in = "*" },
+  { "*", "logp_w=-6 logp_l=-12 n_w=4 n_l=0", "ZeroCount", "a completion of no tokens",
+    .invalid_in = "*" },
+  { "*", "logp_w=-6 logp_l=-12 n_w=4 n_l=6 lambda=-0.1", "OutOfDomain", "lambda < 0",
+    .invalid_in = "*" },
+  { "*", "logp_w=-inf logp_l=-12 n_w=4 n_l=6", "NonFinite", "infinite log-probability",
+    .invalid_in = "*" },
+  { "*", "logp_w= logp_l= n_w= n_l=", "EmptyBatch", "no pairs", .invalid_in = "*" },
+  { "*", "logp_w=-6,-1 logp_l=-12 n_w=4 n_l=6", "LengthMismatch",
+    "two chosen log-probabilities for one rejected", .invalid_in = "*" },
+  RL_END,
+};
+
+/* --- notes --------------------------------------------------------------- */
+
+static const rl_note n_dpo[] = {
+  { "Detector", "CONVENTION",
+    "A detector from CONVENTIONS.md (DPO family) or FORMULAS.md (DPO-LOSS): the conventions give "
+    "visibly different values. The log-probabilities (-10, -12, -11, -11.5) are logp_w, ref_w, "
+    "logp_l, ref_l, so D = 2 - 0.5 = 1.5." },
+  { "SeedErratum", "CONVENTION",
+    "Seed 003's prose defines r_w = beta log(pi(y_w)/pi_ref(y_w)) and then writes the loss "
+    "-log sigma(beta (r_w - r_l)), so beta enters squared; its derivation and its pseudo-code "
+    "(r_w = log pi - log pi_ref) apply beta once, as seed 000 (13.21) does. Variant "
+    "seed-003-prose carries the squared reading." },
+  { "ZeroMargin", "EDGE_CASE", "The margin is exactly 0 (policy equal to reference, or equal "
+    "per-token means)." },
+  { "Batch", "PROPERTY", "Several pairs: the loss is the mean over pairs and each gradient "
+    "carries the factor 1/B." },
+  { "HingeKink", "EDGE_CASE",
+    "beta D = 1 exactly: max(0, 1 - beta D) has a kink; the loss is 0 and its derivative is "
+    "taken as 0, as relu'(0) = 0 in PyTorch. An implementation testing beta D <= 1 gives -beta." },
+  { "Saturated", "NUMERICAL",
+    "A sigmoid of the loss is saturated (argument 40 or more in magnitude): a loss, weight or "
+    "term is below 1e-16 of its scale, or below the binary64 range (e^-1000), and is written "
+    "with its exact value." },
+  { "NaiveOverflowFloat32", "NUMERICAL",
+    "log(1 + e^x) written naively overflows in binary32 (x > 88.72); the stable softplus does not." },
+  { "NaiveOverflow", "NUMERICAL", "log(1 + e^x) written naively overflows in binary64 "
+    "(x > 709.78); the stable softplus does not." },
+  { "Extreme", "NUMERICAL", "Log-probabilities of magnitude 1e6: only stable forms survive." },
+  { "WrongWay", "EDGE_CASE",
+    "The implicit rewards rank the pair (or the example) the wrong way by a wide margin: the "
+    "weight sigma(r_l - r_w) or the loss is within 1e-16 of its maximum." },
+  { "LengthBias", "CONVENTION",
+    "Completions of different lengths: sums and per-token means of log-probabilities rank the "
+    "pairs differently." },
+  { "LengthNormalised", "PROPERTY", "Per-token means equal although the sums differ." },
+  { "KLClamped", "CONVENTION",
+    "The KL estimate mean_j (kl_logp_j - kl_ref_j) is negative: z0 is clamped to 0 (TRL and "
+    "OpenRLHF clamp(min=0)); an implementation without the clamp gives other losses." },
+  { "KLZero", "EDGE_CASE", "The KL estimate is exactly 0, the kink of max(0, .)." },
+  { "OneMinusSigmoid", "NUMERICAL",
+    "1 - sigma(x) formed by subtraction, as TRL and OpenRLHF write it, is 0 in binary64 once "
+    "x > 37; the exact value sigma(-x) is not: such an implementation fails this case by its "
+    "relative error, although its absolute error is below 1e-16." },
+  { "SftMean", "CONVENTION",
+    "The SFT term: one mean over every chosen token of the batch (TRL's CrossEntropyLoss) or "
+    "the mean over pairs of each completion's per-token mean; they differ when lengths differ." },
+  { "Log1mexp", "NUMERICAL",
+    "log(1 - e^a) for a near 0: log1p(-e^a) or log(1 - e^a) loses the digits of a; "
+    "log(-expm1(a)) keeps them (Maechler's two branches, split at -log 2)." },
+  { "CertainChosen", "EDGE_CASE",
+    "A chosen completion of log-probability 0 (probability 1): its odds are infinite, log_odds "
+    "is +inf and the odds-ratio term is exactly 0; d/dlogp_w is the one-sided limit "
+    "-lambda e^{lo(a_l)}/(B n_w) plus the NLL term (log-probabilities cannot exceed 0). TRL "
+    "computes the same loss but a NaN gradient there (log(-expm1(0)) = -inf times 0)." },
+  { "CertainRejected", "INVALID_INPUT",
+    "A rejected completion of probability 1: its odds are infinite and the loss is +inf." },
+  { "PositiveLogProb", "INVALID_INPUT", "A log-probability above 0 is not one: log(1 - e^a) "
+    "is undefined." },
+  { "ZeroCount", "INVALID_INPUT",
+    "A token count below 1. TRL clamps a count of 0 to 1 (a completion of no tokens has "
+    "log-probability 0, so its per-token mean is 0 either way); rlref refuses it where the "
+    "convention reads counts." },
+  { "BadLabel", "INVALID_INPUT", "A desirability label other than 1 and 0." },
+  { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected (ENAN)." },
+  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain (EDOM)." },
+  { "EmptyBatch", "INVALID_INPUT", "An empty batch: must be rejected (EINVAL)." },
+  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together (EINVAL)." },
+  RL_END,
+};
+
+/* --- formulas ------------------------------------------------------------ */
+
+static const rl_formula formulas[] = {
+  { "DPO-LOSS", "DPO loss on given log-probabilities, under every pairwise convention",
+    "000 (13.21); 003",
+    "D = (logp_w − ref_w) − (logp_l − ref_l) (summed log-probs), D_tok = (logp_w − ref_w)/n_w − (logp_l − ref_l)/n_l; "
+    "loss = (1/B) Σ l(D_i), l of the variant: −log σ(βD) (13.21), −log σ(β²D) (seed 003 "
+    "prose), hinge, cDPO, robust, IPO summed or per-token, sigmoid per-token; gradients in the "
+    "policy log-probs; rewards β(logp − ref)", v_loss, c_loss, n_dpo },
+  { "DPO-GRAD", "DPO gradient and its weight sigma(r_l - r_w)", "000 (13.22)",
+    "w_i = σ(r_l − r_w) = σ(−βD_i), r = β(logp − ref) (13.18); ∂L/∂logp_w,i = −βw_i/B, "
+    "∂L/∂logp_l,i = βw_i/B (13.22); seed 003's prose with β²", v_grad, c_grad, n_dpo },
+  { "DPO-CDPO", "conservative (label-smoothed) and robust DPO", "000 section 10.1",
+    "cDPO −(1−ε) log σ(βD) − ε log σ(−βD); robust [−(1−ε) log σ(βD) + ε log σ(−βD)]/(1−2ε), "
+    "ε < 1/2", v_cdpo, c_cdpo, n_dpo },
+  { "DPO-IPO", "IPO squared loss", "000 section 4 (named; formula from the IPO paper and "
+    "CONVENTIONS.md)",
+    "(D − 1/(2β))², D summed (`ipo-sum`, OpenRLHF) or per-token D_tok (`ipo-mean`, TRL)",
+    v_ipo, c_ipo, n_dpo },
+  { "DPO-KTO", "KTO losses of desirable and undesirable completions with reference point z0",
+    "000 section 4 (named; formula from the KTO paper and CONVENTIONS.md)",
+    "z0 = max(0, mean(kl_logp − kl_ref)), detached; desirable w_d(1 − σ(β(r − z0))), "
+    "undesirable w_u(1 − σ(β(z0 − r))), r = logp − ref; mean over completions",
+    v_kto, c_kto, n_dpo },
+  { "DPO-SIMPO", "SimPO: length-normalised, reference-free, margin gamma",
+    "000 section 4 (named; formula from the SimPO paper and CONVENTIONS.md)",
+    "−log σ(β(logp_w/n_w − logp_l/n_l) − γ), γ = β·gamma_beta_ratio (SimPO) or simpo_gamma "
+    "(TRL); plus α·NLL (token mean of the chosen)", v_simpo, c_simpo, n_dpo },
+  { "DPO-ORPO", "ORPO: SFT NLL plus the odds-ratio term",
+    "000 section 4 (named; formula from the ORPO paper and CONVENTIONS.md)",
+    "NLL(y_w) − λ log σ(lo(a_w) − lo(a_l)), lo(a) = a − log(1 − eᵃ), a = logp/n; NLL a token "
+    "mean (`trl`) or a mean of per-sequence means (`seq-mean`)", v_orpo, c_orpo, n_dpo },
+  RL_END,
+};
+
+RL_FAMILY (dpo) = {
+  .name = "dpo",
+  .title = "DPO family: preference losses on log-probabilities",
+  .rank = 4,
+  .formulas = formulas,
+};
