@@ -310,6 +310,9 @@ moments_of (num_ptr m, sums *S, num_srcptr inv_beta, num_srcptr ln2, unsigned wa
   for (int k = 0; k < RLREF_LM_NMOMENTS; k++)
     if (!(want & (1u << k)))
       num_set_nan (AT (m, k));
+    else if (!num_is_finite (AT (m, k)))
+      RLREF_ERROR ("a moment leaves the range of the format (rewards near its end)",
+                   RLREF_ERANGE);
   return RLREF_SUCCESS;
 }
 

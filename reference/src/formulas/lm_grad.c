@@ -385,6 +385,15 @@ FN (lm_objective) (num_ptr value, num_ptr grad, const rlref_lm *lm, num_srcptr l
         }
       if (status == RLREF_SUCCESS)
         num_set (value, val);
+      /* a reward near the end of the range overflows a sum: say so, never NaN */
+      for (size_t k = 0; status == RLREF_SUCCESS && grad && k < nl; k++)
+        if (!num_is_finite (AT (grad, k)))
+          status = RLREF_ERANGE;
+      if (status == RLREF_SUCCESS && !num_is_finite (value))
+        status = RLREF_ERANGE;
+      if (status == RLREF_ERANGE)
+        rlref_error ("the objective or its gradient leaves the range of the format",
+                     __FILE__, __LINE__, status);
     }
   outcomes_free (&o);
   num_vec_free (q, o.n);
