@@ -235,7 +235,9 @@ static const rl_case c_ex[] = {
   { "sigma", "rw=1.5 rl=0", "SeedExample", "r(A) = 1.5, r(B) = 0: sigma(1.5) ~ 0.82" },
   { "sigma", "rw=0 rl=0", "SeedExample", "equal quality: sigma(0) = 0.5" },
   { "sigma", "rw=101.5 rl=100", "SeedExample ShiftInvariance", "both scores + 100: unchanged" },
-  { "mle-pair", "wins_w=8 wins_l=2", "SeedExample", "8 of 10 prefer A: delta = log 4, p = 0.8" },
+  { "mle-pair", "wins_w=8 wins_l=2", "SeedDerived",
+    "8 of 10 prefer A: the maximum-likelihood delta = log 4, p = 0.8 (the seed illustrates "
+    "with r(A) = 1.5)" },
   { "mle-pair", "wins_w=5 wins_l=5", "SeedExample", "a tie: delta = 0, p = 0.5" },
   { "mle-pair", "wins_w=1 wins_l=3", "", "delta = -log 3" },
   { "mle-pair", "wins_w=10 wins_l=0", "NoFiniteMLE", "10 of 10: the likelihood has no maximum", .invalid_in = "*" },
@@ -267,9 +269,11 @@ static const rl_case c_smooth[] = {
 static const rl_case c_ensemble[] = {
   { "*", "scores=1,2,3,4", "", "lambda 0.5" },
   { "*", "scores=-0.25,0.75,0.5 lambda=1", "", "lambda 1" },
-  { "*", "scores=5,5,5", "ZeroVariance", "identical scores" },
+  { "*", "scores=5,5,5", "ZeroVariance NonDifferentiable",
+    "identical scores: std = sqrt(var) has its kink at var = 0" },
   { "*", "scores=100000000,100000001,100000002", "LargeOffset", "one-pass variance cancels catastrophically here" },
-  { "*", "scores=0.7", "SingleModel", "one model: ddof 1 has no variance",
+  { "*", "scores=0.7", "SingleModel NonDifferentiable",
+    "one model: ddof 0 gives var 0 (the kink of sqrt), ddof 1 has no variance",
     .invalid_in = "ddof1" },
   { "*", "scores=", "Empty", "no scores", .invalid_in = "*" },
   { "*", "scores=1,nan", "NonFinite", "NaN score", .invalid_in = "*" },
@@ -286,7 +290,7 @@ static const rl_case c_pl[] = {
   { "prob", "scores=40,0 ranking=0,1", "Saturated", "near-certain ranking: log P = -4.2e-18, lost when lse - s is formed by subtraction" },
   { "prob", "scores=1,2,3 ranking=0,0,1", "BadRanking", "not a permutation", .invalid_in = "*" },
   { "prob", "scores=1,2,3 ranking=0,1", "LengthMismatch", "ranking shorter than scores", .invalid_in = "*" },
-  { "mle", "K=2 rankings=0,1,1,0 counts=8,2", "EqualsBT SeedExample", "K = 2 is Bradley-Terry: scores +-log(4)/2" },
+  { "mle", "K=2 rankings=0,1,1,0 counts=8,2", "EqualsBT SeedDerived", "K = 2 is Bradley-Terry: scores +-log(4)/2" },
   { "mle", "K=3 rankings=0,1,2,1,0,2,2,0,1 counts=3,2,1", "", "three items, counted rankings" },
   { "mle", "K=4 rankings=0,1,2,3,3,2,1,0,1,3,0,2 counts=2,1,1.5", "", "fractional counts" },
   { "mle", "K=3 rankings=0,1,2 counts=1", "NoFiniteMLE", "item 0 always first: no maximum", .invalid_in = "*" },
@@ -295,7 +299,7 @@ static const rl_case c_pl[] = {
 };
 
 static const rl_case c_bt_mle[] = {
-  { "*", "n=2 wins=0,8,2,0", "SeedExample", "8 of 10: scores +-log(4)/2" },
+  { "*", "n=2 wins=0,8,2,0", "SeedDerived", "8 of 10: scores +-log(4)/2" },
   { "*", "n=3 wins=0,3,1,1,0,2,2,1,0", "", "three items" },
   { "*", "n=4 wins=0,5,0,1,1,0,4,0,0,2,0,3,2,0,1,0", "", "four items, sparse comparisons" },
   { "*", "n=3 wins=0,2.5,0,0,0,1.5,0.5,0,0", "", "a cycle with fractional weights" },
@@ -307,6 +311,10 @@ static const rl_case c_bt_mle[] = {
 
 static const rl_note n_pref[] = {
   { "SeedExample", "WORKED_EXAMPLE", "A number printed in the seed documents." },
+  { "SeedDerived", "WORKED_EXAMPLE",
+    "The seed's scenario with a number the seed does not print: 8 of 10 annotators prefer A "
+    "(seed 000 section 2.1) has the exact maximum-likelihood score difference log 4; the "
+    "seed itself illustrates the fit with r(A) = 1.5, r(B) = 0." },
   { "ShiftInvariance", "PROPERTY",
     "Scores shifted by a constant: the probability only depends on the difference (000 2.1)." },
   { "Saturated", "EDGE_CASE", "The probability is within 1e-16 of 0 or 1, or the loss of 0." },
