@@ -246,6 +246,65 @@ START_TEST (test_gradient_zeros)
 }
 END_TEST
 
+/* pi* as tabular logits (13.17): the RLHF objective's gradient and the
+ * population DPO loss's gradient vanish there (DPO-EQUIV), the RLHF value is
+ * beta log Z, and KL(q_theta* || pi*) computed against the enumeration is 0. */
+START_TEST (test_pistar_fixed_point)
+{
+  static const double A3R[21] = { 0, 0, 0, 0.5, -0.5, 0, 0, 0, 0, 1, 1, -1,
+                                  0.1, -0.1, 0.3, 0.2, 0.2, 0.2, -1, 0, 1 };
+  rlref_lm tab = { .V = V, .eos = EOS, .T = T, .kind = RLREF_LM_TABULAR,
+                   .truncation = RLREF_LM_KEEP, .n_rows = 7, .reward = RLREF_REWARD_ADDITIVE };
+  mpfr_ptr v = tu_mp_vec_new (3 * 21 + V + 2 + 2 + RLREF_LM_NMOMENTS, 256);
+  mpfr_ptr ref = v, star = ref + 21, grad = star + 21, reward = grad + 21, beta = reward + V + 2;
+  mpfr_ptr val = beta + 1, m = val + 1;
+  for (int k = 0; k < 21; k++)
+    mpfr_set_d (ref + k, A3R[k], MPFR_RNDN);
+  for (int k = 0; k < V + 2; k++)
+    mpfr_set_d (reward + k, R3[k], MPFR_RNDN);
+  mpfr_set_d (beta, 0.5, MPFR_RNDN);
+  TU_OK (rlref_lm_pistar_logits_mp (star, &tab, ref, reward, beta));
+  TU_OK (rlref_lm_moments_mp (m, &tab, ref, reward, beta, RLREF_LM_ALL, NULL, NULL));
+  for (int obj = RLREF_LM_OBJ_RLHF; obj <= RLREF_LM_OBJ_DPO; obj++)
+    {
+      TU_OK (rlref_lm_objective_mp (val, grad, &tab, star, ref, reward, beta, obj));
+      for (int k = 0; k < 21; k++)
+        ck_assert_msg (mpfr_zero_p (grad + k) || mpfr_get_exp (grad + k) < -230,
+                       "objective %d: gradient %d at pi* is %s", obj, k, tu_mp_str (grad + k));
+    }
+  /* the RLHF optimum is beta log Z (13.16) */
+  TU_OK (rlref_lm_objective_mp (val, NULL, &tab, star, ref, reward, beta, RLREF_LM_OBJ_RLHF));
+  mpfr_mul (m + RLREF_LM_LOG_Z, m + RLREF_LM_LOG_Z, beta, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (val, m + RLREF_LM_LOG_Z, 70);
+  tu_mp_vec_free (v, 3 * 21 + V + 2 + 2 + RLREF_LM_NMOMENTS);
+}
+END_TEST
+
+/* Exact-gradient descent on the population DPO loss from pi_ref converges
+ * to pi*: KL(q_theta || pi*) falls monotonically to the rounding level (binary64). */
+START_TEST (test_dpo_converges)
+{
+  static const double A3R[21] = { 0, 0, 0, 0.5, -0.5, 0, 0, 0, 0, 1, 1, -1,
+                                  0.1, -0.1, 0.3, 0.2, 0.2, 0.2, -1, 0, 1 };
+  rlref_lm tab = { .V = V, .eos = EOS, .T = T, .kind = RLREF_LM_TABULAR,
+                   .truncation = RLREF_LM_KEEP, .n_rows = 7, .reward = RLREF_REWARD_ADDITIVE };
+  double th[21], star[21], hist[201], beta = 0.5, lr = 40.0, kl, prev = INFINITY;
+  TU_OK (rlref_lm_pistar_logits_d (star, &tab, A3R, R3, &beta));
+  for (int k = 0; k < 21; k++)
+    th[k] = A3R[k];
+  for (int round = 0; round < 10; round++)
+    {
+      TU_OK (rlref_lm_descend_d (th, hist, &tab, A3R, R3, &beta, RLREF_LM_OBJ_DPO, &lr, 200));
+      TU_OK (rlref_lm_objective_d (&kl, NULL, &tab, th, star, R3, &beta, RLREF_LM_OBJ_KL));
+      /* falling, until it reaches the rounding level */
+      ck_assert_msg (kl <= prev || fabs (kl) < 1e-14, "round %d: KL %g after %g", round, kl,
+                     prev);
+      prev = kl;
+    }
+  ck_assert_double_le (fabs (kl), 1e-12);
+}
+END_TEST
+
 static Suite *
 lm_suite (void)
 {
@@ -258,6 +317,8 @@ lm_suite (void)
   tcase_add_test (tc, test_bad_models);
   tcase_add_test (tc, test_gradients);
   tcase_add_test (tc, test_gradient_zeros);
+  tcase_add_test (tc, test_pistar_fixed_point);
+  tcase_add_test (tc, test_dpo_converges);
   suite_add_tcase (s, tc);
   return s;
 }

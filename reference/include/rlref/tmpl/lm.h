@@ -32,3 +32,17 @@ int RLREF_FN (lm_logprob) (RLREF_T logp, RLREF_T tok, const rlref_lm *lm, RLREF_
 int RLREF_FN (lm_objective) (RLREF_T value, RLREF_T grad, const rlref_lm *lm, RLREF_CT logits,
                              RLREF_CT ref_logits, RLREF_CT reward, RLREF_CT beta,
                              int objective) RLREF_WUR;
+
+/* KLOPT-PISTAR on sequences: the logits (n_rows x V) of a tabular model
+ * whose distribution is pi* = pi_ref e^{r/beta}/Z (13.17), pi_ref with
+ * ref_logits, cut sequences kept, additive reward:
+ * theta*(s, a) = log pi_ref(a | s) + r_a/beta + log Z(s a). */
+int RLREF_FN (lm_pistar_logits) (RLREF_T theta, const rlref_lm *lm, RLREF_CT ref_logits,
+                                 RLREF_CT reward, RLREF_CT beta) RLREF_WUR;
+
+/* LM-TRAIN: steps of exact gradient descent (ascent for E[r] and the RLHF
+ * objective) on theta, in place, with learning rate lr; history[k] is the
+ * objective before step k (steps + 1 values). */
+int RLREF_FN (lm_descend) (RLREF_T theta, RLREF_T history, const rlref_lm *lm,
+                           RLREF_CT ref_logits, RLREF_CT reward, RLREF_CT beta, int objective,
+                           RLREF_CT lr, int steps) RLREF_WUR;
