@@ -52,7 +52,7 @@ pair (double rw_d, double rl_d)
 
   bt_13_5 (p5, rw, rl);
   bt_step1 (p1, rw, rl);
-  rlref_bt_prob_mp (p6, rw, rl);
+  OK (rlref_bt_prob_mp (p6, rw, rl));
   step ("(13.5) -> step 1: divide by e^{r_w}", p1, p5, 1, -250);
   step ("step 1 -> (13.6): sigma(r_w - r_l), stable form", p6, p1, 1, -250);
 
@@ -71,16 +71,16 @@ pair (double rw_d, double rl_d)
   mpfr_log (nll, p5, MPFR_RNDN);
   mpfr_neg (nll, nll, MPFR_RNDN);
   mpfr_set_zero (c, 1);
-  rlref_rm_loss_mp (loss, g, NULL, rw, rl, 1, c);
+  OK (rlref_rm_loss_mp (loss, g, NULL, rw, rl, 1, c));
   /* absolute: log p for p near 1 loses the relative digits of 1 - p */
   step ("(13.7): -log (13.5) = softplus(-(r_w - r_l))", loss, nll, 0, -248);
 
   /* d loss / d r_w by central differences, h = 2^-60 */
   mpfr_set_ui_2exp (h, 1, -60, MPFR_RNDN);
   mpfr_add (t, rw, h, MPFR_RNDN);
-  rlref_rm_loss_mp (lp, NULL, NULL, t, rl, 1, c);
+  OK (rlref_rm_loss_mp (lp, NULL, NULL, t, rl, 1, c));
   mpfr_sub (t, rw, h, MPFR_RNDN);
-  rlref_rm_loss_mp (lm, NULL, NULL, t, rl, 1, c);
+  OK (rlref_rm_loss_mp (lm, NULL, NULL, t, rl, 1, c));
   mpfr_sub (fd, lp, lm, MPFR_RNDN);
   mpfr_div (fd, fd, h, MPFR_RNDN);
   mpfr_div_2ui (fd, fd, 1, MPFR_RNDN);
@@ -103,9 +103,9 @@ worked_example (void)
 
   /* dL/dD = 8 sigma(-D) - 2 sigma(D) at D = log 4 */
   mpfr_neg (t, log4, MPFR_RNDN);
-  rlref_sigmoid_mp (s, t);
+  OK (rlref_sigmoid_mp (s, t));
   mpfr_mul_ui (dL, s, 8, MPFR_RNDN);
-  rlref_sigmoid_mp (s, log4);
+  OK (rlref_sigmoid_mp (s, log4));
   mpfr_mul_ui (s, s, 2, MPFR_RNDN);
   mpfr_sub (dL, dL, s, MPFR_RNDN);
   mpfr_set_zero (zero, 1);
@@ -130,17 +130,17 @@ worked_example (void)
       mpfr_add (t, &sc[0], &sc[1], MPFR_RNDN);
       step ("fitted scores sum to 0 (the gauge)", t, zero, 0, -240);
     }
-  rlref_sigmoid_mp (p, log4);
+  OK (rlref_sigmoid_mp (p, log4));
   mpfr_set_ui (t, 4, MPFR_RNDN);
   mpfr_div_ui (t, t, 5, MPFR_RNDN);
   step ("sigma(log 4) = 8/10", p, t, 1, -250);
 
   mpfr_set_d (t, 1.5, MPFR_RNDN);
-  rlref_sigmoid_mp (p, t);
+  OK (rlref_sigmoid_mp (p, t));
   mpfr_set_d (approx, 0.82, MPFR_RNDN);
   step ("the seed's sigma(1.5) ~ 0.82 (two printed digits)", p, approx, 0, -7);
 
-  rlref_sigmoid_mp (p, zero);
+  OK (rlref_sigmoid_mp (p, zero));
   mpfr_set_d (half, 0.5, MPFR_RNDN);
   step ("equal quality: sigma(0) = 1/2", p, half, 0, -250);
   for (int i = 0; i < 4; i++)

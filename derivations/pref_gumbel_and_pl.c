@@ -21,8 +21,8 @@ gumbel (double D)
   mpfr_inits2 (PREC, rw, rl, quad, sig, closed, (mpfr_ptr) 0);
   mpfr_set_d (rw, D, MPFR_RNDN);
   mpfr_set_zero (rl, 1);
-  rlref_bt_gumbel_integral_mp (quad, rw, rl);
-  rlref_sigmoid_mp (sig, rw);
+  OK (rlref_bt_gumbel_integral_mp (quad, rw, rl));
+  OK (rlref_sigmoid_mp (sig, rw));
   mpfr_neg (closed, rw, MPFR_RNDN);
   mpfr_exp (closed, closed, MPFR_RNDN);
   mpfr_add_ui (closed, closed, 1, MPFR_RNDN);
@@ -67,7 +67,7 @@ pl_sums_to_one (void)
   mpfr_set_zero (total, 1);
   do
     {
-      rlref_pl_logprob_mp (lp, NULL, s, pi, 4);
+      OK (rlref_pl_logprob_mp (lp, NULL, s, pi, 4));
       mpfr_exp (lp, lp, MPFR_RNDN);
       mpfr_add (total, total, lp, MPFR_RNDN);
     }
@@ -92,13 +92,13 @@ pl_is_bt (double sw, double sl)
   mpfr_init2 (&s[1], PREC);
   mpfr_set_d (&s[0], sw, MPFR_RNDN);
   mpfr_set_d (&s[1], sl, MPFR_RNDN);
-  rlref_pl_logprob_mp (lp, NULL, s, pi, 2);
+  OK (rlref_pl_logprob_mp (lp, NULL, s, pi, 2));
   mpfr_sub (d, &s[0], &s[1], MPFR_RNDN);
-  rlref_log_sigmoid_mp (ls, d);
+  OK (rlref_log_sigmoid_mp (ls, d));
   snprintf (label, sizeof label, "K = 2, s = (%g, %g): log P = log sigma(s_w - s_l)", sw, sl);
   step (label, lp, ls, 1, -250);
   mpfr_set_zero (c, 1);
-  rlref_rm_loss_mp (loss, NULL, NULL, &s[0], &s[1], 1, c);
+  OK (rlref_rm_loss_mp (loss, NULL, NULL, &s[0], &s[1], 1, c));
   mpfr_neg (lp, lp, MPFR_RNDN);
   snprintf (label, sizeof label, "K = 2, s = (%g, %g): -log P = RM loss (13.7)", sw, sl);
   step (label, lp, loss, 1, -250);

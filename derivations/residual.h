@@ -32,6 +32,18 @@ step (const char *label, mpfr_srcptr a, mpfr_srcptr b, int rel, long bound_log2)
   mpfr_clears (r, bound, (mpfr_ptr) 0);
 }
 
+/* A library call that must succeed: a failure is counted and printed. */
+#define OK(call)                                                              \
+  do                                                                          \
+    {                                                                         \
+      if ((call) != 0)                                                        \
+        {                                                                     \
+          printf ("  %s failed: %s\n", #call, rlref_last_error ());            \
+          failures++;                                                         \
+        }                                                                     \
+    }                                                                         \
+  while (0)
+
 /* The closing line and the exit status. */
 static int
 finish (void)

@@ -131,3 +131,104 @@ FN (lm_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm, num_srcptr 
   num_vec_free (t, 1);
   return status;
 }
+
+/* grad log pi_theta(y) added, times s, into g (n_rows x V): at each prefix
+ * on y's path, s (e_{y_t} - pi(. | s_t)) in its row (13.1 differentiated). */
+static int
+add_path_gradient (num_ptr g, const rlref_lm *lm, num_srcptr theta, const int *y, int L,
+                   num_srcptr s, num_ptr lsm, num_ptr t)
+{
+  int V = lm->V, status = RLREF_SUCCESS;
+  for (int k = 0; k < L && status == RLREF_SUCCESS; k++)
+    {
+      size_t row = lm->kind == RLREF_LM_BIGRAM ? (size_t) (k == 0 ? V : y[k - 1])
+        : rlref_lm_prefix_index (V, lm->eos, y, k);
+      status = FN (log_softmax) (lsm, AT (theta, row * V), (size_t) V);
+      for (int a = 0; a < V && status == RLREF_SUCCESS; a++)
+        {
+          num_exp (t, AT (lsm, a));
+          num_d_sub (t, a == y[k] ? 1.0 : 0.0, t);
+          num_mul (t, t, s);
+          num_add (AT (g, row * V + a), AT (g, row * V + a), t);
+        }
+    }
+  return status;
+}
+
+/* DPO-DISPLACE: exact gradient descent on the loss of one preference pair,
+ * DPO -log sigma(beta z) or IPO (z - 1/(2 beta))^2, z = h_w - h_l,
+ * h = log pi_theta - log pi_ref (13.21); theta in place.  logp_w[k],
+ * logp_l[k] are log pi_theta(y_w), log pi_theta(y_l) before step k (steps + 1
+ * values): with parameters shared between the two sequences both may fall
+ * while the margin z grows. */
+int
+FN (lm_pair_descend) (num_ptr theta, num_ptr logp_w, num_ptr logp_l, const rlref_lm *lm,
+                      num_srcptr ref_logits, num_srcptr beta, int objective, const int *yw,
+                      int Lw, const int *yl, int Ll, num_srcptr lr, int steps)
+{
+  size_t nl = lm->n_rows * (size_t) lm->V;
+  int status = rlref_lm_check (lm);
+  num_ptr g, t, tok;
+  if (status)
+    return status;
+  if (objective != RLREF_LM_OBJ_DPO && objective != RLREF_LM_OBJ_IPO)
+    RLREF_ERROR ("a pair loss is DPO or IPO", RLREF_EINVAL);
+  if (steps < 0 || !num_is_finite (lr) || num_sgn (lr) <= 0 || !num_is_finite (beta)
+      || num_sgn (beta) <= 0)
+    RLREF_ERROR ("steps >= 0, a finite positive learning rate and beta", RLREF_EDOM);
+  g = num_vec_new (nl);
+  t = num_vec_new (8 + (size_t) lm->V);
+  tok = num_vec_new (RLREF_LM_MAX_T);
+  if (!g || !t || !tok)
+    status = RLREF_ENOMEM;
+  /* t: 0 ref log pi(y_w), 1 ref log pi(y_l), 2 z, 3 dL/dz scaled, 4 scratch,
+   * 8.. a log-softmax row */
+  if (status == RLREF_SUCCESS)
+    status = FN (lm_logprob) (AT (t, 0), tok, lm, ref_logits, yw, Lw);
+  if (status == RLREF_SUCCESS)
+    status = FN (lm_logprob) (AT (t, 1), tok, lm, ref_logits, yl, Ll);
+  for (int k = 0; k <= steps && status == RLREF_SUCCESS; k++)
+    {
+      status = FN (lm_logprob) (AT (logp_w, k), tok, lm, theta, yw, Lw);
+      if (status == RLREF_SUCCESS)
+        status = FN (lm_logprob) (AT (logp_l, k), tok, lm, theta, yl, Ll);
+      if (status || k == steps)
+        break;
+      /* z = (log pi(y_w) - ref_w) - (log pi(y_l) - ref_l) */
+      num_sub (AT (t, 2), AT (logp_w, k), AT (t, 0));
+      num_sub (AT (t, 4), AT (logp_l, k), AT (t, 1));
+      num_sub (AT (t, 2), AT (t, 2), AT (t, 4));
+      if (objective == RLREF_LM_OBJ_DPO)
+        {
+          /* dL/dz = -beta sigma(-beta z) */
+          num_mul (AT (t, 4), beta, AT (t, 2));
+          num_neg (AT (t, 4), AT (t, 4));
+          status = FN (sigmoid) (AT (t, 3), AT (t, 4));
+          num_mul (AT (t, 3), AT (t, 3), beta);
+          num_neg (AT (t, 3), AT (t, 3));
+        }
+      else
+        {
+          /* dL/dz = 2 (z - 1/(2 beta)) */
+          num_d_div (AT (t, 4), 0.5, beta);
+          num_sub (AT (t, 3), AT (t, 2), AT (t, 4));
+          num_mul_2si (AT (t, 3), AT (t, 3), 1);
+        }
+      /* theta -= lr dL/dz (grad log pi(y_w) - grad log pi(y_l)) */
+      for (size_t i = 0; i < nl; i++)
+        num_set_zero (AT (g, i));
+      num_mul (AT (t, 3), AT (t, 3), lr);
+      num_neg (AT (t, 3), AT (t, 3));
+      if (status == RLREF_SUCCESS)
+        status = add_path_gradient (g, lm, theta, yw, Lw, AT (t, 3), AT (t, 8), AT (t, 4));
+      num_neg (AT (t, 3), AT (t, 3));
+      if (status == RLREF_SUCCESS)
+        status = add_path_gradient (g, lm, theta, yl, Ll, AT (t, 3), AT (t, 8), AT (t, 4));
+      for (size_t i = 0; status == RLREF_SUCCESS && i < nl; i++)
+        num_add (AT (theta, i), AT (theta, i), AT (g, i));
+    }
+  num_vec_free (g, nl);
+  num_vec_free (t, 8 + (size_t) lm->V);
+  num_vec_free (tok, RLREF_LM_MAX_T);
+  return status;
+}

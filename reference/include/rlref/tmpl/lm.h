@@ -46,3 +46,12 @@ int RLREF_FN (lm_pistar_logits) (RLREF_T theta, const rlref_lm *lm, RLREF_CT ref
 int RLREF_FN (lm_descend) (RLREF_T theta, RLREF_T history, const rlref_lm *lm,
                            RLREF_CT ref_logits, RLREF_CT reward, RLREF_CT beta, int objective,
                            RLREF_CT lr, int steps) RLREF_WUR;
+
+/* DPO-DISPLACE: steps of exact gradient descent on one preference pair's
+ * DPO (RLREF_LM_OBJ_DPO) or IPO loss, theta in place; logp_w, logp_l
+ * receive log pi_theta(y_w), log pi_theta(y_l) before each step (steps + 1
+ * values).  Sequences as in lm_logprob. */
+int RLREF_FN (lm_pair_descend) (RLREF_T theta, RLREF_T logp_w, RLREF_T logp_l,
+                                const rlref_lm *lm, RLREF_CT ref_logits, RLREF_CT beta,
+                                int objective, const int *yw, int Lw, const int *yl, int Ll,
+                                RLREF_CT lr, int steps) RLREF_WUR;
