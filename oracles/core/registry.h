@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <mpfr.h>
 
-#define RL_MAX_IN 8             /* inputs of one formula */
+#define RL_MAX_IN 12            /* inputs of one formula */
 #define RL_MAX_OUT 12           /* outputs of one formula */
 #define RL_MAX_PARAMS 4         /* parameters of one variant */
 #define RL_MAX_LEN 100000       /* elements of one array input or output */

@@ -8,6 +8,7 @@ RL_EVAL_DECL (lm_exact);
 RL_EVAL_DECL (lm_enum);
 RL_EVAL_DECL (lm_chain);
 RL_EVAL_DECL (lm_grad);
+RL_EVAL_DECL (lm_displace);
 
 #define SHAPE_INPUTS                                                          \
   { "V", RL_INT, "vocabulary size (2 to 64)" },                               \
@@ -269,6 +270,9 @@ static const rl_note n_lm[] = {
   { "RareEOS", "EDGE_CASE", "EOS is rarely chosen: the two readings of a cut sequence differ most." },
   { "Cut", "EDGE_CASE", "A sequence cut at T without EOS." },
   { "NotASequence", "INVALID_INPUT", "Not a sequence of the model: must be rejected." },
+  { "Displacement", "PROPERTY",
+    "Likelihood displacement: training on one preference pair lowers the probability of both "
+    "sequences while their margin grows, through parameters they share." },
   { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
   { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
   { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
@@ -280,6 +284,48 @@ static const rl_note n_lm[] = {
  * concentrates (beta small) as log Z = log W does when W ~ 1 (beta large):
  * U = 128 rather than the default 32. */
 #define LM_ULPS 128
+
+static const rl_io io_displace = {
+  .in = (const rl_input[]) {
+    SHAPE_INPUTS,
+    { "y_w", RL_INT_ARRAY, "the preferred sequence (tokens; EOS only last; shorter than T ends "
+      "with EOS)" },
+    { "y_l", RL_INT_ARRAY, "the dispreferred sequence" },
+    { "beta", RL_REAL, "the DPO beta, > 0" },
+    { "lr", RL_REAL, "the learning rate of gradient descent on the logits" },
+    { "steps", RL_INT, "steps of exact gradient descent" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "logp_w_start", "log pi(y_w) at the start (the reference: the logits)" },
+    { "logp_w", "log pi(y_w) after the steps" },
+    { "logp_l_start", "log pi(y_l) at the start" },
+    { "logp_l", "log pi(y_l) after the steps" },
+    { "margin", "h_w - h_l after the steps, h = log pi - log pi_ref" },
+    RL_END },
+  RL_EVALS (lm_displace), .part = "pair",
+};
+static const rl_lm_variant displace_dpo = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
+static const rl_lm_variant displace_ipo = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
+static const rl_variant v_displace[] = {
+  { "dpo", "gradient descent on -log sigma(beta (h_w - h_l)) (13.21) for one pair, a bigram "
+    "policy starting at its reference: theta <- theta - lr dL/dtheta", "seed 000 §4.3",
+    &io_displace, .data = &displace_dpo },
+  { "ipo", "the same on the IPO loss (h_w - h_l - 1/(2 beta))^2", "the IPO paper",
+    &io_displace, .data = &displace_ipo },
+  RL_END,
+};
+#define DISPLACE_MODEL "V=3 eos=2 T=3 logits=1.37,-2.26,-1.4,1.63,-1.51,-0.62,-0.93,-1.71,-0.19," \
+  "-0.34,-1.09,-0.13 y_w=1,1,0 y_l=1,1,1"
+static const rl_case c_displace[] = {
+  { "*", DISPLACE_MODEL " beta=1 lr=0.5 steps=200", "Displacement",
+    "y_w and y_l share the transition 1 -> 1, whose probability both lose: log pi(y_w) falls "
+    "from -5.16 to -10.19 and log pi(y_l) from -8.30 to -18.62 while the margin grows to 5.29" },
+  { "*", DISPLACE_MODEL " beta=1 lr=0.5 steps=0", "", "no step: the margin is 0" },
+  { "*", DISPLACE_MODEL " beta=0 lr=0.5 steps=10", "OutOfDomain", "beta = 0", .invalid_in = "*" },
+  { "*", "V=3 eos=2 T=3 logits=0,0,0,0,0,0,0,0,0,0,0,0 y_w=0,2 y_l=2,1 beta=1 lr=0.5 steps=5",
+    "NotASequence", "y_l has EOS before its end", .invalid_in = "*" },
+  RL_END,
+};
 
 static const rl_formula formulas[] = {
   { "LM-ENUM", "the tiny LM: every sequence enumerated", "000 section 1; catalogue LM-ENUM",
@@ -298,6 +344,10 @@ static const rl_formula formulas[] = {
     "a bigram model with an additive reward: the moments of LM-EXACT by dynamic programming "
     "over (tokens left, state), O(T V^2); equal to enumeration", v_dp, c_dp, n_lm,
     .ulps = LM_ULPS },
+  { "DPO-DISPLACE", "likelihood displacement in DPO training", "000 section 4.3",
+    "exact gradient descent on one pair's DPO (or IPO) loss, a bigram policy starting at its "
+    "reference: log pi(y_w), log pi(y_l) before and after, and the margin", v_displace,
+    c_displace, n_lm },
   RL_END,
 };
 

@@ -100,3 +100,55 @@ RL_ENTRY (lm_grad)
     return status;
   return LIB (lm_objective) (y[0], y[1], &lm, x[3], x[4], x[5], x[6], d->objective);
 }
+
+/* DPO-DISPLACE: V, eos, T; x = logits (input 3, also the reference); y_w,
+ * y_l (inputs 4, 5, ints); x = beta, lr (inputs 6, 7); steps (input 8);
+ * y = log pi(y_w) and log pi(y_l) before and after, and the margin after. */
+RL_ENTRY (lm_displace)
+{
+  const rl_lm_variant *d = v->data;
+  rlref_lm lm;
+  long steps = a->iv[8][0];
+  int yw[RLREF_LM_MAX_T], yl[RLREF_LM_MAX_T], status;
+  num_ptr th, lw, ll;
+  size_t nl = a->len[3];
+  {
+    rl_args b = *a;
+    b.len[4] = 0;
+    status = shape (v, &b, &lm, 0);
+  }
+  if (status)
+    return status;
+  if (steps < 0 || steps > 100000)
+    RLREF_ERROR ("steps must be 0 to 100000", RLREF_EDOM);
+  if (a->len[4] < 1 || a->len[4] > (size_t) lm.T || a->len[5] < 1 || a->len[5] > (size_t) lm.T)
+    RLREF_ERROR ("a sequence has 1 to T tokens", RLREF_EINVAL);
+  for (size_t t = 0; t < a->len[4]; t++)
+    yw[t] = (int) a->iv[4][t];
+  for (size_t t = 0; t < a->len[5]; t++)
+    yl[t] = (int) a->iv[5][t];
+  th = num_vec_new (nl);
+  lw = num_vec_new ((size_t) steps + 1);
+  ll = num_vec_new ((size_t) steps + 1);
+  status = th && lw && ll ? RLREF_SUCCESS : RLREF_ENOMEM;
+  for (size_t i = 0; status == RLREF_SUCCESS && i < nl; i++)
+    num_set (AT (th, i), AT (x[3], i));
+  if (status == RLREF_SUCCESS)
+    status = LIB (lm_pair_descend) (th, lw, ll, &lm, x[3], x[6], d->objective, yw,
+                                    (int) a->len[4], yl, (int) a->len[5], x[7], (int) steps);
+  if (status == RLREF_SUCCESS)
+    {
+      num_set (y[0], lw);
+      num_set (y[1], AT (lw, steps));
+      num_set (y[2], ll);
+      num_set (y[3], AT (ll, steps));
+      /* margin = (log pi(y_w) - its start) - (log pi(y_l) - its start) */
+      num_sub (y[4], AT (lw, steps), lw);
+      num_sub (AT (ll, steps), AT (ll, steps), ll);
+      num_sub (y[4], y[4], AT (ll, steps));
+    }
+  num_vec_free (th, nl);
+  num_vec_free (lw, (size_t) steps + 1);
+  num_vec_free (ll, (size_t) steps + 1);
+  return status;
+}
