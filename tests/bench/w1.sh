@@ -20,7 +20,7 @@ def parse(path, method):
     for line in open(path):
         words = line.split()
         if words and words[0] == method:
-            vals = dict(w.split("=", 1) for w in words[2:])
+            vals = dict(w.split("=", 1) for w in words[2:] if "=" in w)
             return float(words[1]), {k: Decimal(v) for k, v in vals.items()}
     sys.exit("w1: no '%s' line in %s" % (method, path))
 
