@@ -9,5 +9,6 @@ int rlref_cmd_table (int argc, char **argv);
 int rlref_cmd_check (int argc, char **argv);
 int rlref_cmd_candidate (int argc, char **argv);
 int rlref_cmd_lm (int argc, char **argv);
+int rlref_cmd_train (int argc, char **argv);
 
 #endif

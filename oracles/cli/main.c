@@ -20,6 +20,7 @@ static const char *usage =
   "  table     a table of values over a sweep, for plots\n"
   "  candidate rlref's own binary64 outputs on a golden's inputs, as a candidate\n"
   "  lm        exact moments of a tiny language model and its KL-optimal policy\n"
+  "  train     exact-gradient training of a tiny-LM policy (DPO, IPO, RLHF, ...)\n"
   "\n"
   "`rlref COMMAND --help` describes each.  Version " RLREF_VERSION ".\n";
 
@@ -38,6 +39,7 @@ main (int argc, char **argv)
     { "table", rlref_cmd_table },
     { "candidate", rlref_cmd_candidate },
     { "lm", rlref_cmd_lm },
+    { "train", rlref_cmd_train },
   };
   if (argc < 2)
     {

@@ -1,0 +1,286 @@
+/* cmd_train.c -- `rlref train MODEL.json --objective OBJ [options]`: exact-
+ * gradient training of a tiny-LM policy from its reference (LM-TRAIN,
+ * DPO-EQUIV, DPO-DISPLACE), one line per recorded step. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rlref/rlref.h"
+#include "core/args.h"
+#include "commands.h"
+#include "options.h"
+#include "lm_json.h"
+
+static const char *usage =
+  "usage: rlref train MODEL.json --objective OBJ [--steps N] [--lr LR] [--every K]\n"
+  "                  [--beta B] [--pair \"Y_W\" \"Y_L\"]\n"
+  "\n"
+  "Trains the policy pi_theta, starting at the model's own logits (the\n"
+  "reference pi_ref), by exact gradient descent on OBJ: dpo or ipo (the\n"
+  "population losses on the Bradley-Terry preferences the reward induces,\n"
+  "pairs drawn from pi_ref), rlhf (E[r] - beta KL(pi||pi_ref), ascended), reward\n"
+  "(E[r], ascended), kl or kl-reverse.  With --pair \"Y_W\" \"Y_L\" (tokens, space\n"
+  "separated), dpo and ipo are the loss of that one pair instead.  Prints a\n"
+  "tab-separated line every K steps (default: N/100): the step, the objective,\n"
+  "KL(pi_theta || pi*) (a tabular model that keeps cut sequences), and log\n"
+  "pi_theta(y_w), log pi_theta(y_l) and the margin h_w - h_l for the pair, or\n"
+  "for the best and the worst sequence by reward.  In binary64; the gradients\n"
+  "are exact (no sampling).  Defaults: N 1000, LR 1, beta from the model.\n";
+
+static int
+objective_of (const char *s)
+{
+  static const struct { const char *name; int obj; } objs[] = {
+    { "dpo", RLREF_LM_OBJ_DPO }, { "ipo", RLREF_LM_OBJ_IPO }, { "rlhf", RLREF_LM_OBJ_RLHF },
+    { "reward", RLREF_LM_OBJ_REWARD }, { "kl", RLREF_LM_OBJ_KL },
+    { "kl-reverse", RLREF_LM_OBJ_KL_REVERSE },
+  };
+  for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++)
+    if (strcmp (s, objs[i].name) == 0)
+      return objs[i].obj;
+  return -1;
+}
+
+/* Tokens "0 1 2" into y; the length, or -1. */
+static int
+tokens (const char *s, int *y, int max)
+{
+  int n = 0;
+  char *end;
+  while (*s)
+    {
+      long a = strtol (s, &end, 10);
+      if (end == s || n >= max)
+        return -1;
+      y[n++] = (int) a;
+      s = end;
+      while (*s == ' ' || *s == ',')
+        s++;
+    }
+  return n;
+}
+
+/* The best and the worst sequence by reward (visit of the enumeration). */
+struct extremes
+{
+  int have, yw[RLREF_LM_MAX_T], yl[RLREF_LM_MAX_T], Lw, Ll;
+  double rw, rl;
+};
+
+static void
+extremes_visit (void *ctx, const int *y, int L, int cut, const double *logp, const double *r,
+                const double *logp_star)
+{
+  struct extremes *e = ctx;
+  (void) cut;
+  (void) logp;
+  (void) logp_star;
+  if (!e->have || *r > e->rw)
+    {
+      e->rw = *r;
+      e->Lw = L;
+      memcpy (e->yw, y, (size_t) L * sizeof *y);
+    }
+  if (!e->have || *r < e->rl)
+    {
+      e->rl = *r;
+      e->Ll = L;
+      memcpy (e->yl, y, (size_t) L * sizeof *y);
+    }
+  e->have = 1;
+}
+
+int
+rlref_cmd_train (int argc, char **argv)
+{
+  const char *path = NULL, *val, *pw = NULL, *pl = NULL;
+  int objective = -1, missing, steps = 1000, every = 0, have_beta = 0, rc = 0;
+  double lr = 1.0, beta = 0;
+  char err[512];
+  rl_lm_model m;
+  struct extremes ex = { 0 };
+  int yw[RLREF_LM_MAX_T], yl[RLREF_LM_MAX_T], Lw, Ll, have_star = 0;
+  double *th, *star, *tmp, value, kl = 0, lw, ll, lw0 = 0, ll0 = 0, m0[RLREF_LM_NMOMENTS];
+  size_t nl;
+  if (rl_wants_help (argc, argv))
+    {
+      fputs (usage, stdout);
+      return 0;
+    }
+  for (int i = 1; i < argc; i++)
+    {
+      if ((val = rl_option (argc, argv, &i, "--objective", &missing)))
+        objective = objective_of (val);
+      else if ((val = rl_option (argc, argv, &i, "--steps", &missing)))
+        steps = atoi (val);
+      else if ((val = rl_option (argc, argv, &i, "--every", &missing)))
+        every = atoi (val);
+      else if ((val = rl_option (argc, argv, &i, "--lr", &missing)))
+        {
+          if (rl_parse_double (val, &lr) || !(lr > 0) || lr == lr + 1)
+            {
+              fprintf (stderr, "rlref train: --lr must be a finite positive number\n");
+              return 2;
+            }
+        }
+      else if ((val = rl_option (argc, argv, &i, "--beta", &missing)))
+        {
+          if (rl_parse_double (val, &beta))
+            {
+              fprintf (stderr, "rlref train: --beta '%s' is not a number\n", val);
+              return 2;
+            }
+          have_beta = 1;
+        }
+      else if (strcmp (argv[i], "--pair") == 0 && i + 2 < argc)
+        {
+          pw = argv[++i];
+          pl = argv[++i];
+        }
+      else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0') || path)
+        {
+          fprintf (stderr, "rlref train: %s '%s'\n%s", missing ? "a value is missing after"
+                   : "unexpected argument", argv[i], usage);
+          return 2;
+        }
+      else
+        path = argv[i];
+    }
+  if (!path || objective < 0 || steps < 0 || steps > 10000000 || every < 0)
+    {
+      fprintf (stderr, "rlref train: need MODEL.json and --objective dpo|ipo|rlhf|reward|kl|"
+               "kl-reverse, 0 <= steps <= 1e7\n%s", usage);
+      return 2;
+    }
+  if (rl_lm_model_read (path, &m, err, sizeof err))
+    {
+      fprintf (stderr, "rlref train: %s: %s\n", path, err);
+      return 1;
+    }
+  if (!have_beta)
+    {
+      beta = m.beta;
+      have_beta = m.have_beta;
+    }
+  if (!have_beta || !(beta > 0) || beta == beta + 1 || m.lm.reward == RLREF_REWARD_TABLE)
+    {
+      fprintf (stderr, "rlref train: %s: needs a finite positive beta and an additive reward "
+               "(or none)\n", path);
+      rl_lm_model_free (&m);
+      return 1;
+    }
+  if (every == 0)
+    every = steps >= 100 ? steps / 100 : 1;
+  nl = m.lm.n_rows * (size_t) m.lm.V;
+  th = malloc (3 * nl * sizeof *th);
+  if (!th)
+    {
+      rl_lm_model_free (&m);
+      return 2;
+    }
+  star = th + nl;
+  tmp = star + nl;
+  memcpy (th, m.logits, nl * sizeof *th);
+  /* the pair: given, or the best and the worst sequence by reward */
+  if (pw)
+    {
+      Lw = tokens (pw, yw, RLREF_LM_MAX_T);
+      Ll = tokens (pl, yl, RLREF_LM_MAX_T);
+      if (Lw < 1 || Ll < 1)
+        {
+          fprintf (stderr, "rlref train: --pair takes two sequences of tokens\n");
+          rc = 2;
+        }
+    }
+  else if (rlref_lm_moments_d (m0, &m.lm, m.logits, m.reward, &beta, RLREF_LM_ALL,
+                               extremes_visit, &ex) == 0 && ex.have)
+    {
+      Lw = ex.Lw;
+      Ll = ex.Ll;
+      memcpy (yw, ex.yw, sizeof yw);
+      memcpy (yl, ex.yl, sizeof yl);
+    }
+  else
+    {
+      fprintf (stderr, "rlref train: %s: %s\n", path, rlref_last_error ());
+      rc = 1;
+    }
+  if (rc == 0 && m.lm.kind == RLREF_LM_TABULAR && m.lm.truncation == RLREF_LM_KEEP
+      && m.lm.reward == RLREF_REWARD_ADDITIVE)
+    have_star = rlref_lm_pistar_logits_d (star, &m.lm, m.logits, m.reward, &beta) == 0;
+  if (rc == 0 && (rlref_lm_logprob_d (&lw0, tmp, &m.lm, m.logits, yw, Lw)
+                  || rlref_lm_logprob_d (&ll0, tmp, &m.lm, m.logits, yl, Ll)))
+    {
+      fprintf (stderr, "rlref train: the pair: %s\n", rlref_last_error ());
+      rc = 1;
+    }
+  if (rc == 0)
+    printf ("# step\tobjective\tkl_to_pistar\tlogp_w\tlogp_l\tmargin\n");
+  for (int k = 0; rc == 0 && k <= steps; k += every)
+    {
+      int n = k + every <= steps ? every : steps - k;
+      double hw[2], hl[2];
+      int status;
+      if (pw)
+        {
+          /* one pair: the recorded value is the pair's loss at this step */
+          status = rlref_lm_pair_descend_d (th, hw, hl, &m.lm, m.logits, &beta, objective, yw,
+                                            Lw, yl, Ll, &lr, 0);
+          value = 0;
+          if (status == 0)
+            {
+              double z = (hw[0] - lw0) - (hl[0] - ll0), t = -beta * z;
+              value = objective == RLREF_LM_OBJ_DPO ? (t > 0 ? t + log1p (exp (-t))
+                                                       : log1p (exp (t)))
+                : (z - 0.5 / beta) * (z - 0.5 / beta);
+            }
+        }
+      else
+        status = rlref_lm_objective_d (&value, NULL, &m.lm, th, m.logits, m.reward, &beta,
+                                       objective);
+      if (status == 0 && have_star)
+        status = rlref_lm_objective_d (&kl, NULL, &m.lm, th, star, m.reward, &beta,
+                                       RLREF_LM_OBJ_KL);
+      if (status == 0)
+        status = rlref_lm_logprob_d (&lw, tmp, &m.lm, th, yw, Lw);
+      if (status == 0)
+        status = rlref_lm_logprob_d (&ll, tmp, &m.lm, th, yl, Ll);
+      if (status)
+        {
+          fprintf (stderr, "rlref train: step %d: %s\n", k, rlref_last_error ());
+          rc = 1;
+          break;
+        }
+      if (have_star)
+        printf ("%d\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", k, value, kl, lw, ll,
+                (lw - lw0) - (ll - ll0));
+      else
+        printf ("%d\t%.17g\tnan\t%.17g\t%.17g\t%.17g\n", k, value, lw, ll,
+                (lw - lw0) - (ll - ll0));
+      if (n <= 0)
+        break;
+      if (pw)
+        {
+          double *hist = malloc (2 * ((size_t) n + 1) * sizeof *hist);
+          status = hist ? rlref_lm_pair_descend_d (th, hist, hist + n + 1, &m.lm, m.logits,
+                                                   &beta, objective, yw, Lw, yl, Ll, &lr, n)
+            : RLREF_ENOMEM;
+          free (hist);
+        }
+      else
+        {
+          double *hist = malloc (((size_t) n + 1) * sizeof *hist);
+          status = hist ? rlref_lm_descend_d (th, hist, &m.lm, m.logits, m.reward, &beta,
+                                              objective, &lr, n) : RLREF_ENOMEM;
+          free (hist);
+        }
+      if (status)
+        {
+          fprintf (stderr, "rlref train: %s\n", rlref_last_error ());
+          rc = 1;
+        }
+    }
+  free (th);
+  rl_lm_model_free (&m);
+  return rc;
+}
