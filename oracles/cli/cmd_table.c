@@ -17,7 +17,8 @@ static const char *usage =
   "Prints a whitespace-separated table for gnuplot: the swept input, then\n"
   "every output element, each the certified MPFR value rounded to binary64\n"
   "(%.17g).  N points (2 to 10000) from FROM to TO inclusive, evenly\n"
-  "spaced; NAME is a real scalar input.  A point the formula rejects is\n"
+  "spaced; NAME is a real input (an array input becomes one element).  A point\n"
+  "the formula rejects is\n"
   "left out with one message on stderr.\n"
   "\n"
   "exit status: 0 every point evaluated; 1 some point rejected; 2 usage\n"
@@ -121,9 +122,9 @@ rlref_cmd_table (int argc, char **argv)
       return 2;
     }
   k = rl_input_index (v->io, name);
-  if (k < 0 || v->io->in[k].kind != RL_REAL)
+  if (k < 0 || (v->io->in[k].kind != RL_REAL && v->io->in[k].kind != RL_REAL_ARRAY))
     {
-      fprintf (stderr, "rlref table: %s [%s] has no real scalar input '%s' to sweep\n", f->id,
+      fprintf (stderr, "rlref table: %s [%s] has no real input '%s' to sweep\n", f->id,
                v->name, name);
       free (words);
       return 2;

@@ -159,8 +159,9 @@ expect_exit 2 "table unknown formula" -- table NOPE --sweep rw=0:1:2
 grep -q "unknown formula" "$tmp/err" && ok || bad "table unknown formula: $(cat "$tmp/err")"
 expect_exit 2 "table N too large" -- table PREF-BT --sweep rw=0:1:100001 rl=0
 grep -q "from 2 to 10000" "$tmp/err" && ok || bad "table N message: $(cat "$tmp/err")"
-expect_exit 2 "table sweeps an array" -- table GRPO-ADV --sweep rewards=0:1:3
-grep -q "no real scalar input" "$tmp/err" && ok || bad "table array sweep: $(cat "$tmp/err")"
+expect_exit 2 "table sweeps an integer" -- table GRPO-ADV --sweep group_size=1:2:3 rewards=1
+grep -q "no real input" "$tmp/err" && ok || bad "table integer sweep: $(cat "$tmp/err")"
+expect_exit 0 "table sweeps a one-element array" -- table PREF-RM-LOSS --sweep rw=-1:1:3 rl=0
 
 # golden checks every id before it writes anything
 mkdir "$tmp/g2"
