@@ -144,7 +144,7 @@ print_measures (ctx *c)
 
 /* Lowers c->worst_digits to the correct digits of the comparison in
    C->d (|got - x|) and C->x: -log10 |d/x|, 17 for an exact match; a
-   nonzero result for an exact zero counts as 0.  */
+   result for an exact zero is left out.  */
 static void
 note_digits (ctx *c)
 {
@@ -152,7 +152,7 @@ note_digits (ctx *c)
   if (mpfr_zero_p (c->d))
     digits = 17.0;
   else if (mpfr_zero_p (c->x))
-    digits = 0.0;
+    return;                     /* an exact zero has no relative accuracy to speak of */
   else
     {
       mpfr_div (c->w, c->d, c->x, MPFR_RNDN);

@@ -124,6 +124,10 @@ static const rl_case c_adv[] = {
     .expect = f32_range_outcome },
   { "*", "rewards=1e-40,0,3e-41 group_size=3", "Float32Subnormal",
     "binary32 subnormal rewards: the binary32 conventions round to the subnormal grid" },
+  { "*", "rewards=-1.7e308,-1.94,1.7e308 group_size=3", "RangeScaling ExactSum",
+    "rewards spanning 2^1024 to 2: the mean is -1.94/3, not 0", .expect = f32_range_outcome },
+  { "*", "rewards=1,2,1e-200 group_size=3", "ExactSum",
+    "1e-200 beside 1 and 2: r_0 - mean = -1e-200/3, not 0" },
   { "no-std", "rewards=1.5e308,1.7e308 group_size=2", "RangeScaling",
     "r - mean = -+1e307, though the sum of the rewards overflows binary64" },
   { "*", "rewards= group_size=1", "Empty", "no rewards", .invalid_in = "*" },
@@ -176,6 +180,9 @@ static const rl_note n_grpo[] = {
     "Rewards whose squares or sums leave the binary64 (or binary32) range while the exact "
     "advantage is representable: a correct implementation scales; a binary32 convention that "
     "overflows refuses (ERANGE)." },
+  { "ExactSum", "NUMERICAL",
+    "Rewards spanning more bits than the working precision: the sum and r - mean must keep "
+    "the small rewards (an exactly rounded sum)." },
   { "Float32Subnormal", "NUMERICAL",
     "Rewards below the binary32 normal range: a binary32 convention rounds them to the "
     "subnormal grid, as a C cast to float does." },

@@ -85,7 +85,7 @@ CASES = [
     ("PREF-BT", "stable", bt_naive, {"Extreme"}),
     ("PREF-RM-LOSS", "plain", rm_loss_naive, {"NaiveOverflow", "Extreme", "Saturated"}),
     ("PREF-ENSEMBLE", "ddof1", ensemble_onepass, {"LargeOffset"}),
-    ("GRPO-ADV", "seed-000", adv_seed000_naive, {"ZeroVariance"}),
+    ("GRPO-ADV", "seed-000", adv_seed000_naive, {"ZeroVariance", "RangeScaling", "ExactSum"}),
 ]
 
 
@@ -104,7 +104,7 @@ def candidate(golden, variant, impl):
                 continue
             try:
                 out = impl(t["inputs"], group["params"])
-            except (ZeroDivisionError, ValueError) as e:
+            except (ZeroDivisionError, ValueError, OverflowError) as e:
                 results.append({"tcId": t["tcId"], "error": str(e)})
                 continue
             results.append({"tcId": t["tcId"], "outputs": {

@@ -1111,6 +1111,296 @@ START_TEST (test_range_group_stats)
 }
 END_TEST
 
+/* ===== exact sums ========================================================= */
+
+/* Expected values of this section: mean, deviations and variance as exact
+ * rationals (fractions.Fraction) of the binary64 rewards and eps, then
+ * the square root and the division in mpmath (mp.dps = 150), printed
+ * with mp.nstr(x, 80); the binary32 conventions by the emulations named
+ * at the head of this file. */
+
+/* [-1.7e308, -1.94, 1.7e308]: the rewards span 2^1024 to 2, more bits
+ * than either precision holds.  The mean is -1.94/3, not 0: seed-000
+ * (ddof 0) gives adv[1] = (-1.94 + 1.94/3)/(1.7e308 sqrt(2/3)) =
+ * -9.3176668647e-309 (a sum that drops -1.94 gives -1.39765e-308, in both
+ * precisions alike); ddof 1 -7.6078431373e-309; no-std -1.2933333333.
+ * TRL in float32 sees inf rewards (0); the old verl overflows. */
+static const struct expect wide_spread[] = {
+  { "seed-000", RLREF_SUCCESS,
+    { "-1.2247448713915890490986420373529456959829737403283350642163462836254801887286575",
+      "-9.3176668647046383352038736118156078650247147758308415762220145108098861459832635e-309",
+      "1.2247448713915890490986420373529456959829737403283350642163462836254801887286575" } },
+  { "seed-000-code", RLREF_SUCCESS,
+    { "-1.2247448713915890490986420373529456959829737403283350642163462836254801887286575",
+      "-9.3176668647046383352038736118156078650247147758308415762220145108098861459832635e-309",
+      "1.2247448713915890490986420373529456959829737403283350642163462836254801887286575" } },
+  { "seed-001", RLREF_SUCCESS,
+    { "-1.2247448713915890490986420373529456959829737403283350642163462836254801887286575",
+      "-9.3176668647046383352038736118156078650247147758308415762220145108098861459832635e-309",
+      "1.2247448713915890490986420373529456959829737403283350642163462836254801887286575" } },
+  { "seed-003", RLREF_SUCCESS,
+    { "-1.0",
+      "-7.6078431372549020255456917199235587762912127043953389730273591943492203282276322e-309",
+      "1.0" } },
+  { "trl", RLREF_SUCCESS,
+    { "-1.0",
+      "-7.6078431372549020255456917199235587762912127043953389730273591943492203282276322e-309",
+      "1.0" } },
+  { "trl-float32", RLREF_SUCCESS, { "0", "0", "0" } },
+  { "verl", RLREF_SUCCESS,
+    { "-1.0",
+      "-7.6078431372549020255456917199235587762912127043953389730273591943492203282276322e-309",
+      "1.0" } },
+  { "verl-vectorized-old", RLREF_ERANGE, { NULL } },
+  { "openrlhf", RLREF_SUCCESS,
+    { "-1.0",
+      "-7.6078431372549020255456917199235587762912127043953389730273591943492203282276322e-309",
+      "1.0" } },
+  { "eps-in-sqrt", RLREF_SUCCESS,
+    { "-1.0",
+      "-7.6078431372549020255456917199235587762912127043953389730273591943492203282276322e-309",
+      "1.0" } },
+  { "no-std", RLREF_SUCCESS,
+    { "-1.6999999999999999388307957886599817433334607430407587450277311919353772917816057e+308",
+      "-1.2933333333333332978061965453283240397771199544270833333333333333333333333333333",
+      "1.6999999999999999388307957886599817433334607430407587450277311919353772917816057e+308" } },
+  { "batch-std", RLREF_SUCCESS,
+    { "-1.0",
+      "-7.6078431372549020255456917199235587762912127043953389730273591943492203282276322e-309",
+      "1.0" } },
+};
+/* [1, 2, 1e-200]: r_0 - mean = 1 - (3 + 1e-200)/3 = -1e-200/3, not the
+ * exact zero a rounded mean gives (and two precisions then certify).  In
+ * binary32 1e-200 is 0 and the zero is right. */
+static const struct expect small_beside_large[] = {
+  { "seed-000", RLREF_SUCCESS,
+    { "-4.0824829046386300905867673712478979650608537788661727161571132468905321214283576e-201",
+      "1.2247448713915890490986420373529456959829737403283350642163462836254801887286575",
+      "-1.2247448713915890490986420373529456959829737403283350642163462836254801887286575" } },
+  { "seed-000-code", RLREF_SUCCESS,
+    { "-4.0824828546386307029591954159013675731773305604225362225154666409220294061271733e-201",
+      "1.2247448563915892328103701822529258530510387203636637453653517754278513062793065",
+      "-1.2247448563915892328103701822529258530510387203636637453653517754278513062793065" } },
+  { "seed-001", RLREF_SUCCESS,
+    { "-4.0824828546386307029591954159013675731773305604225362225154666409220294061271733e-201",
+      "1.2247448563915892328103701822529258530510387203636637453653517754278513062793065",
+      "-1.2247448563915892328103701822529258530510387203636637453653517754278513062793065" } },
+  { "seed-003", RLREF_SUCCESS,
+    { "-3.3333333333333332736675413302758653201813726309658236653835119941552083031583265e-201",
+      "1.0",
+      "-1.0" } },
+  { "trl", RLREF_SUCCESS,
+    { "-3.3330000333300002736242065948399058787635415098664570374804212407120781860347687e-201",
+      "0.99990000999900009998520978458859850481476202069996690456785470671103406058726304",
+      "-0.99990000999900009998520978458859850481476202069996690456785470671103406058726304" } },
+  { "trl-float32", RLREF_SUCCESS,
+    { "0",
+      "0.999899983406066894531250",
+      "-0.999899983406066894531250" } },
+  { "verl", RLREF_SUCCESS,
+    { "-3.3333300000033332703344218353304375591379254028776608132862403584073714677574753e-201",
+      "0.9999990000009999990000462517966704741485694204960180833266774437020554435734783",
+      "-0.9999990000009999990000462517966704741485694204960180833266774437020554435734783" } },
+  { "verl-vectorized-old", RLREF_SUCCESS,
+    { "0",
+      "0.99999904632568359375",
+      "-0.99999904632568359375" } },
+  { "openrlhf", RLREF_SUCCESS,
+    { "-3.3333333299999999436675411790030194895174734461994954077620461408796448212042004e-201",
+      "0.99999999900000000099999993671840866778332630881787390079157774147709108955534046",
+      "-0.99999999900000000099999993671840866778332630881787390079157774147709108955534046" } },
+  { "eps-in-sqrt", RLREF_SUCCESS,
+    { "-3.3333333166666667320008735715621569410837196651927101719440455299635270752955412e-201",
+      "0.99999999500000003749999958288720015292465465872697279981493139967593634240079813",
+      "-0.99999999500000003749999958288720015292465465872697279981493139967593634240079813" } },
+  { "no-std", RLREF_SUCCESS,
+    { "-3.3333333333333332736675413302758653201813726309658236653835119941552083031583265e-201",
+      "1.0",
+      "-1.0" } },
+  { "batch-std", RLREF_SUCCESS,
+    { "-3.3330000333300002736242065948399058787635415098664570374804212407120781860347687e-201",
+      "0.99990000999900009998520978458859850481476202069996690456785470671103406058726304",
+      "-0.99990000999900009998520978458859850481476202069996690456785470671103406058726304" } },
+};
+/* [3, 1, -2^-600, 2^-1000]: the sum 4 - 2^-600 + 2^-1000 takes three
+ * words at 53 bits and at 256; r_1 - mean = 2^-602 - 2^-1002. */
+static const struct expect three_words[] = {
+  { "no-std", RLREF_SUCCESS,
+    { "2.0",
+      "6.0247996627572102943518750867812723410775123862747449295757499428970096321506526e-182",
+      "-1.0",
+      "-1.0" } },
+  { "seed-000", RLREF_SUCCESS,
+    { "1.63299316185545206546485604980392759464396498710444675228846171150064025163821",
+      "4.9192283254157790648165163281360102701269229544944611089057490996412060335470155e-182",
+      "-0.81649658092772603273242802490196379732198249355222337614423085575032012581910501",
+      "-0.81649658092772603273242802490196379732198249355222337614423085575032012581910501" } },
+};
+
+START_TEST (test_exact_wide_spread)
+{
+  static const double r[3] = { -1.7e308, -1.94, 1.7e308 };
+  check_expect (wide_spread, sizeof wide_spread / sizeof wide_spread[0], r, 3, 3);
+}
+END_TEST
+
+START_TEST (test_exact_small_beside_large)
+{
+  static const double r[3] = { 1.0, 2.0, 1e-200 };
+  check_expect (small_beside_large, sizeof small_beside_large / sizeof small_beside_large[0], r,
+                3, 3);
+}
+END_TEST
+
+START_TEST (test_exact_three_words)
+{
+  static const double r[4] = { 3.0, 1.0, -0x1p-600, 0x1p-1000 };
+  check_expect (three_words, sizeof three_words / sizeof three_words[0], r, 4, 4);
+}
+END_TEST
+
+/* Group stats of [-1.7e308, -1.94, 1.7e308]: mean -1.94/3 (not 0), std
+ * (ddof 0) 1.3880441875771342e308, in both backends. */
+START_TEST (test_exact_group_stats)
+{
+  static const double r[3] = { -1.7e308, -1.94, 1.7e308 };
+  static const char *const mean =
+    "-0.64666666666666664890309827266416201988855997721354166666666666666666666666666667";
+  static const char *const std =
+    "1.3880441875771342057006815457043531833553747698943563698561573026462000957344295e+308";
+  double m, s;
+  mpfr_ptr rm = tu_mp_vec_from_d (r, 3, PREC);
+  mpfr_t mm, sm;
+  mpfr_inits2 (PREC, mm, sm, (mpfr_ptr) 0);
+  TU_OK (rlref_grpo_group_stats_d (&m, &s, r, 3, conv ("seed-000")));
+  TU_ASSERT_REL (m, strtod (mean, NULL), TU_TOL1);
+  TU_ASSERT_REL (s, strtod (std, NULL), TU_TOL1);
+  TU_OK (rlref_grpo_group_stats_mp (mm, sm, rm, 3, conv ("seed-000")));
+  TU_ASSERT_MP_STR (mm, mean, 70);
+  TU_ASSERT_MP_STR (sm, std, 70);
+  mpfr_clears (mm, sm, (mpfr_ptr) 0);
+  tu_mp_vec_free (rm, 3);
+}
+END_TEST
+
+/* The advantages of one group of G finite rewards under a group-std or
+ * no-std convention, by the plain two-pass formula in MPFR at 4096 bits:
+ * there the sum of G doubles is exact and r - mean loses nothing, so this
+ * is the exact value to far beyond 256 bits.  *scale gets max|r| over the
+ * denominator (no-std: max|r|). */
+static void
+ref_adv_4096 (mpfr_ptr a, double *scale, const double *r, size_t G,
+              const rlref_adv_convention *c)
+{
+  mpfr_t mean, d, var, std, eps, den;
+  mpfr_inits2 (4096, mean, d, var, std, eps, den, (mpfr_ptr) 0);
+  mpfr_set_zero (mean, 1);
+  mpfr_set_zero (var, 1);
+  for (size_t i = 0; i < G; i++)
+    mpfr_add_d (mean, mean, r[i], MPFR_RNDN);
+  mpfr_div_ui (mean, mean, G, MPFR_RNDN);
+  for (size_t i = 0; i < G; i++)
+    {
+      mpfr_d_sub (d, r[i], mean, MPFR_RNDN);
+      mpfr_fma (var, d, d, var, MPFR_RNDN);
+    }
+  mpfr_div_ui (var, var, G - (size_t) c->ddof, MPFR_RNDN);
+  mpfr_sqrt (std, var, MPFR_RNDN);
+  mpfr_set_d (eps, c->eps, MPFR_RNDN);
+  if (c->eps_at == RLREF_EPS_IN_SQRT)
+    {
+      mpfr_add (den, var, eps, MPFR_RNDN);
+      mpfr_sqrt (den, den, MPFR_RNDN);
+    }
+  else
+    mpfr_add (den, std, eps, MPFR_RNDN);
+  *scale = 0.0;
+  for (size_t i = 0; i < G; i++)
+    *scale = fmax (*scale, fabs (r[i]));
+  if (c->scale != RLREF_SCALE_NONE)
+    {
+      mpfr_d_div (d, *scale, den, MPFR_RNDN);
+      *scale = mpfr_get_d (d, MPFR_RNDU);
+    }
+  for (size_t i = 0; i < G; i++)
+    {
+      mpfr_d_sub (a + i, r[i], mean, MPFR_RNDN);
+      if (c->scale == RLREF_SCALE_NONE)
+        continue;
+      if ((c->guard == RLREF_GUARD_POSITIVE && mpfr_zero_p (std))
+          || (c->guard == RLREF_GUARD_EPS && mpfr_cmp (std, eps) <= 0))
+        mpfr_set_zero (a + i, 1);
+      else
+        mpfr_div (a + i, a + i, den, MPFR_RNDN);
+    }
+  mpfr_clears (mean, d, var, std, eps, den, (mpfr_ptr) 0);
+}
+
+/* Seeded: 300 groups of G in 3..8 rewards holding a pair +-R and rewards
+ * s of any size, in random order, R and s of random sign and binary
+ * exponents from -1070 to 1020: the large pair cancels in the sum, where
+ * a sum in index order drops the small rewards.  Every exact convention
+ * (batch-std on one group is trl): MPFR at 256 bits agrees with the
+ * 4096-bit two-pass formula (ref_adv_4096) to 70 digits, exact zeros
+ * exactly; binary64 within 32 eps (|A| + max|r| / (std + eps)) + DBL_MIN,
+ * the first-order rounding bound of the golden tolerance rule (no-std:
+ * 32 eps (|A| + max|r|)). */
+START_TEST (test_exact_random_cancellation)
+{
+  gsl_rng *rng = tu_rng_new ();
+  double r[8], a[8];
+  mpfr_ptr am = tu_mp_vec_new (8, PREC), ref = tu_mp_vec_new (8, 4096);
+  for (int t = 0; t < 300; t++)
+    {
+      size_t G = 3 + gsl_rng_uniform_int (rng, 6), p, q;
+      double R = ldexp (1.0 + gsl_rng_uniform (rng), (int) gsl_rng_uniform_int (rng, 2091) - 1070);
+      for (size_t i = 0; i < G; i++)
+        {
+          r[i] = ldexp (1.0 + gsl_rng_uniform (rng), (int) gsl_rng_uniform_int (rng, 2091) - 1070);
+          if (gsl_rng_uniform_int (rng, 2))
+            r[i] = -r[i];
+        }
+      p = gsl_rng_uniform_int (rng, G);
+      q = (p + 1 + gsl_rng_uniform_int (rng, G - 1)) % G;
+      r[p] = R;
+      r[q] = -R;
+      for (size_t k = 0; k < NCONV; k++)
+        {
+          const rlref_adv_convention *c = conv (names[k]);
+          double scale;
+          int st;
+          if (is_f32 (c))
+            continue;
+          TU_OK (run_both (c, r, G, G, a, am, &st));
+          TU_OK (st);
+          ref_adv_4096 (ref, &scale, r, G, c);
+          for (size_t i = 0; i < G; i++)
+            {
+              double want = mpfr_get_d (ref + i, MPFR_RNDN);
+              if (mpfr_zero_p (ref + i))
+                ck_assert_msg (a[i] == 0.0 && mpfr_zero_p (am + i),
+                               "%s t %d [%zu]: %g / %s, expected exactly 0", names[k], t, i,
+                               a[i], tu_mp_str (am + i));
+              else
+                {
+                  ck_assert_msg (tu_mp_digits (am + i, ref + i) >= 70,
+                                 "%s t %d [%zu]: %s, expected %s (%d digits)", names[k], t, i,
+                                 tu_mp_str (am + i), tu_mp_str (ref + i),
+                                 tu_mp_digits (am + i, ref + i));
+                  ck_assert_msg (fabs (a[i] - want)
+                                 <= 32 * DBL_EPSILON * (fabs (want) + scale) + DBL_MIN,
+                                 "%s t %d [%zu]: %.17g, expected %.17g", names[k], t, i, a[i],
+                                 want);
+                }
+            }
+        }
+    }
+  tu_mp_vec_free (am, 8);
+  tu_mp_vec_free (ref, 8);
+  gsl_rng_free (rng);
+}
+END_TEST
+
 /* In place with the rewards TRL's two conventions accept (NaN, inf) and
  * with rewards beyond 1e154 (the scaled path), every convention that
  * accepts them, both backends; group stats with mean and std stored over
@@ -1386,6 +1676,14 @@ grpo_suite (void)
   tcase_add_test (tc, test_range_mixed_magnitudes);
   tcase_add_test (tc, test_range_no_std);
   tcase_add_test (tc, test_range_group_stats);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("exact sums");
+  tcase_add_test (tc, test_exact_wide_spread);
+  tcase_add_test (tc, test_exact_small_beside_large);
+  tcase_add_test (tc, test_exact_three_words);
+  tcase_add_test (tc, test_exact_group_stats);
+  tcase_add_test (tc, test_exact_random_cancellation);
   suite_add_tcase (s, tc);
 
   tc = tu_tcase ("errors");

@@ -3,6 +3,17 @@
  * (group_advantages), seed 003, and the conventions of TRL, verl and
  * OpenRLHF (grpo_conventions.c).
  *
+ * Exact sums.  The exact conventions take the sum S of a group exactly,
+ * as words w_0 + w_1 + ... (w_0 = S rounded once, each next word the
+ * remainder rounded once, until the remainder is 0: num_sum), the mean
+ * S/G as two words mu_0 + mu_1 (with S - G mu_0 one num_dot, rounded
+ * once), and each deviation r_i - S/G = (G r_i - S)/G as
+ * (r_i - mu_0) - mu_1 (centre).  No small reward is lost beside large
+ * ones ([1, 2, 1e-200]: r_0 - mean = -1e-200/3, not 0), in binary64 or at
+ * any MPFR precision, so the two precisions of a certification agree
+ * because both are right.  The variance is the rounded-once sum of the
+ * squared deviations (num_dot) over G - ddof.
+ *
  * Scaling.  Means, variances and advantages are computed on the rewards
  * multiplied by 2^k, k = -(binary exponent of max |r|), so that the
  * largest scaled reward lies in [1/2, 1) and no square of a deviation
@@ -12,14 +23,15 @@
  * k is capped so that the scaled eps stays below 2^1000.  Multiplying by
  * 2^k is exact in MPFR, and in binary64 for every reward that stays
  * normal, so the results are those of the unscaled formula wherever that
- * does not overflow or underflow.  The binary32 conventions are not
- * scaled: they overflow and underflow where their library does. */
+ * does not overflow or underflow; in binary64 a reward below 2^-1022 times
+ * the largest loses its bits under 2^-1074 times the largest.  The
+ * binary32 conventions are neither scaled nor summed exactly: they round
+ * every operation and sum in index order, as their library does. */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include "rlref/num.h"
-#include "rlref/primitives.h"
 #include "rlref/grpo.h"
 
 /* Records the error and leaves through the function's one exit. */
@@ -73,28 +85,167 @@ find_inf (int *pinf, int *ninf, num_srcptr v, size_t n)
       }
 }
 
-/* Mean and variance (ddof) of the finite rewards of r[0..n-1] scaled by
- * 2^k, copied into the workspace x; *m is their number.  None gives mean
- * 0; fewer than ddof + 1 give variance 0 (TRL's rule for a group of one).
- * var may be NULL. */
+/* Room for the exact sum of up to n values, its words and the mean, in
+ * one vector (W words at most, words_bound):
+ *   buf[0 .. NTMP-1]           temporaries of centre (TMP);
+ *   buf[NTMP + W - t]          the word w_t of the sum, negated (WORD);
+ *   buf[NTMP + W - T]          below the T words: mu_0, for S - m mu_0;
+ *   buf[NTMP + W + 1 + j]      the values, j < n, then their deviations (VAL);
+ *   buf[NTMP + W + 1 + n + t]  the coefficients -m, -1, -1, ... (COEF). */
+typedef struct
+{
+  num_ptr buf;
+  size_t W, n;
+} exact_ws;
+
+#define NTMP 2
+#define TMP(s, i) AT ((s)->buf, (i))
+#define WORD(s, t) AT ((s)->buf, NTMP + (s)->W - (t))
+#define VAL(s, j) AT ((s)->buf, NTMP + (s)->W + 1 + (j))
+#define COEF(s, t) AT ((s)->buf, NTMP + (s)->W + 1 + (s)->n + (t))
+#define WS_LEN(s) (NTMP + 2 * ((s)->W + 1) + (s)->n)
+
+/* The number of words W that always brings the remainder of a sum of at
+ * most N of the finite v_i, scaled by a common 2^k, to 0.  With p-bit
+ * words, w_t = o(R_t) and R_(t+1) = R_t - w_t, |R_(t+1)| <= 2^(1-p) |R_t|;
+ * |R_0| < 2^(emax + b), b the bits of N; every R_t is a multiple of the
+ * lowest bit of the values, 2^(emin - p) or above (a binary64 value scaled
+ * to a subnormal has its bits on 2^-1074, higher still).  So R_t = 0 once
+ * t (p - 1) >= emax - emin + p + b; three more for the rounding of a
+ * scaled value up to a power of 2 and the integer division. */
+static size_t
+words_bound (num_srcptr v, size_t N)
+{
+  long emax = LONG_MIN, emin = LONG_MAX, p = num_prec (), b = 0;
+  for (size_t i = 0; i < N; i++)
+    if (num_is_finite (AT (v, i)) && !num_is_zero (AT (v, i)))
+      {
+        long e = num_get_exp (AT (v, i));
+        emax = e > emax ? e : emax;
+        emin = e < emin ? e : emin;
+      }
+  if (emax == LONG_MIN)
+    return 1;
+  for (size_t n = N; n > 0; n >>= 1)
+    b++;
+  return (size_t) ((emax - emin + p + b + 1) / (p > 2 ? p - 1 : 1)) + 3;
+}
+
+/* A scratch for sums of up to n of the values v[0..N-1] (n <= N), at the
+ * working precision. */
 static int
-scaled_stats (num_ptr mean, num_ptr var, size_t *m, num_ptr x, num_srcptr r, size_t n,
+exact_ws_new (exact_ws *s, num_srcptr v, size_t N, size_t n)
+{
+  s->W = words_bound (v, N);
+  s->n = n;
+  s->buf = num_vec_new (WS_LEN (s));
+  if (!s->buf)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  return RLREF_SUCCESS;
+}
+
+static void
+exact_ws_free (exact_ws *s)
+{
+  if (s->buf)
+    num_vec_free (s->buf, WS_LEN (s));
+  s->buf = NULL;
+}
+
+/* The words of S = sum of VAL (s, 0..m-1), exactly: w_0 = o(S) and
+ * w_(t+1) = o(S - w_0 - ... - w_t), each one num_sum of the values and the
+ * negated words before it, until the remainder is 0; then S = w_0 + ... +
+ * w_(T-1) exactly (T = 0 when S = 0).  *T gets the number of words. */
+static int
+sum_words (size_t *T, exact_ws *s, size_t m)
+{
+  size_t t = 0;
+  int status = RLREF_SUCCESS;
+  while (t < s->W)
+    {
+      status = num_sum (WORD (s, t), AT (s->buf, NTMP + s->W + 1 - t), t + m);
+      if (status || num_is_zero (WORD (s, t)))
+        break;
+      num_neg (WORD (s, t), WORD (s, t));
+      t++;
+    }
+  *T = t;
+  return status;
+}
+
+/* Centres the m > 0 values x_j = VAL (s, j) in place, d_j = x_j - S/m,
+ * S = sum x_j = w_0 + ... + w_(T-1) exactly (sum_words).  The mean S/m is
+ * taken as two words, mu_0 = o(w_0/m) and mu_1 = o(o(S - m mu_0)/m), with
+ * S - m mu_0 one num_dot; then d_j = o(o(x_j - mu_0) - mu_1).  Where
+ * x_j lies within a factor 2 of mu_0, x_j - mu_0 is exact (Sterbenz);
+ * elsewhere |x_j - mu_0| >= |mu_0|/2 dwarfs |mu_1| <= ulp(mu_0).  As
+ * mu_0 + mu_1 is S/m within 2^(1-p) |mu_1|, d_j is within about one unit
+ * in its last place however the x_j cancel, when the x_j have fewer bits
+ * than the working precision p (binary64 rewards in MPFR); in binary64,
+ * within 2^-104 |S/m| besides.  S = 0 gives d_j = x_j.
+ * *mean = o(mu_0 + mu_1) (mean may be NULL); *var (may be NULL) =
+ * sum d_j^2 / (m - ddof), the sum rounded once, or 0 when m - ddof <= 0. */
+static int
+centre (num_ptr mean, num_ptr var, exact_ws *s, size_t m, int ddof)
+{
+  size_t T = 0;
+  num_ptr mu0 = TMP (s, 0), mu1 = TMP (s, 1);
+  int status = sum_words (&T, s, m);
+  if (status)
+    return status;
+  num_set_zero (mu0);
+  num_set_zero (mu1);
+  if (T > 0)
+    {
+      num_neg (mu0, WORD (s, 0));
+      num_div_si (mu0, mu0, (long) m);
+      num_set (WORD (s, T), mu0);
+      num_set_si (COEF (s, 0), -(long) m);
+      for (size_t t = 1; t <= T; t++)
+        num_set_si (COEF (s, t), -1);
+      status = num_dot (mu1, WORD (s, T), COEF (s, 0), T + 1);
+      if (status)
+        return status;
+      num_div_si (mu1, mu1, (long) m);
+    }
+  if (mean)
+    num_add (mean, mu0, mu1);
+  for (size_t j = 0; j < m && T > 0; j++)
+    {
+      num_sub (VAL (s, j), VAL (s, j), mu0);
+      num_sub (VAL (s, j), VAL (s, j), mu1);
+    }
+  if (!var)
+    return RLREF_SUCCESS;
+  num_set_zero (var);
+  if ((long) m - ddof > 0)
+    {
+      status = num_dot (var, VAL (s, 0), VAL (s, 0), m);
+      num_div_si (var, var, (long) m - ddof);
+    }
+  return status;
+}
+
+/* The finite rewards of r[0..n-1] scaled by 2^k, into VAL (s, 0..m-1),
+ * centred there (centre); *m is their number.  None gives mean and
+ * variance 0; fewer than ddof + 1 give variance 0 (TRL's rule for a group
+ * of one).  mean and var may be NULL. */
+static int
+scaled_stats (num_ptr mean, num_ptr var, size_t *m, exact_ws *s, num_srcptr r, size_t n,
               int ddof, long k)
 {
   size_t j = 0;
-  int status = RLREF_SUCCESS;
   for (size_t i = 0; i < n; i++)
     if (num_is_finite (AT (r, i)))
-      num_mul_2si (AT (x, j++), AT (r, i), k);
-  num_set_zero (mean);
+      num_mul_2si (VAL (s, j++), AT (r, i), k);
+  *m = j;
+  if (j > 0)
+    return centre (mean, var, s, j, ddof);
+  if (mean)
+    num_set_zero (mean);
   if (var)
     num_set_zero (var);
-  if (j > 0)
-    status = FN (mean) (mean, x, j);
-  if (status == RLREF_SUCCESS && var && (long) j - ddof > 0)
-    status = FN (variance) (var, x, j, ddof);
-  *m = j;
-  return status;
+  return RLREF_SUCCESS;
 }
 
 /* One group under a std-scaling convention (13.23):
@@ -104,20 +255,19 @@ scaled_stats (num_ptr mean, num_ptr var, size_t *m, num_ptr x, num_srcptr r, siz
  * out of mean and std and gives them 0, and gives the whole group 0 when
  * fewer than two rewards are scorable or one is infinite: TRL's
  * nan_to_num(nan=0) of the NaN its nanmean and nanstd give there.
- * Computed on the rewards scaled by 2^k (head of this file). */
+ * Computed on the rewards scaled by 2^k, with exact sums (head of this
+ * file). */
 static int
-group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *c, num_ptr x)
+group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *c, exact_ws *s)
 {
-  num_t mean, var, std, eps, den, t;
-  size_t m = 0;
+  num_t var, std, eps, den;
+  size_t m = 0, j = 0;
   long k;
   int status = RLREF_SUCCESS, zero = 0, pinf, ninf, w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1;
-  num_init (mean);
   num_init (var);
   num_init (std);
   num_init (eps);
   num_init (den);
-  num_init (t);
   if (G == 1)
     {
       if (c->single == RLREF_SINGLE_REFUSE)
@@ -135,7 +285,7 @@ group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
     }
   find_inf (&pinf, &ninf, r, G);
   k = scale_exponent (r, G, c->eps, w);
-  status = scaled_stats (mean, var, &m, x, r, G, c->ddof, k);
+  status = scaled_stats (NULL, var, &m, s, r, G, c->ddof, k);
   if (status)
     goto done;
   num_sqrt (std, var);
@@ -158,60 +308,51 @@ group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
     zero = 1;                   /* no eps and no spread: every r equals the mean */
   for (size_t i = 0; i < G; i++)
     {
-      if (zero || num_is_nan (AT (r, i)))
+      int finite = num_is_finite (AT (r, i));
+      if (zero || !finite)
         num_set_zero (AT (adv, i));
       else
-        {
-          num_mul_2si (t, AT (r, i), k);
-          num_sub (t, t, mean);
-          num_div (AT (adv, i), t, den);
-        }
+        num_div (AT (adv, i), VAL (s, j), den);
+      j += finite;
     }
 done:
-  num_clear (mean);
   num_clear (var);
   num_clear (std);
   num_clear (eps);
   num_clear (den);
-  num_clear (t);
   return status;
 }
 
 /* Dr.GRPO (seeds 000 and 003): A_i = r_i - mean, computed on the rewards
- * scaled by 2^k and scaled back; binary64 gives ERANGE where r_i - mean
- * exceeds DBL_MAX.  NaN rewards as in group_std_adv. */
+ * scaled by 2^k with exact sums and scaled back; binary64 gives ERANGE
+ * where r_i - mean exceeds DBL_MAX.  NaN rewards as in group_std_adv. */
 static int
-group_centred (num_ptr adv, num_srcptr r, size_t G, num_ptr x)
+group_centred (num_ptr adv, num_srcptr r, size_t G, exact_ws *s)
 {
-  num_t mean, t;
-  size_t m = 0;
+  size_t m = 0, j = 0;
   long k;
   int status = RLREF_SUCCESS, pinf, ninf, zero;
-  num_init (mean);
-  num_init (t);
   find_inf (&pinf, &ninf, r, G);
   k = scale_exponent (r, G, 0.0, 1);
-  status = scaled_stats (mean, NULL, &m, x, r, G, 0, k);
+  status = scaled_stats (NULL, NULL, &m, s, r, G, 0, k);
   if (status)
     goto done;
   zero = m == 0 || pinf || ninf;
   for (size_t i = 0; i < G; i++)
     {
-      if (zero || num_is_nan (AT (r, i)))
+      int finite = num_is_finite (AT (r, i));
+      if (zero || !finite)
         num_set_zero (AT (adv, i));
       else
         {
-          num_mul_2si (t, AT (r, i), k);
-          num_sub (t, t, mean);
-          num_mul_2si (t, t, -k);
-          if (!num_is_finite (t))
+          num_mul_2si (VAL (s, j), VAL (s, j), -k);
+          if (!num_is_finite (VAL (s, j)))
             FAIL ("r - mean exceeds the largest double", RLREF_ERANGE);
-          num_set (AT (adv, i), t);
+          num_set (AT (adv, i), VAL (s, j));
         }
+      j += finite;
     }
 done:
-  num_clear (mean);
-  num_clear (t);
   return status;
 }
 
@@ -394,28 +535,26 @@ group_f32_trl (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
 }
 
 /* TRL scale_rewards="batch": A_i = (r_i - mean of r_i's group)/(std of the
- * whole batch + eps), ddof of c.  NaN rewards as TRL: left out of both
- * means and the std, advantage 0.  A batch of one (TRL's std 0), or fewer
- * than two scorable rewards (nanstd NaN), gives 0.  An infinite reward
- * gives its group 0 and makes the batch std +inf, so the finite groups get
- * (r - mean)/inf = +-0, or NaN (both infinities, or no finite reward),
- * so every advantage is 0. */
+ * whole batch + eps), ddof of c, both with exact sums.  NaN rewards as
+ * TRL: left out of both means and the std, advantage 0.  A batch of one
+ * (TRL's std 0), or fewer than two scorable rewards (nanstd NaN), gives 0.
+ * An infinite reward gives its group 0 and makes the batch std +inf, so
+ * the finite groups get (r - mean)/inf = +-0, or NaN (both infinities, or
+ * no finite reward), so every advantage is 0. */
 static int
 batch_std_adv (num_ptr adv, num_srcptr r, size_t N, size_t G, const rlref_adv_convention *c,
-               num_ptr x)
+               exact_ws *s)
 {
-  num_t mean, var, eps, den, t;
-  size_t m = 0, mg;
+  num_t var, eps, den;
+  size_t m = 0, mg, j;
   long k;
   int status = RLREF_SUCCESS, zero = 0, pinf, ninf, gz;
-  num_init (mean);
   num_init (var);
   num_init (eps);
   num_init (den);
-  num_init (t);
   find_inf (&pinf, &ninf, r, N);
   k = scale_exponent (r, N, c->eps, 1);
-  status = scaled_stats (mean, var, &m, x, r, N, c->ddof, k);
+  status = scaled_stats (NULL, var, &m, s, r, N, c->ddof, k);
   if (status)
     goto done;
   if (N == 1)
@@ -440,28 +579,25 @@ batch_std_adv (num_ptr adv, num_srcptr r, size_t N, size_t G, const rlref_adv_co
   for (size_t g = 0; g < N; g += G)
     {
       find_inf (&pinf, &ninf, AT (r, g), G);
-      status = scaled_stats (mean, NULL, &mg, x, AT (r, g), G, 0, k);
+      status = scaled_stats (NULL, NULL, &mg, s, AT (r, g), G, 0, k);
       if (status)
         goto done;
       gz = zero || mg == 0 || pinf || ninf;
+      j = 0;
       for (size_t i = g; i < g + G; i++)
         {
-          if (gz || num_is_nan (AT (r, i)))
+          int finite = num_is_finite (AT (r, i));
+          if (gz || !finite)
             num_set_zero (AT (adv, i));
           else
-            {
-              num_mul_2si (t, AT (r, i), k);
-              num_sub (t, t, mean);
-              num_div (AT (adv, i), t, den);
-            }
+            num_div (AT (adv, i), VAL (s, j), den);
+          j += finite;
         }
     }
 done:
-  num_clear (mean);
   num_clear (var);
   num_clear (eps);
   num_clear (den);
-  num_clear (t);
   return status;
 }
 
@@ -472,8 +608,7 @@ int
 FN (grpo_adv) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
                const rlref_adv_convention *c)
 {
-  num_ptr x = NULL;
-  size_t nx = 0;
+  exact_ws s = { NULL, 0, 0 };
   int status = RLREF_SUCCESS;
   if (!adv || !rewards || !c || N == 0 || G == 0)
     FAIL ("empty rewards, zero group size or NULL argument", RLREF_EINVAL);
@@ -483,23 +618,25 @@ FN (grpo_adv) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
     for (size_t i = 0; i < N; i++)
       if (!num_is_finite (AT (rewards, i)))
         FAIL ("non-finite reward", RLREF_ENAN);
-  nx = c->scale == RLREF_SCALE_BATCH_STD ? N : G;
-  x = num_vec_new (nx);
-  if (!x)
-    FAIL ("out of memory", RLREF_ENOMEM);
+  if (c->scale != RLREF_SCALE_F32_ONEPASS && c->scale != RLREF_SCALE_F32_TRL)
+    {
+      status = exact_ws_new (&s, rewards, N, c->scale == RLREF_SCALE_BATCH_STD ? N : G);
+      if (status)
+        goto done;
+    }
   if (c->scale == RLREF_SCALE_BATCH_STD)
     {
-      status = batch_std_adv (adv, rewards, N, G, c, x);
+      status = batch_std_adv (adv, rewards, N, G, c, &s);
       goto done;
     }
   for (size_t g = 0; g < N && status == RLREF_SUCCESS; g += G)
     switch (c->scale)
       {
       case RLREF_SCALE_GROUP_STD:
-        status = group_std_adv (AT (adv, g), AT (rewards, g), G, c, x);
+        status = group_std_adv (AT (adv, g), AT (rewards, g), G, c, &s);
         break;
       case RLREF_SCALE_NONE:
-        status = group_centred (AT (adv, g), AT (rewards, g), G, x);
+        status = group_centred (AT (adv, g), AT (rewards, g), G, &s);
         break;
       case RLREF_SCALE_F32_ONEPASS:
         status = group_f32_onepass (AT (adv, g), AT (rewards, g), G, c);
@@ -511,19 +648,19 @@ FN (grpo_adv) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
         FAIL ("unknown scaling", RLREF_EINVAL);
       }
 done:
-  num_vec_free (x, nx);
+  exact_ws_free (&s);
   return status;
 }
 
 /* Mean and std (ddof of c) of one group of G finite rewards, computed on
- * the rewards scaled by 2^k and scaled back.  Fewer than ddof + 1 rewards
- * give std 0. */
+ * the rewards scaled by 2^k with exact sums (head of this file) and scaled
+ * back.  Fewer than ddof + 1 rewards give std 0. */
 int
 FN (grpo_group_stats) (num_ptr mean, num_ptr std, num_srcptr rewards, size_t G,
                        const rlref_adv_convention *c)
 {
   num_t mu, var;
-  num_ptr x = NULL;
+  exact_ws s = { NULL, 0, 0 };
   size_t m;
   long k;
   int status = RLREF_SUCCESS;
@@ -534,11 +671,11 @@ FN (grpo_group_stats) (num_ptr mean, num_ptr std, num_srcptr rewards, size_t G,
   for (size_t i = 0; i < G; i++)
     if (!num_is_finite (AT (rewards, i)))
       FAIL ("non-finite reward", RLREF_ENAN);
-  x = num_vec_new (G);
-  if (!x)
-    FAIL ("out of memory", RLREF_ENOMEM);
+  status = exact_ws_new (&s, rewards, G, G);
+  if (status)
+    goto done;
   k = scale_exponent (rewards, G, 0.0, 1);
-  status = scaled_stats (mu, var, &m, x, rewards, G, c->ddof, k);
+  status = scaled_stats (mu, var, &m, &s, rewards, G, c->ddof, k);
   if (status)
     goto done;
   num_sqrt (var, var);
@@ -549,7 +686,7 @@ FN (grpo_group_stats) (num_ptr mean, num_ptr std, num_srcptr rewards, size_t G,
   num_set (mean, mu);
   num_set (std, var);
 done:
-  num_vec_free (x, G);
+  exact_ws_free (&s);
   num_clear (mu);
   num_clear (var);
   return status;
