@@ -13,7 +13,7 @@
 
 static const char *usage =
   "usage: rlref train MODEL.json --objective OBJ [--steps N] [--lr LR] [--every K]\n"
-  "                  [--beta B] [--pair \"Y_W\" \"Y_L\"]\n"
+  "                  [--beta B] [--pair \"Y_W\" \"Y_L\"] [--sampled N [--seed S]]\n"
   "\n"
   "Trains the policy pi_theta, starting at the model's own logits (the\n"
   "reference pi_ref), by exact gradient descent on OBJ: dpo or ipo (the\n"
@@ -25,7 +25,11 @@ static const char *usage =
   "KL(pi_theta || pi*) (a tabular model that keeps cut sequences), and log\n"
   "pi_theta(y_w), log pi_theta(y_l) and the margin h_w - h_l for the pair, or\n"
   "for the best and the worst sequence by reward.  In binary64; the gradients\n"
-  "are exact (no sampling).  Defaults: N 1000, LR 1, beta from the model.\n";
+  "are exact (no sampling) unless --sampled N: then each step draws N\n"
+  "sequences from pi_theta (reward, rlhf: REINFORCE with the batch mean as\n"
+  "baseline) or N pairs from pi_ref labelled by Bradley-Terry (dpo) with GSL's\n"
+  "mt19937 seeded with S (default 1): the same seed gives the same run to the\n"
+  "last bit.  Defaults: N 1000 steps, LR 1, beta from the model.\n";
 
 static int
 objective_of (const char *s)
@@ -94,7 +98,9 @@ int
 rlref_cmd_train (int argc, char **argv)
 {
   const char *path = NULL, *val, *pw = NULL, *pl = NULL;
-  int objective = -1, missing, steps = 1000, every = 0, have_beta = 0, rc = 0;
+  int objective = -1, missing, steps = 1000, every = 0, have_beta = 0, rc = 0, sampled = 0;
+  unsigned long seed = 1;
+  gsl_rng *rng = NULL;
   double lr = 1.0, beta = 0;
   char err[512];
   rl_lm_model m;
@@ -132,6 +138,10 @@ rlref_cmd_train (int argc, char **argv)
             }
           have_beta = 1;
         }
+      else if ((val = rl_option (argc, argv, &i, "--sampled", &missing)))
+        sampled = atoi (val);
+      else if ((val = rl_option (argc, argv, &i, "--seed", &missing)))
+        seed = strtoul (val, NULL, 10);
       else if (strcmp (argv[i], "--pair") == 0 && i + 2 < argc)
         {
           pw = argv[++i];
@@ -146,10 +156,11 @@ rlref_cmd_train (int argc, char **argv)
       else
         path = argv[i];
     }
-  if (!path || objective < 0 || steps < 0 || steps > 10000000 || every < 0)
+  if (!path || objective < 0 || steps < 0 || steps > 10000000 || every < 0 || sampled < 0
+      || sampled == 1 || (sampled && pw))
     {
       fprintf (stderr, "rlref train: need MODEL.json and --objective dpo|ipo|rlhf|reward|kl|"
-               "kl-reverse, 0 <= steps <= 1e7\n%s", usage);
+               "kl-reverse, 0 <= steps <= 1e7, --sampled N >= 2 (not with --pair)\n%s", usage);
       return 2;
     }
   if (rl_lm_model_read (path, &m, err, sizeof err))
@@ -171,6 +182,16 @@ rlref_cmd_train (int argc, char **argv)
     }
   if (every == 0)
     every = steps >= 100 ? steps / 100 : 1;
+  if (sampled)
+    {
+      rng = gsl_rng_alloc (gsl_rng_mt19937);
+      if (!rng)
+        {
+          rl_lm_model_free (&m);
+          return 2;
+        }
+      gsl_rng_set (rng, seed);
+    }
   nl = m.lm.n_rows * (size_t) m.lm.V;
   th = malloc (3 * nl * sizeof *th);
   if (!th)
@@ -270,8 +291,14 @@ rlref_cmd_train (int argc, char **argv)
       else
         {
           double *hist = malloc (((size_t) n + 1) * sizeof *hist);
-          status = hist ? rlref_lm_descend_d (th, hist, &m.lm, m.logits, m.reward, &beta,
-                                              objective, &lr, n) : RLREF_ENOMEM;
+          if (!hist)
+            status = RLREF_ENOMEM;
+          else if (sampled)
+            status = rlref_lm_sampled_descend_d (th, hist, &m.lm, m.logits, m.reward, &beta,
+                                                 objective, &lr, n, sampled, rng);
+          else
+            status = rlref_lm_descend_d (th, hist, &m.lm, m.logits, m.reward, &beta,
+                                         objective, &lr, n);
           free (hist);
         }
       if (status)
@@ -281,6 +308,8 @@ rlref_cmd_train (int argc, char **argv)
         }
     }
   free (th);
+  if (rng)
+    gsl_rng_free (rng);
   rl_lm_model_free (&m);
   return rc;
 }

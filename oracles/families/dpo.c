@@ -332,8 +332,8 @@ static const rl_case c_ipo[] = {
     "D = 0: 1/(4 beta^2) = 25" },
   { "*", "logp_w=-1 logp_l=-5 ref_w=-3 ref_l=-5 n_w=2 n_l=4 beta=0.5", "",
     "ipo-mean at its minimum: D_tok = 1/(2 beta) = 1, loss 0, gradient 0" },
-  { "*", "logp_w=-10 logp_l=-11 ref_w=-10 ref_l=-16 n_w=4 n_l=1", "",
-    "D = 5 = 1/(2 beta): ipo-sum at its minimum" },
+  { "*", "logp_w=-10 logp_l=-12 ref_w=-10 ref_l=-11 n_w=4 n_l=1 beta=0.5", "",
+    "D = 1 = 1/(2 beta), beta = 0.5: ipo-sum at its minimum (loss 0, gradient 0)" },
   { "*", "logp_w=-40,-12 logp_l=-50,-9 ref_w=-44,-14 ref_l=-49,-10 n_w=40,3 n_l=10,2",
     "Batch LengthBias", "long completions: summing and averaging disagree on which pair "
     "pulls harder" },

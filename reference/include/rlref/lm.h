@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <mpfr.h>
+#include <gsl/gsl_rng.h>
 #include "rlref/status.h"
 #include "rlref/precision.h"
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "rlref/num.h"
 #include "rlref/lm.h"
+#include <gsl/gsl_rng.h>
 #include "rlref/primitives.h"
 
 /* pi*(a | s) of a tabular model, cut sequences kept, additive reward:
@@ -230,5 +231,191 @@ FN (lm_pair_descend) (num_ptr theta, num_ptr logp_w, num_ptr logp_l, const rlref
   num_vec_free (g, nl);
   num_vec_free (t, 8 + (size_t) lm->V);
   num_vec_free (tok, RLREF_LM_MAX_T);
+  return status;
+}
+
+/* One sequence drawn from the policy with logits theta: tokens by the
+ * inverse CDF of pi(. | s) at a uniform draw of rng, until EOS or T tokens.
+ * Returns the length; *cut is set when it reached T without EOS. */
+static int
+draw (int *y, int *cut, const rlref_lm *lm, num_srcptr theta, gsl_rng *rng, num_ptr lsm,
+      num_ptr t, int *status)
+{
+  int V = lm->V, L = 0;
+  *cut = 0;
+  for (;;)
+    {
+      size_t row = lm->kind == RLREF_LM_BIGRAM ? (size_t) (L == 0 ? V : y[L - 1])
+        : rlref_lm_prefix_index (V, lm->eos, y, L);
+      double u = gsl_rng_uniform (rng);
+      int a = V - 1;
+      *status = FN (log_softmax) (lsm, AT (theta, row * V), (size_t) V);
+      if (*status)
+        return 0;
+      num_set_zero (t);
+      for (int b = 0; b < V; b++)
+        {
+          num_exp (AT (t, 1), AT (lsm, b));
+          num_add (t, t, AT (t, 1));
+          if (num_cmp_d (t, u) > 0)
+            {
+              a = b;
+              break;
+            }
+        }
+      y[L++] = a;
+      if (a == lm->eos)
+        return L;
+      if (L == lm->T)
+        {
+          *cut = 1;
+          return L;
+        }
+    }
+}
+
+/* The reward of a drawn sequence (additive). */
+static void
+reward_of (num_ptr r, const rlref_lm *lm, num_srcptr reward, const int *y, int L, int cut)
+{
+  num_set_zero (r);
+  for (int k = 0; lm->reward == RLREF_REWARD_ADDITIVE && k < L; k++)
+    {
+      num_add (r, r, AT (reward, y[k]));
+      num_add (r, r, AT (reward, lm->V));
+    }
+  if (cut && lm->reward == RLREF_REWARD_ADDITIVE)
+    num_add (r, r, AT (reward, lm->V + 1));
+}
+
+/* LM-TRAIN, sampled: each step draws a batch with rng and follows its
+ * gradient estimate, theta in place; history[k] is the exact objective
+ * before step k.  E[r] and the RLHF objective (ascended): n sequences from
+ * pi_theta, REINFORCE with the batch mean as baseline,
+ *   g = (1/n) sum_i (f_i - mean f) grad log pi_theta(y_i),
+ * f = r or r - beta h (13.2-13.4); DPO (descended): n pairs from pi_ref,
+ * y1 labelled preferred with probability sigma(r1 - r2) (13.6), and the
+ * gradient of the mean pair loss -log sigma(beta (h_w - h_l)).  Cut
+ * sequences conditioned away are drawn again.  With the same rng seed the
+ * run is the same to the last bit. */
+int
+FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
+                         num_srcptr ref_logits, num_srcptr reward, num_srcptr beta,
+                         int objective, num_srcptr lr, int steps, int n, gsl_rng *rng)
+{
+  size_t nl = lm->n_rows * (size_t) lm->V;
+  int status = rlref_lm_check (lm), T = lm->T;
+  int *ys = NULL, *lens = NULL;
+  num_ptr g = NULL, t = NULL, f = NULL;
+  if (status)
+    return status;
+  if (objective != RLREF_LM_OBJ_REWARD && objective != RLREF_LM_OBJ_RLHF
+      && objective != RLREF_LM_OBJ_DPO)
+    RLREF_ERROR ("sampled training takes E[r], the RLHF objective or DPO", RLREF_EINVAL);
+  if (n < 2 || steps < 0 || !rng || !num_is_finite (lr) || num_sgn (lr) <= 0)
+    RLREF_ERROR ("a batch of at least 2, steps >= 0, a positive learning rate and an rng",
+                 RLREF_EDOM);
+  ys = malloc (2 * (size_t) n * (size_t) T * sizeof *ys);
+  lens = malloc (2 * (size_t) n * sizeof *lens);
+  g = num_vec_new (nl);
+  t = num_vec_new (8 + (size_t) lm->V);
+  f = num_vec_new (2 * (size_t) n);
+  if (!ys || !lens || !g || !t || !f)
+    status = RLREF_ENOMEM;
+  for (int k = 0; k <= steps && status == RLREF_SUCCESS; k++)
+    {
+      int m = objective == RLREF_LM_OBJ_DPO ? 2 * n : n;
+      status = FN (lm_objective) (AT (history, k), NULL, lm, theta, ref_logits, reward, beta,
+                                  objective);
+      if (status || k == steps)
+        break;
+      /* the batch: sequences from pi_theta, or pairs from pi_ref */
+      for (int i = 0; i < m && status == RLREF_SUCCESS; i++)
+        {
+          int cut;
+          do
+            lens[i] = draw (ys + (size_t) i * T, &cut, lm,
+                            objective == RLREF_LM_OBJ_DPO ? ref_logits : theta, rng, AT (t, 8),
+                            t, &status);
+          while (status == RLREF_SUCCESS && cut && lm->truncation == RLREF_LM_CONDITION);
+          if (status == RLREF_SUCCESS)
+            reward_of (AT (f, i), lm, reward, ys + (size_t) i * T, lens[i], cut);
+        }
+      for (size_t i = 0; i < nl; i++)
+        num_set_zero (AT (g, i));
+      if (status == RLREF_SUCCESS && objective != RLREF_LM_OBJ_DPO)
+        {
+          /* f = r (- beta h); the batch mean as baseline; ascent */
+          num_set_zero (AT (t, 2));
+          for (int i = 0; i < n && status == RLREF_SUCCESS; i++)
+            {
+              if (objective == RLREF_LM_OBJ_RLHF)
+                {
+                  status = FN (lm_logprob) (AT (t, 3), AT (t, 8), lm, theta,
+                                            ys + (size_t) i * T, lens[i]);
+                  if (status == RLREF_SUCCESS)
+                    status = FN (lm_logprob) (AT (t, 4), AT (t, 8), lm, ref_logits,
+                                              ys + (size_t) i * T, lens[i]);
+                  num_sub (AT (t, 3), AT (t, 3), AT (t, 4));
+                  num_mul (AT (t, 3), AT (t, 3), beta);
+                  num_sub (AT (f, i), AT (f, i), AT (t, 3));
+                }
+              num_add (AT (t, 2), AT (t, 2), AT (f, i));
+            }
+          num_div_si (AT (t, 2), AT (t, 2), n);
+          for (int i = 0; i < n && status == RLREF_SUCCESS; i++)
+            {
+              num_sub (AT (t, 5), AT (f, i), AT (t, 2));
+              num_mul (AT (t, 5), AT (t, 5), lr);
+              num_div_si (AT (t, 5), AT (t, 5), n);
+              status = add_path_gradient (g, lm, theta, ys + (size_t) i * T, lens[i], AT (t, 5),
+                                          AT (t, 8), AT (t, 6));
+            }
+        }
+      else if (status == RLREF_SUCCESS)
+        {
+          /* pairs (2i, 2i + 1) labelled by a draw against sigma(r1 - r2) */
+          for (int i = 0; i < n && status == RLREF_SUCCESS; i++)
+            {
+              const int *y1 = ys + (size_t) (2 * i) * T, *y2 = ys + (size_t) (2 * i + 1) * T;
+              int L1 = lens[2 * i], L2 = lens[2 * i + 1], swap;
+              num_sub (AT (t, 2), AT (f, 2 * i), AT (f, 2 * i + 1));
+              status = FN (sigmoid) (AT (t, 2), AT (t, 2));
+              swap = num_cmp_d (AT (t, 2), gsl_rng_uniform (rng)) <= 0;
+              /* z = h_w - h_l; the weight lr beta sigma(-beta z) / n */
+              for (int j = 0; j < 2 && status == RLREF_SUCCESS; j++)
+                {
+                  const int *yy = j == swap ? y1 : y2;
+                  int LL = j == swap ? L1 : L2;
+                  status = FN (lm_logprob) (AT (t, 3 + j), AT (t, 8), lm, theta, yy, LL);
+                  if (status == RLREF_SUCCESS)
+                    status = FN (lm_logprob) (AT (t, 6), AT (t, 8), lm, ref_logits, yy, LL);
+                  num_sub (AT (t, 3 + j), AT (t, 3 + j), AT (t, 6));
+                }
+              num_sub (AT (t, 5), AT (t, 3), AT (t, 4));
+              num_mul (AT (t, 5), AT (t, 5), beta);
+              num_neg (AT (t, 5), AT (t, 5));
+              if (status == RLREF_SUCCESS)
+                status = FN (sigmoid) (AT (t, 5), AT (t, 5));
+              num_mul (AT (t, 5), AT (t, 5), beta);
+              num_mul (AT (t, 5), AT (t, 5), lr);
+              num_div_si (AT (t, 5), AT (t, 5), n);
+              if (status == RLREF_SUCCESS)
+                status = add_path_gradient (g, lm, theta, swap ? y2 : y1, swap ? L2 : L1,
+                                            AT (t, 5), AT (t, 8), AT (t, 6));
+              num_neg (AT (t, 5), AT (t, 5));
+              if (status == RLREF_SUCCESS)
+                status = add_path_gradient (g, lm, theta, swap ? y1 : y2, swap ? L1 : L2,
+                                            AT (t, 5), AT (t, 8), AT (t, 6));
+            }
+        }
+      for (size_t i = 0; status == RLREF_SUCCESS && i < nl; i++)
+        num_add (AT (theta, i), AT (theta, i), AT (g, i));
+    }
+  free (ys);
+  free (lens);
+  num_vec_free (g, nl);
+  num_vec_free (t, 8 + (size_t) lm->V);
+  num_vec_free (f, 2 * (size_t) n);
   return status;
 }

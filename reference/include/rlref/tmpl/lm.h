@@ -55,3 +55,14 @@ int RLREF_FN (lm_pair_descend) (RLREF_T theta, RLREF_T logp_w, RLREF_T logp_l,
                                 const rlref_lm *lm, RLREF_CT ref_logits, RLREF_CT beta,
                                 int objective, const int *yw, int Lw, const int *yl, int Ll,
                                 RLREF_CT lr, int steps) RLREF_WUR;
+
+/* LM-TRAIN, sampled: steps of a seeded stochastic gradient method, theta
+ * in place; history[k] is the exact objective before step k.  E[r] and the
+ * RLHF objective: n sequences from pi_theta each step, REINFORCE with the
+ * batch mean as baseline (ascent); DPO: n pairs from pi_ref labelled by
+ * Bradley-Terry on r (descent).  The same rng state gives the same run to
+ * the last bit. */
+int RLREF_FN (lm_sampled_descend) (RLREF_T theta, RLREF_T history, const rlref_lm *lm,
+                                   RLREF_CT ref_logits, RLREF_CT reward, RLREF_CT beta,
+                                   int objective, RLREF_CT lr, int steps, int n,
+                                   gsl_rng *rng) RLREF_WUR;
