@@ -305,6 +305,52 @@ START_TEST (test_dpo_converges)
 }
 END_TEST
 
+/* Sampled training is reproducible to the last bit with the same seed, in
+ * both backends, and REINFORCE on E[r] raises E[r]. */
+START_TEST (test_sampled_reproducible)
+{
+  static const double A3R[21] = { 0, 0, 0, 0.5, -0.5, 0, 0, 0, 0, 1, 1, -1,
+                                  0.1, -0.1, 0.3, 0.2, 0.2, 0.2, -1, 0, 1 };
+  rlref_lm tab = { .V = V, .eos = EOS, .T = T, .kind = RLREF_LM_TABULAR,
+                   .truncation = RLREF_LM_KEEP, .n_rows = 7, .reward = RLREF_REWARD_ADDITIVE };
+  double a[21], b[21], ha[51], hb[51], beta = 0.5, lr = 0.5;
+  gsl_rng *r1 = gsl_rng_alloc (gsl_rng_mt19937), *r2 = gsl_rng_alloc (gsl_rng_mt19937);
+  mpfr_ptr v = tu_mp_vec_new (2 * 21 + 2 * 51 + V + 2 + 2, 256);
+  mpfr_ptr ma = v, mb = ma + 21, mha = mb + 21, mhb = mha + 51, rw = mhb + 51, mbeta = rw + V + 2;
+  mpfr_ptr mlr = mbeta + 1;
+  for (int k = 0; k < 21; k++)
+    a[k] = b[k] = A3R[k];
+  gsl_rng_set (r1, 42);
+  gsl_rng_set (r2, 42);
+  TU_OK (rlref_lm_sampled_descend_d (a, ha, &tab, A3R, R3, &beta, RLREF_LM_OBJ_REWARD, &lr, 50,
+                                     8, r1));
+  TU_OK (rlref_lm_sampled_descend_d (b, hb, &tab, A3R, R3, &beta, RLREF_LM_OBJ_REWARD, &lr, 50,
+                                     8, r2));
+  for (int k = 0; k < 21; k++)
+    ck_assert_msg (a[k] == b[k], "logit %d differs between two runs of one seed", k);
+  ck_assert_double_gt (ha[50], ha[0]);
+  /* the MPFR run draws the same sequences (the draws compare uniforms with
+   * cumulative probabilities) and agrees with binary64 to its rounding */
+  for (int k = 0; k < 21; k++)
+    {
+      mpfr_set_d (ma + k, A3R[k], MPFR_RNDN);
+      mpfr_set_d (mb + k, A3R[k], MPFR_RNDN);
+    }
+  for (int k = 0; k < V + 2; k++)
+    mpfr_set_d (rw + k, R3[k], MPFR_RNDN);
+  mpfr_set_d (mbeta, beta, MPFR_RNDN);
+  mpfr_set_d (mlr, lr, MPFR_RNDN);
+  gsl_rng_set (r1, 42);
+  TU_OK (rlref_lm_sampled_descend_mp (ma, mha, &tab, mb, rw, mbeta, RLREF_LM_OBJ_REWARD, mlr, 50,
+                                      8, r1));
+  for (int k = 0; k < 21; k++)
+    ck_assert_double_eq_tol (mpfr_get_d (ma + k, MPFR_RNDN), a[k], 1e-12);
+  tu_mp_vec_free (v, 2 * 21 + 2 * 51 + V + 2 + 2);
+  gsl_rng_free (r1);
+  gsl_rng_free (r2);
+}
+END_TEST
+
 static Suite *
 lm_suite (void)
 {
@@ -319,6 +365,7 @@ lm_suite (void)
   tcase_add_test (tc, test_gradient_zeros);
   tcase_add_test (tc, test_pistar_fixed_point);
   tcase_add_test (tc, test_dpo_converges);
+  tcase_add_test (tc, test_sampled_reproducible);
   suite_add_tcase (s, tc);
   return s;
 }
