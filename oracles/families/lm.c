@@ -92,6 +92,9 @@ GRAD_IO (rlhf, "E_q[r] - beta KL(q || q_ref) (13.8)");
 GRAD_IO (dpo, "population DPO loss: sum over ordered pairs of distinct sequences of q_ref(y1) "
          "q_ref(y2) sigma(r1 - r2) (-log sigma(beta (h1 - h2))), h = log q - log q_ref (13.21)");
 GRAD_IO (ipo, "population IPO loss: the same pairs, (h1 - h2 - 1/(2 beta))^2");
+GRAD_IO (k1, "E_q[k1], k1 = h = log q - log q_ref (an unbiased estimate of KL(q||q_ref))");
+GRAD_IO (k2, "E_q[k2], k2 = h^2/2");
+GRAD_IO (k3, "E_q[k3], k3 = e^-h - 1 + h (13.26; unbiased)");
 
 static const rl_lm_variant grad_reward = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_REWARD };
 static const rl_lm_variant grad_kl = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_KL };
@@ -100,6 +103,9 @@ static const rl_lm_variant grad_kl_reverse = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 
 static const rl_lm_variant grad_rlhf = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_RLHF };
 static const rl_lm_variant grad_dpo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
 static const rl_lm_variant grad_ipo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
+static const rl_lm_variant grad_k1 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K1 };
+static const rl_lm_variant grad_k2 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K2 };
+static const rl_lm_variant grad_k3 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K3 };
 static const rl_lm_variant grad_rlhf_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0,
                                                    RLREF_LM_OBJ_RLHF };
 static const rl_lm_variant grad_dpo_bigram = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0,
@@ -146,6 +152,14 @@ static const rl_variant v_exact[] = {
     &io_grad_dpo, .data = &grad_dpo_bigram },
   { "grad-ipo", "tabular policy, cut kept: the population IPO loss and its exact gradient",
     "the IPO paper; CONVENTIONS.md DPO family", &io_grad_ipo, .data = &grad_ipo },
+  { "grad-k1", "tabular policy, cut kept: k1 used as a loss, y ~ q with the sampling not "
+    "differentiated: value E_q[k1], gradient E_q[grad k1] = 0", "seed 000 section 12.1",
+    &io_grad_k1, .data = &grad_k1 },
+  { "grad-k2", "k2 used as a loss: value E_q[k2], gradient E_q[h grad log q] = grad "
+    "KL(q || q_ref)", "seed 000 section 12.1", &io_grad_k2, .data = &grad_k2 },
+  { "grad-k3", "k3 used as a loss: value E_q[k3] = KL(q || q_ref), gradient E_q[(1 - e^-h) grad "
+    "log q] = grad KL(q_ref || q), the reverse KL's", "seed 000 section 12.1, (13.26)",
+    &io_grad_k3, .data = &grad_k3 },
   RL_END,
 };
 static const rl_variant v_dp[] = {
@@ -210,7 +224,8 @@ static const rl_case c_exact[] = {
     "three rows of logits where a bigram model of V = 3 has four", .invalid_in = "*" },
   { "bigram-keep", "V=3 eos=2 T=3 logits=0,0,0,0,nan,0,0,0,0,0,0,0" R3 " beta=1", "NonFinite",
     "a NaN logit", .invalid_in = "*" },
-  { "grad-reward,grad-kl,grad-kl-reverse,grad-rlhf,grad-rlhf-condition,grad-dpo,grad-ipo",
+  { "grad-reward,grad-kl,grad-kl-reverse,grad-rlhf,grad-rlhf-condition,grad-dpo,grad-ipo,"
+    "grad-k1,grad-k2,grad-k3",
     A3 " ref_logits=" A3_REF R3 " beta=0.5", "", "a tabular policy against a reference" },
   { "grad-reward,grad-kl,grad-kl-reverse,grad-rlhf,grad-dpo,grad-ipo",
     A3 " ref_logits=" A3_LOGITS R3 " beta=0.1", "AtReference",

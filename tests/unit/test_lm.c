@@ -351,6 +351,36 @@ START_TEST (test_sampled_reproducible)
 }
 END_TEST
 
+/* The KL estimators used as losses (000 section 12.1): the gradient of
+ * E[k2] is that of KL(q || q_ref), of E[k3] that of KL(q_ref || q), of E[k1]
+ * zero; E[k1] = E[k3] = KL(q || q_ref) (13.26, unbiased). */
+START_TEST (test_kl_estimator_losses)
+{
+  static const double A3[21] = { 1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0, 0.6, 0.5, 0, 2,
+                                 0, 0, 0, 1, -1, 0, -0.3, 0.3, 0 };
+  static const double A3R[21] = { 0, 0, 0, 0.5, -0.5, 0, 0, 0, 0, 1, 1, -1,
+                                  0.1, -0.1, 0.3, 0.2, 0.2, 0.2, -1, 0, 1 };
+  rlref_lm tab = { .V = V, .eos = EOS, .T = T, .kind = RLREF_LM_TABULAR,
+                   .truncation = RLREF_LM_KEEP, .n_rows = 7, .reward = RLREF_REWARD_ADDITIVE };
+  double beta = 0.5, v1, v3, vkl, vklr, g1[21], g2[21], g3[21], gkl[21], gklr[21];
+  TU_OK (rlref_lm_objective_d (&v1, g1, &tab, A3, A3R, R3, &beta, RLREF_LM_OBJ_K1));
+  TU_OK (rlref_lm_objective_d (&v3, g3, &tab, A3, A3R, R3, &beta, RLREF_LM_OBJ_K3));
+  TU_OK (rlref_lm_objective_d (&vkl, g2, &tab, A3, A3R, R3, &beta, RLREF_LM_OBJ_K2));
+  TU_OK (rlref_lm_objective_d (&vkl, gkl, &tab, A3, A3R, R3, &beta, RLREF_LM_OBJ_KL));
+  TU_OK (rlref_lm_objective_d (&vklr, gklr, &tab, A3, A3R, R3, &beta, RLREF_LM_OBJ_KL_REVERSE));
+  ck_assert_double_eq_tol (v1, vkl, 1e-15);
+  ck_assert_double_eq_tol (v3, vkl, 1e-15);
+  for (int k = 0; k < 21; k++)
+    {
+      ck_assert_double_eq_tol (g1[k], 0.0, 1e-15);
+      ck_assert_double_eq_tol (g2[k], gkl[k], 1e-15);
+      ck_assert_double_eq_tol (g3[k], gklr[k], 1e-15);
+    }
+  /* (the estimators' gradients are E_q[grad k], the sampling held fixed:
+   * not the derivative of their expectation, so no central differences) */
+}
+END_TEST
+
 static Suite *
 lm_suite (void)
 {
@@ -366,6 +396,7 @@ lm_suite (void)
   tcase_add_test (tc, test_pistar_fixed_point);
   tcase_add_test (tc, test_dpo_converges);
   tcase_add_test (tc, test_sampled_reproducible);
+  tcase_add_test (tc, test_kl_estimator_losses);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -86,7 +86,12 @@ enum
   RLREF_LM_OBJ_KL_REVERSE,      /* KL(q_ref || q) */
   RLREF_LM_OBJ_RLHF,            /* E_q[r] - beta KL(q || q_ref) (13.8) */
   RLREF_LM_OBJ_DPO,             /* population DPO loss on Bradley-Terry preferences (13.21) */
-  RLREF_LM_OBJ_IPO              /* population IPO loss, (z - 1/(2 beta))^2 */
+  RLREF_LM_OBJ_IPO,             /* population IPO loss, (z - 1/(2 beta))^2 */
+  /* a KL estimator used as a loss: E_q[k(y)] with y ~ q, the sampling not
+   * differentiated (gradient E_q[grad k]), h = log q - log q_ref */
+  RLREF_LM_OBJ_K1,              /* k1 = h: gradient 0 */
+  RLREF_LM_OBJ_K2,              /* k2 = h^2/2: gradient = grad KL(q || q_ref) */
+  RLREF_LM_OBJ_K3               /* k3 = e^-h - 1 + h: gradient = grad KL(q_ref || q) */
 };
 
 /* A mask of wanted moments: bit k for moment k (the others come out NaN). */

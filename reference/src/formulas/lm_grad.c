@@ -22,7 +22,12 @@
  *     DPO l(z) = -log sigma(beta z) (13.21), IPO l(z) = (z - 1/(2 beta))^2;
  *     c(y) = sum_y' [w(y, y') l'(z(y, y')) - w(y', y) l'(z(y', y))],
  *   and for the conditioned reading c - q sum c (grad log q = grad log pi -
- *   E_q grad log pi). */
+ *   E_q grad log pi);
+ *   a KL estimator k(h) used as a loss, samples not differentiated:
+ *     value E_q[k], gradient E_q[k'(h) grad log q], c = q k'(h):
+ *     k1 = h (c = q: gradient 0), k2 = h^2/2 (c = q h: grad KL(q || q_ref)),
+ *     k3 = e^-h - 1 + h = expm1(-h) + h (c = q (1 - e^-h) = q - q_ref:
+ *     grad KL(q_ref || q)) (000 section 12.1, 13.26). */
 #include <stdlib.h>
 #include <string.h>
 #include "rlref/num.h"
@@ -313,6 +318,50 @@ coefficients (const rlref_lm *lm, int objective, outcomes *o, num_srcptr q, num_
               num_mul (u, AT (q, i), s);
               num_sub (AT (c, i), AT (c, i), u);
             }
+        }
+      return RLREF_SUCCESS;
+    case RLREF_LM_OBJ_K1:
+    case RLREF_LM_OBJ_K2:
+    case RLREF_LM_OBJ_K3:
+      for (size_t i = 0; i < n; i++)
+        {
+          num_sub (h, AT (o->lp, i), AT (o->lpref, i));
+          if (objective == RLREF_LM_OBJ_K1)
+            {
+              num_set (u, h);
+              num_set (AT (c, i), AT (q, i));
+            }
+          else if (objective == RLREF_LM_OBJ_K2)
+            {
+              num_sqr (u, h);
+              num_mul_2si (u, u, -1);
+              num_mul (AT (c, i), AT (q, i), h);
+            }
+          else
+            {
+              /* k3 = expm1(-h) + h, stable near h = 0; k3' = 1 - e^-h = -expm1(-h) */
+              num_neg (s, h);
+              num_expm1 (s, s);
+              num_add (u, s, h);
+              num_neg (s, s);
+              num_mul (AT (c, i), AT (q, i), s);
+            }
+          if (num_is_zero (AT (q, i)))
+            {
+              num_set_zero (AT (c, i));
+              continue;
+            }
+          num_mul (u, u, AT (q, i));
+          num_add (value, value, u);
+        }
+      /* c - q sum c: grad log q = grad log pi - E_q grad log pi */
+      num_set_zero (s);
+      for (size_t i = 0; i < n; i++)
+        num_add (s, s, AT (c, i));
+      for (size_t i = 0; i < n; i++)
+        {
+          num_mul (u, AT (q, i), s);
+          num_sub (AT (c, i), AT (c, i), u);
         }
       return RLREF_SUCCESS;
     default:

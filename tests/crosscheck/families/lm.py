@@ -330,9 +330,12 @@ def agree(a, b, what):
 #   ipo          sum_{y1 != y2} w12 (z - 1/(2 beta))^2
 #                                                grad  sum w12 2 (z - 1/(2 beta)) (g1 - g2)
 # over ordered pairs of distinct outcomes, z = h1 - h2, w12 = q_ref(y1) q_ref(y2) sigma(r1 - r2).
+#   k1, k2, k3   a KL estimator k(h) used as a loss, y ~ q and the sampling not differentiated
+#                (000 section 12.1, 13.26): value E_q[k(h)], gradient sum q k'(h) g, with
+#                k1 = h, k2 = h^2/2, k3 = e^-h - 1 + h (k1' = 1, k2' = h, k3' = 1 - e^-h).
 # ----------------------------------------------------------------------------------------------
 
-GRAD_OBJECTIVES = ("reward", "kl", "kl-reverse", "rlhf", "dpo", "ipo")
+GRAD_OBJECTIVES = ("reward", "kl", "kl-reverse", "rlhf", "dpo", "ipo", "k1", "k2", "k3")
 GRAD_LIMIT = 400           # outcomes (the pair sums take their square)
 
 
@@ -396,6 +399,13 @@ def eval_lm_grad(obj, kind, keep, inputs):
             value, coef = kl, [a * (x + 1) for a, x in zip(q, h)]
         elif obj == "kl-reverse":
             value, coef = -mp.fsum(a * x for a, x in zip(qr, h)), [-a for a in qr]
+        elif obj == "k1":
+            value, coef = kl, list(q)
+        elif obj == "k2":
+            value, coef = mp.fsum(a * x * x / 2 for a, x in zip(q, h)), [a * x for a, x in zip(q, h)]
+        elif obj == "k3":
+            value = mp.fsum(a * (mp.exp(-x) - 1 + x) for a, x in zip(q, h))
+            coef = [a * (1 - mp.exp(-x)) for a, x in zip(q, h)]
         else:
             value = er - beta * kl
             coef = [a * (r - beta * (x + 1)) for a, r, x in zip(q, rs, h)]
@@ -646,8 +656,11 @@ def selftest_grad(t):
     bigram = dict(base, T=3, logits=[rnd.uniform(-1, 1) for _ in range((V + 1) * V)],
                   ref_logits=[rnd.uniform(-1, 1) for _ in range((V + 1) * V)])
     step = Fraction(1, 2 ** 90)
-    cases = [("grad-" + o, base) for o in GRAD_OBJECTIVES] + \
-        [("grad-" + o + "-condition", base) for o in GRAD_OBJECTIVES] + \
+    # (the estimators k1-k3 hold the sampling fixed: their gradient is not the derivative
+    # of their value, so they have no central-difference check)
+    diff = [o for o in GRAD_OBJECTIVES if not o.startswith("k")]
+    cases = [("grad-" + o, base) for o in diff] + \
+        [("grad-" + o + "-condition", base) for o in diff] + \
         [("grad-dpo-bigram", bigram), ("grad-ipo-bigram-condition", bigram)]
     for variant, inp in cases:
         with mp.workprec(600):
