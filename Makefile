@@ -65,7 +65,7 @@ TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/%,$(TEST_SRC))
 
 GOLDEN_TMP := $(BUILD)/golden-regen
 
-.PHONY: FORCE docs check-docs check-sens check-generic check-faults all deps build lib golden derivations plots check check-unit check-golden \
+.PHONY: FORCE docs check-docs check-sens check-refvalues check-generic check-faults all deps build lib golden derivations plots check check-unit check-golden \
         check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install check-derivations bench coverage install clean
 
 all: deps
@@ -178,7 +178,7 @@ $(BUILD)/bin/deriv-%: derivations/%.c derivations/residual.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
 
-$(BUILD)/bin/test_%: tests/unit/test_%.c tests/unit/testutil.h $(LIB_A)
+$(BUILD)/bin/test_%: tests/unit/test_%.c tests/unit/testutil.h tests/unit/refvalues.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS) $(CHECK_LIBS)
 
@@ -214,7 +214,7 @@ plots: $(RLREF)
 	$(MAKE) -C plots RLREF=$(abspath $(RLREF))
 
 # --- tests -----------------------------------------------------------------
-check: check-unit check-generic check-faults check-derivations check-golden check-sens check-docs check-repro check-xcheck check-cli \
+check: check-unit check-refvalues check-generic check-faults check-derivations check-golden check-sens check-docs check-repro check-xcheck check-cli \
        check-install check-sanitize
 	@echo "make check: all test stages passed"
 
@@ -223,6 +223,10 @@ check-unit: $(TEST_BIN)
 	@p=0; f=0; for t in $(TEST_BIN); do echo "== $$t"; \
 	  if $$t; then p=$$((p + 1)); else f=$$((f + 1)); fi; done; \
 	echo "unit suites: $$p passed, $$f failed"; [ $$f -eq 0 ] && [ $$p -gt 0 ]
+
+# The unit tests' reference values come from tests/unit/gen_refvalues.py.
+check-refvalues:
+	$(PYTHON) tests/unit/gen_refvalues.py --check
 
 check-generic: $(TGENERIC)
 	$(TGENERIC)
@@ -276,6 +280,7 @@ check-xcheck: $(RLREF)
 check-cli: $(RLREF)
 	sh tests/check_cmd/test_fixture_drift.sh $(abspath $(RLREF))
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures
+	sh tests/check_cmd/test_real.sh $(abspath $(RLREF)) golden/GRPO-ADV.json tests/check_cmd/real
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
 	sh tests/cli/test_check_diag.sh $(abspath $(RLREF))
 	sh tests/example/test_readme_example.sh

@@ -31,6 +31,7 @@ typedef struct
   json_t *res;                  /* candidate result object, or NULL */
   size_t var;                   /* index of its variant */
   enum kind kind;
+  int numerical;                /* flagged by a note of bugType NUMERICAL */
 } gcase;
 
 /* A variant: the test groups that carry one variant name.  */
@@ -41,6 +42,7 @@ typedef struct
   const char *part_name;        /* the groups' "part", when the golden names it */
   size_t part;                  /* groups with the same inputs share a part */
   size_t ncases, nrun, passed, failed, noted;
+  size_t failed_numerical;      /* failures on numerically demanding cases */
 } variant;
 
 /* Options, the two files and scratch numbers of one run.  */

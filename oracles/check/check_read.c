@@ -246,6 +246,17 @@ read_test (ctx *c, json_t *t, size_t gi, size_t ti, size_t var)
   json_array_foreach (flags, i, f)
     if (!json_is_string (f))
       return ck_bad (c->gpath, "%s: \"flags\" must hold strings", where);
+  /* a case about numerical robustness (overflow, cancellation, float32
+     steps), not about a convention: its note says bugType NUMERICAL */
+  k->numerical = 0;
+  json_array_foreach (flags, i, f)
+    {
+      json_t *note = json_object_get (json_object_get (c->golden, "notes"),
+                                      json_string_value (f));
+      const char *bt = json_string_value (json_object_get (note, "bugType"));
+      if (bt != NULL && strcmp (bt, "NUMERICAL") == 0)
+        k->numerical = 1;
+    }
   err = json_object_get (t, "error");
   if (err != NULL && !json_is_string (err))
     return ck_bad (c->gpath, "%s: \"error\" must be a string", where);

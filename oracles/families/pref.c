@@ -87,6 +87,7 @@ static const rl_io io_ensemble = {
     { "var", "ensemble variance" },
     { "std", "sqrt(var)" },
     { "penalized", "mean - lambda std" },
+    { "penalized_var", "mean - lambda var (seed 000 section 10.1 names the variance)" },
     RL_END },
   RL_EVALS (ensemble), .part = "ensemble",
 };
@@ -361,7 +362,8 @@ static const rl_formula formulas[] = {
     "−(1−ε) log σ(Δ) − ε log σ(−Δ), Δ = rw − rl", v_smooth, c_smooth, n_pref },
   { "PREF-ENSEMBLE", "reward-model ensemble mean, variance and uncertainty penalty",
     "000 section 10.1",
-    "ensemble mean, variance (variant `ddof0` or `ddof1`), std = √var, penalized = mean − λ·std",
+    "ensemble mean, variance (variant `ddof0` or `ddof1`), std = √var, penalized = mean − λ·std, "
+    "penalized_var = mean − λ·var (seed 000 §10.1 penalises by the variance)",
     v_ensemble, c_ensemble, n_pref },
   { "PREF-PL", "Plackett-Luce ranking probability, loss, gradient and MLE", "000 section 10.1",
     "`prob`: logp = Σ_k [s_{π_k} − log Σ_{j≥k} e^{s_{π_j}}], loss = −logp, grad = ∂loss/∂s; "

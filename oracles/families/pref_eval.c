@@ -15,6 +15,9 @@ RL_ENTRY (bt_gumbel)
 {
   (void) v;
   (void) a;
+  /* the quadrature's cost grows about 8x per doubling of the precision */
+  if (num_prec () > 2048)
+    RLREF_ERROR ("PREF-BT-GUMBEL is evaluated up to 2048 bits", RLREF_EPREC);
   return LIB (bt_gumbel_integral) (y[0], x[0], x[1]);
 }
 
@@ -66,11 +69,22 @@ RL_ENTRY (smooth)
 }
 
 /* PREF-ENSEMBLE: x = scores[K], (ddof: not a real input), lambda;
- * y = mean, var, std, penalized. */
+ * y = mean, var, std, penalized, penalized_var. */
 RL_ENTRY (ensemble)
 {
-  return LIB (ensemble) (y[0], y[1], y[2], y[3], x[0], a->len[0],
-                         (int) v->params[0].value, x[2]);
+  /* the variance penalty first, into a temporary: the outputs may be the
+   * storage of lambda */
+  num_ptr pv = num_vec_new (1);
+  int status = pv ? LIB (ensemble_var_penalized) (pv, x[0], a->len[0],
+                                                  (int) v->params[0].value, x[2])
+    : RLREF_ENOMEM;
+  if (status == RLREF_SUCCESS)
+    status = LIB (ensemble) (y[0], y[1], y[2], y[3], x[0], a->len[0],
+                             (int) v->params[0].value, x[2]);
+  if (status == RLREF_SUCCESS)
+    num_set (y[4], pv);
+  num_vec_free (pv, 1);
+  return status;
 }
 
 /* PREF-PL prob: x = scores[K], ranking an int input; y = logp, loss, grad[K]. */
@@ -92,6 +106,10 @@ RL_ENTRY (pl_mle)
   (void) v;
   if (K < 2 || a->len[1] != M * (size_t) K)
     RLREF_ERROR ("rankings must hold M x K items (M = length of counts), K >= 2", RLREF_EINVAL);
+  /* the sizes a fit finishes in seconds (README: the largest sizes) */
+  if (K > 64 || M * (size_t) K > 4096 || (K > 32 && num_prec () > 1024))
+    RLREF_ERROR ("PREF-PL mle takes K <= 64 items and M K <= 4096 (K <= 32 above 1024 bits)",
+                 RLREF_EINVAL);
   return LIB (pl_mle) (y[0], y[1], a->iv[1], x[2], M, (size_t) K);
 }
 
@@ -102,6 +120,8 @@ RL_ENTRY (bt_mle)
   (void) v;
   if (n < 2 || a->len[1] != (size_t) (n * n))
     RLREF_ERROR ("wins must hold n x n weights, n >= 2", RLREF_EINVAL);
+  if (n > 64 || (n > 32 && num_prec () > 512))
+    RLREF_ERROR ("PREF-BT-MLE takes n <= 64 items (n <= 32 above 512 bits)", RLREF_EINVAL);
   return LIB (bt_mle) (y[0], y[1], x[1], (size_t) n);
 }
 

@@ -10,13 +10,13 @@ main (void)
   double rw = 1.5, rl = 0.0, p;
   mpfr_t P, RW, RL;
   int ok;
-  rlref_bt_prob_d (&p, &rw, &rl);
+  ok = rlref_bt_prob_d (&p, &rw, &rl) == RLREF_SUCCESS;
   mpfr_inits2 (256, P, RW, RL, (mpfr_ptr) 0);
   mpfr_set_d (RW, 1.5, MPFR_RNDN);
   mpfr_set_d (RL, 0.0, MPFR_RNDN);
-  rlref_bt_prob_mp (P, RW, RL);
+  ok = ok && rlref_bt_prob_mp (P, RW, RL) == RLREF_SUCCESS;
   /* sigma(1.5) = 0.81757447619364365960721717865... */
-  ok = fabs (p - 0.8175744761936437) < 1e-16
+  ok = ok && fabs (p - 0.8175744761936437) < 1e-16
        && fabs (mpfr_get_d (P, MPFR_RNDN) - p) < 1e-16;
   rw = NAN;
   ok = ok && rlref_bt_prob_d (&p, &rw, &rl) == RLREF_ENAN;

@@ -2,15 +2,16 @@
  * digits and the digits a precision carries.
  *
  * The callbacks below are written here with MPFR directly, so the
- * expected values are closed forms: sigma(1.5) and 1/3 (mpmath strings),
+ * expected values are closed forms: sigma(1.5) and 1/3 (RV_ strings of
+ * refvalues.h, from mpmath),
  * x^2 at 3 with sensitivity |2x| |x| = 18, x0 x1 at (2, 3) with
  * sensitivity 3*2 + 2*3 = 12, sigma's sensitivity sigma(1 - sigma) |x|
  * (mpmath), an exact zero, a jump at the input, a value that needs more
  * than 256 bits (2^-300 behind a 1), and a value that never settles. */
 #include "testutil.h"
 
-#define SIG15 "0.8175744761936436596072171786562482475462408435809046166100549614951142213055327191254"
-#define SENS_SIG15 0.22371967810549928475      /* sigma(1.5) (1 - sigma(1.5)) 1.5 */
+#define SIG15 RV_SIGMOID_1P5
+#define SENS_SIG15 tu_d (RV_SENS_SIGMOID_1P5)   /* sigma(1.5) (1 - sigma(1.5)) 1.5 */
 
 /* Working precisions seen by the callbacks (Check runs each test in its
  * own process, so these start at 0). */
@@ -201,7 +202,7 @@ START_TEST (test_certify_third)
   rlref_certified c;
   TU_OK (rlref_certify (third_cb, NULL, NULL, 0, 1, 256, 70, 1, &c));
   ck_assert (c.digits[0] >= 70);
-  TU_ASSERT_MP_STR (c.value, "0.33333333333333333333333333333333333333333333333333333333333333333333333333333333", 70);
+  TU_ASSERT_MP_STR (c.value, RV_THIRD, 70);
   ck_assert (c.sens[0] == 0.0);
   rlref_certified_clear (&c);
 }

@@ -5,11 +5,13 @@
  *
  * Expected values: seed 000's worked examples and the detectors of
  * CONVENTIONS.md; closed forms (sigma(D), log(2 cosh(D/2)), log(1/K!),
- * log 4); decimal strings from mpmath (mp.dps = 120) on the exact binary64
- * inputs, the maximum-likelihood fits solved independently with
- * mpmath.findroot on the analytic score equations; central finite
- * differences at 256 bits for the gradients; a seeded Monte-Carlo
- * estimate for the Gumbel construction. */
+ * log 4); the RV_ decimal strings of refvalues.h (gen_refvalues.py: mpmath,
+ * mp.dps = 120, on the exact binary64 inputs; the maximum-likelihood fits
+ * solved there with mpmath.findroot on the analytic score equations);
+ * central finite differences at 256 bits for the gradients.  Inputs near
+ * the ends of the binary64 range must give the scaled values, the fits
+ * must not depend on the scale of the counts, and every function is held
+ * to the aliasing rule of reference/README.md. */
 #include "testutil.h"
 
 #define PREC 256
@@ -64,10 +66,10 @@ check_grad_fd (mp_scalar_fn *f, const void *ctx, mpfr_srcptr x, size_t n,
 START_TEST (test_bt_prob_closed_form)
 {
   static const struct { double rw, rl; const char *p; } c[] = {
-    { 1.5, 0.0, "0.8175744761936436596072171786562482475462408435809046166100549614951142213055327191254" },
+    { 1.5, 0.0, RV_SIGMOID_1P5 },
     { 0.2, 0.2, "0.5" },
-    { -1.0, 2.0, "0.04742587317756678087884815177175220138617943242060910071788800877444871150271023388578" },
-    { 1e4, 1e4 - 10, "0.9999546021312975656054952237672365105449063079952739313682144361312805081669605084115" },
+    { -1.0, 2.0, RV_SIGMOID_M3 },
+    { 1e4, 1e4 - 10, RV_SIGMOID_10 },
   };
   mpfr_t rw, rl, p;
   mpfr_inits2 (PREC, rw, rl, p, (mpfr_ptr) 0);
@@ -160,13 +162,13 @@ START_TEST (test_bt_gumbel_integral_is_sigmoid)
 {
   static const struct { double rw, rl; const char *p; } c[] = {
     { 0.0, 0.0, "0.5" },
-    { 1.5, 0.0, "0.8175744761936436596072171786562482475462408435809046166100549614951142213055327191254" },
-    { -1.0, 2.0, "0.04742587317756678087884815177175220138617943242060910071788800877444871150271023388578" },
-    { 10.0, 0.0, "0.9999546021312975656054952237672365105449063079952739313682144361312805081669605084115" },
-    { 1001.5, 1000.0, "0.8175744761936436596072171786562482475462408435809046166100549614951142213055327191254" },
-    { -40.0, 0.0, "0.000000000000000004248354255291588977280720904404506371434762717886168074933018472534898102584418566381" },
-    { 0.0, 300.0, "5.148200222412013781154861921067130998134998224444354267541263908137664793575440690309e-131" },
-    { 40.0, 0.0, "0.9999999999999999957516457447084110227192790955954936285652372821138319250669815274651" },
+    { 1.5, 0.0, RV_SIGMOID_1P5 },
+    { -1.0, 2.0, RV_SIGMOID_M3 },
+    { 10.0, 0.0, RV_SIGMOID_10 },
+    { 1001.5, 1000.0, RV_SIGMOID_1P5 },
+    { -40.0, 0.0, RV_SIGMOID_M40 },
+    { 0.0, 300.0, RV_SIGMOID_M300 },
+    { 40.0, 0.0, RV_SIGMOID_40 },
   };
   mpfr_t rw, rl, p;
   mpfr_inits2 (PREC, rw, rl, p, (mpfr_ptr) 0);
@@ -184,34 +186,35 @@ START_TEST (test_bt_gumbel_integral_is_sigmoid)
 }
 END_TEST
 
-/* Seeded Monte-Carlo: with g = -log(-log U) standard Gumbel (inverse CDF),
- * the frequency of rw + g_w > rl + g_l over 10^5 draws lies within 5
- * standard errors sqrt(p(1-p)/n) of sigma(rw - rl) (mpmath), for D = 1.5
- * and D = -0.5. */
+/* Seeded Monte-Carlo (the catalogue's check of the construction): with
+ * g = -log(-log U) standard Gumbel (inverse CDF), the frequency of
+ * rw + g_w > rl + g_l over 10^5 draws lies within 5 standard errors
+ * sqrt(p(1-p)/n) of rlref's quadrature p of the integral, for D = 1.5 and
+ * D = -0.5; and that p is bt_prob's sigma(D) to 1e-13. */
 START_TEST (test_bt_gumbel_monte_carlo)
 {
-  static const struct { double rw, rl, p; } c[] = {
-    { 1.5, 0.0, 0.8175744761936436596 },
-    { 0.25, 0.75, 0.3775406687981454354 },
-  };
+  static const double c[][2] = { { 1.5, 0.0 }, { 0.25, 0.75 } };
   const long n = 100000;
   gsl_rng *rng = tu_rng_new ();
   for (size_t k = 0; k < 2; k++)
     {
       long wins = 0;
-      double freq, se;
+      double freq, se, p, q;
+      TU_OK (rlref_bt_gumbel_integral_d (&p, &c[k][0], &c[k][1]));
+      TU_OK (rlref_bt_prob_d (&q, &c[k][0], &c[k][1]));
+      TU_ASSERT_REL (p, q, 1e-13);
       for (long i = 0; i < n; i++)
         {
           double gw = -log (-log (gsl_rng_uniform_pos (rng)));
           double gl = -log (-log (gsl_rng_uniform_pos (rng)));
-          if (c[k].rw + gw > c[k].rl + gl)
+          if (c[k][0] + gw > c[k][1] + gl)
             wins++;
         }
       freq = (double) wins / (double) n;
-      se = sqrt (c[k].p * (1 - c[k].p) / (double) n);
-      ck_assert_msg (fabs (freq - c[k].p) <= 5 * se,
-                     "D = %g: frequency %.5f vs sigma %.5f (%.2f standard errors, seed %lu)",
-                     c[k].rw - c[k].rl, freq, c[k].p, (freq - c[k].p) / se, tu_seed ());
+      se = sqrt (p * (1 - p) / (double) n);
+      ck_assert_msg (fabs (freq - p) <= 5 * se,
+                     "D = %g: frequency %.5f vs the integral %.5f (%.2f standard errors, "
+                     "seed %lu)", c[k][0] - c[k][1], freq, p, (freq - p) / se, tu_seed ());
     }
   gsl_rng_free (rng);
 }
@@ -224,16 +227,15 @@ END_TEST
  * -0.31002551887... = -dL/dr_l (mpmath). */
 START_TEST (test_rm_loss_detector)
 {
-  const char *want = "0.3711006659477777294481136076495874312678094546347163934699671098830810148113197844363";
-  const char *gw = "-0.3100255188723875597410006407256693345054585073900917696499979323973391613422558301837";
-  const char *gl = "0.3100255188723875597410006407256693345054585073900917696499979323973391613422558301837";
+  const char *want = RV_RM_DETECTOR;
+  const char *gw = RV_RM_DETECTOR_GRAD;
   double rw = 1.0, rl = 0.2, c = 0.0, loss, g1, g2;
   mpfr_t mrw, mrl, mc, ml, mg1, mg2;
   TU_OK (rlref_rm_loss_d (&loss, &g1, &g2, &rw, &rl, 1, &c));
   TU_ASSERT_ABS (loss, 0.3711007, 5e-8);
   TU_ASSERT_REL (loss, strtod (want, NULL), TU_TOL0);
   TU_ASSERT_REL (g1, strtod (gw, NULL), TU_TOL1);
-  TU_ASSERT_REL (g2, strtod (gl, NULL), TU_TOL1);
+  TU_ASSERT_REL (g2, -strtod (gw, NULL), TU_TOL1);
   mp_from_d (mrw, rw);
   mp_from_d (mrl, rl);
   mp_from_d (mc, c);
@@ -241,7 +243,8 @@ START_TEST (test_rm_loss_detector)
   TU_OK (rlref_rm_loss_mp (ml, mg1, mg2, mrw, mrl, 1, mc));
   TU_ASSERT_MP_STR (ml, want, 75);
   TU_ASSERT_MP_STR (mg1, gw, 75);
-  TU_ASSERT_MP_STR (mg2, gl, 75);
+  mpfr_neg (mg2, mg2, MPFR_RNDN);
+  TU_ASSERT_MP_STR (mg2, gw, 75);
   /* the naive log(1 + e^{rl - rw}) agrees where nothing overflows */
   TU_OK (rlref_rm_loss_naive_mp (ml, mrw, mrl));
   TU_ASSERT_MP_STR (ml, want, 75);
@@ -269,17 +272,8 @@ rm_loss_of (mpfr_ptr y, mpfr_srcptr x, const void *ctx)
 START_TEST (test_rm_loss_batch_and_gradient)
 {
   static const double rw[3] = { 1.0, -0.5, 2.25 }, rl[3] = { 0.2, 0.75, 2.0 };
-  static const char *loss_want[2] = {
-    "0.8163230557239980602031228218406960204569902434827908771252190442370934340812555530726",
-    "0.88153972239066472831620192277682444470407734414838612497598648583176755548234484853" };
-  static const char *gw[3] = {
-    "-0.09534183962412918633978522490643919286928868553389750639688362339783786561693729148891",
-    "-0.2574332870582303822984787130343111241214446042214601202384272903134627514416673751024",
-    "-0.1176078330380672980677528055335701366206258775741952505819300015212906252859450037382" };
-  static const char *gl[3] = {
-    "0.1113418396241291868208818689106736968010169860594970067031149982003882419445665953002",
-    "0.2607666203915637157012009854067167412312549168104697231030106236467960847750007084357",
-    "0.1742744997047339659140314358644656274874011915873584992798466681879572919526116704048" };
+  static const char *const loss_want[2] = { RV_RM_BATCH_LOSS_C0, RV_RM_BATCH_LOSS_C001 };
+  static const char *const gw[3] = RV_RM_BATCH_GRAD_RW_C001, *const gl[3] = RV_RM_BATCH_GRAD_RL_C001;
   mpfr_ptr x = tu_mp_vec_new (6, PREC), g = tu_mp_vec_new (6, PREC);
   mpfr_t c, loss;
   double cd[2] = { 0.0, 0.01 };
@@ -332,7 +326,7 @@ START_TEST (test_rm_loss_extreme)
   mp_from_d (mc, 0.0);
   mpfr_init2 (ml, PREC);
   TU_OK (rlref_rm_loss_mp (ml, NULL, NULL, ma, mb, 1, mc));
-  TU_ASSERT_MP_STR (ml, "5.07595889754945676529180947957433691930559928289283736183239384541054054297481917568e-435", 75);
+  TU_ASSERT_MP_STR (ml, RV_SOFTPLUS_M1000, 75);
   mpfr_clears (ma, mb, mc, ml, (mpfr_ptr) 0);
 }
 END_TEST
@@ -417,8 +411,8 @@ margin_loss_of (mpfr_ptr y, mpfr_srcptr x, const void *ctx)
  * in m is -dL/dr_w). */
 START_TEST (test_margin_loss_detector)
 {
-  const char *want = "0.5543552444685271235392255969479682347245397127252944520613210626346368877469304347868";
-  const char *gw = "-0.4255574831883410155619611967659396770603625182798329772491361478562846072549123072667";
+  const char *want = RV_MARGIN_DETECTOR;
+  const char *gw = RV_MARGIN_DETECTOR_GRAD;
   double rw = 1.0, rl = 0.2, m = 0.5, loss, g1, g2;
   mpfr_ptr x = tu_mp_vec_new (3, PREC), g = tu_mp_vec_new (3, PREC);
   mpfr_t ml;
@@ -518,8 +512,8 @@ END_TEST
  * (mpmath). */
 START_TEST (test_smooth_half_is_symmetric)
 {
-  const char *v15 = "0.9514132779827524094994828090570911052543986289505390097295348213966710962376724641796";
-  const char *log2 = "0.6931471805599453094172321214581765680755001343602552541206800094933936219696947156059";
+  const char *v15 = RV_SMOOTH_HALF_1P5;
+  const char *log2 = RV_LOG2;
   double a = 2.0, b = 0.5, h = 0.5, l1, l2, g1, g2;
   mpfr_t ma, mb, mh, ml, mg, mg2;
   TU_OK (rlref_smooth_loss_d (&l1, &g1, NULL, &a, &b, &h));
@@ -548,8 +542,8 @@ END_TEST
  * eps = 1 gives the RM loss with the pair swapped. */
 START_TEST (test_smooth_general_eps)
 {
-  const char *want = "0.4511006659477777327787826815250569909089462385156300331786729471654068215920670415439";
-  const char *gw = "-0.2100255188723875541898855175998866323873001669359902071499979323973391613422558301837";
+  const char *want = RV_SMOOTH_EPS01;
+  const char *gw = RV_SMOOTH_EPS01_GRAD;
   mpfr_ptr x = tu_mp_vec_new (2, PREC), g = tu_mp_vec_new (2, PREC);
   mpfr_t e, l, l2, z;
   double rw = 1.0, rl = 0.2, ed = 0.1, ld, one = 1.0, zero = 0.0, ls;
@@ -598,59 +592,82 @@ END_TEST
 
 /* ===== PREF-ENSEMBLE ====================================================== */
 
-/* Scores {1,2,3,4}, lambda 0.5 and {0.1, 0.4, 0.35}, lambda 1: mean,
- * variance (ddof 0 and 1), std and mean - lambda std against mpmath. */
+/* Scores {1,2,3,4}, lambda 0.5 and {0.1, 0.4, 0.35}, lambda 1, ddof 0 and
+ * 1: mean, variance, std, mean - lambda std (ensemble) and mean - lambda
+ * var (ensemble_var_penalized, seed 000 section 10.1's penalty) against
+ * mpmath. */
 START_TEST (test_ensemble_values)
 {
-  static const struct
-  {
-    double s[4];
-    size_t K;
-    double lambda;
-    int ddof;
-    const char *mean, *var, *std, *pen;
-  } c[] = {
-    { { 1, 2, 3, 4 }, 4, 0.5, 0, "2.5", "1.25",
-      "1.118033988749894848204586834365638117720309179805762862135448622705260462818902449707",
-      "1.940983005625052575897706582817180941139845410097118568932275688647369768590548775146" },
-    { { 1, 2, 3, 4 }, 4, 0.5, 1, "2.5",
-      "1.666666666666666666666666666666666666666666666666666666666666666666666666666666666667",
-      "1.290994448735805628393088466594133203610973901763863608862524588704494363978993011173",
-      "1.854502775632097185803455766702933398194513049118068195568737705647752818010503494413" },
-    { { 0.1, 0.4, 0.35 }, 3, 1.0, 0,
-      "0.2833333333333333351837050410419275673727194468180338541666666666666666666666666666667",
-      "0.01722222222222222228390127914584236556332984813680308311371266368511505197148715574763",
-      "0.1312334645668635172297480160234189190377939412233364039497773641646959232243088499922",
-      "0.1520998687664698179539570250185086483349255055946974502168893025019707434423578166745" },
-    { { 0.1, 0.4, 0.35 }, 3, 1.0, 1,
-      "0.2833333333333333351837050410419275673727194468180338541666666666666666666666666666667",
-      "0.02583333333333333342585191871876354834499477220520462467056899552767257795723073362145",
-      "0.1607275126832159168838124291856613036084852697803668804319395525102062807963021143102",
-      "0.1226058206501174182998926118562662637642341770376669737347271141564603858703645523564" },
+  static const double s4[4] = { 1, 2, 3, 4 }, s3[3] = { 0.1, 0.4, 0.35 };
+  static const char *const want[4][5] = {
+    RV_ENS_1234_DDOF0, RV_ENS_1234_DDOF1, RV_ENS_PT1_DDOF0, RV_ENS_PT1_DDOF1,
   };
-  mpfr_t m, v, s, p, lam;
-  mpfr_inits2 (PREC, m, v, s, p, lam, (mpfr_ptr) 0);
-  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+  mpfr_t m, v, s, p, q, lam;
+  mpfr_inits2 (PREC, m, v, s, p, q, lam, (mpfr_ptr) 0);
+  for (size_t i = 0; i < 4; i++)
     {
-      double md, vd, sd, pd;
-      mpfr_ptr x = tu_mp_vec_from_d (c[i].s, c[i].K, PREC);
-      TU_OK (rlref_ensemble_d (&md, &vd, &sd, &pd, c[i].s, c[i].K, c[i].ddof, &c[i].lambda));
-      TU_ASSERT_REL (md, strtod (c[i].mean, NULL), TU_TOL0);
-      TU_ASSERT_REL (vd, strtod (c[i].var, NULL), TU_TOL1);
-      TU_ASSERT_REL (sd, strtod (c[i].std, NULL), TU_TOL1);
-      TU_ASSERT_REL (pd, strtod (c[i].pen, NULL), TU_TOL1);
-      mpfr_set_d (lam, c[i].lambda, MPFR_RNDN);
-      TU_OK (rlref_ensemble_mp (m, v, s, p, x, c[i].K, c[i].ddof, lam));
-      TU_ASSERT_MP_STR (m, c[i].mean, 75);
-      TU_ASSERT_MP_STR (v, c[i].var, 75);
-      TU_ASSERT_MP_STR (s, c[i].std, 75);
-      TU_ASSERT_MP_STR (p, c[i].pen, 75);
+      const double *sc = i < 2 ? s4 : s3, lambda = i < 2 ? 0.5 : 1.0;
+      size_t K = i < 2 ? 4 : 3;
+      int ddof = (int) (i % 2);
+      double md, vd, sd, pd, qd;
+      mpfr_ptr x = tu_mp_vec_from_d (sc, K, PREC);
+      TU_OK (rlref_ensemble_d (&md, &vd, &sd, &pd, sc, K, ddof, &lambda));
+      TU_OK (rlref_ensemble_var_penalized_d (&qd, sc, K, ddof, &lambda));
+      TU_ASSERT_REL (md, tu_d (want[i][0]), TU_TOL0);
+      TU_ASSERT_REL (vd, tu_d (want[i][1]), TU_TOL1);
+      TU_ASSERT_REL (sd, tu_d (want[i][2]), TU_TOL1);
+      TU_ASSERT_REL (pd, tu_d (want[i][3]), TU_TOL1);
+      TU_ASSERT_REL (qd, tu_d (want[i][4]), TU_TOL1);
+      mpfr_set_d (lam, lambda, MPFR_RNDN);
+      TU_OK (rlref_ensemble_mp (m, v, s, p, x, K, ddof, lam));
+      TU_OK (rlref_ensemble_var_penalized_mp (q, x, K, ddof, lam));
+      TU_ASSERT_MP_STR (m, want[i][0], 75);
+      TU_ASSERT_MP_STR (v, want[i][1], 75);
+      TU_ASSERT_MP_STR (s, want[i][2], 75);
+      TU_ASSERT_MP_STR (p, want[i][3], 75);
+      TU_ASSERT_MP_STR (q, want[i][4], 75);
       /* outputs other than the penalised reward may be NULL */
-      TU_OK (rlref_ensemble_mp (NULL, NULL, NULL, p, x, c[i].K, c[i].ddof, lam));
-      TU_ASSERT_MP_STR (p, c[i].pen, 75);
-      tu_mp_vec_free (x, c[i].K);
+      TU_OK (rlref_ensemble_mp (NULL, NULL, NULL, p, x, K, ddof, lam));
+      TU_ASSERT_MP_STR (p, want[i][3], 75);
+      tu_mp_vec_free (x, K);
     }
-  mpfr_clears (m, v, s, p, lam, (mpfr_ptr) 0);
+  mpfr_clears (m, v, s, p, q, lam, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* Scores +-1e308 (ddof 0): mean 0, std 1e308, mean - 0.5 std = -5e307 in
+ * both backends (before the scaling, std was +inf in binary64); the
+ * variance 1e616 and mean - 0.5 var are beyond binary64: +inf and -inf
+ * with ERANGE, exact in MPFR. */
+START_TEST (test_ensemble_near_overflow)
+{
+  const double sc[2] = { 1e308, -1e308 }, lambda = 0.5;
+  double md, vd, sd, pd, qd;
+  mpfr_ptr x = tu_mp_vec_from_d (sc, 2, PREC);
+  mpfr_t m, v, s, p, q, lam, w;
+  mpfr_inits2 (PREC, m, v, s, p, q, lam, w, (mpfr_ptr) 0);
+  TU_ASSERT_STATUS (rlref_ensemble_d (&md, &vd, &sd, &pd, sc, 2, 0, &lambda), RLREF_ERANGE);
+  TU_ASSERT_SAME (md, 0.0);
+  TU_ASSERT_SAME (sd, 1e308);
+  TU_ASSERT_SAME (pd, -0.5e308);
+  ck_assert (isinf (vd) && vd > 0);
+  TU_OK (rlref_ensemble_d (&md, NULL, &sd, &pd, sc, 2, 0, &lambda));
+  TU_ASSERT_SAME (sd, 1e308);
+  TU_ASSERT_STATUS (rlref_ensemble_var_penalized_d (&qd, sc, 2, 0, &lambda), RLREF_ERANGE);
+  ck_assert (isinf (qd) && qd < 0);
+  mpfr_set_d (lam, lambda, MPFR_RNDN);
+  TU_OK (rlref_ensemble_mp (m, v, s, p, x, 2, 0, lam));
+  TU_OK (rlref_ensemble_var_penalized_mp (q, x, 2, 0, lam));
+  ck_assert (mpfr_zero_p (m));
+  ck_assert (mpfr_cmp_d (s, 1e308) == 0);
+  ck_assert (mpfr_cmp_d (p, -0.5e308) == 0);
+  mpfr_set_d (w, 1e308, MPFR_RNDN);
+  mpfr_sqr (w, w, MPFR_RNDN);
+  ck_assert (mpfr_equal_p (v, w));
+  mpfr_mul_d (w, w, -0.5, MPFR_RNDN);
+  ck_assert (mpfr_equal_p (q, w));
+  tu_mp_vec_free (x, 2);
+  mpfr_clears (m, v, s, p, q, lam, w, (mpfr_ptr) 0);
 }
 END_TEST
 
@@ -671,6 +688,10 @@ START_TEST (test_ensemble_bad_inputs)
   TU_OK (rlref_ensemble_d (&m, &v, &sd, &p, s, 1, 0, &lam));
   TU_ASSERT_SAME (v, 0.0);
   TU_ASSERT_SAME (p, 1.0);
+  TU_ASSERT_STATUS (rlref_ensemble_var_penalized_d (&p, s, 3, 0, &lneg), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_ensemble_var_penalized_d (&p, s, 1, 1, &lam), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_ensemble_var_penalized_d (&p, sn, 3, 0, &lam), RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_ensemble_var_penalized_d (&p, NULL, 3, 0, &lam), RLREF_EINVAL);
 }
 END_TEST
 
@@ -681,7 +702,7 @@ END_TEST
  * bt_prob to 75 digits; the reverse ranking gives log sigma(-1.5). */
 START_TEST (test_pl_two_items_is_bt)
 {
-  const char *want = "-0.2014132779827524196261336495131631350608571623940261073210174151914536613995277471724";
+  const char *want = RV_PL_TWO;
   static const long r01[2] = { 0, 1 }, r10[2] = { 1, 0 };
   double s[2] = { 0.3, -1.2 }, lp;
   mpfr_ptr x = tu_mp_vec_from_d (s, 2, PREC);
@@ -710,7 +731,7 @@ END_TEST
 START_TEST (test_pl_near_certain_ranking_d)
 {
   static const long r01[2] = { 0, 1 };
-  const double want = -4.2483542552915889863049778436315821818777506798229745422054513754587839239746029e-18;
+  const double want = tu_d (RV_PL_NEAR_CERTAIN_40);
   double s[2] = { 40.0, 0.0 }, lp;
   TU_OK (rlref_pl_logprob_d (&lp, NULL, s, r01, 2));
   TU_ASSERT_REL (lp, want, TU_TOL1);
@@ -727,7 +748,7 @@ START_TEST (test_pl_near_certain_ranking_mp)
   mpfr_t l;
   mpfr_init2 (l, PREC);
   TU_OK (rlref_pl_logprob_mp (l, NULL, x, r01, 2));
-  TU_ASSERT_MP_STR (l, "-1.1354838653147360985409388750662484019574316100903188426715526591573043024127392e-4343", 70);
+  TU_ASSERT_MP_STR (l, RV_PL_NEAR_CERTAIN_1E4, 70);
   tu_mp_vec_free (x, 2);
   mpfr_clear (l);
 }
@@ -738,8 +759,8 @@ END_TEST
  * costing 4 digits), for every ranking (mpmath). */
 START_TEST (test_pl_equal_scores)
 {
-  const char *l24 = "-3.178053830347945619646941601297055408873990960903515214096734362117675159127693113691";
-  const char *l6 = "-1.791759469228055000812477358380702272722990692183004705855374343130887915188303682479";
+  const char *l24 = RV_LOG_1_24;
+  const char *l6 = RV_LOG_1_6;
   static const long r4[][4] = { { 0, 1, 2, 3 }, { 3, 1, 0, 2 }, { 2, 3, 1, 0 } };
   static const long r3[][3] = { { 0, 1, 2 }, { 2, 0, 1 } };
   double s4[4] = { 0.7, 0.7, 0.7, 0.7 }, s3[3] = { -1e4, -1e4, -1e4 }, lp;
@@ -771,7 +792,7 @@ END_TEST
  * -1.25)) + (0.5 - lse(0.5, -1.25)) = -0.39284613354... (mpmath). */
 START_TEST (test_pl_three_items_value)
 {
-  const char *want = "-0.3928461335401199033604487284611625591702389485371714497847339502749557517306087088914";
+  const char *want = RV_PL_THREE;
   static const long r[3] = { 2, 0, 1 };
   double s[3] = { 0.5, -1.25, 2.0 }, lp;
   mpfr_ptr x = tu_mp_vec_from_d (s, 3, PREC);
@@ -883,8 +904,8 @@ END_TEST
  * double. */
 START_TEST (test_pl_mle_two_items)
 {
-  const char *log2 = "0.6931471805599453094172321214581765680755001343602552541206800094933936219696947156059";
-  const char *ll = "-5.004024235381878795331879388931051306048011392921093153195598762847491925561462196608";
+  const char *log2 = RV_LOG2;
+  const char *ll = RV_LOGLIK_8_2;
   static const long rk[4] = { 0, 1, 1, 0 };
   double cd[2] = { 8, 2 }, sd[2], lld;
   mpfr_ptr c = tu_mp_vec_from_d (cd, 2, PREC), s = tu_mp_vec_new (2, PREC);
@@ -912,11 +933,8 @@ END_TEST
  * scaling all counts by 4 leaves the scores unchanged. */
 START_TEST (test_pl_mle_three_items)
 {
-  static const char *want[3] = {
-    "0.8749269135289195337535654947291612648351405531036951003027026827288504749120585114394",
-    "0.1621405669583816236975395608033820105826606664733820527203333557497903946105607924869",
-    "-1.037067480487301157451105055532543275417801219577077153023036038478640869522619303926" };
-  const char *ll = "-15.2469304103049745313182140408280325485206601808772120906189222759029271424988652367";
+  static const char *const want[3] = RV_PL_MLE3_SCORES;
+  const char *ll = RV_PL_MLE3_LOGLIK;
   static const long rk[12] = { 0, 1, 2, 1, 0, 2, 2, 1, 0, 0, 2, 1 };
   double cd[4] = { 5, 3, 1, 2 }, c4[4] = { 20, 12, 4, 8 }, sd[3], lld;
   mpfr_ptr c = tu_mp_vec_from_d (cd, 4, PREC), s = tu_mp_vec_new (3, PREC);
@@ -992,9 +1010,9 @@ END_TEST
  * (mpmath); 70 digits at 256 bits, 256 eps in double. */
 START_TEST (test_bt_mle_eight_of_ten)
 {
-  const char *log2 = "0.6931471805599453094172321214581765680755001343602552541206800094933936219696947156059";
-  const char *log4 = "1.386294361119890618834464242916353136151000268720510508241360018986787243939389431212";
-  const char *ll = "-5.004024235381878795331879388931051306048011392921093153195598762847491925561462196608";
+  const char *log2 = RV_LOG2;
+  const char *log4 = RV_LOG4;
+  const char *ll = RV_LOGLIK_8_2;
   double w[4] = { 0, 8, 2, 0 }, sd[2], lld;
   mpfr_ptr mw = tu_mp_vec_from_d (w, 4, PREC), s = tu_mp_vec_new (2, PREC);
   mpfr_t l, d;
@@ -1022,12 +1040,8 @@ END_TEST
 START_TEST (test_bt_mle_four_items)
 {
   static const double W[16] = { 0, 3, 1, 4,  2, 0, 5, 1,  1, 2, 0, 3,  2, 1, 1, 0 };
-  static const char *want[4] = {
-    "0.3398081406812012878155447328897965825703925331492832874430315115905078379244319798633",
-    "0.287111144533626189384973742088001658435928331905252994689154666872504480839916358622",
-    "-0.1085910278121005474351254252456739919235554116540791967323732678857157462068174194243",
-    "-0.5183282574027269297653930497321242490827654534004570853998129105772965725575309190611" };
-  const char *ll = "-17.09924156493751434260509341231125641296118763329914396564956257934015652813922308423";
+  static const char *const want[4] = RV_BT_MLE4_SCORES;
+  const char *ll = RV_BT_MLE4_LOGLIK;
   mpfr_ptr mw = tu_mp_vec_from_d (W, 16, PREC), s = tu_mp_vec_new (4, PREC);
   mpfr_ptr s2 = tu_mp_vec_new (4, PREC);
   mpfr_t l, l2, t, u, sum, foc, loglik;
@@ -1109,6 +1123,412 @@ START_TEST (test_bt_mle_bad_inputs)
 }
 END_TEST
 
+/* The fits depend only on the ratios of the counts (issue: counts 1e100
+ * said "singular matrix", 1e80 EMAXITER, 1e-100 EDOM): rankings (0,1,2)
+ * and (2,1,0) with counts c (1, 1) give the scores of counts (1, 1),
+ * (-0.1155, 0.2310, -0.1155) (mpmath), for c = 1, 1e80, 1e100, 1e-100,
+ * 1e300, and loglik = c times that of (1, 1), in both backends. */
+START_TEST (test_pl_mle_count_scale)
+{
+  static const long rk[6] = { 0, 1, 2, 2, 1, 0 };
+  static const char *const want[3] = RV_PL_MLE_SYM_SCORES;
+  static const double scale[] = { 1.0, 1e80, 1e100, 1e-100, 1e300 };
+  mpfr_ptr c = tu_mp_vec_new (2, PREC), s = tu_mp_vec_new (3, PREC);
+  mpfr_t l, w;
+  mpfr_inits2 (PREC, l, w, (mpfr_ptr) 0);
+  for (size_t k = 0; k < sizeof scale / sizeof scale[0]; k++)
+    {
+      double cd[2] = { scale[k], scale[k] }, sd[3], lld;
+      TU_OK (rlref_pl_mle_d (sd, &lld, rk, cd, 2, 3));
+      for (int i = 0; i < 3; i++)
+        TU_ASSERT_REL (sd[i], tu_d (want[i]), TU_TOL2);
+      TU_ASSERT_REL (lld, scale[k] * tu_d (RV_PL_MLE_SYM_LOGLIK), TU_TOL2);
+      mpfr_set_d (c, scale[k], MPFR_RNDN);
+      mpfr_set_d (c + 1, scale[k], MPFR_RNDN);
+      TU_OK (rlref_pl_mle_mp (s, l, rk, c, 2, 3));
+      for (int i = 0; i < 3; i++)
+        TU_ASSERT_MP_STR (s + i, want[i], 70);
+      mpfr_set_str (w, RV_PL_MLE_SYM_LOGLIK, 10, MPFR_RNDN);
+      mpfr_mul_d (w, w, scale[k], MPFR_RNDN);
+      TU_ASSERT_MP_AGREE (l, w, 70);
+    }
+  tu_mp_vec_free (c, 2);
+  tu_mp_vec_free (s, 3);
+  mpfr_clears (l, w, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* Bradley-Terry weights of 1e308 both ways: scores 0, loglik -2e308 log 2
+ * = -1.386e308, finite (before: "singular matrix"); 8e80 of 1e81 prefer
+ * A: the gap is log 4 and loglik 1e80 (8 log 0.8 + 2 log 0.2), in both
+ * backends (mpmath). */
+START_TEST (test_bt_mle_weight_scale)
+{
+  const double big[4] = { 0, 1e308, 1e308, 0 }, w80[4] = { 0, 8e80, 2e80, 0 };
+  double sd[2], lld;
+  mpfr_ptr mw = tu_mp_vec_from_d (big, 4, PREC), s = tu_mp_vec_new (2, PREC);
+  mpfr_t l, d;
+  mpfr_inits2 (PREC, l, d, (mpfr_ptr) 0);
+  TU_OK (rlref_bt_mle_d (sd, &lld, big, 2));
+  TU_ASSERT_ABS (sd[0], 0.0, TU_TOL1);
+  TU_ASSERT_REL (lld, tu_d (RV_BT_MLE_1E308_LOGLIK), TU_TOL1);
+  TU_OK (rlref_bt_mle_mp (s, l, mw, 2));
+  TU_ASSERT_MP_SMALL (s, 1e-70);
+  TU_ASSERT_MP_STR (l, RV_BT_MLE_1E308_LOGLIK, 70);
+  TU_OK (rlref_bt_mle_d (sd, &lld, w80, 2));
+  TU_ASSERT_REL (sd[0] - sd[1], tu_d (RV_LOG4), TU_TOL2);
+  TU_ASSERT_REL (lld, 1e80 * tu_d (RV_LOGLIK_8_2), TU_TOL2);
+  for (int i = 0; i < 4; i++)
+    mpfr_set_d (mw + i, w80[i], MPFR_RNDN);
+  TU_OK (rlref_bt_mle_mp (s, l, mw, 2));
+  mpfr_sub (d, s, s + 1, MPFR_RNDN);
+  TU_ASSERT_MP_STR (d, RV_LOG4, 70);
+  mpfr_div_d (l, l, 1e80, MPFR_RNDN);
+  TU_ASSERT_MP_STR (l, RV_LOGLIK_8_2, 70);
+  tu_mp_vec_free (mw, 4);
+  tu_mp_vec_free (s, 2);
+  mpfr_clears (l, d, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* Counts 1 and 1e100 for the two orders of K items: K = 2 has the closed
+ * form s0 - s1 = log 1e-100 (mpmath); K = 32 (issue: 33 s and EMAXITER)
+ * must converge, the scores in the order of the heavier ranking, with
+ * sum_m c_m grad log P_m = 0 at the fit relative to the counts (MPFR, by
+ * pl_logprob's gradient).  The test case's timeout bounds the time. */
+START_TEST (test_pl_mle_extreme_counts)
+{
+  enum { K = 32 };
+  static const char *const pair[2] = RV_PL_MLE_PAIR_1E100;
+  long rk[2 * K];
+  double cd[2] = { 1.0, 1e100 }, sd[K], lld;
+  mpfr_ptr c = tu_mp_vec_from_d (cd, 2, PREC), s = tu_mp_vec_new (K, PREC);
+  mpfr_ptr g = tu_mp_vec_new (K, PREC), gsum = tu_mp_vec_new (K, PREC);
+  mpfr_t l, t;
+  mpfr_inits2 (PREC, l, t, (mpfr_ptr) 0);
+  rk[0] = 0, rk[1] = 1, rk[2] = 1, rk[3] = 0;
+  TU_OK (rlref_pl_mle_d (sd, &lld, rk, cd, 2, 2));
+  TU_ASSERT_REL (sd[0], tu_d (pair[0]), TU_TOL2);
+  TU_OK (rlref_pl_mle_mp (s, l, rk, c, 2, 2));
+  TU_ASSERT_MP_STR (s, pair[0], 70);
+  TU_ASSERT_MP_STR (s + 1, pair[1], 70);
+  for (long k = 0; k < K; k++)
+    {
+      rk[k] = k;
+      rk[K + k] = K - 1 - k;
+    }
+  TU_OK (rlref_pl_mle_d (sd, &lld, rk, cd, 2, K));
+  for (int i = 0; i + 1 < K; i++)
+    ck_assert_msg (sd[i] < sd[i + 1], "binary64 scores %d, %d: %g, %g", i, i + 1, sd[i],
+                   sd[i + 1]);
+  TU_OK (rlref_pl_mle_mp (s, l, rk, c, 2, K));
+  for (int m = 0; m < 2; m++)
+    {
+      TU_OK (rlref_pl_logprob_mp (t, g, s, rk + K * m, K));
+      for (int i = 0; i < K; i++)
+        {
+          mpfr_mul_d (t, g + i, cd[m] / 1e100, MPFR_RNDN);
+          mpfr_add (gsum + i, gsum + i, t, MPFR_RNDN);
+        }
+    }
+  for (int i = 0; i < K; i++)
+    {
+      TU_ASSERT_MP_SMALL (gsum + i, 1e-60);
+      TU_ASSERT_REL (sd[i], mpfr_get_d (s + i, MPFR_RNDN), 1e-9);
+    }
+  tu_mp_vec_free (c, 2);
+  tu_mp_vec_free (s, K);
+  tu_mp_vec_free (g, K);
+  tu_mp_vec_free (gsum, K);
+  mpfr_clears (l, t, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* Counts further apart than the binary64 range (1e308 and 1e-320) are
+ * refused with ERANGE rather than fitted as if the small one were 0. */
+START_TEST (test_pl_mle_counts_out_of_range)
+{
+  static const long rk[4] = { 0, 1, 1, 0 };
+  double cd[2] = { 1e308, 1e-320 }, sd[2], lld;
+  TU_ASSERT_STATUS (rlref_pl_mle_d (sd, &lld, rk, cd, 2, 2), RLREF_ERANGE);
+}
+END_TEST
+
+/* ===== the ends of the binary64 range =========================================== */
+
+/* Plain loss (c = 0) of rw = rl = 1e300: log 2 with gradients -+1/2 (before:
+ * NaN, the centring term 0 (rw + rl)^2 = 0 inf); with c = 1e-300 the exact
+ * loss log 2 + c (2e300)^2 = 4e300 is finite (before: +inf), gradients
+ * 2c (rw + rl) -+ 1/2 = 3.5, 4.5; the pairs (-1e308, 1e308) and (0, 0): the
+ * difference overflows, the loss (softplus(2e308) + log 2)/2 ~ 1e308 does
+ * not (before: +inf); (-1e308, 1e308) alone: 2e308, +inf and ERANGE in
+ * binary64.  Both backends (mpmath values). */
+START_TEST (test_rm_loss_near_overflow)
+{
+  double rw = 1e300, rl = 1e300, c0 = 0.0, c1 = 1e-300, loss, g1, g2;
+  double w2[2] = { -1e308, 0.0 }, l2[2] = { 1e308, 0.0 }, gw[2], gl[2];
+  mpfr_t mrw, mrl, mc, ml, mg1, mg2, t;
+  mpfr_ptr mw2 = tu_mp_vec_from_d (w2, 2, PREC), ml2 = tu_mp_vec_from_d (l2, 2, PREC);
+  TU_OK (rlref_rm_loss_d (&loss, &g1, &g2, &rw, &rl, 1, &c0));
+  TU_ASSERT_REL (loss, tu_d (RV_LOG2), TU_TOL0);
+  TU_ASSERT_SAME (g1, -0.5);
+  TU_ASSERT_SAME (g2, 0.5);
+  TU_OK (rlref_rm_loss_d (&loss, &g1, &g2, &rw, &rl, 1, &c1));
+  TU_ASSERT_REL (loss, tu_d (RV_RM_CENTRED_HUGE), TU_TOL1);
+  TU_ASSERT_REL (g1, 2 * c1 * 2e300 - 0.5, TU_TOL1);
+  TU_ASSERT_REL (g2, 2 * c1 * 2e300 + 0.5, TU_TOL1);
+  TU_OK (rlref_rm_loss_d (&loss, gw, gl, w2, l2, 2, &c0));
+  TU_ASSERT_REL (loss, tu_d (RV_RM_OVERFLOW_PAIR), TU_TOL1);
+  TU_ASSERT_SAME (gw[0], -0.5);
+  TU_ASSERT_SAME (gl[0], 0.5);
+  TU_ASSERT_SAME (gw[1], -0.25);
+  TU_ASSERT_STATUS (rlref_rm_loss_d (&loss, NULL, NULL, w2, l2, 1, &c0), RLREF_ERANGE);
+  ck_assert (isinf (loss) && loss > 0);
+  mp_from_d (mrw, rw);
+  mp_from_d (mrl, rl);
+  mp_from_d (mc, c1);
+  mpfr_inits2 (PREC, ml, mg1, mg2, t, (mpfr_ptr) 0);
+  TU_OK (rlref_rm_loss_mp (ml, mg1, mg2, mrw, mrl, 1, mc));
+  TU_ASSERT_MP_STR (ml, RV_RM_CENTRED_HUGE, 75);
+  mpfr_set_zero (mc, 1);
+  TU_OK (rlref_rm_loss_mp (ml, mg1, mg2, mrw, mrl, 1, mc));
+  TU_ASSERT_MP_STR (ml, RV_LOG2, 75);
+  ck_assert (mpfr_cmp_d (mg1, -0.5) == 0 && mpfr_cmp_d (mg2, 0.5) == 0);
+  TU_OK (rlref_rm_loss_mp (ml, NULL, NULL, mw2, ml2, 2, mc));
+  TU_ASSERT_MP_STR (ml, RV_RM_OVERFLOW_PAIR, 75);
+  TU_OK (rlref_rm_loss_mp (ml, NULL, NULL, mw2, ml2, 1, mc));
+  mpfr_set_d (t, 1e308, MPFR_RNDN);
+  mpfr_mul_2ui (t, t, 1, MPFR_RNDN);
+  ck_assert (mpfr_number_p (ml) && mpfr_cmp (ml, t) >= 0);
+  tu_mp_vec_free (mw2, 2);
+  tu_mp_vec_free (ml2, 2);
+  mpfr_clears (mrw, mrl, mc, ml, mg1, mg2, t, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* rw - rl - m overflowing where the loss does not: rw = -1e308,
+ * rl = 1e308, m = -1e308 gives z = -1e308 and loss softplus(1e308) = 1e308
+ * exactly (before: +inf); rw = 1e308, rl = -1e308, m = 0: loss 0 and
+ * gradients -0, +0 (before: NaN); both backends. */
+START_TEST (test_margin_near_overflow)
+{
+  double a = -1e308, b = 1e308, m = -1e308, z = 0.0, loss, g1, g2;
+  mpfr_t ma, mb, mm, ml, mg1, mg2;
+  TU_OK (rlref_margin_loss_d (&loss, &g1, &g2, &a, &b, &m));
+  TU_ASSERT_SAME (loss, 1e308);
+  TU_ASSERT_SAME (g1, -1.0);
+  TU_ASSERT_SAME (g2, 1.0);
+  TU_OK (rlref_margin_loss_d (&loss, &g1, &g2, &b, &a, &z));
+  TU_ASSERT_SAME (loss, 0.0);
+  ck_assert (g1 == 0.0 && g2 == 0.0);
+  mp_from_d (ma, a);
+  mp_from_d (mb, b);
+  mp_from_d (mm, m);
+  mpfr_inits2 (PREC, ml, mg1, mg2, (mpfr_ptr) 0);
+  TU_OK (rlref_margin_loss_mp (ml, mg1, mg2, ma, mb, mm));
+  ck_assert (mpfr_cmp_d (ml, 1e308) == 0);
+  mpfr_set_zero (mm, 1);
+  TU_OK (rlref_margin_loss_mp (ml, mg1, mg2, mb, ma, mm));
+  ck_assert (mpfr_number_p (ml) && mpfr_cmp_d (ml, 1e-300) < 0);
+  mpfr_clears (ma, mb, mm, ml, mg1, mg2, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* Label smoothing where D = rw - rl overflows: eps 0.25 at (1e308, -1e308)
+ * gives 0.25 D = 5e307 (before: +inf), gradients 0.25 and -0.25; eps 0 is
+ * the plain loss, 0 (before: NaN, 0 inf); eps 0.75 at (-1e308, 1e308) is
+ * 0.25 |D| = 5e307; eps 1 at (-1e308, 1e308) is 0 and at (1e308, -1e308)
+ * 2e308: +inf and ERANGE.  Both backends. */
+START_TEST (test_smooth_near_overflow)
+{
+  double a = 1e308, b = -1e308, e = 0.25, e0 = 0.0, e3 = 0.75, e1 = 1.0, loss, g1, g2;
+  mpfr_t ma, mb, me, ml, mg1, mg2;
+  TU_OK (rlref_smooth_loss_d (&loss, &g1, &g2, &a, &b, &e));
+  TU_ASSERT_SAME (loss, 5e307);
+  TU_ASSERT_SAME (g1, 0.25);
+  TU_ASSERT_SAME (g2, -0.25);
+  TU_OK (rlref_smooth_loss_d (&loss, &g1, &g2, &a, &b, &e0));
+  TU_ASSERT_SAME (loss, 0.0);
+  TU_OK (rlref_smooth_loss_d (&loss, &g1, &g2, &b, &a, &e3));
+  TU_ASSERT_SAME (loss, 5e307);
+  TU_OK (rlref_smooth_loss_d (&loss, &g1, &g2, &b, &a, &e1));
+  TU_ASSERT_SAME (loss, 0.0);
+  TU_ASSERT_STATUS (rlref_smooth_loss_d (&loss, &g1, &g2, &a, &b, &e1), RLREF_ERANGE);
+  ck_assert (isinf (loss) && loss > 0);
+  mp_from_d (ma, a);
+  mp_from_d (mb, b);
+  mp_from_d (me, e);
+  mpfr_inits2 (PREC, ml, mg1, mg2, (mpfr_ptr) 0);
+  TU_OK (rlref_smooth_loss_mp (ml, mg1, mg2, ma, mb, me));
+  ck_assert (mpfr_cmp_d (ml, 5e307) == 0);
+  ck_assert (mpfr_cmp_d (mg1, 0.25) == 0 && mpfr_cmp_d (mg2, -0.25) == 0);
+  mpfr_clears (ma, mb, me, ml, mg1, mg2, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* ===== aliasing (reference/README.md) ================================================ */
+
+/* Slot wrappers: which function, and its sizes. */
+struct pref_ctx
+{
+  int f;                        /* which function, below */
+  size_t n;                     /* B, K or n */
+  int ddof;
+  const long *rankings;
+  size_t M;
+};
+
+enum { F_BT, F_BT_SOFTMAX, F_BT_NAIVE, F_GUMBEL, F_RM, F_RM_NAIVE, F_MARGIN, F_SMOOTH,
+       F_ENSEMBLE, F_ENSEMBLE_VAR, F_PL, F_PL_MLE };
+
+/* Slots: bt (p; rw, rl); rm (loss, grad_rw, grad_rl; rw, rl, c); rm_naive
+ * (loss; rw, rl); margin and smooth (loss, grad_rw, grad_rl; rw, rl, m or
+ * eps); ensemble (mean, var, std, penalized; scores, lambda);
+ * ensemble_var_penalized (penalized_var; scores, lambda); pl_logprob
+ * (logp, grad; scores); pl_mle (scores, loglik; counts). */
+static int
+pref_d (double *const *x, const void *ctx)
+{
+  const struct pref_ctx *c = ctx;
+  static const long id[4] = { 0, 2, 1, 3 };
+  switch (c->f)
+    {
+    case F_BT: return rlref_bt_prob_d (x[0], x[1], x[2]);
+    case F_BT_SOFTMAX: return rlref_bt_prob_softmax_d (x[0], x[1], x[2]);
+    case F_BT_NAIVE: return rlref_bt_prob_naive_d (x[0], x[1], x[2]);
+    case F_GUMBEL: return rlref_bt_gumbel_integral_d (x[0], x[1], x[2]);
+    case F_RM: return rlref_rm_loss_d (x[0], x[1], x[2], x[3], x[4], c->n, x[5]);
+    case F_RM_NAIVE: return rlref_rm_loss_naive_d (x[0], x[1], x[2]);
+    case F_MARGIN: return rlref_margin_loss_d (x[0], x[1], x[2], x[3], x[4], x[5]);
+    case F_SMOOTH: return rlref_smooth_loss_d (x[0], x[1], x[2], x[3], x[4], x[5]);
+    case F_ENSEMBLE: return rlref_ensemble_d (x[0], x[1], x[2], x[3], x[4], c->n, c->ddof, x[5]);
+    case F_ENSEMBLE_VAR: return rlref_ensemble_var_penalized_d (x[0], x[1], c->n, c->ddof, x[2]);
+    case F_PL: return rlref_pl_logprob_d (x[0], x[1], x[2], c->rankings ? c->rankings : id, c->n);
+    default: return rlref_pl_mle_d (x[0], x[1], c->rankings, x[2], c->M, c->n);
+    }
+}
+
+static int
+pref_mp (mpfr_ptr const *x, const void *ctx)
+{
+  const struct pref_ctx *c = ctx;
+  static const long id[4] = { 0, 2, 1, 3 };
+  switch (c->f)
+    {
+    case F_BT: return rlref_bt_prob_mp (x[0], x[1], x[2]);
+    case F_BT_SOFTMAX: return rlref_bt_prob_softmax_mp (x[0], x[1], x[2]);
+    case F_BT_NAIVE: return rlref_bt_prob_naive_mp (x[0], x[1], x[2]);
+    case F_GUMBEL: return rlref_bt_gumbel_integral_mp (x[0], x[1], x[2]);
+    case F_RM: return rlref_rm_loss_mp (x[0], x[1], x[2], x[3], x[4], c->n, x[5]);
+    case F_RM_NAIVE: return rlref_rm_loss_naive_mp (x[0], x[1], x[2]);
+    case F_MARGIN: return rlref_margin_loss_mp (x[0], x[1], x[2], x[3], x[4], x[5]);
+    case F_SMOOTH: return rlref_smooth_loss_mp (x[0], x[1], x[2], x[3], x[4], x[5]);
+    case F_ENSEMBLE: return rlref_ensemble_mp (x[0], x[1], x[2], x[3], x[4], c->n, c->ddof, x[5]);
+    case F_ENSEMBLE_VAR: return rlref_ensemble_var_penalized_mp (x[0], x[1], c->n, c->ddof, x[2]);
+    case F_PL: return rlref_pl_logprob_mp (x[0], x[1], x[2], c->rankings ? c->rankings : id, c->n);
+    default: return rlref_pl_mle_mp (x[0], x[1], c->rankings, x[2], c->M, c->n);
+    }
+}
+
+/* The reported bug: pl_logprob with grad == scores gave log P = -log 6
+ * instead of -0.39285 (s = (0.5, -1.25, 2), ranking (2, 0, 1)); in place
+ * the log-probability and the gradient are those of separate storage. */
+START_TEST (test_pl_logprob_grad_in_place)
+{
+  static const long r[3] = { 2, 0, 1 };
+  double s[3] = { 0.5, -1.25, 2.0 }, g[3], lp, lp2;
+  mpfr_ptr x = tu_mp_vec_from_d (s, 3, PREC);
+  mpfr_t l;
+  mpfr_init2 (l, PREC);
+  TU_OK (rlref_pl_logprob_d (&lp, g, s, r, 3));
+  TU_OK (rlref_pl_logprob_d (&lp2, s, s, r, 3));
+  TU_ASSERT_SAME (lp2, lp);
+  TU_ASSERT_REL (lp2, tu_d (RV_PL_THREE), TU_TOL1);
+  for (int i = 0; i < 3; i++)
+    TU_ASSERT_SAME (s[i], g[i]);
+  TU_OK (rlref_pl_logprob_mp (l, x, x, r, 3));
+  TU_ASSERT_MP_STR (l, RV_PL_THREE, 75);
+  tu_mp_vec_free (x, 3);
+  mpfr_clear (l);
+}
+END_TEST
+
+/* Every function of pref.h, every output on every input of its length, in
+ * both backends (tu_check_aliasing), with the values of the tests above
+ * and values where the scaled paths run (overflowing differences). */
+START_TEST (test_aliasing_all)
+{
+  static const double a[1] = { 1.5 }, b[1] = { -0.25 }, c1[1] = { 0.01 }, e1[1] = { 0.3 };
+  static const double big[1] = { 1e308 }, nbig[1] = { -1e308 };
+  static const double w3[3] = { 1.0, -0.5, 1e200 }, l3[3] = { 0.2, 0.75, 1e200 };
+  static const double s4[4] = { 0.1, 0.4, 0.35, -2.0 }, s1[1] = { 0.7 }, lam[1] = { 0.5 };
+  static const double p3[3] = { 0.5, -1.25, 2.0 }, cnt[3] = { 5, 3, 2 };
+  static const long rk3[9] = { 0, 1, 2, 1, 0, 2, 2, 1, 0 };
+  int pairs = 0;
+  for (int f = F_BT; f <= F_GUMBEL; f++)
+    for (int big_ = 0; big_ < 2; big_++)
+      {
+        struct pref_ctx ctx = { f, 1, 0, NULL, 0 };
+        tu_alias_case c = { "bt", 3, 1, { 1, 1, 1 }, { NULL, big_ ? big : a, big_ ? nbig : b },
+                            pref_d, pref_mp, &ctx };
+        if (f == F_BT_NAIVE && big_)
+          continue;                     /* the naive form overflows to NaN there */
+        pairs += tu_check_aliasing (&c);
+      }
+  {
+    struct pref_ctx ctx = { F_RM_NAIVE, 1, 0, NULL, 0 };
+    tu_alias_case c = { "rm_loss_naive", 3, 1, { 1, 1, 1 }, { NULL, a, b }, pref_d, pref_mp, &ctx };
+    pairs += tu_check_aliasing (&c);
+  }
+  for (int B = 1; B <= 3; B += 2)
+    for (int k = 0; k < 2; k++)
+      {
+        struct pref_ctx ctx = { F_RM, (size_t) B, 0, NULL, 0 };
+        tu_alias_case c = { "rm_loss", 6, 3, { 1, (size_t) B, (size_t) B, (size_t) B, (size_t) B, 1 },
+                            { NULL, NULL, NULL, B == 1 ? (k ? big : a) : w3,
+                              B == 1 ? (k ? nbig : b) : l3, k ? c1 : s1 },
+                            pref_d, pref_mp, &ctx };
+        pairs += tu_check_aliasing (&c);
+      }
+  for (int f = F_MARGIN; f <= F_SMOOTH; f++)
+    for (int k = 0; k < 2; k++)
+      {
+        struct pref_ctx ctx = { f, 1, 0, NULL, 0 };
+        tu_alias_case c = { f == F_MARGIN ? "margin_loss" : "smooth_loss", 6, 3,
+                            { 1, 1, 1, 1, 1, 1 },
+                            { NULL, NULL, NULL, k ? big : a, k ? nbig : b, e1 },
+                            pref_d, pref_mp, &ctx };
+        pairs += tu_check_aliasing (&c);
+      }
+  for (int K = 1; K <= 4; K += 3)
+    for (int ddof = 0; ddof < 2 && ddof < K; ddof++)
+      {
+        struct pref_ctx ctx = { F_ENSEMBLE, (size_t) K, ddof, NULL, 0 };
+        struct pref_ctx ctv = { F_ENSEMBLE_VAR, (size_t) K, ddof, NULL, 0 };
+        tu_alias_case c = { "ensemble", 6, 4, { 1, 1, 1, 1, (size_t) K, 1 },
+                            { NULL, NULL, NULL, NULL, K == 1 ? s1 : s4, lam },
+                            pref_d, pref_mp, &ctx };
+        tu_alias_case v = { "ensemble_var_penalized", 3, 1, { 1, (size_t) K, 1 },
+                            { NULL, K == 1 ? s1 : s4, lam }, pref_d, pref_mp, &ctv };
+        pairs += tu_check_aliasing (&c);
+        pairs += tu_check_aliasing (&v);
+      }
+  {
+    static const long r3[3] = { 2, 0, 1 };
+    struct pref_ctx ctx = { F_PL, 3, 0, r3, 0 }, ct1 = { F_PL, 1, 0, NULL, 0 };
+    struct pref_ctx ctm = { F_PL_MLE, 3, 0, rk3, 3 };
+    tu_alias_case c = { "pl_logprob", 3, 2, { 1, 3, 3 }, { NULL, NULL, p3 }, pref_d, pref_mp, &ctx };
+    tu_alias_case c1_ = { "pl_logprob", 3, 2, { 1, 1, 1 }, { NULL, NULL, s1 }, pref_d, pref_mp, &ct1 };
+    tu_alias_case m = { "pl_mle", 3, 2, { 3, 1, 3 }, { NULL, NULL, cnt }, pref_d, pref_mp, &ctm };
+    pairs += tu_check_aliasing (&c);
+    pairs += tu_check_aliasing (&c1_);
+    pairs += tu_check_aliasing (&m);
+  }
+  /* bt_mle has no output of the length of an input (n scores, n^2 weights) */
+  ck_assert_int_ge (pairs, 60);
+}
+END_TEST
+
 static Suite *
 pref_suite (void)
 {
@@ -1143,6 +1563,7 @@ pref_suite (void)
 
   tc = tu_tcase ("ensemble");
   tcase_add_test (tc, test_ensemble_values);
+  tcase_add_test (tc, test_ensemble_near_overflow);
   tcase_add_test (tc, test_ensemble_bad_inputs);
   suite_add_tcase (s, tc);
 
@@ -1164,6 +1585,21 @@ pref_suite (void)
   tcase_add_test (tc, test_bt_mle_eight_of_ten);
   tcase_add_test (tc, test_bt_mle_four_items);
   tcase_add_test (tc, test_bt_mle_bad_inputs);
+  tcase_add_test (tc, test_pl_mle_count_scale);
+  tcase_add_test (tc, test_bt_mle_weight_scale);
+  tcase_add_test (tc, test_pl_mle_extreme_counts);
+  tcase_add_test (tc, test_pl_mle_counts_out_of_range);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("range");
+  tcase_add_test (tc, test_rm_loss_near_overflow);
+  tcase_add_test (tc, test_margin_near_overflow);
+  tcase_add_test (tc, test_smooth_near_overflow);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("aliasing");
+  tcase_add_test (tc, test_pl_logprob_grad_in_place);
+  tcase_add_test (tc, test_aliasing_all);
   suite_add_tcase (s, tc);
 
   return s;

@@ -2,9 +2,9 @@
  *
  * Tolerances are named multiples of DBL_EPSILON, as in GSL's tests
  * (TU_TOL0 = 2 eps ... TU_TOL6 = 2^20 eps).  MPFR values are compared with
- * decimal strings computed independently (mpmath, mp.dps = 120, unless a
- * comment says otherwise) to a stated number n of significant digits,
- * meaning a relative difference of at most 10^-n.
+ * decimal strings computed independently (the RV_ macros of refvalues.h,
+ * written by gen_refvalues.py with mpmath) to a stated number n of
+ * significant digits, meaning a relative difference of at most 10^-n.
  * Random tests draw from GSL's MT19937 seeded from RLREF_TEST_SEED
  * (default TU_DEFAULT_SEED); a seeded suite prints its seed.  */
 #ifndef RLREF_TESTUTIL_H
@@ -20,6 +20,7 @@
 #include <mpfr.h>
 #include <gsl/gsl_rng.h>
 #include "rlref/rlref.h"
+#include "refvalues.h"
 
 /* --- tolerances (GSL style) ------------------------------------------- */
 
@@ -68,6 +69,13 @@ tu_rel_err (double got, double want)
                    "%s = %.17g, expected %.17g: |error| %.3g > %.3g",   \
                    #got, tu_g_, tu_w_, fabs (tu_g_ - tu_w_), tu_t_);    \
   } while (0)
+
+/* The double nearest to the decimal string s (strtod rounds correctly). */
+static inline double
+tu_d (const char *s)
+{
+  return strtod (s, NULL);
+}
 
 /* Bitwise equality of doubles (distinguishes -0 from +0, any NaN equal). */
 static inline int
@@ -214,6 +222,104 @@ tu_mp_vec_free (mpfr_ptr v, size_t n)
   for (size_t i = 0; i < n; i++)
     mpfr_clear (v + i);
   free (v);
+}
+
+/* --- aliasing (reference/README.md, Aliasing) ---------------------------------- */
+
+/* A function under test seen as slots: slot[0 .. nout) are its outputs and
+ * slot[nout .. nslot) its inputs, each a vector of len[i] scalars; the
+ * wrappers fd and fm call the binary64 and the MPFR function on them. */
+#define TU_MAX_SLOTS 8
+typedef int tu_slots_d (double *const *slot, const void *ctx);
+typedef int tu_slots_mp (mpfr_ptr const *slot, const void *ctx);
+
+typedef struct
+{
+  const char *name;
+  size_t nslot, nout;
+  size_t len[TU_MAX_SLOTS];
+  const double *in[TU_MAX_SLOTS];       /* the input values (outputs: NULL) */
+  tu_slots_d *fd;
+  tu_slots_mp *fm;
+  const void *ctx;
+} tu_alias_case;
+
+/* Fresh slots: inputs holding their values, outputs zero. */
+static inline void
+tu_slots_new (const tu_alias_case *c, double **d, mpfr_ptr *m)
+{
+  for (size_t i = 0; i < c->nslot; i++)
+    {
+      d[i] = calloc (c->len[i] ? c->len[i] : 1, sizeof (double));
+      ck_assert_ptr_nonnull (d[i]);
+      if (i >= c->nout)
+        memcpy (d[i], c->in[i], c->len[i] * sizeof (double));
+      m[i] = tu_mp_vec_from_d (d[i], c->len[i], rlref_mp_prec ());
+    }
+}
+
+static inline void
+tu_slots_free (const tu_alias_case *c, double **d, mpfr_ptr *m)
+{
+  for (size_t i = 0; i < c->nslot; i++)
+    {
+      free (d[i]);
+      tu_mp_vec_free (m[i], c->len[i]);
+    }
+}
+
+static inline int
+tu_mp_same (mpfr_srcptr a, mpfr_srcptr b)
+{
+  return (mpfr_nan_p (a) && mpfr_nan_p (b)) || (mpfr_equal_p (a, b) && mpfr_signbit (a) == mpfr_signbit (b));
+}
+
+/* Every output aliased with every input of the same length, one pair at
+ * a time, in both backends: the same status, and every output bit for bit
+ * what the call without aliasing gives (the rule of reference/README.md).
+ * Returns the number of pairs tried. */
+static inline int
+tu_check_aliasing (const tu_alias_case *c)
+{
+  double *ref[TU_MAX_SLOTS], *run[TU_MAX_SLOTS], *dslot[TU_MAX_SLOTS];
+  mpfr_ptr mref[TU_MAX_SLOTS], mrun[TU_MAX_SLOTS], mslot[TU_MAX_SLOTS];
+  int sd, sm, pairs = 0;
+  tu_slots_new (c, ref, mref);
+  sd = c->fd (ref, c->ctx);
+  sm = c->fm (mref, c->ctx);
+  for (size_t o = 0; o < c->nout; o++)
+    for (size_t i = c->nout; i < c->nslot; i++)
+      {
+        if (c->len[o] != c->len[i])
+          continue;
+        pairs++;
+        tu_slots_new (c, run, mrun);
+        for (size_t k = 0; k < c->nslot; k++)
+          {
+            dslot[k] = run[k];
+            mslot[k] = mrun[k];
+          }
+        dslot[o] = run[i];
+        mslot[o] = mrun[i];
+        ck_assert_msg (c->fd (dslot, c->ctx) == sd, "%s (double): output %zu on input %zu "
+                       "changes the status", c->name, o, i);
+        ck_assert_msg (c->fm (mslot, c->ctx) == sm, "%s (MPFR): output %zu on input %zu "
+                       "changes the status", c->name, o, i);
+        for (size_t q = 0; q < c->nout; q++)
+          for (size_t j = 0; j < c->len[q]; j++)
+            {
+              ck_assert_msg (tu_same_double (dslot[q][j], ref[q][j]),
+                             "%s (double): output %zu on input %zu: output %zu[%zu] = %a, "
+                             "without aliasing %a", c->name, o, i, q, j, dslot[q][j], ref[q][j]);
+              ck_assert_msg (tu_mp_same (mslot[q] + j, mref[q] + j),
+                             "%s (MPFR): output %zu on input %zu: output %zu[%zu] = %s, "
+                             "without aliasing %s", c->name, o, i, q, j,
+                             tu_mp_str (mslot[q] + j), tu_mp_str (mref[q] + j));
+            }
+        tu_slots_free (c, run, mrun);
+      }
+  tu_slots_free (c, ref, mref);
+  return pairs;
 }
 
 /* --- seeded RNG -------------------------------------------------------------- */

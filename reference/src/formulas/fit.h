@@ -10,19 +10,34 @@
 #include "rlref/num.h"
 
 /* f(s), its gradient g (K) and Hessian H (K x K, row-major) of a convex,
- * shift-invariant objective (a negative log-likelihood).  H may be NULL. */
+ * shift-invariant objective (a negative log-likelihood).  g and H may be
+ * NULL.  H must be a weighted graph Laplacian: off-diagonal entries <= 0,
+ * rows summing to 0, as the Hessians of the Bradley-Terry and
+ * Plackett-Luce likelihoods are (sums of w (diag(p) - p p^T)). */
 typedef int FN (fgh_fn) (const void *ctx, num_srcptr s, num_ptr f, num_ptr g,
                          num_ptr H, size_t K);
 
 /* Solves A x = b in place (b becomes x), Gaussian elimination with partial
- * pivoting.  EDOM if A is singular. */
+ * pivoting.  EDOM (raised) if A is singular. */
 int FN (solve) (num_ptr A, num_ptr b, size_t n);
 
+/* Solves L d = b in place (b becomes d, d_{n-1} = 0) for the Laplacian
+ * L of a connected weighted graph given by its off-diagonal entries H_ij
+ * = -W_ij <= 0, by elimination without cancellation (Grassmann, Taksar
+ * and Heyman).  ERANGE when a pivot vanishes (weights underflowed).
+ * This and newton_gauge do not raise their errors: they set *why, and
+ * the caller raises (or retries). */
+int FN (laplacian_solve) (num_ptr H, num_ptr b, size_t n, const char **why);
+
 /* Newton's method on the objective with the gauge sum s = 0: each step
- * solves (H + 1 1^T) d = -g, halving d while f does not decrease.  Stops
- * two steps after |d| falls below 2^-(prec/2) (1 + |s|); EMAXITER after
- * 200 steps. */
-int FN (newton_gauge) (num_ptr s, size_t K, FN (fgh_fn) *fgh, const void *ctx);
+ * solves H d = -g (grounded, then shifted to sum d = 0), halving d while
+ * f rises beyond its rounding and doubling a first step while f falls.
+ * Stops two steps after |d| falls below 2^-(prec/2) (1 + |s|); EMAXITER
+ * after NEWTON_MAX_ITER steps or when no step lowers f; ERANGE when the
+ * Hessian vanishes (a fit beyond the exponent range). */
+#define NEWTON_MAX_ITER 100
+int FN (newton_gauge) (num_ptr s, size_t K, FN (fgh_fn) *fgh, const void *ctx,
+                       const char **why);
 
 /* Double-precision objective used for the GSL start. */
 typedef int rlref_fg_double_fn (const void *ctx, const double *s, double *f,

@@ -2,9 +2,28 @@
  * written once for both backends. */
 #include "rlref/num.h"
 #include "rlref/status.h"
+#include "rlref/primitives.h"
 #include "fit.h"
 
-/* A x = b by Gaussian elimination with partial pivoting; b <- x. */
+/* Leave through the function's single exit (label done) on failure.
+ * These are steps of a fit that the caller may retry from another start,
+ * so FAIL sets the status and the reason (*why) without raising an
+ * error; TRY passes on a failing call's status. */
+#define FAIL(reason, code)                                            \
+  do {                                                                \
+    status = (code);                                                  \
+    *why = (reason);                                                  \
+    goto done;                                                        \
+  } while (0)
+
+#define TRY(call)                                                     \
+  do {                                                                \
+    if ((status = (call)) != RLREF_SUCCESS)                           \
+      goto done;                                                      \
+  } while (0)
+
+/* A x = b by Gaussian elimination with partial pivoting; b <- x.  EDOM
+ * (raised) when a pivot is exactly zero. */
 int
 FN (solve) (num_ptr A, num_ptr b, size_t n)
 {
@@ -12,7 +31,7 @@ FN (solve) (num_ptr A, num_ptr b, size_t n)
   int status = RLREF_SUCCESS;
   num_init (t);
   num_init (f);
-  for (size_t k = 0; k < n && status == RLREF_SUCCESS; k++)
+  for (size_t k = 0; k < n; k++)
     {
       size_t piv = k;
       for (size_t i = k + 1; i < n; i++)
@@ -25,7 +44,8 @@ FN (solve) (num_ptr A, num_ptr b, size_t n)
       if (num_is_zero (AT (A, piv * n + k)))
         {
           status = RLREF_EDOM;
-          break;
+          rlref_error ("singular matrix", __FILE__, __LINE__, status);
+          goto done;
         }
       if (piv != k)
         {
@@ -51,7 +71,7 @@ FN (solve) (num_ptr A, num_ptr b, size_t n)
           num_sub (AT (b, i), AT (b, i), t);
         }
     }
-  for (size_t k = n; k-- > 0 && status == RLREF_SUCCESS;)
+  for (size_t k = n; k-- > 0;)
     {
       for (size_t j = k + 1; j < n; j++)
         {
@@ -60,91 +80,237 @@ FN (solve) (num_ptr A, num_ptr b, size_t n)
         }
       num_div (AT (b, k), AT (b, k), AT (A, k * n + k));
     }
+done:
   num_clear (t);
   num_clear (f);
-  if (status != RLREF_SUCCESS)
-    RLREF_ERROR ("singular matrix", status);
   return status;
 }
 
-/* Newton on a shift-invariant convex f: (H + 1 1^T) d = -g keeps sum d = 0
- * because g sums to zero and H 1 = 0.  Once a step is below
- * 2^(-prec/2) (1 + |s|), two more steps reach the working precision
+/* L d = b for the weighted Laplacian L = D - W of a connected graph on
+ * n nodes, W_ij = -H_ij >= 0 (i != j; the diagonal of H is not read),
+ * D_ii = sum_{j != i} W_ij, grounded at node n - 1 (d_{n-1} = 0; the
+ * solutions differ by constants).  Gaussian elimination in the manner of
+ * Grassmann, Taksar and Heyman (1985): each pivot D_kk is recomputed as
+ * the sum of the remaining weights of row k, and the Schur complement
+ * W_ij += W_ik W_kj / D_kk adds positive terms only, so nothing cancels
+ * whatever the spread of the weights.  b <- d; H is overwritten. */
+int
+FN (laplacian_solve) (num_ptr H, num_ptr b, size_t n, const char **why)
+{
+  num_t piv, m, t;
+  int status = RLREF_SUCCESS;
+  num_init (piv);
+  num_init (m);
+  num_init (t);
+  for (size_t k = 0; k + 1 < n; k++)
+    {
+      num_set_zero (piv);
+      for (size_t j = k + 1; j < n; j++)
+        num_sub (piv, piv, AT (H, k * n + j));
+      if (!(num_sgn (piv) > 0) || !num_is_finite (piv))
+        FAIL ("the Hessian vanishes: the fit is beyond the exponent range", RLREF_ERANGE);
+      num_set (AT (H, k * n + k), piv);
+      for (size_t i = k + 1; i + 1 < n; i++)
+        {
+          if (num_is_zero (AT (H, i * n + k)))
+            continue;
+          num_div (m, AT (H, i * n + k), piv);          /* -W_ik / D_kk */
+          num_mul (t, m, AT (b, k));
+          num_sub (AT (b, i), AT (b, i), t);
+          for (size_t j = k + 1; j < n; j++)
+            if (j != i)
+              {
+                num_mul (t, m, AT (H, k * n + j));      /* W_ik W_kj / D_kk */
+                num_sub (AT (H, i * n + j), AT (H, i * n + j), t);
+              }
+        }
+    }
+  num_set_zero (AT (b, n - 1));
+  for (size_t k = n - 1; k-- > 0;)
+    {
+      for (size_t j = k + 1; j + 1 < n; j++)
+        {
+          num_mul (t, AT (H, k * n + j), AT (b, j));    /* -W_kj d_j */
+          num_sub (AT (b, k), AT (b, k), t);
+        }
+      num_div (AT (b, k), AT (b, k), AT (H, k * n + k));
+    }
+done:
+  num_clear (piv);
+  num_clear (m);
+  num_clear (t);
+  return status;
+}
+
+/* trial = s + d 2^j; 0 when an element is not finite. */
+static int
+step_to (num_ptr trial, num_srcptr s, num_srcptr d, long j, size_t K, num_ptr t)
+{
+  int finite = 1;
+  for (size_t i = 0; i < K; i++)
+    {
+      num_mul_2si (t, AT (d, i), j);
+      num_add (AT (trial, i), AT (s, i), t);
+      finite = finite && num_is_finite (AT (trial, i));
+    }
+  return finite;
+}
+
+/* f at s + d 2^j into fs; *lower gets 1 when it is finite and below
+ * fref - slack (fref + slack when slack is negative: no rise beyond it). */
+static int
+try_step (num_ptr trial, num_ptr fs, int *lower, num_srcptr s, num_srcptr d, long j,
+          num_srcptr fref, num_srcptr slack, size_t K, FN (fgh_fn) *fgh,
+          const void *ctx, num_ptr t)
+{
+  int status = RLREF_SUCCESS;
+  *lower = 0;
+  if (step_to (trial, s, d, j, K, t))
+    {
+      status = fgh (ctx, trial, fs, NULL, NULL, K);
+      if (status == RLREF_SUCCESS && num_is_finite (fs))
+        {
+          num_sub (t, fref, fs);
+          *lower = num_cmp (t, slack) > 0;
+        }
+    }
+  return status;
+}
+
+/* max_i |v_i| into r (t scratch). */
+static void
+max_abs (num_ptr r, num_srcptr v, size_t K, num_ptr t)
+{
+  num_set_zero (r);
+  for (size_t i = 0; i < K; i++)
+    {
+      num_abs (t, AT (v, i));
+      num_max (r, r, t);
+    }
+}
+
+/* Newton on a shift-invariant convex f whose Hessian is a weighted
+ * Laplacian: H d = -g solved grounded at the last item (H 1 = 0 and g
+ * sums to zero, so d is fixed up to a constant), then shifted to
+ * sum d = 0.  The first trial step is d, scaled down by a power of two to
+ * at most min(16 (1 + max |s_i|), radius); it is halved while f rises by
+ * more than its rounding (2^-(prec - 8) |f|), and when it lowers f
+ * clearly it is doubled, within the radius, while f keeps falling (far
+ * from the minimum, on the exponential tails of a likelihood, a Newton
+ * step moves by about one unit).  A step that lands where the Hessian
+ * underflows is taken back and the radius set to a quarter of it; a step
+ * that reaches half the radius doubles it.  Once a step is below
+ * 2^(-prec/2) (1 + |s|), two more full steps reach the working precision
  * (convergence is quadratic); the certification by two precisions then
  * says how many digits hold. */
 int
-FN (newton_gauge) (num_ptr s, size_t K, FN (fgh_fn) *fgh, const void *ctx)
+FN (newton_gauge) (num_ptr s, size_t K, FN (fgh_fn) *fgh, const void *ctx, const char **why)
 {
   num_ptr g = num_vec_new (K), H = num_vec_new (K * K), trial = num_vec_new (K);
-  num_t f, ftrial, dmax, smax, t;
-  int status = RLREF_SUCCESS, converged = 0, final_steps = -1;
-  if (!g || !H || !trial)
-    {
-      num_vec_free (g, K);
-      num_vec_free (H, K * K);
-      num_vec_free (trial, K);
-      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-    }
-  num_init (f);
-  num_init (ftrial);
-  num_init (dmax);
-  num_init (smax);
+  num_ptr best = num_vec_new (K), prev = num_vec_new (K);
+  num_t f, ftrial, fbest, slack, nslack, dmax, smax, cap, radius, len, t;
+  int status = RLREF_SUCCESS, converged = 0, final_steps = -1, have_prev = 0;
+  *why = "the objective could not be evaluated";
+  num_init (f); num_init (ftrial); num_init (fbest); num_init (slack); num_init (nslack);
+  num_init (dmax); num_init (smax); num_init (cap); num_init (radius); num_init (len);
   num_init (t);
-  for (int iter = 0; iter < 200 && status == RLREF_SUCCESS && !converged; iter++)
+  num_set_inf (radius, 1);
+  if (!g || !H || !trial || !best || !prev)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  for (int iter = 0; iter < NEWTON_MAX_ITER && !converged; iter++)
     {
-      status = fgh (ctx, s, f, g, H, K);
-      if (status)
-        break;
-      for (size_t i = 0; i < K * K; i++)
-        num_add_d (AT (H, i), AT (H, i), 1.0);
+      long j, j0;
+      int lower;
+      TRY (fgh (ctx, s, f, g, H, K));
       for (size_t i = 0; i < K; i++)
         num_neg (AT (g, i), AT (g, i));
-      status = FN (solve) (H, g, K);      /* g <- d */
-      if (status)
-        break;
-      num_set_zero (dmax);
-      num_set_zero (smax);
-      for (size_t i = 0; i < K; i++)
+      status = FN (laplacian_solve) (H, g, K, why);     /* g <- d, d_{K-1} = 0 */
+      if (status == RLREF_ERANGE && have_prev && final_steps < 0)
         {
-          num_abs (t, AT (g, i));
-          num_max (dmax, dmax, t);
-          num_abs (t, AT (s, i));
-          num_max (smax, smax, t);
+          /* the last step went where the Hessian underflows: back, shorter */
+          num_mul_2si (radius, len, -2);
+          max_abs (t, prev, K, cap);
+          num_add_d (t, t, 1.0);
+          num_mul_2si (t, t, -num_prec ());
+          if (num_cmp (radius, t) < 0)
+            goto done;
+          for (size_t i = 0; i < K; i++)
+            num_set (AT (s, i), AT (prev, i));
+          have_prev = 0;
+          continue;
         }
+      if (status)
+        goto done;
+      max_abs (dmax, g, K, t);
+      if (!num_is_finite (dmax))
+        FAIL ("the Newton step overflows: the fit is beyond the exponent range", RLREF_ERANGE);
+      TRY (FN (mean) (t, g, K));
+      for (size_t i = 0; i < K; i++)
+        num_sub (AT (g, i), AT (g, i), t);      /* sum d = 0 */
+      max_abs (dmax, g, K, t);
+      max_abs (smax, s, K, t);
       num_add_d (smax, smax, 1.0);
+      num_mul_2si (cap, smax, 4);
+      num_min (cap, cap, radius);
       num_mul_2si (smax, smax, -(num_prec () / 2));
       if (final_steps < 0 && num_cmp (dmax, smax) <= 0)
         final_steps = 2;
       if (final_steps >= 0 && final_steps-- == 0)
         converged = 1;
-      for (int halvings = 0; halvings < 60; halvings++)
+      /* the first trial: d 2^j0, j0 <= 0, at most cap long */
+      j0 = 0;
+      if (final_steps < 0 && num_cmp (dmax, cap) > 0)
+        j0 = num_get_exp (cap) - num_get_exp (dmax) - 1;
+      num_abs (slack, f);
+      num_mul_2si (slack, slack, -(num_prec () - 8));
+      num_neg (nslack, slack);
+      /* halve the step until f(s + d 2^j) <= f + slack */
+      for (j = j0; j > j0 - 60; j--)
         {
-          for (size_t i = 0; i < K; i++)
-            num_add (AT (trial, i), AT (s, i), AT (g, i));
-          status = fgh (ctx, trial, ftrial, NULL, NULL, K);
-          if (status)
+          TRY (try_step (trial, fbest, &lower, s, g, j, f, nslack, K, fgh, ctx, t));
+          if (final_steps >= 0 || lower)
             break;
-          if (converged || num_cmp (ftrial, f) <= 0)
-            break;
-          for (size_t i = 0; i < K; i++)
-            num_mul_2si (AT (g, i), AT (g, i), -1);
         }
-      if (status)
-        break;
+      if (j == j0 - 60)
+        FAIL ("Newton's method found no descent direction", RLREF_EMAXITER);
+      /* a first step that lowered f clearly: double it, within the radius,
+       * while f keeps falling */
+      num_sub (t, f, fbest);
+      if (j == j0 && final_steps < 0 && num_cmp (t, slack) > 0)
+        for (long k = j0 + 1; k < j0 + 60; k++)
+          {
+            num_mul_2si (t, dmax, k);
+            if (num_cmp (t, radius) > 0)
+              break;
+            TRY (try_step (best, ftrial, &lower, s, g, k, fbest, slack, K, fgh, ctx, t));
+            if (!lower)
+              break;
+            num_set (fbest, ftrial);
+            j = k;
+            for (size_t i = 0; i < K; i++)
+              num_set (AT (trial, i), AT (best, i));
+          }
+      num_mul_2si (len, dmax, j);
+      num_mul_2si (t, len, 1);
+      if (num_cmp (t, radius) >= 0)
+        num_mul_2si (radius, radius, 1);
       for (size_t i = 0; i < K; i++)
-        num_set (AT (s, i), AT (trial, i));
+        {
+          num_set (AT (prev, i), AT (s, i));
+          num_set (AT (s, i), AT (trial, i));
+        }
+      have_prev = 1;
     }
-  if (status == RLREF_SUCCESS && !converged)
-    status = RLREF_EMAXITER;
-  num_clear (f);
-  num_clear (ftrial);
-  num_clear (dmax);
-  num_clear (smax);
+  if (!converged)
+    FAIL ("Newton polishing did not converge", RLREF_EMAXITER);
+done:
+  num_clear (f); num_clear (ftrial); num_clear (fbest); num_clear (slack); num_clear (nslack);
+  num_clear (dmax); num_clear (smax); num_clear (cap); num_clear (radius); num_clear (len);
   num_clear (t);
   num_vec_free (g, K);
   num_vec_free (H, K * K);
   num_vec_free (trial, K);
-  if (status == RLREF_EMAXITER)
-    RLREF_ERROR ("Newton polishing did not converge", status);
+  num_vec_free (best, K);
+  num_vec_free (prev, K);
   return status;
 }

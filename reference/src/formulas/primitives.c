@@ -1,7 +1,9 @@
 /* primitives.c -- stable primitives, written once for both backends.
  *
  * Compiled twice: as binary64 (rlref_*_d) and with -DRLREF_MP as MPFR
- * (rlref_*_mp).  The formulas use only the scalar interface of num.h. */
+ * (rlref_*_mp).  The formulas use only the scalar interface of num.h.
+ * Every function reads all its inputs before it writes an output, so an
+ * output may share storage with an input (reference/README.md, Aliasing). */
 #include "rlref/num.h"
 #include "rlref/primitives.h"
 
@@ -18,6 +20,32 @@
     for (size_t i_ = 0; i_ < (n); i_++)                               \
       CHECK_NOT_NAN (AT (x, i_));                                     \
   } while (0)
+
+/* Leave through the function's single exit (label done) on failure:
+ * FAIL records an error, TRY passes on a failing call's status. */
+#define FAIL(reason, code)                                            \
+  do {                                                                \
+    status = (code);                                                  \
+    rlref_error ((reason), __FILE__, __LINE__, status);               \
+    goto done;                                                        \
+  } while (0)
+
+#define TRY(call)                                                     \
+  do {                                                                \
+    if ((status = (call)) != RLREF_SUCCESS)                           \
+      goto done;                                                      \
+  } while (0)
+
+/* ERANGE, recorded, for an output whose exact value lies beyond the
+ * range of the backend: it is written as +-inf (the rounding IEEE 754
+ * gives it), and the status says so, as GSL's overflow errors do. */
+static int
+range_error (void)
+{
+  rlref_error ("result beyond the floating-point range (written as +-inf)", __FILE__,
+               __LINE__, RLREF_ERANGE);
+  return RLREF_ERANGE;
+}
 
 /* sigma(x) = 1/(1 + e^-x) for x >= 0;  e^x/(1 + e^x) for x < 0
  * (seed 000, after 13.6).  Neither branch exponentiates a positive number. */
@@ -82,8 +110,9 @@ FN (log_sigmoid) (num_ptr r, num_srcptr x)
   int status;
   num_init (t);
   num_neg (t, x);
-  status = FN (softplus) (r, t);
-  num_neg (r, r);
+  TRY (FN (softplus) (t, t));
+  num_neg (r, t);
+done:
   num_clear (t);
   return status;
 }
@@ -148,32 +177,67 @@ FN (logsumexp) (num_ptr r, num_srcptr x, size_t n)
   return RLREF_SUCCESS;
 }
 
-/* log p_i = x_i - lse(x). */
+/* log p_i = (x_i - m) - log1p(sum_{j != k} e^{x_j - m}),  m = x_k = max x:
+ * the maximum's own log-probability is -log1p(S) to full relative accuracy
+ * (log sigma(10) = -4.54e-5, which x_k - lse(x) would give only to the
+ * rounding of lse); -inf for x_i = -inf; ERANGE (and -inf) where a finite
+ * x_i - m overflows.  Element i of lp is written after x_i is read, so lp
+ * may be x. */
 int
 FN (log_softmax) (num_ptr lp, num_srcptr x, size_t n)
 {
-  num_t l;
-  int status;
-  num_init (l);
-  status = FN (logsumexp) (l, x, n);
-  if (status == RLREF_SUCCESS && num_is_inf (l))
+  num_t m, s, t;
+  int status = RLREF_SUCCESS, over = 0;
+  size_t k = 0;
+  CHECK_VECTOR (x, n);
+  for (size_t i = 1; i < n; i++)
+    if (num_cmp (AT (x, i), AT (x, k)) > 0)
+      k = i;
+  if (num_is_inf (AT (x, k)) && num_sgn (AT (x, k)) > 0)
+    RLREF_ERROR ("softmax of infinite scores", RLREF_ENAN);
+  num_init (m);
+  num_init (s);
+  num_init (t);
+  num_set (m, AT (x, k));
+  if (num_is_inf (m))
     {
-      num_clear (l);
-      RLREF_ERROR ("softmax of infinite scores", RLREF_ENAN);
+      /* every score -inf: no distribution */
+      num_clear (m);
+      num_clear (s);
+      num_clear (t);
+      RLREF_ERROR ("softmax of scores that are all -inf", RLREF_ENAN);
     }
-  if (status == RLREF_SUCCESS)
-    for (size_t i = 0; i < n; i++)
-      num_sub (AT (lp, i), AT (x, i), l);
-  num_clear (l);
+  for (size_t i = 0; i < n; i++)
+    if (i != k)
+      {
+        num_sub (t, AT (x, i), m);
+        num_exp (t, t);
+        num_add (s, s, t);
+      }
+  num_log1p (s, s);
+  for (size_t i = 0; i < n; i++)
+    {
+      int finite = num_is_finite (AT (x, i));
+      num_sub (t, AT (x, i), m);
+      over = over || (finite && num_is_inf (t));
+      num_sub (AT (lp, i), t, s);
+    }
+  num_clear (m);
+  num_clear (s);
+  num_clear (t);
+  if (over)
+    status = range_error ();
   return status;
 }
 
 /* p_i = e^{x_i - m} / sum_j e^{x_j - m},  m = max_j x_j: the numerators
- * are exact to the last bit whatever the size of m. */
+ * are exact to the last bit whatever the size of m.  Element i of p is
+ * written only after x_i has been read, so p may be x. */
 int
 FN (softmax) (num_ptr p, num_srcptr x, size_t n)
 {
   num_t m, s;
+  int status = RLREF_SUCCESS;
   CHECK_VECTOR (x, n);
   num_init (m);
   num_init (s);
@@ -181,11 +245,7 @@ FN (softmax) (num_ptr p, num_srcptr x, size_t n)
   for (size_t i = 1; i < n; i++)
     num_max (m, m, AT (x, i));
   if (num_is_inf (m))
-    {
-      num_clear (m);
-      num_clear (s);
-      RLREF_ERROR ("softmax of infinite scores", RLREF_ENAN);
-    }
+    FAIL ("softmax of infinite scores", RLREF_ENAN);
   for (size_t i = 0; i < n; i++)
     {
       num_sub (AT (p, i), AT (x, i), m);
@@ -194,9 +254,10 @@ FN (softmax) (num_ptr p, num_srcptr x, size_t n)
     }
   for (size_t i = 0; i < n; i++)
     num_div (AT (p, i), AT (p, i), s);
+done:
   num_clear (m);
   num_clear (s);
-  return RLREF_SUCCESS;
+  return status;
 }
 
 static int
@@ -210,65 +271,163 @@ check_finite_vector (num_srcptr x, size_t n)
   return RLREF_SUCCESS;
 }
 
-/* m = m0 + (1/n) sum (x_i - m0),  m0 = (1/n) sum x_i  (two passes). */
-int
-FN (mean) (num_ptr m, num_srcptr x, size_t n)
+/* The moments are computed on x 2^-k: k = 0 while max |x_i| lies in
+ * [2^-400, 2^400], where no sum, deviation or square can overflow or lose
+ * bits to underflow; outside, k is the exponent of max |x_i|, so that the
+ * scaled values lie in (-1, 1).  Scaling by a power of two is exact, and
+ * the results are scaled back once at the end. */
+static long
+moment_scale (num_srcptr x, size_t n)
 {
-  num_t m0, c, t;
-  int status = check_finite_vector (x, n);
-  if (status)
-    return status;
-  num_init (m0);
-  num_init (c);
-  num_init (t);
+  num_t a, big;
+  long e;
+  num_init (a);
+  num_init (big);
   for (size_t i = 0; i < n; i++)
-    num_add (m0, m0, AT (x, i));
+    {
+      num_abs (a, AT (x, i));
+      num_max (big, big, a);
+    }
+  e = num_is_zero (big) ? 0 : num_get_exp (big);
+  num_clear (a);
+  num_clear (big);
+  return (e > 400 || e < -400) ? e : 0;
+}
+
+/* x_i 2^-k: x_i itself when k = 0, else the scaled copy in t. */
+static num_srcptr
+scaled (num_ptr t, num_srcptr xi, long k)
+{
+  if (k == 0)
+    return xi;
+  num_mul_2si (t, xi, -k);
+  return t;
+}
+
+/* m' = m0 + (1/n) sum (x_i 2^-k - m0),  m0 = (1/n) sum x_i 2^-k (two
+ * passes on the scaled values); m0 and the correction go to m0 and c. */
+static void
+scaled_mean (num_ptr m0, num_ptr c, num_srcptr x, size_t n, long k)
+{
+  num_t t;
+  num_init (t);
+  num_set_zero (m0);
+  num_set_zero (c);
+  for (size_t i = 0; i < n; i++)
+    num_add (m0, m0, scaled (t, AT (x, i), k));
   num_div_si (m0, m0, (long) n);
   for (size_t i = 0; i < n; i++)
     {
-      num_sub (t, AT (x, i), m0);
+      num_sub (t, scaled (t, AT (x, i), k), m0);
       num_add (c, c, t);
     }
   num_div_si (c, c, (long) n);
-  num_add (m, m0, c);
-  num_clear (m0);
-  num_clear (c);
   num_clear (t);
-  return RLREF_SUCCESS;
 }
 
-/* var = [sum (x_i - m)^2 - (sum (x_i - m))^2 / n] / (n - ddof)
- * (corrected two-pass algorithm, Chan, Golub and LeVeque 1983). */
-int
-FN (variance) (num_ptr v, num_srcptr x, size_t n, int ddof)
+/* S' = sum d_i^2 - (sum d_i)^2 / n,  d_i = x_i 2^-k - m'  (the corrected
+ * two-pass algorithm, Chan, Golub and LeVeque 1983); the variance is
+ * S' 2^2k / (n - ddof). */
+static void
+scaled_sum_squares (num_ptr S, num_srcptr x, size_t n, long k)
 {
-  num_t m, d, s2, s1;
-  int status = check_finite_vector (x, n);
-  if (status)
-    return status;
-  if (ddof < 0 || (long) n - ddof <= 0)
-    RLREF_ERROR ("variance needs n - ddof > 0", RLREF_EDOM);
+  num_t m, c, d, s1;
   num_init (m);
+  num_init (c);
   num_init (d);
-  num_init (s2);
   num_init (s1);
-  FN (mean) (m, x, n);
+  scaled_mean (m, c, x, n, k);
+  num_add (m, m, c);
+  num_set_zero (S);
   for (size_t i = 0; i < n; i++)
     {
-      num_sub (d, AT (x, i), m);
+      num_sub (d, scaled (d, AT (x, i), k), m);
       num_add (s1, s1, d);
       num_sqr (d, d);
-      num_add (s2, s2, d);
+      num_add (S, S, d);
     }
   num_sqr (s1, s1);
   num_div_si (s1, s1, (long) n);
-  num_sub (s2, s2, s1);
-  num_div_si (v, s2, (long) n - ddof);
+  num_sub (S, S, s1);
   num_clear (m);
+  num_clear (c);
   num_clear (d);
-  num_clear (s2);
   num_clear (s1);
+}
+
+/* m = (1/n) sum x_i, two passes (the second sums the residuals x_i - m0),
+ * on x scaled by a power of two when its size requires: finite for every
+ * finite x. */
+int
+FN (mean) (num_ptr m, num_srcptr x, size_t n)
+{
+  num_t m0, c;
+  long k;
+  int status = check_finite_vector (x, n);
+  if (status)
+    return status;
+  k = moment_scale (x, n);
+  num_init (m0);
+  num_init (c);
+  scaled_mean (m0, c, x, n, k);
+  num_add (m, m0, c);
+  num_mul_2si (m, m, k);
+  num_clear (m0);
+  num_clear (c);
   return RLREF_SUCCESS;
+}
+
+static int
+check_ddof (size_t n, int ddof)
+{
+  if (ddof < 0 || (long) n - ddof <= 0)
+    RLREF_ERROR ("variance needs n - ddof > 0", RLREF_EDOM);
+  return RLREF_SUCCESS;
+}
+
+/* var = sum (x_i - m)^2 / (n - ddof), corrected two-pass, scaled as mean
+ * is: no intermediate overflows or underflows; when the variance itself
+ * exceeds the largest finite number, +inf and ERANGE. */
+int
+FN (variance) (num_ptr v, num_srcptr x, size_t n, int ddof)
+{
+  num_t S;
+  long k;
+  int status = check_finite_vector (x, n);
+  if (status == RLREF_SUCCESS)
+    status = check_ddof (n, ddof);
+  if (status)
+    return status;
+  k = moment_scale (x, n);
+  num_init (S);
+  scaled_sum_squares (S, x, n, k);
+  num_div_si (v, S, (long) n - ddof);
+  num_mul_2si (v, v, 2 * k);
+  num_clear (S);
+  return num_is_finite (v) ? RLREF_SUCCESS : range_error ();
+}
+
+/* std = sqrt(var) = sqrt(S' / (n - ddof)) 2^k: finite whenever the
+ * standard deviation is, even where the variance overflows or underflows
+ * (+inf and ERANGE beyond: sqrt 2 DBL_MAX for +-DBL_MAX, ddof 1). */
+int
+FN (stddev) (num_ptr s, num_srcptr x, size_t n, int ddof)
+{
+  num_t S;
+  long k;
+  int status = check_finite_vector (x, n);
+  if (status == RLREF_SUCCESS)
+    status = check_ddof (n, ddof);
+  if (status)
+    return status;
+  k = moment_scale (x, n);
+  num_init (S);
+  scaled_sum_squares (S, x, n, k);
+  num_div_si (S, S, (long) n - ddof);
+  num_sqrt (s, S);
+  num_mul_2si (s, s, k);
+  num_clear (S);
+  return num_is_finite (s) ? RLREF_SUCCESS : range_error ();
 }
 
 /* Naive sigma: 1/(1 + e^-x). */
@@ -335,10 +494,10 @@ FN (variance_onepass) (num_ptr v, num_srcptr x, size_t n, int ddof)
 {
   num_t s1, s2, t;
   int status = check_finite_vector (x, n);
+  if (status == RLREF_SUCCESS)
+    status = check_ddof (n, ddof);
   if (status)
     return status;
-  if (ddof < 0 || (long) n - ddof <= 0)
-    RLREF_ERROR ("variance needs n - ddof > 0", RLREF_EDOM);
   num_init (s1);
   num_init (s2);
   num_init (t);

@@ -192,7 +192,8 @@ def eval_pref_smooth(variant, params, inputs, ctx):
 
 
 # ----------------------------------------------------------------------------------------------
-# PREF-ENSEMBLE: mean, var (ddof 0 or 1), std = sqrt(var), penalized = mean - lambda std
+# PREF-ENSEMBLE: mean, var (ddof 0 or 1), std = sqrt(var), penalized = mean - lambda std,
+# penalized_var = mean - lambda var (the variance as the uncertainty, as seed 000 §10.1 names it)
 # (000 §10.1, RM ensembles with an uncertainty penalty)
 # ----------------------------------------------------------------------------------------------
 
@@ -219,7 +220,8 @@ def eval_pref_ensemble(variant, params, inputs, ctx):
     var = sum(((x - mean) ** 2 for x in qs), Fraction(0)) / (K - ddof)
     std = mp.sqrt(M(var))
     return {"mean": M(mean), "var": M(var), "std": std,
-            "penalized": M(mean) - M(Q(lam)) * std}
+            "penalized": M(mean) - M(Q(lam)) * std,
+            "penalized_var": M(mean - Q(lam) * var)}
 
 
 # ----------------------------------------------------------------------------------------------
