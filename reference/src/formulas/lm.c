@@ -144,10 +144,11 @@ enum { S_0, S_H, S_R, S_R2, S_W, S_WR, S_N, S_NSUMS };
 typedef struct
 {
   num_ptr s, c;                 /* sums and their compensations */
-  num_ptr shift, t, u;          /* c, scratch */
+  num_ptr shift, t, u, v;       /* c, scratch */
   int have_shift, want_h, want_r, want_star;
   long we;                      /* W and WR are scaled by 2^we */
   int have_w;
+  uint64_t n;                   /* outcomes counted (the enumeration) */
 } sums;
 
 /* s += x, with the rounding error carried in c (Neumaier's algorithm in
@@ -189,9 +190,13 @@ sums_add (sums *S, num_srcptr lp, num_srcptr p, num_srcptr r, num_srcptr w, long
       S->we = e;
       S->have_w = 1;
     }
-  num_mul_2si (S->u, w, e - S->we);
-  ACC (S, S_W, S->u);
-  num_add_d (AT (S->s, S_N), AT (S->s, S_N), 1.0);
+  if (e != S->we)
+    {
+      num_mul_2si (S->v, w, e - S->we);
+      w = S->v;
+    }
+  ACC (S, S_W, w);
+  S->n++;
   if (S->want_h && !num_is_zero (p))
     {
       /* 0 log 0 = 0: a probability that underflows adds nothing */
@@ -214,8 +219,7 @@ sums_add (sums *S, num_srcptr lp, num_srcptr p, num_srcptr r, num_srcptr w, long
     }
   if (S->want_star)
     {
-      num_mul_2si (S->u, w, e - S->we);
-      num_mul (S->t, S->u, r);
+      num_mul (S->t, w, r);
       ACC (S, S_WR, S->t);
     }
 }
@@ -225,7 +229,7 @@ sums_free (sums *S)
 {
   num_vec_free (S->s, S_NSUMS);
   num_vec_free (S->c, S_NSUMS);
-  num_vec_free (S->shift, 3);
+  num_vec_free (S->shift, 4);
 }
 
 static int
@@ -233,7 +237,7 @@ sums_init (sums *S, unsigned want)
 {
   S->s = num_vec_new (S_NSUMS);
   S->c = num_vec_new (S_NSUMS);
-  S->shift = num_vec_new (3);
+  S->shift = num_vec_new (4);
   if (!S->s || !S->c || !S->shift)
     {
       sums_free (S);
@@ -241,9 +245,11 @@ sums_init (sums *S, unsigned want)
     }
   S->t = AT (S->shift, 1);
   S->u = AT (S->shift, 2);
+  S->v = AT (S->shift, 3);
   S->have_shift = 0;
   S->we = 0;
   S->have_w = 0;
+  S->n = 0;
   S->want_h = (want & (1u << RLREF_LM_ENTROPY)) != 0;
   S->want_r = (want & (1u << RLREF_LM_MEAN_R | 1u << RLREF_LM_VAR_R
                        | 1u << RLREF_LM_KL_REF_STAR)) != 0;
@@ -261,6 +267,8 @@ moments_of (num_ptr m, sums *S, num_srcptr inv_beta, num_srcptr ln2, unsigned wa
   num_ptr s = S->s, t = S->t, u = S->u;
   for (int k = 0; k < S_NSUMS; k++)
     num_add (AT (s, k), AT (s, k), AT (S->c, k));
+  if (S->n)
+    num_set_d (AT (s, S_N), (double) S->n);
   if (num_is_zero (AT (s, S_0)) || num_is_zero (AT (s, S_W)) || !num_is_finite (AT (s, S_W))
       || !num_is_finite (AT (s, S_0)))
     RLREF_ERROR ("the probabilities leave the range of the format (use the MPFR path)",
