@@ -48,8 +48,11 @@ def exact_decimal(q):
 
 
 def fmt(v):
-    """A C string literal of the value v (Fraction, float or mpf)."""
+    """A C string literal of the value v (Fraction, float or mpf); a float
+    -0.0 (a binary32 result) keeps its sign."""
     if isinstance(v, float):
+        if v == 0 and math.copysign(1.0, v) < 0:
+            return '"-0"'
         v = Fraction(v)
     if isinstance(v, Fraction):
         if v == 0:
@@ -369,6 +372,22 @@ def adv_verl_old(r):
     return [f32(f32(v - m) / den) for v in x]
 
 
+def adv_f32_order_alt(r):
+    """verl's binary32 estimator with the variance in the other order,
+    (s2/n - mean^2) n/(n - 1); sums in index order."""
+    x = [f32(v) for v in r]
+    n = len(x)
+    s1 = s2 = 0.0
+    for v in x:
+        s1 = f32(s1 + v)
+        s2 = f32(s2 + f32(v * v))
+    m = f32(s1 / n)
+    var_ = f32(f32(f32(s2 / n) - f32(m * m)) * f32(n / (n - 1)))
+    std = f32(math.sqrt(max(var_, f32(1e-6))))
+    den = f32(std + f32(1e-6))
+    return [f32(f32(v - m) / den) for v in x]
+
+
 def adv_trl_f32(r):
     """TRL's torch operations on float32 rewards: nanmean, nanstd with its
     float32 Bessel factor, (r - mean)/(std + 1e-4), nan_to_num."""
@@ -402,9 +421,9 @@ def adv(conv, r, G):
     for g in range(0, len(r), G):
         grp = r[g:g + G]
         if conv == "verl-vectorized-old":
-            out += [Fraction(v) for v in adv_verl_old(grp)]
+            out += adv_verl_old(grp)
         elif conv == "trl-float32":
-            out += [Fraction(v) for v in adv_trl_f32(grp)]
+            out += adv_trl_f32(grp)
         else:
             out += adv_exact(conv, grp)
     return out
@@ -432,14 +451,38 @@ def grpo(out):
              ("TINY_SPREAD", [0.0, 1e-9], 2, ["seed-000", "seed-000-code"], "[0, 1e-9]"),
              ("F32_ORDER", [0.37, 0.06, 0.51], 3, ["verl-vectorized-old"], "[0.37, 0.06, 0.51]"),
              ("EPS_GUARD", [0.0, 1e-7], 2, ["seed-001"], "[0, 1e-7]"),
-             ("GROUP_OF_ONE", [0.7], 1, ["verl"], "[0.7], a group of one")]
+             ("GROUP_OF_ONE", [0.7], 1, ["verl", "verl-vectorized-old"], "[0.7], a group of one"),
+             ("TRL_F32_OFFSET", [10000.3594, 10000.2822], 2, ["trl-float32"],
+              "[10000.3594, 10000.2822]"),
+             ("TRL_F32_NAN", [1.0, float("nan"), 0.0, 0.0], 4, ["trl-float32"], "[1, NaN, 0, 0]"),
+             ("TRL_F32_INF", [float("inf"), 0.0], 2, ["trl-float32"], "[inf, 0]"),
+             ("TRL_F32_OVERFLOW", [1e20, 0.0], 2, ["trl-float32"],
+              "[1e20, 0], squared deviations beyond binary32"),
+             ("TRL_F32_BEYOND", [1e39, 0.0], 2, ["trl-float32"], "[1e39, 0], beyond binary32"),
+             ("F32_SUBNORMAL", [1e-40, 0.0, 3e-41], 3, ["verl-vectorized-old", "trl-float32"],
+              "[1e-40, 0, 3e-41], binary32 subnormals"),
+             ("CONST_0P3", [0.3] * 6, 6, ["verl-vectorized-old", "trl-float32"],
+              "[0.3] x 6, binary32 mean not f32(0.3)")]
+    exact = [c for c in ALL if c != "verl-vectorized-old"]
+    cases += [("WIDE_SPREAD", [-1.7e308, -1.94, 1.7e308], 3, exact,
+               "[-1.7e308, -1.94, 1.7e308] (verl-vectorized-old: binary32 overflow)"),
+              ("SMALL_BESIDE_LARGE", [1.0, 2.0, 1e-200], 3, ALL, "[1, 2, 1e-200]"),
+              ("THREE_WORDS", [3.0, 1.0, -2.0 ** -600, 2.0 ** -1000], 4, ["no-std", "seed-000"],
+               "[3, 1, -2^-600, 2^-1000]")]
     for tag, r, G, convs, what in cases:
         for conv in convs:
             out.add("GRPO_%s_%s" % (tag, cname(conv)), adv(conv, r, G), "%s: %s" % (what, conv))
+    out.add("GRPO_F32_ORDER_ALT", adv_f32_order_alt([0.37, 0.06, 0.51]),
+            "[0.37, 0.06, 0.51] in binary32 with the variance (s2/n - mean^2) n/(n - 1)")
     r = [0.2, 0.8, 0.4, 0.6]
     out.add("GRPO_EX_003_STD1", msqrt(var(r, 1)), "std (ddof 1) of seed 003's example")
     out.add("GRPO_EX_003_STD0", msqrt(var(r, 0)), "std (ddof 0) of seed 003's example")
     out.add("GRPO_EX_003_MEAN", mean(r), "mean of seed 003's example (the doubles)")
+    r = [-1.7e308, -1.94, 1.7e308]
+    out.add("GRPO_WIDE_SPREAD_MEAN", mean(r), "mean of [-1.7e308, -1.94, 1.7e308]")
+    out.add("GRPO_WIDE_SPREAD_STD0", msqrt(var(r, 0)), "their std (ddof 0)")
+    out.add("GRPO_OPPOSITE_DDOF1", adv_exact("seed-003", [1.0, -1.0])[0],
+            "(R - 0)/std of [R, -R] with ddof 1: 1/sqrt 2")
 
 
 # ----- output ---------------------------------------------------------------------------
