@@ -5,6 +5,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multimin.h>
 #include "rlref/status.h"
+#include "formulas/flow.h"
 #include "formulas/fit.h"
 
 struct start_ctx
@@ -35,25 +36,24 @@ start_f (const gsl_vector *x, void *p)
   return f;
 }
 
-static void
-start_df (const gsl_vector *x, void *p, gsl_vector *grad)
-{
-  struct start_ctx *c = p;
-  double f;
-  unpack (c, x);
-  c->fg (c->ctx, c->s, &f, c->g, c->K);
-  for (size_t i = 0; i + 1 < c->K; i++)
-    gsl_vector_set (grad, i, c->g[i]);
-}
-
+/* f and the gradient at x; where the objective cannot be evaluated, f is
+ * +inf (as in start_f), which the line search steps back from. */
 static void
 start_fdf (const gsl_vector *x, void *p, double *f, gsl_vector *grad)
 {
   struct start_ctx *c = p;
   unpack (c, x);
-  c->fg (c->ctx, c->s, f, c->g, c->K);
+  if (c->fg (c->ctx, c->s, f, c->g, c->K))
+    *f = GSL_POSINF;
   for (size_t i = 0; i + 1 < c->K; i++)
     gsl_vector_set (grad, i, c->g[i]);
+}
+
+static void
+start_df (const gsl_vector *x, void *p, gsl_vector *grad)
+{
+  double f;
+  start_fdf (x, p, &f, grad);
 }
 
 int
@@ -61,11 +61,11 @@ rlref_gsl_start (double *s, size_t K, rlref_fg_double_fn *fg, const void *ctx)
 {
   struct start_ctx c = { fg, ctx, K, s, NULL };
   gsl_multimin_function_fdf fn;
-  gsl_multimin_fdfminimizer *m;
-  gsl_vector *x;
+  gsl_multimin_fdfminimizer *m = NULL;
+  gsl_vector *x = NULL;
   gsl_error_handler_t *old;
   double mean = 0.0;
-  int status = GSL_CONTINUE;
+  int status = RLREF_SUCCESS, gsl_status = GSL_CONTINUE;
 
   memset (s, 0, K * sizeof *s);
   if (K < 2)
@@ -74,14 +74,7 @@ rlref_gsl_start (double *s, size_t K, rlref_fg_double_fn *fg, const void *ctx)
   x = gsl_vector_calloc (K - 1);
   m = gsl_multimin_fdfminimizer_alloc (gsl_multimin_fdfminimizer_vector_bfgs2, K - 1);
   if (!c.g || !x || !m)
-    {
-      free (c.g);
-      if (x)
-        gsl_vector_free (x);
-      if (m)
-        gsl_multimin_fdfminimizer_free (m);
-      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-    }
+    FAIL ("out of memory", RLREF_ENOMEM);
   old = gsl_set_error_handler_off ();
   fn.n = K - 1;
   fn.f = start_f;
@@ -89,11 +82,11 @@ rlref_gsl_start (double *s, size_t K, rlref_fg_double_fn *fg, const void *ctx)
   fn.fdf = start_fdf;
   fn.params = &c;
   gsl_multimin_fdfminimizer_set (m, &fn, x, 0.1, 1e-4);
-  for (int iter = 0; iter < 2000 && status == GSL_CONTINUE; iter++)
+  for (int iter = 0; iter < 2000 && gsl_status == GSL_CONTINUE; iter++)
     {
       if (gsl_multimin_fdfminimizer_iterate (m))
         break;                  /* no further progress: Newton takes over */
-      status = gsl_multimin_test_gradient (m->gradient, 1e-12);
+      gsl_status = gsl_multimin_test_gradient (m->gradient, 1e-12);
     }
   unpack (&c, m->x);
   for (size_t i = 0; i < K; i++)
@@ -102,10 +95,13 @@ rlref_gsl_start (double *s, size_t K, rlref_fg_double_fn *fg, const void *ctx)
   for (size_t i = 0; i < K; i++)
     s[i] -= mean;
   gsl_set_error_handler (old);
-  gsl_multimin_fdfminimizer_free (m);
-  gsl_vector_free (x);
+done:
+  if (m)
+    gsl_multimin_fdfminimizer_free (m);
+  if (x)
+    gsl_vector_free (x);
   free (c.g);
-  return RLREF_SUCCESS;
+  return status;
 }
 
 int

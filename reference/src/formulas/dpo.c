@@ -14,22 +14,7 @@
 #include "rlref/num.h"
 #include "rlref/primitives.h"
 #include "rlref/dpo.h"
-
-/* Records the error and leaves through the function's one exit. */
-#define FAIL(reason, code)                                      \
-  do {                                                          \
-    rlref_error ((reason), __FILE__, __LINE__, (code));         \
-    status = (code);                                            \
-    goto done;                                                  \
-  } while (0)
-
-/* Sets status from a primitive's status unless it already holds an error. */
-#define KEEP(call)                                              \
-  do {                                                          \
-    int keep_s_ = (call);                                       \
-    if (status == RLREF_SUCCESS)                                \
-      status = keep_s_;                                         \
-  } while (0)
+#include "flow.h"
 
 /* 1 when x[0..n-1] are all finite. */
 static int

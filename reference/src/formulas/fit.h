@@ -1,13 +1,14 @@
-/* fit.h -- internal: Newton polishing of shift-invariant maximum-likelihood
- * fits, for the backend the including file is compiled for.
+/* fit.h -- internal: the numerical steps of the maximum-likelihood fits
+ * (mle.h), for the backend the including file is compiled for.
  *
  * GSL's minimisers are double-only: GSL gives a start in double
  * (fit_gsl.c), and Newton's method polishes the scores in the working
- * precision. */
+ * precision (newton.c). */
 #ifndef RLREF_FIT_H
 #define RLREF_FIT_H
 #include <stddef.h>
 #include "rlref/num.h"
+#include "rlref/status.h"
 
 /* f(s), its gradient g (K) and Hessian H (K x K, row-major) of a convex,
  * shift-invariant objective (a negative log-likelihood).  g and H may be
@@ -19,7 +20,7 @@ typedef int FN (fgh_fn) (const void *ctx, num_srcptr s, num_ptr f, num_ptr g,
 
 /* Solves A x = b in place (b becomes x), Gaussian elimination with partial
  * pivoting.  EDOM (raised) if A is singular. */
-int FN (solve) (num_ptr A, num_ptr b, size_t n);
+RLREF_WUR int FN (solve) (num_ptr A, num_ptr b, size_t n);
 
 /* Solves L d = b in place (b becomes d, d_{n-1} = 0) for the Laplacian
  * L of a connected weighted graph given by its off-diagonal entries H_ij
@@ -27,7 +28,7 @@ int FN (solve) (num_ptr A, num_ptr b, size_t n);
  * and Heyman).  ERANGE when a pivot vanishes (weights underflowed).
  * This and newton_gauge do not raise their errors: they set *why, and
  * the caller raises (or retries). */
-int FN (laplacian_solve) (num_ptr H, num_ptr b, size_t n, const char **why);
+RLREF_WUR int FN (laplacian_solve) (num_ptr H, num_ptr b, size_t n, const char **why);
 
 /* Newton's method on the objective with the gauge sum s = 0: each step
  * solves H d = -g (grounded, then shifted to sum d = 0), halving d while
@@ -36,19 +37,19 @@ int FN (laplacian_solve) (num_ptr H, num_ptr b, size_t n, const char **why);
  * after NEWTON_MAX_ITER steps or when no step lowers f; ERANGE when the
  * Hessian vanishes (a fit beyond the exponent range). */
 #define NEWTON_MAX_ITER 100
-int FN (newton_gauge) (num_ptr s, size_t K, FN (fgh_fn) *fgh, const void *ctx,
-                       const char **why);
+RLREF_WUR int FN (newton_gauge) (num_ptr s, size_t K, FN (fgh_fn) *fgh, const void *ctx,
+                                 const char **why);
 
-/* Double-precision objective used for the GSL start. */
+/* Double-precision objective used for the GSL start: f and the gradient g. */
 typedef int rlref_fg_double_fn (const void *ctx, const double *s, double *f,
                                 double *g, size_t K);
 /* Minimises over s with s[K-1] = 0 by GSL's BFGS2, from s = 0; then shifts
  * to mean zero.  The result is a start for newton_gauge, not an answer. */
-int rlref_gsl_start (double *s, size_t K, rlref_fg_double_fn *fg, const void *ctx);
+RLREF_WUR int rlref_gsl_start (double *s, size_t K, rlref_fg_double_fn *fg, const void *ctx);
 
 /* 1 when the directed graph adj (K x K, adj[i*K+j] != 0 for an edge
  * i -> j, "i beat j") is strongly connected: the condition for a finite
  * maximum-likelihood estimate (Zermelo 1929, Ford 1957, Hunter 2004). */
-int rlref_strongly_connected (const unsigned char *adj, size_t K);
+RLREF_WUR int rlref_strongly_connected (const unsigned char *adj, size_t K);
 
 #endif

@@ -33,14 +33,7 @@
 #include <stdlib.h>
 #include "rlref/num.h"
 #include "rlref/grpo.h"
-
-/* Records the error and leaves through the function's one exit. */
-#define FAIL(reason, code)                                      \
-  do {                                                          \
-    rlref_error ((reason), __FILE__, __LINE__, (code));         \
-    status = (code);                                            \
-    goto done;                                                  \
-  } while (0)
+#include "flow.h"
 
 /* The scaled eps stays at most 2^EPS_EXP_MAX. */
 #define EPS_EXP_MAX 1000
@@ -248,6 +241,24 @@ scaled_stats (num_ptr mean, num_ptr var, size_t *m, exact_ws *s, num_srcptr r, s
   return RLREF_SUCCESS;
 }
 
+/* The advantages of a group of G rewards r: adv_i = d_j / den for the
+ * j-th finite r_i, d_j = VAL (s, j) its centred scaled reward
+ * (scaled_stats); 0 for a non-finite r_i, and for all when zero. */
+static void
+write_adv (num_ptr adv, num_srcptr r, size_t G, int zero, exact_ws *s, num_srcptr den)
+{
+  size_t j = 0;
+  for (size_t i = 0; i < G; i++)
+    {
+      int finite = num_is_finite (AT (r, i));
+      if (zero || !finite)
+        num_set_zero (AT (adv, i));
+      else
+        num_div (AT (adv, i), VAL (s, j), den);
+      j += finite;
+    }
+}
+
 /* One group under a std-scaling convention (13.23):
  *   A_i = (r_i - mean)/(std + eps)  or  (r_i - mean)/sqrt(var + eps),
  * with the convention's guard (std > 0, std > eps, or none) and its
@@ -261,7 +272,7 @@ static int
 group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *c, exact_ws *s)
 {
   num_t var, std, eps, den;
-  size_t m = 0, j = 0;
+  size_t m = 0;
   long k;
   int status = RLREF_SUCCESS, zero = 0, pinf, ninf, w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1;
   num_init (var);
@@ -285,9 +296,7 @@ group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
     }
   find_inf (&pinf, &ninf, r, G);
   k = scale_exponent (r, G, c->eps, w);
-  status = scaled_stats (NULL, var, &m, s, r, G, c->ddof, k);
-  if (status)
-    goto done;
+  TRY (scaled_stats (NULL, var, &m, s, r, G, c->ddof, k));
   num_sqrt (std, var);
   num_set_d (eps, c->eps);
   num_mul_2si (eps, eps, w * k);
@@ -306,15 +315,7 @@ group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
     num_add (den, std, eps);
   if (num_is_zero (den))
     zero = 1;                   /* no eps and no spread: every r equals the mean */
-  for (size_t i = 0; i < G; i++)
-    {
-      int finite = num_is_finite (AT (r, i));
-      if (zero || !finite)
-        num_set_zero (AT (adv, i));
-      else
-        num_div (AT (adv, i), VAL (s, j), den);
-      j += finite;
-    }
+  write_adv (adv, r, G, zero, s, den);
 done:
   num_clear (var);
   num_clear (std);
@@ -334,9 +335,7 @@ group_centred (num_ptr adv, num_srcptr r, size_t G, exact_ws *s)
   int status = RLREF_SUCCESS, pinf, ninf, zero;
   find_inf (&pinf, &ninf, r, G);
   k = scale_exponent (r, G, 0.0, 1);
-  status = scaled_stats (NULL, NULL, &m, s, r, G, 0, k);
-  if (status)
-    goto done;
+  TRY (scaled_stats (NULL, NULL, &m, s, r, G, 0, k));
   zero = m == 0 || pinf || ninf;
   for (size_t i = 0; i < G; i++)
     {
@@ -354,6 +353,36 @@ group_centred (num_ptr adv, num_srcptr r, size_t G, exact_ws *s)
     }
 done:
   return status;
+}
+
+/* The binary32 advantages of a group, every operation rounded as the
+ * library's float32 tensors round it:
+ *   A_i = f32(f32(f32(r_i) - mean) / d),  d = f32(std + e);
+ * std becomes d, t is scratch.  Where A_i is not finite: with nan_to_num
+ * (TRL), NaN -> 0 and +-inf -> +-FLT_MAX; without (verl), ERANGE, and the
+ * advantages from A_i on are not written. */
+static int
+f32_advantages (num_ptr adv, num_srcptr r, size_t G, num_srcptr mean, num_ptr std,
+                num_srcptr e, int nan_to_num, num_ptr t)
+{
+  num_add (std, std, e);
+  num_round_f32 (std, std);
+  for (size_t i = 0; i < G; i++)
+    {
+      num_round_f32 (t, AT (r, i));
+      num_sub (t, t, mean);
+      num_round_f32 (t, t);
+      num_div (t, t, std);
+      num_round_f32 (t, t);
+      if (!nan_to_num && !num_is_finite (t))
+        RLREF_ERROR ("binary32 overflow in the one-pass variance", RLREF_ERANGE);
+      if (num_is_nan (t))
+        num_set_zero (t);
+      else if (num_is_inf (t))
+        num_set_d (t, num_sgn (t) > 0 ? FLT_MAX : -FLT_MAX);
+      num_set (AT (adv, i), t);
+    }
+  return RLREF_SUCCESS;
 }
 
 /* verl's opt-in vectorised estimator (grpo_vectorized, September 2025 to
@@ -412,19 +441,7 @@ group_f32_onepass (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_conventi
       num_sqrt (std, t);
       num_round_f32 (std, std);
     }
-  num_add (std, std, e);
-  num_round_f32 (std, std);
-  for (size_t i = 0; i < G; i++)
-    {
-      num_round_f32 (t, AT (r, i));
-      num_sub (t, t, mean);
-      num_round_f32 (t, t);
-      num_div (t, t, std);
-      num_round_f32 (t, t);
-      if (!num_is_finite (t))
-        FAIL ("binary32 overflow in the one-pass variance", RLREF_ERANGE);
-      num_set (AT (adv, i), t);
-    }
+  TRY (f32_advantages (adv, r, G, mean, std, e, 0, t));
 done:
   num_clear (n);
   num_clear (s1);
@@ -450,6 +467,7 @@ static int
 group_f32_trl (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *c)
 {
   num_t n, m, s, t, mean, std, e;
+  int status;
   num_init (n);
   num_init (m);
   num_init (s);
@@ -509,21 +527,7 @@ group_f32_trl (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
           num_round_f32 (std, std);
         }
     }
-  num_add (std, std, e);
-  num_round_f32 (std, std);
-  for (size_t i = 0; i < G; i++)
-    {
-      num_round_f32 (t, AT (r, i));
-      num_sub (t, t, mean);
-      num_round_f32 (t, t);
-      num_div (t, t, std);
-      num_round_f32 (t, t);
-      if (num_is_nan (t))
-        num_set_zero (t);
-      else if (num_is_inf (t))
-        num_set_d (t, num_sgn (t) > 0 ? FLT_MAX : -FLT_MAX);
-      num_set (AT (adv, i), t);
-    }
+  status = f32_advantages (adv, r, G, mean, std, e, 1, t);
   num_clear (n);
   num_clear (m);
   num_clear (s);
@@ -531,7 +535,7 @@ group_f32_trl (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
   num_clear (mean);
   num_clear (std);
   num_clear (e);
-  return RLREF_SUCCESS;
+  return status;
 }
 
 /* TRL scale_rewards="batch": A_i = (r_i - mean of r_i's group)/(std of the
@@ -546,7 +550,7 @@ batch_std_adv (num_ptr adv, num_srcptr r, size_t N, size_t G, const rlref_adv_co
                exact_ws *s)
 {
   num_t var, eps, den;
-  size_t m = 0, mg, j;
+  size_t m = 0, mg;
   long k;
   int status = RLREF_SUCCESS, zero = 0, pinf, ninf, gz;
   num_init (var);
@@ -554,9 +558,7 @@ batch_std_adv (num_ptr adv, num_srcptr r, size_t N, size_t G, const rlref_adv_co
   num_init (den);
   find_inf (&pinf, &ninf, r, N);
   k = scale_exponent (r, N, c->eps, 1);
-  status = scaled_stats (NULL, var, &m, s, r, N, c->ddof, k);
-  if (status)
-    goto done;
+  TRY (scaled_stats (NULL, var, &m, s, r, N, c->ddof, k));
   if (N == 1)
     zero = 1;
   else if (pinf || ninf)
@@ -579,20 +581,9 @@ batch_std_adv (num_ptr adv, num_srcptr r, size_t N, size_t G, const rlref_adv_co
   for (size_t g = 0; g < N; g += G)
     {
       find_inf (&pinf, &ninf, AT (r, g), G);
-      status = scaled_stats (NULL, NULL, &mg, s, AT (r, g), G, 0, k);
-      if (status)
-        goto done;
+      TRY (scaled_stats (NULL, NULL, &mg, s, AT (r, g), G, 0, k));
       gz = zero || mg == 0 || pinf || ninf;
-      j = 0;
-      for (size_t i = g; i < g + G; i++)
-        {
-          int finite = num_is_finite (AT (r, i));
-          if (gz || !finite)
-            num_set_zero (AT (adv, i));
-          else
-            num_div (AT (adv, i), VAL (s, j), den);
-          j += finite;
-        }
+      write_adv (AT (adv, g), AT (r, g), G, gz, s, den);
     }
 done:
   num_clear (var);
@@ -619,11 +610,7 @@ FN (grpo_adv) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
       if (!num_is_finite (AT (rewards, i)))
         FAIL ("non-finite reward", RLREF_ENAN);
   if (c->scale != RLREF_SCALE_F32_ONEPASS && c->scale != RLREF_SCALE_F32_TRL)
-    {
-      status = exact_ws_new (&s, rewards, N, c->scale == RLREF_SCALE_BATCH_STD ? N : G);
-      if (status)
-        goto done;
-    }
+    TRY (exact_ws_new (&s, rewards, N, c->scale == RLREF_SCALE_BATCH_STD ? N : G));
   if (c->scale == RLREF_SCALE_BATCH_STD)
     {
       status = batch_std_adv (adv, rewards, N, G, c, &s);
@@ -671,13 +658,9 @@ FN (grpo_group_stats) (num_ptr mean, num_ptr std, num_srcptr rewards, size_t G,
   for (size_t i = 0; i < G; i++)
     if (!num_is_finite (AT (rewards, i)))
       FAIL ("non-finite reward", RLREF_ENAN);
-  status = exact_ws_new (&s, rewards, G, G);
-  if (status)
-    goto done;
+  TRY (exact_ws_new (&s, rewards, G, G));
   k = scale_exponent (rewards, G, 0.0, 1);
-  status = scaled_stats (mu, var, &m, &s, rewards, G, c->ddof, k);
-  if (status)
-    goto done;
+  TRY (scaled_stats (mu, var, &m, &s, rewards, G, c->ddof, k));
   num_sqrt (var, var);
   num_mul_2si (mu, mu, -k);
   num_mul_2si (var, var, -k);

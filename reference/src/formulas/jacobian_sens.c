@@ -4,6 +4,7 @@
 #include "rlref/num.h"
 #include "rlref/status.h"
 #include "rlref/sens.h"
+#include "flow.h"
 #include "fit.h"
 
 /* X = -(H + 1 1^T)^-1 B.  At the minimiser grad_s F(s(theta); theta) = 0;
@@ -15,33 +16,29 @@
 int
 FN (fit_jacobian) (num_ptr X, num_srcptr H, num_srcptr B, size_t K, size_t P)
 {
-  num_ptr A, Ainv, e;
+  num_ptr A = NULL, Ainv = NULL, e = NULL;
   num_t t;
   int status = RLREF_SUCCESS;
   if (!X || !H || !B || K == 0)
     RLREF_ERROR ("empty or NULL matrix", RLREF_EINVAL);
+  num_init (t);
   A = num_vec_new (K * K);
   Ainv = num_vec_new (K * K);
   e = num_vec_new (K);
   if (!A || !Ainv || !e)
-    {
-      num_vec_free (A, K * K);
-      num_vec_free (Ainv, K * K);
-      num_vec_free (e, K);
-      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-    }
-  num_init (t);
-  for (size_t c = 0; c < K && status == RLREF_SUCCESS; c++)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  for (size_t c = 0; c < K; c++)
     {
       for (size_t i = 0; i < K * K; i++)
         num_add_d (AT (A, i), AT (H, i), 1.0);
       for (size_t i = 0; i < K; i++)
         num_set_d (AT (e, i), i == c ? 1.0 : 0.0);
-      status = FN (solve) (A, e, K);
-      for (size_t i = 0; i < K && status == RLREF_SUCCESS; i++)
+      if (FN (solve) (A, e, K))
+        FAIL ("the Hessian plus 1 1^T is singular: the minimiser is not unique", RLREF_EDOM);
+      for (size_t i = 0; i < K; i++)
         num_set (AT (Ainv, i * K + c), AT (e, i));
     }
-  for (size_t i = 0; i < K && status == RLREF_SUCCESS; i++)
+  for (size_t i = 0; i < K; i++)
     for (size_t p = 0; p < P; p++)
       {
         num_ptr x = AT (X, i * P + p);
@@ -52,12 +49,11 @@ FN (fit_jacobian) (num_ptr X, num_srcptr H, num_srcptr B, size_t K, size_t P)
             num_sub (x, x, t);
           }
       }
+done:
   num_clear (t);
   num_vec_free (A, K * K);
   num_vec_free (Ainv, K * K);
   num_vec_free (e, K);
-  if (status)
-    RLREF_ERROR ("the Hessian plus 1 1^T is singular: the minimiser is not unique", RLREF_EDOM);
   return status;
 }
 

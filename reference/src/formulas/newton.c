@@ -3,24 +3,8 @@
 #include "rlref/num.h"
 #include "rlref/status.h"
 #include "rlref/primitives.h"
+#include "flow.h"
 #include "fit.h"
-
-/* Leave through the function's single exit (label done) on failure.
- * These are steps of a fit that the caller may retry from another start,
- * so FAIL sets the status and the reason (*why) without raising an
- * error; TRY passes on a failing call's status. */
-#define FAIL(reason, code)                                            \
-  do {                                                                \
-    status = (code);                                                  \
-    *why = (reason);                                                  \
-    goto done;                                                        \
-  } while (0)
-
-#define TRY(call)                                                     \
-  do {                                                                \
-    if ((status = (call)) != RLREF_SUCCESS)                           \
-      goto done;                                                      \
-  } while (0)
 
 /* A x = b by Gaussian elimination with partial pivoting; b <- x.  EDOM
  * (raised) when a pivot is exactly zero. */
@@ -42,11 +26,7 @@ FN (solve) (num_ptr A, num_ptr b, size_t n)
             piv = i;
         }
       if (num_is_zero (AT (A, piv * n + k)))
-        {
-          status = RLREF_EDOM;
-          rlref_error ("singular matrix", __FILE__, __LINE__, status);
-          goto done;
-        }
+        FAIL ("singular matrix", RLREF_EDOM);
       if (piv != k)
         {
           for (size_t j = 0; j < n; j++)
@@ -108,7 +88,7 @@ FN (laplacian_solve) (num_ptr H, num_ptr b, size_t n, const char **why)
       for (size_t j = k + 1; j < n; j++)
         num_sub (piv, piv, AT (H, k * n + j));
       if (!(num_sgn (piv) > 0) || !num_is_finite (piv))
-        FAIL ("the Hessian vanishes: the fit is beyond the exponent range", RLREF_ERANGE);
+        FAIL_QUIET ("the Hessian vanishes: the fit is beyond the exponent range", RLREF_ERANGE);
       num_set (AT (H, k * n + k), piv);
       for (size_t i = k + 1; i + 1 < n; i++)
         {
@@ -216,7 +196,7 @@ FN (newton_gauge) (num_ptr s, size_t K, FN (fgh_fn) *fgh, const void *ctx, const
   num_init (t);
   num_set_inf (radius, 1);
   if (!g || !H || !trial || !best || !prev)
-    FAIL ("out of memory", RLREF_ENOMEM);
+    FAIL_QUIET ("out of memory", RLREF_ENOMEM);
   for (int iter = 0; iter < NEWTON_MAX_ITER && !converged; iter++)
     {
       long j, j0;
@@ -243,7 +223,7 @@ FN (newton_gauge) (num_ptr s, size_t K, FN (fgh_fn) *fgh, const void *ctx, const
         goto done;
       max_abs (dmax, g, K, t);
       if (!num_is_finite (dmax))
-        FAIL ("the Newton step overflows: the fit is beyond the exponent range", RLREF_ERANGE);
+        FAIL_QUIET ("the Newton step overflows: the fit is beyond the exponent range", RLREF_ERANGE);
       TRY (FN (mean) (t, g, K));
       for (size_t i = 0; i < K; i++)
         num_sub (AT (g, i), AT (g, i), t);      /* sum d = 0 */
@@ -272,7 +252,7 @@ FN (newton_gauge) (num_ptr s, size_t K, FN (fgh_fn) *fgh, const void *ctx, const
             break;
         }
       if (j == j0 - 60)
-        FAIL ("Newton's method found no descent direction", RLREF_EMAXITER);
+        FAIL_QUIET ("Newton's method found no descent direction", RLREF_EMAXITER);
       /* a first step that lowered f clearly: double it, within the radius,
        * while f keeps falling */
       num_sub (t, f, fbest);
@@ -302,7 +282,7 @@ FN (newton_gauge) (num_ptr s, size_t K, FN (fgh_fn) *fgh, const void *ctx, const
       have_prev = 1;
     }
   if (!converged)
-    FAIL ("Newton polishing did not converge", RLREF_EMAXITER);
+    FAIL_QUIET ("Newton polishing did not converge", RLREF_EMAXITER);
 done:
   num_clear (f); num_clear (ftrial); num_clear (fbest); num_clear (slack); num_clear (nslack);
   num_clear (dmax); num_clear (smax); num_clear (cap); num_clear (radius); num_clear (len);

@@ -6,13 +6,10 @@
  * output may share storage with an input (reference/README.md, Aliasing). */
 #include "rlref/num.h"
 #include "rlref/primitives.h"
+#include "flow.h"
+#include "scale.h"
 
-#define CHECK_NOT_NAN(x)                                              \
-  do {                                                                \
-    if (num_is_nan (x))                                               \
-      RLREF_ERROR ("NaN argument", RLREF_ENAN);                       \
-  } while (0)
-
+/* EINVAL for an empty or NULL vector, ENAN for a NaN element; returns. */
 #define CHECK_VECTOR(x, n)                                            \
   do {                                                                \
     if ((x) == NULL || (n) == 0)                                      \
@@ -20,32 +17,6 @@
     for (size_t i_ = 0; i_ < (n); i_++)                               \
       CHECK_NOT_NAN (AT (x, i_));                                     \
   } while (0)
-
-/* Leave through the function's single exit (label done) on failure:
- * FAIL records an error, TRY passes on a failing call's status. */
-#define FAIL(reason, code)                                            \
-  do {                                                                \
-    status = (code);                                                  \
-    rlref_error ((reason), __FILE__, __LINE__, status);               \
-    goto done;                                                        \
-  } while (0)
-
-#define TRY(call)                                                     \
-  do {                                                                \
-    if ((status = (call)) != RLREF_SUCCESS)                           \
-      goto done;                                                      \
-  } while (0)
-
-/* ERANGE, recorded, for an output whose exact value lies beyond the
- * range of the backend: it is written as +-inf (the rounding IEEE 754
- * gives it), and the status says so, as GSL's overflow errors do. */
-static int
-range_error (void)
-{
-  rlref_error ("result beyond the floating-point range (written as +-inf)", __FILE__,
-               __LINE__, RLREF_ERANGE);
-  return RLREF_ERANGE;
-}
 
 /* sigma(x) = 1/(1 + e^-x) for x >= 0;  e^x/(1 + e^x) for x < 0
  * (seed 000, after 13.6).  Neither branch exponentiates a positive number. */
@@ -199,14 +170,8 @@ FN (log_softmax) (num_ptr lp, num_srcptr x, size_t n)
   num_init (s);
   num_init (t);
   num_set (m, AT (x, k));
-  if (num_is_inf (m))
-    {
-      /* every score -inf: no distribution */
-      num_clear (m);
-      num_clear (s);
-      num_clear (t);
-      RLREF_ERROR ("softmax of scores that are all -inf", RLREF_ENAN);
-    }
+  if (num_is_inf (m))             /* every score -inf: no distribution */
+    FAIL ("softmax of scores that are all -inf", RLREF_ENAN);
   for (size_t i = 0; i < n; i++)
     if (i != k)
       {
@@ -222,11 +187,12 @@ FN (log_softmax) (num_ptr lp, num_srcptr x, size_t n)
       over = over || (finite && num_is_inf (t));
       num_sub (AT (lp, i), t, s);
     }
+  if (over)
+    status = RANGE_ERROR ();
+done:
   num_clear (m);
   num_clear (s);
   num_clear (t);
-  if (over)
-    status = range_error ();
   return status;
 }
 
@@ -279,18 +245,7 @@ check_finite_vector (num_srcptr x, size_t n)
 static long
 moment_scale (num_srcptr x, size_t n)
 {
-  num_t a, big;
-  long e;
-  num_init (a);
-  num_init (big);
-  for (size_t i = 0; i < n; i++)
-    {
-      num_abs (a, AT (x, i));
-      num_max (big, big, a);
-    }
-  e = num_is_zero (big) ? 0 : num_get_exp (big);
-  num_clear (a);
-  num_clear (big);
+  long e = FN (max_exponent) (x, n);
   return (e > 400 || e < -400) ? e : 0;
 }
 
@@ -377,12 +332,48 @@ FN (mean) (num_ptr m, num_srcptr x, size_t n)
   return RLREF_SUCCESS;
 }
 
+/* The arguments of a variance: n finite values, n - ddof > 0. */
 static int
-check_ddof (size_t n, int ddof)
+check_variance (num_srcptr x, size_t n, int ddof)
 {
+  int status = check_finite_vector (x, n);
+  if (status)
+    return status;
   if (ddof < 0 || (long) n - ddof <= 0)
     RLREF_ERROR ("variance needs n - ddof > 0", RLREF_EDOM);
   return RLREF_SUCCESS;
+}
+
+/* The spread of x from S' = sum of the squared deviations of x 2^-k
+ * (scaled_sum_squares), after the checks of a variance:
+ * var = S' / (n - ddof) 2^2k, or std = sqrt(S' / (n - ddof)) 2^k (root);
+ * +inf and ERANGE when the result exceeds the largest finite number. */
+static int
+spread (num_ptr r, num_srcptr x, size_t n, int ddof, int root)
+{
+  num_t S;
+  long k;
+  int status = check_variance (x, n, ddof);
+  if (status)
+    return status;
+  k = moment_scale (x, n);
+  num_init (S);
+  scaled_sum_squares (S, x, n, k);
+  if (root)
+    {
+      num_div_si (S, S, (long) n - ddof);
+      num_sqrt (r, S);
+      num_mul_2si (r, r, k);
+    }
+  else
+    {
+      num_div_si (r, S, (long) n - ddof);
+      num_mul_2si (r, r, 2 * k);
+    }
+  if (!num_is_finite (r))
+    status = RANGE_ERROR ();
+  num_clear (S);
+  return status;
 }
 
 /* var = sum (x_i - m)^2 / (n - ddof), corrected two-pass, scaled as mean
@@ -391,20 +382,7 @@ check_ddof (size_t n, int ddof)
 int
 FN (variance) (num_ptr v, num_srcptr x, size_t n, int ddof)
 {
-  num_t S;
-  long k;
-  int status = check_finite_vector (x, n);
-  if (status == RLREF_SUCCESS)
-    status = check_ddof (n, ddof);
-  if (status)
-    return status;
-  k = moment_scale (x, n);
-  num_init (S);
-  scaled_sum_squares (S, x, n, k);
-  num_div_si (v, S, (long) n - ddof);
-  num_mul_2si (v, v, 2 * k);
-  num_clear (S);
-  return num_is_finite (v) ? RLREF_SUCCESS : range_error ();
+  return spread (v, x, n, ddof, 0);
 }
 
 /* std = sqrt(var) = sqrt(S' / (n - ddof)) 2^k: finite whenever the
@@ -413,21 +391,7 @@ FN (variance) (num_ptr v, num_srcptr x, size_t n, int ddof)
 int
 FN (stddev) (num_ptr s, num_srcptr x, size_t n, int ddof)
 {
-  num_t S;
-  long k;
-  int status = check_finite_vector (x, n);
-  if (status == RLREF_SUCCESS)
-    status = check_ddof (n, ddof);
-  if (status)
-    return status;
-  k = moment_scale (x, n);
-  num_init (S);
-  scaled_sum_squares (S, x, n, k);
-  num_div_si (S, S, (long) n - ddof);
-  num_sqrt (s, S);
-  num_mul_2si (s, s, k);
-  num_clear (S);
-  return num_is_finite (s) ? RLREF_SUCCESS : range_error ();
+  return spread (s, x, n, ddof, 1);
 }
 
 /* Naive sigma: 1/(1 + e^-x). */
@@ -493,9 +457,7 @@ int
 FN (variance_onepass) (num_ptr v, num_srcptr x, size_t n, int ddof)
 {
   num_t s1, s2, t;
-  int status = check_finite_vector (x, n);
-  if (status == RLREF_SUCCESS)
-    status = check_ddof (n, ddof);
+  int status = check_variance (x, n, ddof);
   if (status)
     return status;
   num_init (s1);
