@@ -30,14 +30,7 @@
 #include "rlref/num.h"
 #include "rlref/primitives.h"
 #include "rlref/klopt.h"
-
-/* Records the error and leaves through the function's one exit. */
-#define FAIL(reason, code)                                      \
-  do {                                                          \
-    rlref_error ((reason), __FILE__, __LINE__, (code));         \
-    status = (code);                                            \
-    goto done;                                                  \
-  } while (0)
+#include "flow.h"
 
 /* Products are formed only from factors within the binary64 range:
  * probabilities and sums of at least P_NORMAL, exponentials e^d with
