@@ -103,11 +103,14 @@ judge "unmodified harness on two golden files" 0 '^PREF-MARGIN\.json: [1-9][0-9]
 fresh
 rm "$XC/families/pref.py"
 run $PY "$XC/xcheck.py" "$G"
-for f in "$G"/PREF-*.json; do
-  id=$(basename "$f" .json)
+# the ids families/pref.py evaluates (PREF-PAIRS has a module of its own)
+n=0
+for id in $(sed -n 's/^    "\(PREF-[A-Z-]*\)": .*/\1/p' "$HERE/families/pref.py"); do
+  n=$((n + 1))
   grep -q "^FAIL $id\.json: formula $id has no evaluator" "$OUT" \
     || echo "  (no FAIL line names $id)" >>"$TMP/why"
 done
+[ "$n" -ge 9 ] || echo "  (only $n PREF ids read from families/pref.py)" >>"$TMP/why"
 grep -Eq '^GRPO-ADV\.json: [1-9][0-9]* passed, 0 failed' "$OUT" \
   || echo "  (GRPO-ADV.json is no longer checked in full)" >>"$TMP/why"
 judge "families/pref.py deleted: every PREF formula named, GRPO still checked" 1 \

@@ -1,0 +1,96 @@
+/* rlvr_eval.c -- glue from the registry's inputs and outputs to the
+ * verifiable-reward formulas.  Compiled twice (binary64 and MPFR). */
+#include "family_eval.h"
+
+/* RLVR-REWARD verify: x = answers[n], reference; y = reward[n]; the
+ * variant's data is the verifier. */
+RL_ENTRY (verify_reward)
+{
+  return LIB (verify_reward) (y[0], x[0], a->len[0], x[1], v->data);
+}
+
+/* RLVR-REWARD aggregate: x = step_scores[n]; y = score. */
+RL_ENTRY (prm_aggregate)
+{
+  const enum rlref_prm_aggregation *how = v->data;
+  return LIB (prm_aggregate) (y[0], x[0], a->len[0], *how);
+}
+
+/* RLVR-REWARD-EX: x = answers[n], reference; y = reward[n], correct, mean,
+ * adv[n]; advantages under seed 000's convention (13.23, ddof 0). */
+RL_ENTRY (verify_group)
+{
+  const rlref_adv_convention *c = rlref_adv_convention_find ("seed-000");
+  if (!c)
+    RLREF_ERROR ("RLVR-REWARD-EX: no seed-000 advantage convention", RLREF_EINVAL);
+  return LIB (verify_group) (y[0], y[1], y[2], y[3], x[0], a->len[0], x[1], v->data, c);
+}
+
+/* RLVR-PRM-MC soft and hard: parent, correct, path ints, x = weight; N an
+ * int; y = label[L], var[L]. */
+RL_ENTRY (prm_mc_expect)
+{
+  const enum rlref_prm_label *kind = v->data;
+  if (a->len[0] > 100000 || a->len[3] > 100000)
+    RLREF_ERROR ("RLVR-PRM-MC takes trees and paths of up to 100000 nodes", RLREF_EINVAL);
+  return LIB (prm_mc_expect) (y[0], y[1], a->iv[0], x[1], a->iv[2], a->len[0], a->iv[3],
+                              a->len[3], a->iv[4][0], *kind);
+}
+
+/* RLVR-PRM-MC soft-count and hard-count: hits[L] and N ints; y = label[L]. */
+RL_ENTRY (prm_mc_label)
+{
+  const enum rlref_prm_label *kind = v->data;
+  (void) x;
+  return LIB (prm_mc_label) (y[0], a->iv[0], a->len[0], a->iv[1][0], *kind);
+}
+
+/* --- sensitivities: the formulas' own derivatives (MPFR only) --------- */
+
+#ifdef RLREF_MP
+
+/* RLVR-REWARD aggregate, x = step_scores[n]: sens = sum_k |d score/d s_k|
+ * |s_k|: min |s_min| (where the minimum is shared, central differences
+ * split the slope among the tied scores, which sums to the same), the
+ * product n |prod| (d prod/d s_k s_k = prod), the mean sum_k |s_k|/n, the
+ * last |s_n|. */
+rl_sens_mp_fn rl_sens_prm_aggregate;
+int
+rl_sens_prm_aggregate (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
+                       const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
+{
+  const enum rlref_prm_aggregation *how = v->data;
+  size_t n = a->len[0];
+  num_t t;
+  int status = RLREF_SUCCESS;
+  (void) nondiff;
+  num_init (t);
+  switch (*how)
+    {
+    case RLREF_PRM_MIN:
+      num_abs (s[0], y[0]);
+      break;
+    case RLREF_PRM_PRODUCT:
+      num_abs (t, y[0]);
+      num_mul_si (s[0], t, (long) n);
+      break;
+    case RLREF_PRM_MEAN:
+      num_set_zero (s[0]);
+      for (size_t k = 0; k < n; k++)
+        {
+          num_abs (t, AT (x[0], k));
+          num_add (s[0], s[0], t);
+        }
+      num_div_si (s[0], s[0], (long) n);
+      break;
+    case RLREF_PRM_LAST:
+      num_abs (s[0], AT (x[0], n - 1));
+      break;
+    default:
+      status = RLREF_EINVAL;
+    }
+  num_clear (t);
+  return status;
+}
+
+#endif
