@@ -65,7 +65,7 @@ TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/%,$(TEST_SRC))
 
 GOLDEN_TMP := $(BUILD)/golden-regen
 
-.PHONY: FORCE docs check-docs check-sens check-refvalues check-generic check-faults all deps build lib golden derivations plots check check-unit check-golden \
+.PHONY: FORCE docs check-docs check-sens check-refvalues check-generic check-faults check-plots all deps build lib golden derivations plots check check-unit check-golden \
         check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install check-derivations bench coverage install clean
 
 all: deps
@@ -188,6 +188,15 @@ $(TGENERIC): tests/generic/tgeneric.c $(ORC_A) $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(ORC_CPPFLAGS) $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(ORC_A) $(LIB_A) $(PKG_LIBS) $(CHECK_LIBS)
 
+# The figures' data files: regenerated from the rlref built here, byte-identical to
+# plots/data (the pictures themselves depend on the gnuplot and cairo of the machine).
+PLOTS_TMP := $(BUILD)/plots-check
+check-plots: $(RLREF)
+	rm -rf $(PLOTS_TMP) && mkdir -p $(PLOTS_TMP)
+	cp plots/Makefile plots/*.py plots/*.sh $(PLOTS_TMP)/
+	$(MAKE) -s -C $(PLOTS_TMP) data RLREF=$(abspath $(RLREF)) MODELS=$(abspath oracles/models)
+	diff -r $(PLOTS_TMP)/data plots/data && echo "plots: every data file is current"
+
 # --- golden files ----------------------------------------------------------
 golden: $(RLREF)
 	$(RLREF) golden golden
@@ -199,14 +208,16 @@ docs: $(RLREF)
 	$(PYTHON) tests/docs/tables.py --write $(RLREF) $(DOC_TABLES)
 
 # --- derivations -----------------------------------------------------------
-derivations: $(DERIV_BIN)
-	@set -e; { \
-	  echo "# Derivation report"; echo; \
+# the report: every derivation's output, in the order of DERIV_BIN
+DERIV_REPORT = set -e; { \
+	  echo "\# Derivation report"; echo; \
 	  echo "Each program evaluates every step of a derivation at 256 bits and prints"; \
 	  echo "the residual of each step; it fails when a residual exceeds its bound."; \
-	  for b in $(DERIV_BIN); do echo; echo "## $$(basename $$b | sed 's/^deriv-//')"; echo; \
-	    echo '```'; $$b; echo '```'; done; \
-	} > derivations/REPORT.md.tmp && mv derivations/REPORT.md.tmp derivations/REPORT.md
+	  for b in $(DERIV_BIN); do echo; echo "\#\# $$(basename $$b | sed 's/^deriv-//')"; echo; \
+	    echo '```'; $$b; echo '```'; done; }
+
+derivations: $(DERIV_BIN)
+	@$(DERIV_REPORT) > derivations/REPORT.md.tmp && mv derivations/REPORT.md.tmp derivations/REPORT.md
 	@echo "derivations: all residuals within their bounds (derivations/REPORT.md)"
 
 # --- figures ---------------------------------------------------------------
@@ -214,7 +225,7 @@ plots: $(RLREF)
 	$(MAKE) -C plots RLREF=$(abspath $(RLREF))
 
 # --- tests -----------------------------------------------------------------
-check: check-unit check-refvalues check-generic check-faults check-derivations check-golden check-sens check-docs check-repro check-xcheck check-cli \
+check: check-unit check-refvalues check-generic check-faults check-derivations check-golden check-sens check-docs check-plots check-repro check-xcheck check-cli \
        check-install check-sanitize
 	@echo "make check: all test stages passed"
 
@@ -241,9 +252,14 @@ check-derivations: $(DERIV_BIN)
 	  if $$b > /dev/null; then p=$$((p + 1)); echo "derivation $$(basename $$b): ok"; \
 	  else f=$$((f + 1)); echo "FAIL derivation $$(basename $$b)"; fi; done; \
 	echo "derivations: $$p passed, $$f failed"; [ $$f -eq 0 ] && [ $$p -gt 0 ]
+	@($(DERIV_REPORT)) > $(BUILD)/REPORT.md
+	@diff -u derivations/REPORT.md $(BUILD)/REPORT.md \
+	  || { echo "FAIL derivations/REPORT.md is out of date: make derivations"; exit 1; }
+	@echo "derivations: derivations/REPORT.md is current"
 
 check-docs: $(RLREF)
 	$(PYTHON) tests/docs/tables.py --check $(RLREF) $(DOC_TABLES)
+	$(PYTHON) tests/docs/coverage.py $(RLREF)
 
 # Every supplied sensitivity against central differences, on every golden case.
 check-sens: $(RLREF)
