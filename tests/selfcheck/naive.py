@@ -64,7 +64,8 @@ def ensemble_onepass(inp, params):
     mean = sum(x) / K
     var = (sum(v * v for v in x) - K * mean * mean) / (K - ddof)
     std = math.sqrt(var) if var >= 0 else math.nan
-    return {"mean": mean, "var": var, "std": std, "penalized": mean - lam * std}
+    return {"mean": mean, "var": var, "std": std, "penalized": mean - lam * std,
+            "penalized_var": mean - lam * var}
 
 
 def adv_seed000_naive(inp, params):
