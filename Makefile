@@ -206,6 +206,8 @@ golden: $(RLREF)
 DOC_TABLES := README.md golden/README.md
 docs: $(RLREF)
 	$(PYTHON) tests/docs/tables.py --write $(RLREF) $(DOC_TABLES)
+	$(PYTHON) tests/docs/coverage.py --sync
+	$(PYTHON) tests/docs/coverage.py $(RLREF) --write README.md
 
 # --- derivations -----------------------------------------------------------
 # the report: every derivation's output, in the order of DERIV_BIN
@@ -259,7 +261,7 @@ check-derivations: $(DERIV_BIN)
 
 check-docs: $(RLREF)
 	$(PYTHON) tests/docs/tables.py --check $(RLREF) $(DOC_TABLES)
-	$(PYTHON) tests/docs/coverage.py $(RLREF)
+	$(PYTHON) tests/docs/coverage.py $(RLREF) --readme README.md
 
 # Every supplied sensitivity against central differences, on every golden case.
 check-sens: $(RLREF)

@@ -1,17 +1,25 @@
 #!/usr/bin/python3
 """The coverage of the formula catalogue.
 
-    coverage.py RLREF [--catalogue FILE] [--golden DIR] [--markdown]
+    coverage.py RLREF [--index FILE] [--golden DIR] [--readme FILE]   check
+    coverage.py RLREF --write README [--index FILE] [--golden DIR]    rewrite the pending table
+    coverage.py --sync [--catalogue FORMULAS.md] [--index FILE]       refresh the index
 
-Checks that
-  - every formula id the registry lists (`RLREF list --json`) is a row of the catalogue,
-    ../shared/FORMULAS.md beside the repository (the copy CI keeps next to the clone), and
+The catalogue of formulas (FORMULAS.md, beside the repository as ../shared/FORMULAS.md) is
+kept in the repository as an index, tests/docs/catalogue.tsv: one line "id<TAB>section<TAB>what"
+per row of its tables.  --sync rewrites the index from the catalogue (make docs does); without
+the catalogue beside the repository it keeps the index.
+
+The check tests that
+  - the index is that of the catalogue, when the catalogue is beside the repository;
+  - every formula id the registry lists (`RLREF list --json`) is a row of the index;
   - every golden file (DIR/*.json but the schema; golden/ by default) names a formula id the
     registry lists, in its "formula" field and its file name;
+  - with --readme, that FILE's pending table (between the markers below) is current;
 then prints the catalogue ids still pending: those without a golden file, with whether the
-registry has them yet.  --markdown prints that table alone, as Markdown, and checks nothing.
+registry has them yet.  --write replaces the pending table of README with the current one.
 
-A missing catalogue, a registry that cannot be listed, or a golden file that cannot be read is a
+A missing index, a registry that cannot be listed, or a golden file that cannot be read is a
 failure.  The last line reads "N passed, M failed"; the exit status is 0 when M = 0 and N > 0,
 1 otherwise, 2 for a usage error.
 """
@@ -23,6 +31,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CATALOGUE = os.path.join(os.path.dirname(ROOT), "shared", "FORMULAS.md")
+INDEX = os.path.join(ROOT, "tests", "docs", "catalogue.tsv")
+BEGIN = "<!-- pending: tests/docs/coverage.py --write; do not edit by hand -->"
+END = "<!-- end of pending -->"
 
 ID_RE = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*$")
 WHAT_MAX = 90
@@ -54,6 +65,31 @@ def catalogue_rows(path):
     return rows
 
 
+def index_text(rows):
+    return "".join("%s\t%s\t%s\n" % (fid, section, what.replace("\\|", "|"))
+                   for fid, section, what in rows)
+
+
+def read_index(path):
+    """[(id, section, what)] of the index, "what" with its "|" as written."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            cells = line.rstrip("\n").split("\t")
+            if len(cells) != 3 or not ID_RE.match(cells[0]):
+                raise ValueError("%s:%d: not \"id<TAB>section<TAB>what\"" % (path, n))
+            rows.append(tuple(cells))
+    return rows
+
+
+def replace_block(text, block):
+    """text with the lines between BEGIN and END replaced by block; None without the markers."""
+    i, j = text.find(BEGIN), text.find(END)
+    if i < 0 or j < i:
+        return None
+    return text[:i + len(BEGIN)] + "\n" + block + "\n" + text[j:]
+
+
 def registry_ids(rlref):
     out = subprocess.run([rlref, "list", "--json"], check=True, stdout=subprocess.PIPE,
                          text=True).stdout
@@ -80,7 +116,6 @@ def pending_table(rows, implemented, golden_ids):
     for fid, section, what in rows:
         if fid in golden_ids:
             continue
-        what = what.replace("\\|", "|")
         if len(what) > WHAT_MAX:
             what = what[:WHAT_MAX - 1].rstrip() + "\u2026"
         lines.append("| %s | %s | %s | %s |"
@@ -91,24 +126,32 @@ def pending_table(rows, implemented, golden_ids):
 
 def main(argv):
     args = argv[1:]
-    catalogue, golden, markdown = CATALOGUE, os.path.join(ROOT, "golden"), False
+    catalogue, index, golden = CATALOGUE, INDEX, os.path.join(ROOT, "golden")
+    readme = write = None
+    sync = False
     rlref = None
     try:
         while args:
             a = args.pop(0)
             if a == "--catalogue":
                 catalogue = args.pop(0)
+            elif a == "--index":
+                index = args.pop(0)
             elif a == "--golden":
                 golden = args.pop(0)
-            elif a == "--markdown":
-                markdown = True
+            elif a == "--readme":
+                readme = args.pop(0)
+            elif a == "--write":
+                write = args.pop(0)
+            elif a == "--sync":
+                sync = True
             elif a.startswith("-") or rlref is not None:
                 raise IndexError
             else:
                 rlref = a
+        if (rlref is None) != sync:
+            raise IndexError
     except IndexError:
-        rlref = None
-    if rlref is None:
         sys.stderr.write(__doc__)
         print("0 passed, 1 failed")
         return 2
@@ -119,16 +162,42 @@ def main(argv):
         failed += 1
         print("FAIL " + text)
 
-    if not os.path.isfile(catalogue):
-        fail("the catalogue %s is missing: the formula table lives beside the repository "
-             "(../shared/FORMULAS.md from its root); give another with --catalogue FILE"
-             % catalogue)
+    def end():
         print("%d passed, %d failed" % (passed, failed))
-        return 1
-    rows = catalogue_rows(catalogue)
+        return 0 if failed == 0 and passed > 0 else 1
+
+    if sync:
+        if not os.path.isfile(catalogue):
+            if catalogue == CATALOGUE and os.path.isfile(index):
+                print("no catalogue at %s: the index %s is kept" % (catalogue, index))
+                passed += 1
+            else:
+                fail("the catalogue %s is missing" % catalogue)
+            return end()
+        rows = catalogue_rows(catalogue)
+        if not rows:
+            fail("%s: no formula id found in its tables" % catalogue)
+            return end()
+        with open(index + ".tmp", "w", encoding="utf-8") as f:
+            f.write(index_text(rows))
+        os.replace(index + ".tmp", index)
+        print("wrote %s: %d ids of %s" % (index, len(rows), catalogue))
+        passed += 1
+        return end()
+
+    try:
+        rows = read_index(index)
+    except (OSError, ValueError) as ex:
+        fail("the catalogue index: %s (refresh it with coverage.py --sync)" % ex)
+        return end()
     ids = [r[0] for r in rows]
     if not rows:
-        fail("%s: no formula id found in its tables" % catalogue)
+        fail("%s: empty" % index)
+    if os.path.isfile(catalogue):
+        if index_text(catalogue_rows(catalogue)) == index_text(rows):
+            passed += 1
+        else:
+            fail("%s is not the index of %s: make docs" % (index, catalogue))
     try:
         implemented = registry_ids(rlref)
     except (OSError, ValueError, subprocess.CalledProcessError) as ex:
@@ -139,16 +208,26 @@ def main(argv):
         fail("%s: no golden directory" % golden)
         goldens = {}
     golden_ids = {v for v in goldens.values() if v}
+    table = "\n".join(pending_table(rows, set(implemented), golden_ids))
 
-    if markdown:
-        print("\n".join(pending_table(rows, set(implemented), golden_ids)))
-        return 0 if not failed else 1
+    if write is not None:
+        with open(write, encoding="utf-8") as f:
+            text = replace_block(f.read(), table)
+        if text is None:
+            fail("%s: no pending-table markers" % write)
+            return end()
+        with open(write + ".tmp", "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(write + ".tmp", write)
+        print("rewrote the pending table of %s" % write)
+        passed += 1
+        return end()
 
     for fid in implemented:
         if fid in ids:
             passed += 1
         else:
-            fail("the registry lists %s, which is no row of %s" % (fid, catalogue))
+            fail("the registry lists %s, which is no row of the catalogue" % fid)
     for name, formula in goldens.items():
         if formula is None:
             fail("golden/%s: not a golden file (unreadable, or no \"formula\")" % name)
@@ -160,15 +239,22 @@ def main(argv):
             passed += 1
     dup = sorted({i for i in ids if ids.count(i) > 1})
     if dup:
-        fail("%s: ids listed twice: %s" % (catalogue, ", ".join(dup)))
+        fail("the catalogue lists ids twice: %s" % ", ".join(dup))
+    if readme is not None:
+        with open(readme, encoding="utf-8") as f:
+            text = f.read()
+        if replace_block(text, table) is None:
+            fail("%s: no pending-table markers" % readme)
+        elif replace_block(text, table) != text:
+            fail("%s: the pending table is out of date: make docs" % readme)
+        else:
+            passed += 1
 
-    table = pending_table(rows, set(implemented), golden_ids)
     done = sum(1 for i in ids if i in golden_ids)
     print("catalogue: %d ids, %d with a golden file, %d implemented, %d pending"
-          % (len(ids), done, sum(1 for i in ids if i in implemented), len(table) - 2))
-    print("\n".join(table))
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 and passed > 0 else 1
+          % (len(ids), done, sum(1 for i in ids if i in implemented), table.count("\n") - 1))
+    print(table)
+    return end()
 
 
 if __name__ == "__main__":
