@@ -15,7 +15,7 @@ CC        ?= cc
 PKGS      := gsl mpfr check jansson
 DEB_PKGS  := build-essential pkg-config libgsl-dev libmpfr-dev libgmp-dev check \
              libsubunit-dev libjansson-dev gnuplot-nox python3 python3-mpmath \
-             python3-jsonschema
+             python3-jsonschema python3-pytest
 
 WARN      := -std=c11 -Wall -Wextra -Werror
 CPPFLAGS  := -Ireference/include -I$(BUILD)/include -Ireference/src -D_POSIX_C_SOURCE=200809L
@@ -65,7 +65,7 @@ TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/%,$(TEST_SRC))
 
 GOLDEN_TMP := $(BUILD)/golden-regen
 
-.PHONY: FORCE docs check-docs check-sens check-refvalues check-generic check-faults check-plots all deps build lib golden derivations plots check check-unit check-golden \
+.PHONY: FORCE docs check-docs check-sens check-refvalues check-generic check-faults check-plots check-python all deps build lib golden derivations plots check check-unit check-golden \
         check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install check-derivations bench coverage install clean
 
 all: deps
@@ -227,7 +227,7 @@ plots: $(RLREF)
 	$(MAKE) -C plots RLREF=$(abspath $(RLREF))
 
 # --- tests -----------------------------------------------------------------
-check: check-unit check-refvalues check-generic check-faults check-derivations check-golden check-sens check-docs check-plots check-repro check-xcheck check-cli \
+check: check-unit check-refvalues check-generic check-faults check-derivations check-golden check-sens check-docs check-plots check-repro check-xcheck check-cli check-python \
        check-install check-sanitize
 	@echo "make check: all test stages passed"
 
@@ -304,6 +304,11 @@ check-cli: $(RLREF)
 	sh tests/example/test_readme_example.sh
 	sh tests/selfcheck/run.sh $(abspath $(RLREF)) golden
 	$(PYTHON) tests/selfcheck/naive.py $(abspath $(RLREF)) golden
+
+# The Python path: oracles/python/rlref_check.py, rlref check --format json and
+# --junit, the pytest and README examples, the library-style examples.
+check-python: $(RLREF)
+	$(PYTHON) tests/python/run.py $(abspath $(RLREF))
 
 check-sanitize:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan OPT=-O1 \

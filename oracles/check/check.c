@@ -61,11 +61,22 @@ usage (FILE *f)
          "  --variant V   judge only the test group(s) of variant V\n"
          "  --verbose     print passing outputs too, and the details\n"
          "                of every variant\n"
+         "  --format F    text (the default) or json: the whole report\n"
+         "                as one JSON object on standard output (every\n"
+         "                case with its errors in ulps and digits, every\n"
+         "                variant, the variants followed, the precision\n"
+         "                diagnosis, the counts, the exit status and the\n"
+         "                text report; oracles/check/report.schema.json)\n"
+         "  --junit FILE  also write FILE, JUnit XML: one testcase per\n"
+         "                golden case; those of the variant judged (the\n"
+         "                one of --variant, or the closest of each part)\n"
+         "                pass or fail, the others are skipped\n"
          "  -h, --help    print this text\n"
          "\n"
          "Without --variant, a golden with several variants is judged\n"
          "against each; the report names the variants the candidate\n"
-         "follows.  The last line reads \"N passed, M failed\".\n"
+         "follows.  The last line of the text report reads \"N passed,\n"
+         "M failed\".\n"
          "\n"
          "Exit status: 0 pass (or follows a variant), 1 fail, 2 usage\n"
          "error or unreadable or malformed file.\n", f);
@@ -88,6 +99,19 @@ opt_number (const char *opt, const char *s, double *v)
     }
   fprintf (stderr, "rlref check: %s needs a finite number >= 0, not '%s'\n",
            opt, s);
+  return 2;
+}
+
+/* Set the report format named S; 0 or 2.  */
+static int
+opt_format (ctx *c, const char *s)
+{
+  if (strcmp (s, "text") == 0 || strcmp (s, "json") == 0)
+    {
+      c->json = s[0] == 'j';
+      return 0;
+    }
+  fprintf (stderr, "rlref check: unknown format '%s' (text or json)\n", s);
   return 2;
 }
 
@@ -127,6 +151,18 @@ set_option (ctx *c, const char *name, const char *val)
     }
   if (strcmp (name, "--dtype") == 0)
     return opt_dtype (c, val);
+  if (strcmp (name, "--format") == 0)
+    return opt_format (c, val);
+  if (strcmp (name, "--junit") == 0)
+    {
+      if (*val == '\0')
+        {
+          fprintf (stderr, "rlref check: --junit needs a file name\n");
+          return 2;
+        }
+      c->junit = val;
+      return 0;
+    }
   c->only = val;
   return 0;
 }
@@ -136,7 +172,7 @@ static int
 parse_args (ctx *c, int argc, char **argv, int *help)
 {
   static const char *const valued[] = { "--rtol", "--ulps", "--dtype",
-                                        "--variant" };
+                                        "--variant", "--format", "--junit" };
   int i, npos = 0, opts_done = 0;
   size_t j;
   for (i = 1; i < argc; i++)
@@ -218,20 +254,56 @@ static void
 header (const ctx *c)
 {
   const char *f = json_string_value (json_object_get (c->golden, "formula"));
-  printf ("Checking %s against ", c->cpath);
+  fprintf (c->out, "Checking %s against ", c->cpath);
   if (f != NULL)
-    ck_print_clean (f);
+    ck_print_clean (c->out, f);
   else
-    fputs (c->gpath, stdout);
-  printf (": dtype %s, U = %g", c->dtype, c->ulps);
+    fputs (c->gpath, c->out);
+  fprintf (c->out, ": dtype %s, U = %g", c->dtype, c->ulps);
   if (c->have_rtol)
-    printf (", rtol %g", c->rtol);
+    fprintf (c->out, ", rtol %g", c->rtol);
   if (c->only != NULL)
     {
-      fputs (", variant ", stdout);
-      ck_print_clean (c->only);
+      fputs (", variant ", c->out);
+      ck_print_clean (c->out, c->only);
     }
-  putchar ('\n');
+  putc ('\n', c->out);
+}
+
+/* Write the text report to c->out; the exit status.  */
+static int
+report (ctx *c, size_t sel)
+{
+  header (c);
+  if (c->only != NULL)
+    return ck_report_one (c, &c->vars[sel]);
+  if (c->nvars == 1)
+    return ck_report_one (c, &c->vars[0]);
+  return ck_report_all (c);
+}
+
+/* Write the text report into memory, then the JSON report with it on
+   standard output; the exit status, or 2 when the report cannot be made
+   or written.  */
+static int
+report_json (ctx *c, size_t sel)
+{
+  char *text = NULL;
+  size_t len = 0;
+  int rc, wrc;
+  FILE *m = open_memstream (&text, &len);
+  if (m == NULL)
+    return ck_bad (c->cpath, "out of memory");
+  c->out = m;
+  rc = report (c, sel);
+  c->out = stdout;
+  if (fclose (m) != 0)
+    return ck_bad (c->cpath, "out of memory");
+  wrc = c->junit != NULL ? ck_write_junit (c) : 0;
+  if (wrc == 0)
+    wrc = ck_write_json (c, rc, text);
+  free (text);
+  return wrc ? wrc : rc;
 }
 
 /* Run the check described by the options in C; the exit status.  */
@@ -239,6 +311,7 @@ static int
 run (ctx *c)
 {
   size_t i = 0;
+  int rc;
   if ((c->golden = ck_load_json (c->gpath)) == NULL
       || (c->cand = ck_load_json (c->cpath)) == NULL)
     return 2;
@@ -262,12 +335,14 @@ run (ctx *c)
     fprintf (stderr, "rlref check: warning: %s: %zu result%s with a tcId not "
              "in the golden (first: %" JSON_INTEGER_FORMAT ")\n", c->cpath,
              c->unknown, c->unknown == 1 ? "" : "s", c->first_unknown);
-  header (c);
-  if (c->only != NULL)
-    return ck_report_one (c, &c->vars[i]);
-  if (c->nvars == 1)
-    return ck_report_one (c, &c->vars[0]);
-  return ck_report_all (c);
+  if ((c->json || c->junit != NULL) && ck_record_cases (c))
+    return 2;
+  if (c->json)
+    return report_json (c, i);
+  rc = report (c, i);
+  if (c->junit != NULL && ck_write_junit (c))
+    return 2;
+  return rc;
 }
 
 int
@@ -281,6 +356,7 @@ rlref_cmd_check (int argc, char **argv)
   c.prec = 53;
   c.emin = -1022;
   c.dtype = "float64";
+  c.out = stdout;
   rc = parse_args (&c, argc, argv, &help);
   if (rc != 0)
     return rc;
@@ -294,6 +370,7 @@ rlref_cmd_check (int argc, char **argv)
   fflush (stdout);
   mpfr_clears (c.x, c.y, c.d, c.t, c.w, (mpfr_ptr) 0);
   mpfr_free_cache ();
+  ck_record_free (&c);
   for (i = 0; i < c.nvars; i++)
     json_decref (c.vars[i].inputs);
   free (c.vars);

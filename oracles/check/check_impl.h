@@ -1,7 +1,9 @@
 /* check_impl.h -- internal to `rlref check`: the types of one run and the
    functions the files of the checker share.  check.c holds the options and
    the run, check_read.c reads and validates the two files, check_judge.c
-   compares values, check_report.c prints the verdicts.  */
+   compares values, check_report.c prints the verdicts, check_record.c keeps
+   each case's outcome for the machine-readable reports, check_json.c writes
+   the JSON report and check_junit.c the JUnit XML file.  */
 #ifndef RLREF_ORACLES_CHECK_IMPL_H
 #define RLREF_ORACLES_CHECK_IMPL_H
 
@@ -32,6 +34,9 @@ typedef struct
   size_t var;                   /* index of its variant */
   enum kind kind;
   int numerical;                /* flagged by a note of bugType NUMERICAL */
+  enum status st;               /* recorded outcome (check_record.c) */
+  json_t *elems;                /* recorded comparisons of its outputs, or NULL */
+  char *msg;                    /* the report lines printed for it, or NULL */
 } gcase;
 
 /* A variant: the test groups that carry one variant name.  */
@@ -43,6 +48,10 @@ typedef struct
   size_t part;                  /* groups with the same inputs share a part */
   size_t ncases, nrun, passed, failed, noted;
   size_t failed_numerical;      /* failures on numerically demanding cases */
+  int judged;                   /* counted in the closing line */
+  const char *diag_dtype;       /* the lower dtype it follows at, or NULL */
+  double diag_digits;           /* its correct digits there */
+  size_t diag_failed;           /* the numerically demanding cases it fails there */
 } variant;
 
 /* Options, the two files and scratch numbers of one run.  */
@@ -50,6 +59,12 @@ typedef struct
 {
   double ulps, rtol;
   int have_ulps, have_rtol, verbose;
+  int json;                     /* --format json: the report as JSON on stdout */
+  const char *junit;            /* --junit FILE, or NULL */
+  FILE *out;                    /* where the text report goes */
+  json_t *rec;                  /* the comparisons of the case being recorded, or NULL */
+  int oom;                      /* a record could not be made */
+  size_t sum_passed, sum_failed, sum_noted;   /* the closing line */
   int prec;                     /* significand bits of the dtype */
   mpfr_exp_t emin;              /* floor(log2) of its smallest normal */
   const char *dtype, *only;
@@ -68,8 +83,12 @@ typedef struct
 /* Print a message about file PATH to stderr; returns 2.  */
 int ck_bad (const char *path, const char *fmt, ...);
 
-/* Print at most SHOW_CHARS bytes of S, control characters as '?'.  */
-void ck_print_clean (const char *s);
+/* Print to F at most SHOW_CHARS bytes of S, control characters as '?'.  */
+void ck_print_clean (FILE *f, const char *s);
+
+/* Set KEY of the JSON object O to the new reference V (NULL: none could
+   be made); a failure sets c->oom.  */
+void ck_put (ctx *c, json_t *o, const char *key, json_t *v);
 
 /* Load the JSON file PATH ("-": standard input); NULL after a message.  */
 json_t *ck_load_json (const char *path);
@@ -89,6 +108,37 @@ int ck_read_candidate (ctx *c);
 /* Judge every case of the variant named SEL (NULL: of all variants),
    printing as SHOW says; with COUNT, count the results into the variants.  */
 void ck_judge_all (ctx *c, const char *sel, int show, int count);
+
+/* Judge case K, printing its lines to c->out if SHOW; the status.  */
+enum status ck_judge_case (ctx *c, const gcase *k, int show);
+
+/* Whether variant V was run and all its valid and invalid cases pass.  */
+int ck_matches (const variant *v);
+
+/* Whether V was run and fails only numerically demanding cases.  */
+int ck_matches_convention (const variant *v);
+
+/* The best run variant of part P (most passes, first on ties), or NULL.  */
+variant *ck_best_of (ctx *c, size_t p);
+
+/* Whether variant V is judged at all (every variant, or the one named by
+   --variant).  */
+int ck_in_scope (const ctx *c, const variant *v);
+
+/* Judge every case of a variant in scope against its own variant once
+   more, keeping its status, its comparisons and its report lines; 0, or 2
+   without memory.  */
+int ck_record_cases (ctx *c);
+
+/* Free what ck_record_cases kept.  */
+void ck_record_free (ctx *c);
+
+/* Write the JSON report of the run (exit status RC, text report TEXT) to
+   standard output; 0, or 2 when it cannot be written.  */
+int ck_write_json (ctx *c, int rc, const char *text);
+
+/* Write the JUnit XML file c->junit; 0, or 2 when it cannot be written.  */
+int ck_write_junit (ctx *c);
 
 /* Report on the single variant V; the exit status.  */
 int ck_report_one (ctx *c, variant *v);

@@ -53,39 +53,39 @@ format_got (double g, char *buf, size_t size)
 static void
 line_start (const ctx *c, const gcase *k, int pass, const char *name, long idx)
 {
-  printf ("%s tcId %" JSON_INTEGER_FORMAT " [",
-          pass ? "PASS" : k->kind == K_ACCEPTABLE ? "NOTE" : "FAIL", k->tcid);
-  ck_print_clean (c->vars[k->var].name);
-  putchar (']');
+  fprintf (c->out, "%s tcId %" JSON_INTEGER_FORMAT " [",
+           pass ? "PASS" : k->kind == K_ACCEPTABLE ? "NOTE" : "FAIL", k->tcid);
+  ck_print_clean (c->out, c->vars[k->var].name);
+  putc (']', c->out);
   if (name != NULL)
     {
-      putchar (' ');
-      ck_print_clean (name);
+      putc (' ', c->out);
+      ck_print_clean (c->out, name);
       if (idx >= 0)
-        printf ("[%ld]", idx);
+        fprintf (c->out, "[%ld]", idx);
     }
-  fputs (": ", stdout);
+  fputs (": ", c->out);
 }
 
 /* End a report line on case K: the flags of a noted mismatch, a newline.  */
 static void
-line_end (const gcase *k, int pass)
+line_end (const ctx *c, const gcase *k, int pass)
 {
   json_t *flags = json_object_get (k->test, "flags"), *f;
   size_t i;
   if (!pass && k->kind == K_ACCEPTABLE)
     {
       fputs (json_array_size (flags) ? " (acceptable: flags " : " (acceptable",
-             stdout);
+             c->out);
       json_array_foreach (flags, i, f)
         {
           if (i > 0)
-            fputs (", ", stdout);
-          ck_print_clean (json_string_value (f));
+            fputs (", ", c->out);
+          ck_print_clean (c->out, json_string_value (f));
         }
-      putchar (')');
+      putc (')', c->out);
     }
-  putchar ('\n');
+  putc ('\n', c->out);
 }
 
 /* Print a whole report line: text MSG, then string Q quoted if not NULL.  */
@@ -94,14 +94,23 @@ line (const ctx *c, const gcase *k, int pass, const char *name, long idx,
       const char *msg, const char *q)
 {
   line_start (c, k, pass, name, idx);
-  fputs (msg, stdout);
+  fputs (msg, c->out);
   if (q != NULL)
     {
-      fputs (" \"", stdout);
-      ck_print_clean (q);
-      putchar ('"');
+      fputs (" \"", c->out);
+      ck_print_clean (c->out, q);
+      putc ('"', c->out);
     }
-  line_end (k, pass);
+  line_end (c, k, pass);
+}
+
+/* The exponent e of the dtype's ulp 2^(e - prec + 1) at c->x: below the
+   normal range (and at 0), that of its smallest normal.  */
+static mpfr_exp_t
+ulp_exp (const ctx *c)
+{
+  mpfr_exp_t e = mpfr_zero_p (c->x) ? c->emin : mpfr_get_exp (c->x) - 1;
+  return e < c->emin ? c->emin : e;
 }
 
 /* Print the error measures of a finite comparison: d = |got - x| in C->d,
@@ -109,27 +118,22 @@ line (const ctx *c, const gcase *k, int pass, const char *name, long idx,
 static void
 print_measures (ctx *c)
 {
-  mpfr_exp_t e;
+  mpfr_exp_t e = ulp_exp (c);
   char ulps[40], rel[40], tol[40];
   double lre, cap = c->prec * log10 (2.0);
-  /* ulp of the dtype at x; below the normal range (and at 0) the ulp of
-     its smallest normal */
-  e = mpfr_zero_p (c->x) ? c->emin : mpfr_get_exp (c->x) - 1;
-  if (e < c->emin)
-    e = c->emin;
   mpfr_mul_2si (c->w, c->d, (long) (c->prec - 1 - e), MPFR_RNDN);
   mpfr_snprintf (ulps, sizeof ulps, "%.2Rg", c->w);
   mpfr_mul_2si (c->w, c->t, (long) (c->prec - 1 - e), MPFR_RNDN);
   mpfr_snprintf (tol, sizeof tol, "%.2Rg", c->w);
   if (mpfr_zero_p (c->d))
     {
-      printf (" err 0 ulps, rel 0, exact; tol %s ulps", tol);
+      fprintf (c->out, " err 0 ulps, rel 0, exact; tol %s ulps", tol);
       return;
     }
   if (mpfr_zero_p (c->x))
     {
-      printf (" err %s ulps, rel inf, 0.0 correct digits; tol %s ulps", ulps,
-              tol);
+      fprintf (c->out, " err %s ulps, rel inf, 0.0 correct digits; tol %s ulps",
+               ulps, tol);
       return;
     }
   mpfr_div (c->w, c->d, c->x, MPFR_RNDN);
@@ -138,8 +142,8 @@ print_measures (ctx *c)
   mpfr_log10 (c->w, c->w, MPFR_RNDN);
   lre = -mpfr_get_d (c->w, MPFR_RNDN);
   lre = lre > cap ? cap : lre > 0 ? lre : 0.0;
-  printf (" err %s ulps, rel %s, %.1f correct digits; tol %s ulps", ulps, rel,
-          lre, tol);
+  fprintf (c->out, " err %s ulps, rel %s, %.1f correct digits; tol %s ulps", ulps,
+           rel, lre, tol);
 }
 
 /* Lowers c->worst_digits to the correct digits of the comparison in
@@ -165,6 +169,84 @@ note_digits (ctx *c)
     digits = 0.0;               /* not -0.0 */
   if (digits < c->worst_digits)
     c->worst_digits = digits;
+}
+
+/* A new JSON number for X; null when X is not finite.  */
+static json_t *
+number_or_null (double x)
+{
+  return isfinite (x) ? json_real (x) : json_null ();
+}
+
+/* Append to c->rec, when recording, the comparison of output NAME[IDX]
+   (IDX < 0: a scalar): the golden's expected value E (NULL: none), the
+   candidate's value *GOT (NULL: none), whether it passes and PROBLEM (why
+   no value was compared, or NULL).  With FINITE, c->d, c->x and c->t hold
+   |got - x|, x and the tolerance, and the measures of print_measures are
+   kept as numbers: errUlps and tolUlps in ulps of the dtype at x, relErr
+   |got - x|/|x| (null for x = 0), digits -log10 relErr within [0, p log10 2]
+   (p log10 2 for an exact match, 0 for a nonzero result where x = 0).  */
+static void
+record (ctx *c, const char *name, long idx, json_t *e, const double *got,
+        int pass, int finite, const char *problem)
+{
+  json_t *o;
+  mpfr_exp_t ue;
+  double cap = c->prec * log10 (2.0), digits;
+  if (c->rec == NULL)
+    return;
+  o = json_object ();
+  ck_put (c, o, "output", json_string (name));
+  ck_put (c, o, "index", idx >= 0 ? json_integer (idx) : json_null ());
+  ck_put (c, o, "expected", e != NULL ? json_incref (json_object_get (e, "value"))
+          : json_null ());
+  if (got == NULL)
+    ck_put (c, o, "got", json_null ());
+  else if (isnan (*got))
+    ck_put (c, o, "got", json_string ("nan"));
+  else if (isinf (*got))
+    ck_put (c, o, "got", json_string (*got > 0 ? "inf" : "-inf"));
+  else
+    ck_put (c, o, "got", json_real (*got));
+  ck_put (c, o, "pass", json_boolean (pass));
+  if (finite)
+    {
+      ue = ulp_exp (c);
+      mpfr_mul_2si (c->w, c->d, (long) (c->prec - 1 - ue), MPFR_RNDN);
+      ck_put (c, o, "errUlps", number_or_null (mpfr_get_d (c->w, MPFR_RNDN)));
+      mpfr_mul_2si (c->w, c->t, (long) (c->prec - 1 - ue), MPFR_RNDN);
+      ck_put (c, o, "tolUlps", number_or_null (mpfr_get_d (c->w, MPFR_RNDN)));
+      if (mpfr_zero_p (c->d))
+        {
+          ck_put (c, o, "relErr", json_real (0.0));
+          digits = cap;
+        }
+      else if (mpfr_zero_p (c->x))
+        {
+          ck_put (c, o, "relErr", json_null ());
+          digits = 0.0;
+        }
+      else
+        {
+          mpfr_div (c->w, c->d, c->x, MPFR_RNDN);
+          mpfr_abs (c->w, c->w, MPFR_RNDN);
+          ck_put (c, o, "relErr", number_or_null (mpfr_get_d (c->w, MPFR_RNDN)));
+          mpfr_log10 (c->w, c->w, MPFR_RNDN);
+          digits = -mpfr_get_d (c->w, MPFR_RNDN);
+          digits = digits > cap ? cap : digits > 0 ? digits : 0.0;
+        }
+      ck_put (c, o, "digits", json_real (digits));
+    }
+  else
+    {
+      ck_put (c, o, "errUlps", json_null ());
+      ck_put (c, o, "tolUlps", json_null ());
+      ck_put (c, o, "relErr", json_null ());
+      ck_put (c, o, "digits", json_null ());
+    }
+  ck_put (c, o, "problem", problem != NULL ? json_string (problem) : json_null ());
+  if (o == NULL || json_array_append_new (c->rec, o))
+    c->oom = 1;
 }
 
 /* Judge expected value E of case K, output NAME[IDX], against GOT; print
@@ -217,15 +299,16 @@ judge_element (ctx *c, const gcase *k, const char *name, long idx, json_t *e,
       if (!k->numerical)
         note_digits (c);
     }
+  record (c, name, idx, e, &got, pass, finite, NULL);
   if (!show || (pass && !c->verbose))
     return pass;
   shorten (json_string_value (v), xs, sizeof xs);
   format_got (got, gs, sizeof gs);
   line_start (c, k, pass, name, idx);
-  printf ("expected %s got %s", xs, gs);
+  fprintf (c->out, "expected %s got %s", xs, gs);
   if (finite)
     print_measures (c);
-  line_end (k, pass);
+  line_end (c, k, pass);
   return pass;
 }
 
@@ -269,20 +352,20 @@ judge_outputs (ctx *c, const gcase *k, json_t *out, int show)
         {
           if (show)
             line (c, k, 0, name, -1, "missing output", NULL);
+          record (c, name, -1, NULL, NULL, 0, 0, "missing output");
           ok = 0;
         }
       else if (json_is_array (ev) != json_is_array (cv))
         {
+          if (json_is_array (ev))
+            snprintf (msg, sizeof msg, "expected an array of %zu values, "
+                      "got a single value", json_array_size (ev));
+          else
+            snprintf (msg, sizeof msg, "expected a single value, got an "
+                      "array of %zu", json_array_size (cv));
           if (show)
-            {
-              if (json_is_array (ev))
-                snprintf (msg, sizeof msg, "expected an array of %zu values, "
-                          "got a single value", json_array_size (ev));
-              else
-                snprintf (msg, sizeof msg, "expected a single value, got an "
-                          "array of %zu", json_array_size (cv));
-              line (c, k, 0, name, -1, msg, NULL);
-            }
+            line (c, k, 0, name, -1, msg, NULL);
+          record (c, name, -1, NULL, NULL, 0, 0, msg);
           ok = 0;
         }
       else if (!json_is_array (ev))
@@ -292,12 +375,11 @@ judge_outputs (ctx *c, const gcase *k, json_t *out, int show)
         }
       else if ((n = json_array_size (ev)) != json_array_size (cv))
         {
+          snprintf (msg, sizeof msg, "length %zu, expected %zu",
+                    json_array_size (cv), n);
           if (show)
-            {
-              snprintf (msg, sizeof msg, "length %zu, expected %zu",
-                        json_array_size (cv), n);
-              line (c, k, 0, name, -1, msg, NULL);
-            }
+            line (c, k, 0, name, -1, msg, NULL);
+          record (c, name, -1, NULL, NULL, 0, 0, msg);
           ok = 0;
         }
       else
@@ -314,9 +396,9 @@ judge_outputs (ctx *c, const gcase *k, json_t *out, int show)
   return ok;
 }
 
-/* Judge case K; print its lines if SHOW; the status.  */
-static enum status
-judge_case (ctx *c, const gcase *k, int show)
+/* Judge case K; print its lines to c->out if SHOW; the status.  */
+enum status
+ck_judge_case (ctx *c, const gcase *k, int show)
 {
   json_t *gerr = json_object_get (k->test, "error");
   json_t *cerr = k->res ? json_object_get (k->res, "error") : NULL;
@@ -333,11 +415,11 @@ judge_case (ctx *c, const gcase *k, int show)
       if (show && ge != NULL && strcmp (ge, ce) != 0)
         {
           line_start (c, k, 1, NULL, -1);
-          fputs ("rejected with \"", stdout);
-          ck_print_clean (ce);
-          fputs ("\" (the golden names \"", stdout);
-          ck_print_clean (ge);
-          fputs ("\")\n", stdout);
+          fputs ("rejected with \"", c->out);
+          ck_print_clean (c->out, ce);
+          fputs ("\" (the golden names \"", c->out);
+          ck_print_clean (c->out, ge);
+          fputs ("\")\n", c->out);
         }
       else if (show && c->verbose)
         line (c, k, 1, NULL, -1, "rejected with", ce);
@@ -382,7 +464,7 @@ ck_judge_all (ctx *c, const char *sel, int show, int count)
       v = &c->vars[c->cases[i].var];
       if (sel != NULL && strcmp (sel, v->name) != 0)
         continue;
-      s = judge_case (c, &c->cases[i], show);
+      s = ck_judge_case (c, &c->cases[i], show);
       if (!count)
         continue;
       v->nrun += c->cases[i].res != NULL;

@@ -12,14 +12,18 @@
 
 #include "check_impl.h"
 
-/* Print the noted count (if any) and the closing line; the exit status.  */
+/* Print the noted count (if any) and the closing line, and keep the
+   counts in C; the exit status.  */
 static int
-closing (size_t passed, size_t failed, size_t noted, int ok)
+closing (ctx *c, size_t passed, size_t failed, size_t noted, int ok)
 {
   if (noted > 0)
-    printf ("%zu acceptable mismatch%s noted\n", noted,
-            noted == 1 ? "" : "es");
-  printf ("%zu passed, %zu failed\n", passed, failed);
+    fprintf (c->out, "%zu acceptable mismatch%s noted\n", noted,
+             noted == 1 ? "" : "es");
+  fprintf (c->out, "%zu passed, %zu failed\n", passed, failed);
+  c->sum_passed = passed;
+  c->sum_failed = failed;
+  c->sum_noted = noted;
   return ok ? 0 : 1;
 }
 
@@ -34,14 +38,18 @@ static const struct
 
 /* When variant V failed at the declared dtype, judges it again silently at
    each lower precision; prints what it follows there and returns 1 when it
-   does at one.  A float32 step inside a float64 computation (a constant, a
-   correction factor) shows up this way; the exit status stays 1.  */
+   does at one, keeping the dtype, the digits and the failures in V.  A
+   float32 step inside a float64 computation (a constant, a correction
+   factor) shows up this way; the exit status stays 1.  */
 static int
 diagnose_lower (ctx *c, variant *v, const char *ind)
 {
   int prec = c->prec, found = 0;
   mpfr_exp_t emin = c->emin;
   variant saved = *v;
+  const char *dtype = NULL;
+  double digits = 0.0;
+  size_t dfailed = 0;
   for (size_t i = 0; i < sizeof lower / sizeof lower[0] && !found; i++)
     {
       if (lower[i].prec >= prec)
@@ -53,22 +61,31 @@ diagnose_lower (ctx *c, variant *v, const char *ind)
       ck_judge_all (c, v->name, 0, 1);
       if (v->nrun > 0 && (v->failed == 0 || v->failed == v->failed_numerical))
         {
-          printf ("%sCandidate follows ", ind);
-          ck_print_clean (v->name);
-          printf (" at %s accuracy (%.1f digits); declared %s: a %s step is likely "
-                  "(a constant or an intermediate rounded to %s)", lower[i].name,
-                  c->worst_digits, c->dtype ? c->dtype : "float64", lower[i].name,
-                  lower[i].name);
+          fprintf (c->out, "%sCandidate follows ", ind);
+          ck_print_clean (c->out, v->name);
+          fprintf (c->out, " at %s accuracy (%.1f digits); declared %s: a %s step "
+                   "is likely (a constant or an intermediate rounded to %s)",
+                   lower[i].name, c->worst_digits, c->dtype ? c->dtype : "float64",
+                   lower[i].name, lower[i].name);
           if (v->failed)
-            printf ("; it also fails %zu numerically demanding case%s", v->failed,
-                    v->failed == 1 ? "" : "s");
-          putchar ('\n');
+            fprintf (c->out, "; it also fails %zu numerically demanding case%s",
+                     v->failed, v->failed == 1 ? "" : "s");
+          putc ('\n', c->out);
           found = 1;
+          dtype = lower[i].name;
+          digits = c->worst_digits;
+          dfailed = v->failed;
         }
     }
   *v = saved;
   c->prec = prec;
   c->emin = emin;
+  if (found)
+    {
+      v->diag_dtype = dtype;
+      v->diag_digits = digits;
+      v->diag_failed = dfailed;
+    }
   return found;
 }
 
@@ -77,29 +94,38 @@ int
 ck_report_one (ctx *c, variant *v)
 {
   ck_judge_all (c, v->name, 1, 1);
+  v->judged = 1;
   if (v->failed > 0)
     diagnose_lower (c, v, "");
-  return closing (v->passed, v->failed, v->noted, v->failed == 0);
+  return closing (c, v->passed, v->failed, v->noted, v->failed == 0);
+}
+
+/* Whether variant V is judged at all (every variant, or the one named by
+   --variant).  */
+int
+ck_in_scope (const ctx *c, const variant *v)
+{
+  return c->only == NULL || strcmp (c->only, v->name) == 0;
 }
 
 /* Whether variant V was run and all its valid and invalid cases pass.  */
-static int
-matches (const variant *v)
+int
+ck_matches (const variant *v)
 {
   return v->nrun > 0 && v->failed == 0;
 }
 
 /* Whether V's only failures are on numerically demanding cases: the
    candidate follows its convention, and is not robust there.  */
-static int
-matches_convention (const variant *v)
+int
+ck_matches_convention (const variant *v)
 {
   return v->nrun > 0 && v->failed > 0 && v->failed == v->failed_numerical;
 }
 
 /* The best run variant of part P (most passes, first on ties), or NULL.  */
-static variant *
-best_of (ctx *c, size_t p)
+variant *
+ck_best_of (ctx *c, size_t p)
 {
   variant *best = NULL;
   size_t i;
@@ -123,55 +149,56 @@ print_part (ctx *c, size_t p, variant *best)
       v = &c->vars[i];
       if (v->part != p)
         continue;
-      fputs (ind, stdout);
-      fputs ("variant ", stdout);
-      ck_print_clean (v->name);
+      fputs (ind, c->out);
+      fputs ("variant ", c->out);
+      ck_print_clean (c->out, v->name);
       if (v->nrun == 0)
         {
-          fputs (": not run\n", stdout);
+          fputs (": not run\n", c->out);
           continue;
         }
-      printf (": %zu passed, %zu failed", v->passed, v->failed);
+      fprintf (c->out, ": %zu passed, %zu failed", v->passed, v->failed);
       if (v->noted > 0)
-        printf (", %zu noted", v->noted);
-      puts (matches (v) ? "  MATCH" : matches_convention (v)
-            ? "  MATCH but for numerically demanding cases" : "  no match");
+        fprintf (c->out, ", %zu noted", v->noted);
+      fputs (ck_matches (v) ? "  MATCH\n" : ck_matches_convention (v)
+             ? "  MATCH but for numerically demanding cases\n" : "  no match\n",
+             c->out);
     }
   for (i = 0; i < c->nvars; i++)
-    if (c->vars[i].part == p && matches (&c->vars[i]))
+    if (c->vars[i].part == p && ck_matches (&c->vars[i]))
       {
         if (first)
-          printf ("%sCandidate follows: ", ind);
+          fprintf (c->out, "%sCandidate follows: ", ind);
         else
-          fputs (", ", stdout);
-        ck_print_clean (c->vars[i].name);
+          fputs (", ", c->out);
+        ck_print_clean (c->out, c->vars[i].name);
         first = 0;
       }
   if (!first)
     {
-      putchar ('\n');
+      putc ('\n', c->out);
       return 1;
     }
   for (i = 0; i < c->nvars; i++)
-    if (c->vars[i].part == p && matches_convention (&c->vars[i]))
+    if (c->vars[i].part == p && ck_matches_convention (&c->vars[i]))
       {
         /* a convention named apart from its numerical failures */
-        printf ("%sCandidate follows the convention ", ind);
-        ck_print_clean (c->vars[i].name);
-        printf (", but fails %zu numerically demanding case%s (flagged NUMERICAL in the "
-                "golden: overflow, cancellation, binary32 steps)\n", c->vars[i].failed,
-                c->vars[i].failed == 1 ? "" : "s");
+        fprintf (c->out, "%sCandidate follows the convention ", ind);
+        ck_print_clean (c->out, c->vars[i].name);
+        fprintf (c->out, ", but fails %zu numerically demanding case%s (flagged "
+                 "NUMERICAL in the golden: overflow, cancellation, binary32 "
+                 "steps)\n", c->vars[i].failed, c->vars[i].failed == 1 ? "" : "s");
         first = 0;
       }
   if (!first)
     return 0;
   if (best == NULL)
-    printf ("%sCandidate ran none of these cases\n", ind);
+    fprintf (c->out, "%sCandidate ran none of these cases\n", ind);
   else
     {
-      printf ("%sCandidate matches no variant; closest: ", ind);
-      ck_print_clean (best->name);
-      printf (" (%zu of %zu)\n", best->passed, best->ncases);
+      fprintf (c->out, "%sCandidate matches no variant; closest: ", ind);
+      ck_print_clean (c->out, best->name);
+      fprintf (c->out, " (%zu of %zu)\n", best->passed, best->ncases);
       for (i = 0; i < c->nvars; i++)
         if (c->vars[i].part == p && c->vars[i].nrun > 0)
           diagnose_lower (c, &c->vars[i], ind);
@@ -190,20 +217,20 @@ part_heading (const ctx *c, size_t p)
     ;
   if (c->vars[i].part_name != NULL)
     {
-      fputs ("part ", stdout);
-      ck_print_clean (c->vars[i].part_name);
-      fputs (", ", stdout);
+      fputs ("part ", c->out);
+      ck_print_clean (c->out, c->vars[i].part_name);
+      fputs (", ", c->out);
     }
   else
-    printf ("part %zu, ", p + 1);
-  fputs ("tests with inputs ", stdout);
+    fprintf (c->out, "part %zu, ", p + 1);
+  fputs ("tests with inputs ", c->out);
   json_object_foreach (c->vars[i].inputs, key, val)
     {
-      fputs (sep, stdout);
-      ck_print_clean (key);
+      fputs (sep, c->out);
+      ck_print_clean (c->out, key);
       sep = ", ";
     }
-  puts (*sep ? ":" : "(none):");
+  fputs (*sep ? ":\n" : "(none):\n", c->out);
 }
 
 /* Report on every variant of a golden with several; the exit status.  */
@@ -215,21 +242,22 @@ ck_report_all (ctx *c)
   ck_judge_all (c, NULL, c->verbose, 1);
   if (!c->verbose)
     for (p = 0; p < c->nparts; p++)
-      if ((best = best_of (c, p)) != NULL)
+      if ((best = ck_best_of (c, p)) != NULL)
         ck_judge_all (c, best->name, 1, 0);
   for (p = 0; p < c->nparts; p++)
     {
       if (c->nparts > 1)
         part_heading (c, p);
-      best = best_of (c, p);
+      best = ck_best_of (c, p);
       matched += print_part (c, p, best) ? 1 : 0;
       if (best != NULL)
         {
+          best->judged = 1;
           run++;
           passed += best->passed;
           failed += best->failed;
           noted += best->noted;
         }
     }
-  return closing (passed, failed, noted, run > 0 && matched == run);
+  return closing (c, passed, failed, noted, run > 0 && matched == run);
 }

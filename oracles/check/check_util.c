@@ -1,9 +1,11 @@
-/* check_util.c -- messages and clean printing shared by the files of
-   `rlref check` (the bottom of its call graph: it calls none of them).  */
+/* check_util.c -- messages, clean printing and a JSON helper shared by the
+   files of `rlref check` (the bottom of its call graph: it calls none of
+   them).  */
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "check_impl.h"
 
 /* Print a message about file PATH to stderr; returns 2.  */
@@ -19,18 +21,27 @@ ck_bad (const char *path, const char *fmt, ...)
   return 2;
 }
 
-/* Print at most SHOW_CHARS bytes of S, control characters as '?'.  */
+/* Print to F at most SHOW_CHARS bytes of S, control characters as '?'; a
+   longer S is cut before the UTF-8 character that would cross the limit,
+   and "..." marks the cut.  */
 void
-ck_print_clean (const char *s)
+ck_print_clean (FILE *f, const char *s)
 {
-  size_t i;
-  for (i = 0; s[i] != '\0'; i++)
-    {
-      if (i == SHOW_CHARS)
-        {
-          fputs ("...", stdout);
-          return;
-        }
-      putchar (iscntrl ((unsigned char) s[i]) ? '?' : s[i]);
-    }
+  size_t i, n = strlen (s), cut = n;
+  if (n > SHOW_CHARS)
+    for (cut = SHOW_CHARS; cut > 0 && ((unsigned char) s[cut] & 0xC0) == 0x80; cut--)
+      ;
+  for (i = 0; i < cut; i++)
+    putc (iscntrl ((unsigned char) s[i]) ? '?' : s[i], f);
+  if (cut < n)
+    fputs ("...", f);
+}
+
+/* Set KEY of the JSON object O to the new reference V (NULL: none could
+   be made); a failure sets c->oom.  */
+void
+ck_put (ctx *c, json_t *o, const char *key, json_t *v)
+{
+  if (o == NULL || json_object_set_new (o, key, v))
+    c->oom = 1;
 }
