@@ -1,0 +1,168 @@
+/* ppo_eval.c -- glue from the registry's inputs and outputs to the PPO
+ * formulas.  Compiled twice (binary64 and MPFR).  Parameters are found by
+ * name; an integer mask input arrives as longs. */
+#include <string.h>
+#include "family_eval.h"
+
+/* The real parameter of v named name (x[n_in + p]), or NULL. */
+static num_srcptr
+param (const rl_variant *v, num_srcptr const *x, const char *name)
+{
+  size_t n_in = rl_n_in (v->io);
+  for (size_t p = 0; v->params[p].name; p++)
+    if (strcmp (v->params[p].name, name) == 0)
+      return x[n_in + p];
+  return NULL;
+}
+
+/* PPO-TOKREW: x = logp, ref [n], mask ints, score; beta; y = rewards, kl,
+ * reward_sum, kl_sum. */
+RL_ENTRY (ppo_tokrew)
+{
+  return LIB (ppo_tokrew) (y[0], y[1], y[2], y[3], x[0], x[1], a->iv[2], a->len[0], x[3],
+                           param (v, x, "beta"), v->data);
+}
+
+/* PPO-TOKREW-EX: x = p, p_ref; y = ratio, log_ratio, k2, k3. */
+RL_ENTRY (ppo_tokrew_ex)
+{
+  (void) a;
+  (void) v;
+  return LIB (ppo_tokrew_ex) (y[0], y[1], y[2], y[3], x[0], x[1]);
+}
+
+/* PPO-KLSUM: V, eos, T ints (inputs 0-2); x = logits, ref_logits, reward,
+ * beta (inputs 3-6); y ints (input 7); y = token_log_ratio[L],
+ * seq_log_ratio, token_rewards[L], kl_tokens, kl, return_tokens, rlhf. */
+RL_ENTRY (ppo_klsum)
+{
+  const rlref_lm_kind *kind = v->data;
+  long V = a->iv[0][0];
+  size_t L = a->len[7];
+  int toks[RLREF_LM_MAX_T], status;
+  rlref_lm lm;
+  if (V < 2 || V > RLREF_LM_MAX_V)
+    RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
+  lm = (rlref_lm) { .V = (int) V, .eos = (int) a->iv[1][0], .T = (int) a->iv[2][0],
+                    .kind = *kind, .truncation = RLREF_LM_KEEP, .n_rows = a->len[3] / (size_t) V,
+                    .reward = RLREF_REWARD_ADDITIVE };
+  if (a->len[3] % (size_t) V)
+    RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
+  if (a->len[5] != (size_t) V + 2)
+    RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
+  status = rlref_lm_check (&lm);
+  if (status)
+    return status;
+  if (L < 1 || L > (size_t) lm.T)
+    RLREF_ERROR ("a sequence has 1 to T tokens", RLREF_EINVAL);
+  for (size_t t = 0; t < L; t++)
+    {
+      if (a->iv[7][t] < 0 || a->iv[7][t] >= lm.V)
+        RLREF_ERROR ("a token is not in 0..V-1", RLREF_EDOM);
+      toks[t] = (int) a->iv[7][t];
+    }
+  return LIB (ppo_klsum) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], &lm, x[3], x[4], x[5],
+                          x[6], toks, (int) L);
+}
+
+/* PPO-RATIO: x = logp, old_logp [n]; y = ratio, log_ratio, grad. */
+RL_ENTRY (ppo_ratio)
+{
+  const int *clamp = v->data;
+  return LIB (ppo_ratio) (y[0], y[1], y[2], x[0], x[1], a->len[0], *clamp);
+}
+
+/* PPO-IS: x = logits_old, logits, f [K]; y = e_old, e_is, e_new, e_cpi,
+ * p_old, p, ratio, cpi_grad, pg_old. */
+RL_ENTRY (ppo_is)
+{
+  (void) v;
+  return LIB (ppo_is) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], y[8], x[0], x[1], x[2],
+                       a->len[0]);
+}
+
+/* PPO-CLIP, PPO-DUALCLIP: x = logp, old_logp, adv [n], mask ints; eps_low,
+ * eps_high (, c); y = loss, surrogate, ratio, grad, clipfrac. */
+RL_ENTRY (ppo_clip)
+{
+  return LIB (ppo_clip) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3], a->len[0],
+                         v->data, param (v, x, "eps_low"), param (v, x, "eps_high"),
+                         param (v, x, "c"));
+}
+
+/* PPO-CLIP-EX2: x = rho, adv; eps; y = clipped, unclipped, surrogate. */
+RL_ENTRY (ppo_clip_one)
+{
+  (void) a;
+  return LIB (ppo_clip_one) (y[0], y[1], y[2], x[0], x[1], param (v, x, "eps"));
+}
+
+/* PPO-VALUE loss: x = values, old_values, returns [n], mask ints (, clip);
+ * y = loss, losses, grad, clipfrac. */
+RL_ENTRY (ppo_value_loss)
+{
+  return LIB (ppo_value_loss) (y[0], y[1], y[2], y[3], x[0], x[1], x[2], a->iv[3], a->len[0],
+                               v->data, param (v, x, "clip"));
+}
+
+/* PPO-VALUE gae-return: x = old_values, adv [n]; y = target. */
+RL_ENTRY (ppo_gae_target)
+{
+  (void) v;
+  return LIB (ppo_gae_target) (y[0], x[0], x[1], a->len[0]);
+}
+
+/* PPO-VALUE mc-return: x = rewards [n]; gamma; y = target. */
+RL_ENTRY (ppo_mc_return)
+{
+  return LIB (ppo_mc_return) (y[0], x[0], a->len[0], param (v, x, "gamma"));
+}
+
+/* PPO-VALUE objective: x = logits [T V], V int, mask ints [T], l_clip,
+ * l_vf; c1, c2; y = entropy[T], entropy_mean, objective, loss. */
+RL_ENTRY (ppo_objective)
+{
+  long V = a->iv[1][0];
+  size_t T = a->len[2];
+  if (V < 1)
+    RLREF_ERROR ("V must be >= 1", RLREF_EDOM);
+  if (T == 0 || a->len[0] != T * (size_t) V)
+    RLREF_ERROR ("logits must hold len(mask) rows of V", RLREF_EINVAL);
+  return LIB (ppo_objective) (y[0], y[1], y[2], y[3], x[0], (size_t) V, a->iv[2], T, x[3], x[4],
+                              param (v, x, "c1"), param (v, x, "c2"));
+}
+
+/* PPO-WHITEN: x = values [n], mask ints; eps; y = whitened, mean, std,
+ * scale. */
+RL_ENTRY (ppo_whiten)
+{
+  return LIB (ppo_whiten) (y[0], y[1], y[2], y[3], x[0], a->iv[1], a->len[0], v->data,
+                           param (v, x, "eps"));
+}
+
+/* PPO-KLCTL controller: x = kl [n], coef; n_steps int; target, horizon;
+ * y = err, coef_after. */
+RL_ENTRY (ppo_kl_controller)
+{
+  const int *adaptive = v->data;
+  return LIB (ppo_kl_controller) (y[0], y[1], x[0], a->len[0], x[1], a->iv[2][0],
+                                  param (v, x, "target"), param (v, x, "horizon"), *adaptive);
+}
+
+/* PPO-KLCTL early stop: x = kl [n]; target_kl, factor; y = updates,
+ * stopped. */
+RL_ENTRY (ppo_early_stop)
+{
+  const int *check_first = v->data;
+  size_t updates = 0;
+  int stopped = 0;
+  int status = LIB (ppo_early_stop) (&updates, &stopped, x[0], a->len[0],
+                                     param (v, x, "target_kl"), param (v, x, "factor"),
+                                     *check_first);
+  if (status == RLREF_SUCCESS)
+    {
+      num_set_si (y[0], (long) updates);
+      num_set_si (y[1], stopped);
+    }
+  return status;
+}

@@ -1,0 +1,150 @@
+/* Declarations of the PPO formulas, for one backend (no guard).  Arrays
+ * hold n tokens; mask is NULL or n entries 0/1; an output pointer other
+ * than the first may be NULL where marked "(may be NULL)".  Inputs must be
+ * finite (ENAN otherwise); an empty array is EINVAL.  Binary64 gives
+ * ERANGE where an output's exact value lies beyond its range. */
+
+/* PPO-TOKREW (000 13.9): with l_t = logp_t - ref_t and k the convention's
+ * estimate,
+ *   kl[t] = mask_t k(l_t),
+ *   rewards[t] = -beta kl[t] + score [t = end],
+ * end the last token of the mask (TRL: the slot after it when one exists);
+ * reward_sum = score - beta sum_t kl[t], kl_sum = sum_t kl[t].  beta >= 0
+ * (EDOM otherwise); a mask without a 1 is EDOM (no token to take the
+ * score).  kl, reward_sum, kl_sum may be NULL. */
+RLREF_WUR int RLREF_FN (ppo_tokrew) (RLREF_T rewards, RLREF_T kl, RLREF_T reward_sum,
+                                     RLREF_T kl_sum, RLREF_CT logp, RLREF_CT ref,
+                                     const long *mask, size_t n, RLREF_CT score, RLREF_CT beta,
+                                     const rlref_ppo_tokrew_convention *c);
+
+/* PPO-TOKREW-EX (000 section 3): for one token with probabilities p under
+ * the policy and p_ref under the reference, 0 < p, p_ref <= 1 (EDOM
+ * otherwise): ratio = p/p_ref, log_ratio = l = log(p/p_ref) (the k1
+ * penalty), k2 = l^2/2, k3 = e^-l - 1 + l = p_ref/p - 1 + l. */
+RLREF_WUR int RLREF_FN (ppo_tokrew_ex) (RLREF_T ratio, RLREF_T log_ratio, RLREF_T k2,
+                                        RLREF_T k3, RLREF_CT p, RLREF_CT p_ref);
+
+/* PPO-KLSUM (000 13.9, 13.10) on a tiny LM (rlref/lm.h; cut sequences must
+ * count, RLREF_LM_KEEP, and the reward be additive): the policy has logits,
+ * the reference ref_logits (the same shape).  For the sequence y of L
+ * tokens:
+ *   token_log_ratio[t] = log pi(y_t | s_t) - log pi_ref(y_t | s_t),
+ *   seq_log_ratio = log pi(y) - log pi_ref(y),
+ *   token_rewards[t] = -beta token_log_ratio[t] + r(y) [t = L]  (13.9);
+ * and over every sequence, enumerated:
+ *   kl_tokens = E_pi[sum_t l_t],  return_tokens = E_pi[sum_t r_t],
+ * against the library's sequence-level kl = KL(pi || pi_ref) and rlhf =
+ * E_pi[r] - beta KL(pi || pi_ref) (rlref_lm_objective): 13.10 says
+ * kl_tokens = kl and return_tokens = rlhf.  beta > 0; at most 1e6
+ * sequences; errors of the LM functions. */
+RLREF_WUR int RLREF_FN (ppo_klsum) (RLREF_T token_log_ratio, RLREF_T seq_log_ratio,
+                                    RLREF_T token_rewards, RLREF_T kl_tokens, RLREF_T kl,
+                                    RLREF_T return_tokens, RLREF_T rlhf, const rlref_lm *lm,
+                                    RLREF_CT logits, RLREF_CT ref_logits, RLREF_CT reward,
+                                    RLREF_CT beta, const int *y, int L);
+
+/* PPO-RATIO (001): l = logp - old_logp, clamped to [-20, 20] when clamp;
+ * ratio = e^l, log_ratio = l (after the clamp), grad = d ratio / d logp
+ * (ratio, or 0 where the clamp binds strictly; at the bounds torch passes
+ * the gradient).  log_ratio, grad may be NULL. */
+RLREF_WUR int RLREF_FN (ppo_ratio) (RLREF_T ratio, RLREF_T log_ratio, RLREF_T grad,
+                                    RLREF_CT logp, RLREF_CT old_logp, size_t n, int clamp);
+
+/* PPO-IS (003): on K actions, p_old = softmax(logits_old), p =
+ * softmax(logits), a function f of the action (an advantage):
+ *   e_old = E_old[f], e_is = E_p[(p_old/p) f] (= e_old, 003's identity),
+ *   e_new = E_p[f], e_cpi = E_old[(p/p_old) f] (= e_new, the unclipped
+ *   surrogate in the direction PPO uses), ratio = p/p_old,
+ *   cpi_grad[k] = d e_cpi / d logits_k = p_k (f_k - e_new),
+ *   pg_old[k] = E_old[f d log p_old / d logits_old,k] = p_old,k (f_k - e_old),
+ * the policy gradient at theta_old (equal to cpi_grad there).  Every
+ * output but e_old may be NULL. */
+RLREF_WUR int RLREF_FN (ppo_is) (RLREF_T e_old, RLREF_T e_is, RLREF_T e_new, RLREF_T e_cpi,
+                                 RLREF_T p_old, RLREF_T p, RLREF_T ratio, RLREF_T cpi_grad,
+                                 RLREF_T pg_old, RLREF_CT logits_old, RLREF_CT logits,
+                                 RLREF_CT f, size_t K);
+
+/* PPO-CLIP (000 13.12, 003), PPO-DUALCLIP: l_t = logp_t - old_logp_t
+ * (clamped to [-20, 20] when c->clamp_log_ratio), rho_t = e^l_t,
+ *   s_t = min(rho_t A_t, clip(rho_t, 1 - eps_low, 1 + eps_high) A_t),
+ * and with c->dual_clip, for A_t < 0, s_t = max(s_t, dual_c A_t);
+ *   loss = -sum_t mask_t s_t / N,  N = sum_t mask_t,
+ * surrogate[t] = mask_t s_t, ratio[t] = rho_t, grad[t] = d loss / d logp_t
+ * (-A_t rho_t / N where rho_t A_t is the active term, 0 where a clip, the
+ * dual bound or the log-ratio clamp binds strictly), clipfrac = the
+ * fraction of masked tokens with clip(rho) A < rho A.  0 <= eps_low < 1,
+ * eps_high >= 0, dual_c > 1 (read only with c->dual_clip), EDOM
+ * otherwise.  surrogate, ratio, grad, clipfrac may be NULL. */
+RLREF_WUR int RLREF_FN (ppo_clip) (RLREF_T loss, RLREF_T surrogate, RLREF_T ratio,
+                                   RLREF_T grad, RLREF_T clipfrac, RLREF_CT logp,
+                                   RLREF_CT old_logp, RLREF_CT adv, const long *mask, size_t n,
+                                   const rlref_ppo_clip_convention *c, RLREF_CT eps_low,
+                                   RLREF_CT eps_high, RLREF_CT dual_c);
+
+/* PPO-CLIP-EX2 (003): clip(x, a, b) = min(max(x, a), b) for one token:
+ * clipped = clip(rho, 1 - eps, 1 + eps), unclipped = rho A, surrogate =
+ * min(rho A, clipped A).  rho >= 0, 0 <= eps < 1 (EDOM otherwise). */
+RLREF_WUR int RLREF_FN (ppo_clip_one) (RLREF_T clipped, RLREF_T unclipped, RLREF_T surrogate,
+                                       RLREF_CT rho, RLREF_CT adv, RLREF_CT eps);
+
+/* PPO-VALUE: with Vc the convention's clipped value (range clip >= 0),
+ *   losses[t] = mask_t max((V_t - R_t)^2, (Vc_t - R_t)^2)  (or (V_t - R_t)^2),
+ *   loss = k sum_t losses[t] / N,  k = 1/2 (c->half) or 1,
+ * grad[t] = d loss / d values_t, clipfrac = the fraction of masked tokens
+ * whose clipped square is the larger.  old_values and clip are read only
+ * by the clipped conventions.  losses, grad, clipfrac may be NULL. */
+RLREF_WUR int RLREF_FN (ppo_value_loss) (RLREF_T loss, RLREF_T losses, RLREF_T grad,
+                                         RLREF_T clipfrac, RLREF_CT values, RLREF_CT old_values,
+                                         RLREF_CT returns, const long *mask, size_t n,
+                                         const rlref_ppo_value_convention *c, RLREF_CT clip);
+
+/* PPO-VALUE targets: target[t] = old_values[t] + adv[t] (the GAE return,
+ * returns = advantages + values, as every library forms it). */
+RLREF_WUR int RLREF_FN (ppo_gae_target) (RLREF_T target, RLREF_CT old_values, RLREF_CT adv,
+                                         size_t n);
+
+/* PPO-VALUE targets: the Monte-Carlo return target[t] = sum_{k >= t}
+ * gamma^{k - t} rewards[k], gamma >= 0 (EDOM otherwise; usually <= 1). */
+RLREF_WUR int RLREF_FN (ppo_mc_return) (RLREF_T target, RLREF_CT rewards, size_t n,
+                                        RLREF_CT gamma);
+
+/* PPO-VALUE objective (003; 000's pseudo-code): logits holds T rows of V
+ * (one per token); entropy[t] = -sum_a p log p of the softmax of row t,
+ * entropy_mean = sum_t mask_t entropy[t] / N;
+ *   objective = l_clip - c1 l_vf + c2 entropy_mean,  loss = -objective,
+ * l_clip the clipped surrogate objective (maximised), l_vf the value loss.
+ * c1, c2 >= 0 (EDOM otherwise).  entropy, objective may be NULL. */
+RLREF_WUR int RLREF_FN (ppo_objective) (RLREF_T entropy, RLREF_T entropy_mean,
+                                        RLREF_T objective, RLREF_T loss, RLREF_CT logits,
+                                        size_t V, const long *mask, size_t T, RLREF_CT l_clip,
+                                        RLREF_CT l_vf, RLREF_CT c1, RLREF_CT c2);
+
+/* PPO-WHITEN (000 section 3.2): over the masked values, mean mu and
+ * std = sqrt(sum (A - mu)^2/(n - ddof)); scale = sqrt(var + eps),
+ * sqrt(max(var, eps)) or std + eps (c->eps_at);
+ *   whitened[t] = (A_t - mu)/scale (+ mu with c->readd_mean),
+ * 0 at masked positions with c->zero_masked.  eps >= 0; n - ddof >= 1 and
+ * scale > 0 (EDOM otherwise).  mean, std, scale may be NULL. */
+RLREF_WUR int RLREF_FN (ppo_whiten) (RLREF_T whitened, RLREF_T mean, RLREF_T std,
+                                     RLREF_T scale, RLREF_CT values, const long *mask, size_t n,
+                                     const rlref_ppo_whiten_convention *c, RLREF_CT eps);
+
+/* PPO-KLCTL (000 section 3, 003): the adaptive KL coefficient of Ziegler
+ * et al. after each of n updates, the mean KL of update k being kl[k]:
+ *   err[k] = clip(kl[k]/target - 1, -0.2, 0.2)  (the binary64 0.2),
+ *   coef_after[k] = coef_after[k - 1] (1 + err[k] n_steps/horizon),
+ * from coef; adaptive 0 is the fixed controller (err 0, the coefficient
+ * unchanged).  coef >= 0, n_steps >= 0, target > 0 and horizon > 0 (read
+ * only when adaptive). */
+RLREF_WUR int RLREF_FN (ppo_kl_controller) (RLREF_T err, RLREF_T coef_after, RLREF_CT kl,
+                                            size_t n, RLREF_CT coef, long n_steps,
+                                            RLREF_CT target, RLREF_CT horizon, int adaptive);
+
+/* PPO-KLCTL early stop: kl[i] is the mean KL measured on update i; the
+ * loop stops at the first kl[i] > factor target_kl, after the update (003:
+ * "update theta; stop if mean(KL) > target_kl"; TRL up to 0.11 once per
+ * epoch, factor 1.5) or, check_first, before it (Spinning Up,
+ * Stable-Baselines3).  updates = the updates taken, stopped = 1 when the
+ * loop broke.  target_kl > 0, factor > 0. */
+RLREF_WUR int RLREF_FN (ppo_early_stop) (size_t *updates, int *stopped, RLREF_CT kl, size_t n,
+                                         RLREF_CT target_kl, RLREF_CT factor, int check_first);

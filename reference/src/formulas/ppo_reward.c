@@ -1,0 +1,180 @@
+/* ppo_reward.c -- the per-token reward of PPO for language models and its
+ * KL penalty (PPO-TOKREW, PPO-TOKREW-EX; seed 000 (13.9) and section 3's
+ * example), written once for both backends, in every convention of TRL,
+ * verl and OpenRLHF (CONVENTIONS.md "KL estimators").
+ *
+ * k3 = e^-l - 1 + l is formed without cancellation near l = 0 (its Taylor
+ * series); the log-ratio of two probabilities as log1p((p - p_ref)/p_ref),
+ * exact in its small differences. */
+#include "rlref/num.h"
+#include "rlref/ppo.h"
+#include "ppo_common.h"
+
+/* h = e^u - 1 - u >= 0: for |u| < 1 its Taylor series sum_{k>=2} u^k/k!
+ * (terms until they no longer count at the working precision), else
+ * expm1(u) - u.  h, u and term are distinct. */
+static void
+expm1_minus (num_ptr h, num_srcptr u, num_ptr term)
+{
+  if (num_cmp_d (u, -1.0) > 0 && num_cmp_d (u, 1.0) < 0)
+    {
+      long prec = num_prec ();
+      num_sqr (term, u);
+      num_mul_2si (term, term, -1);
+      num_set (h, term);
+      for (long k = 3; !num_is_zero (term); k++)
+        {
+          num_mul (term, term, u);
+          num_div_si (term, term, k);
+          num_add (h, h, term);
+          if (num_get_exp (term) < num_get_exp (h) - prec - 4)
+            break;
+        }
+      return;
+    }
+  num_expm1 (term, u);
+  num_sub (h, term, u);
+}
+
+/* The convention's estimate k of l = logp - ref (13.9's penalty):
+ *   k1 = l;  k3 = e^-l - 1 + l = expm1_minus(-l);
+ * verl's low_var_kl takes k3 of clamp(l, -20, 20); verl's low_var_kl and
+ * OpenRLHF clamp the estimate to [-10, 10].  k, l, t, u distinct. */
+static void
+estimate (num_ptr k, num_ptr l, const rlref_ppo_tokrew_convention *c, num_ptr t, num_ptr u)
+{
+  if (c->kl == RLREF_PPO_K3)
+    {
+      if (c->clamp_log_ratio)
+        {
+          num_set_d (t, -RLREF_PPO_LOG_RATIO_CLAMP);
+          num_set_d (u, RLREF_PPO_LOG_RATIO_CLAMP);
+          ppo_clamp (l, l, t, u);
+        }
+      num_neg (u, l);
+      expm1_minus (k, u, t);
+    }
+  else
+    num_set (k, l);
+  if (c->clamp_estimate)
+    {
+      num_set_d (t, -RLREF_PPO_KL_CLAMP);
+      num_set_d (u, RLREF_PPO_KL_CLAMP);
+      ppo_clamp (k, k, t, u);
+    }
+}
+
+/* r = -a, written +0 when a is zero (no negative zero in an output). */
+static void
+neg_nz (num_ptr r, num_srcptr a)
+{
+  if (num_is_zero (a))
+    num_set_zero (r);
+  else
+    num_neg (r, a);
+}
+
+/* PPO-TOKREW (000 13.9):
+ *   r_t = r_phi(x, y) [t = T] - beta (log pi(y_t | s_t) - log pi_ref(y_t | s_t)),
+ * the log-ratio replaced by the convention's estimate k, masked tokens
+ * without a penalty, the score at the last token of the mask (TRL: on the
+ * slot after it when the row has one). */
+int
+FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum,
+                 num_srcptr logp, num_srcptr ref, const long *mask, size_t n, num_srcptr score,
+                 num_srcptr beta, const rlref_ppo_tokrew_convention *c)
+{
+  num_ptr k = NULL;
+  num_t b, sc, l, t, u, s;
+  size_t N = 0, end = 0;
+  int status;
+  if (!rewards || !c)
+    RLREF_ERROR ("rewards or convention missing", RLREF_EINVAL);
+  status = ppo_check_array (logp, n, "logp: n >= 1 finite log-probabilities");
+  TRY (ppo_check_array (ref, n, "ref: n >= 1 finite log-probabilities"));
+  TRY (ppo_mask_count (&N, mask, n, 1));
+  TRY (ppo_check_scalar (score, "the score must be finite"));
+  TRY (ppo_check_above (beta, 0.0, 0, "beta must be finite and >= 0"));
+  if (status)
+    return status;
+  for (size_t i = 0; i < n; i++)
+    if (ppo_in_mask (mask, i))
+      end = i;
+  if (c->score_after_last && end + 1 < n)
+    end++;
+  num_init (b); num_init (sc); num_init (l); num_init (t); num_init (u); num_init (s);
+  num_set (b, beta);
+  num_set (sc, score);
+  k = num_vec_new (n);
+  if (!k)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  for (size_t i = 0; i < n; i++)
+    {
+      if (!ppo_in_mask (mask, i))
+        continue;                               /* k stays +0 */
+      num_sub (l, AT (logp, i), AT (ref, i));
+      estimate (AT (k, i), l, c, t, u);
+      if (!num_is_finite (AT (k, i)))
+        FAIL ("the KL estimate overflows", RLREF_ERANGE);
+    }
+  /* every input has been read: outputs may now be written */
+  for (size_t i = 0; i < n; i++)
+    {
+      num_mul (t, b, AT (k, i));
+      neg_nz (t, t);
+      if (i == end)
+        num_add (t, t, sc);
+      if (!num_is_finite (t))
+        FAIL ("a reward overflows", RLREF_ERANGE);
+      num_set (AT (rewards, i), t);
+      if (kl)
+        num_set (AT (kl, i), AT (k, i));
+    }
+  TRY (num_sum (s, k, n));
+  num_mul (t, b, s);
+  num_sub (t, sc, t);
+  if (status == RLREF_SUCCESS && (!num_is_finite (s) || !num_is_finite (t)))
+    FAIL ("the summed penalty overflows", RLREF_ERANGE);
+  if (status == RLREF_SUCCESS && reward_sum)
+    num_set (reward_sum, t);
+  if (status == RLREF_SUCCESS && kl_sum)
+    num_set (kl_sum, s);
+done:
+  num_vec_free (k, n);
+  num_clear (b); num_clear (sc); num_clear (l); num_clear (t); num_clear (u); num_clear (s);
+  return status;
+}
+
+/* PPO-TOKREW-EX (000 section 3: pi_ref = 0.4, pi = 0.9, the penalty
+ * log(0.9/0.4) ~ 0.81): l = log(p/p_ref) = log1p((p - p_ref)/p_ref),
+ * k2 = l^2/2 and k3 = e^-l - 1 + l on the same token. */
+int
+FN (ppo_tokrew_ex) (num_ptr ratio, num_ptr log_ratio, num_ptr k2, num_ptr k3, num_srcptr p,
+                    num_srcptr p_ref)
+{
+  num_t d, l, q, h, u, t;
+  int status;
+  if (!ratio || !log_ratio || !k2 || !k3)
+    RLREF_ERROR ("an output is missing", RLREF_EINVAL);
+  status = ppo_check_above (p, 0.0, 1, "p must be a probability in (0, 1]");
+  TRY (ppo_check_above (p_ref, 0.0, 1, "p_ref must be a probability in (0, 1]"));
+  if (status)
+    return status;
+  if (num_cmp_d (p, 1.0) > 0 || num_cmp_d (p_ref, 1.0) > 0)
+    RLREF_ERROR ("a probability is at most 1", RLREF_EDOM);
+  num_init (d); num_init (l); num_init (q); num_init (h); num_init (u); num_init (t);
+  num_sub (d, p, p_ref);
+  num_div (d, d, p_ref);
+  num_log1p (l, d);
+  num_div (q, p, p_ref);
+  num_neg (u, l);
+  expm1_minus (h, u, t);
+  num_sqr (t, l);
+  num_mul_2si (t, t, -1);
+  num_set (ratio, q);
+  num_set (log_ratio, l);
+  num_set (k2, t);
+  num_set (k3, h);
+  num_clear (d); num_clear (l); num_clear (q); num_clear (h); num_clear (u); num_clear (t);
+  return status;
+}

@@ -1,0 +1,122 @@
+/* ppo_whiten.c -- advantage whitening (PPO-WHITEN; seed 000 section 3.2's
+ * adv = whiten(adv)) in the conventions of TRL, verl, OpenRLHF and
+ * Stable-Baselines3 (CONVENTIONS.md "GAE, whitening, value loss"), written
+ * once for both backends.
+ *
+ * The mean and the standard deviation of the masked values come from the
+ * scaled two-pass primitives (finite wherever representable); sqrt(var +
+ * eps) is formed as hypot(std, sqrt(eps)), so that var itself is never
+ * formed and nothing overflows or underflows on the way. */
+#include "rlref/num.h"
+#include "rlref/primitives.h"
+#include "rlref/ppo.h"
+#include "ppo_common.h"
+
+/* r = sqrt(a^2 + b^2), a, b >= 0, as max sqrt(1 + (min/max)^2). */
+static void
+hypot2 (num_ptr r, num_srcptr a, num_srcptr b, num_ptr t)
+{
+  num_srcptr big = num_cmp (a, b) >= 0 ? a : b, small = big == a ? b : a;
+  if (num_is_zero (big))
+    {
+      num_set_zero (r);
+      return;
+    }
+  num_div (t, small, big);
+  num_sqr (t, t);
+  num_add_d (t, t, 1.0);
+  num_sqrt (t, t);
+  num_mul (r, t, big);
+}
+
+/* PPO-WHITEN: mu, std over the masked values, scale = sqrt(var + eps)
+ * (TRL, verl masked_whiten), sqrt(max(var, eps)) (OpenRLHF), std + eps
+ * (Stable-Baselines3); w = (A - mu)/scale (+ mu with shift_mean=False).
+ * Where A - mu overflows binary64 it is formed from halves. */
+int
+FN (ppo_whiten) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
+                 num_srcptr values, const long *mask, size_t n,
+                 const rlref_ppo_whiten_convention *c, num_srcptr eps)
+{
+  num_ptr x = NULL;
+  num_t mu, sd, sc, se, d, t;
+  size_t N = 0, k = 0;
+  int status;
+  if (!whitened || !c)
+    RLREF_ERROR ("whitened or convention missing", RLREF_EINVAL);
+  status = ppo_check_array (values, n, "values: n >= 1 finite values");
+  TRY (ppo_mask_count (&N, mask, n, 1));
+  TRY (ppo_check_above (eps, 0.0, 0, "eps must be finite and >= 0"));
+  if (status)
+    return status;
+  if (N <= (size_t) c->ddof)
+    RLREF_ERROR ("too few masked values for the convention's ddof", RLREF_EDOM);
+  num_init (mu); num_init (sd); num_init (sc); num_init (se); num_init (d); num_init (t);
+  x = num_vec_new (N);
+  if (!x)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  for (size_t i = 0; i < n; i++)
+    if (ppo_in_mask (mask, i))
+      num_set (AT (x, k++), AT (values, i));
+  TRY (FN (mean) (mu, x, N));
+  TRY (FN (stddev) (sd, x, N, c->ddof));
+  if (status)
+    goto done;
+  switch (c->eps_at)
+    {
+    case RLREF_PPO_EPS_IN_SQRT:
+      num_sqrt (se, eps);
+      hypot2 (sc, sd, se, t);
+      break;
+    case RLREF_PPO_EPS_FLOOR:
+      num_sqrt (se, eps);
+      num_max (sc, sd, se);
+      break;
+    default:
+      num_add (sc, sd, eps);
+      break;
+    }
+  if (num_is_zero (sc))
+    FAIL ("no spread and eps = 0: the scale is 0", RLREF_EDOM);
+  if (!num_is_finite (sc))
+    FAIL ("the scale overflows", RLREF_ERANGE);
+  /* the statistics are formed: outputs may now be written */
+  for (size_t i = 0; i < n; i++)
+    {
+      if (c->zero_masked && !ppo_in_mask (mask, i))
+        {
+          num_set_zero (AT (whitened, i));
+          continue;
+        }
+      num_sub (d, AT (values, i), mu);
+      if (num_is_finite (d))
+        num_div (d, d, sc);
+      else
+        {
+          num_mul_2si (d, AT (values, i), -1);
+          num_mul_2si (t, mu, -1);
+          num_sub (d, d, t);
+          num_mul_2si (t, sc, -1);
+          num_div (d, d, t);
+        }
+      if (c->readd_mean)
+        num_add (d, d, mu);
+      if (!num_is_finite (d))
+        FAIL ("a whitened value overflows", RLREF_ERANGE);
+      if (num_is_zero (d))
+        num_set_zero (d);
+      num_set (AT (whitened, i), d);
+    }
+  if (num_is_zero (mu))
+    num_set_zero (mu);
+  if (mean)
+    num_set (mean, mu);
+  if (std)
+    num_set (std, sd);
+  if (scale)
+    num_set (scale, sc);
+done:
+  num_vec_free (x, N);
+  num_clear (mu); num_clear (sd); num_clear (sc); num_clear (se); num_clear (d); num_clear (t);
+  return status;
+}

@@ -1,0 +1,961 @@
+"""The PPO family, PPO-TOKREW, PPO-TOKREW-EX, PPO-KLSUM, PPO-RATIO, PPO-IS, PPO-CLIP,
+PPO-CLIP-EX2, PPO-DUALCLIP, PPO-VALUE, PPO-WHITEN and PPO-KLCTL (000 eq. 13.9-13.12 and section
+3; 003 "PPO"; 001 "PPO"; CONVENTIONS.md "Ratio and clipping", "GAE, whitening, value loss" and
+"KL estimators"), from the definitions in those documents and, where they leave room, the code
+of the library a variant cites: TRL 1.10 trl/experimental/ppo/ppo_trainer.py; verl
+verl/trainer/ppo/core_algos.py (compute_policy_loss_vanilla, compute_value_loss, kl_penalty,
+AdaptiveKLController, compute_rewards) and verl/utils/torch_functional.py (masked_whiten);
+OpenRLHF openrlhf/models/loss.py (PolicyLoss, ValueLoss), openrlhf/models/utils.py
+(compute_approx_kl, compute_reward), openrlhf/trainer/ppo_utils (the advantage normalisation,
+AdaptiveKLController); Spinning Up and Stable-Baselines3 for the early stop and the
+std + eps whitening.
+
+Inputs are exact binary64 (a Fraction when "sens" perturbs one).  Log-ratios, clips, the
+value losses, whitening statistics and the controller are exact rationals, rounded once to the
+working precision; only exp, log and sqrt are evaluated in mpmath.  A masked token (mask 0)
+takes no part in a mean; a mask entry other than 0 and 1 is refused (EDOM), and so is a mask
+without a 1 where a mean over the mask is formed.
+
+PPO-KLSUM enumerates every sequence of a tiny language model here, independently of the library
+(its own prefix order and sequence products), and forms KL(pi || pi_ref) from products of
+probabilities, the per-token side of (13.10) from sums of per-token log-ratios.
+"""
+
+import math
+from fractions import Fraction
+
+from mpmath import mp, mpf
+
+from xcore import Ctx, M, Reject, get_input
+
+
+# ----------------------------------------------------------------------------------------------
+# Reading the inputs
+# ----------------------------------------------------------------------------------------------
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def qreal(v, name):
+    """The exact rational of a real input or parameter; NaN and +-inf are refused (ENAN)."""
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise Reject("EINVAL", "%s is not a real number" % name)
+    if math.isnan(v) or math.isinf(v):
+        raise Reject("ENAN", "%s is %r" % (name, v))
+    return Fraction(v)
+
+
+def param(inputs, params, name):
+    """A real parameter: the test's own value when it gives one, else the group's."""
+    return qreal(get_input(inputs, params, name), name)
+
+
+def arrays(inputs, names, what, allow_empty=False):
+    """The named real arrays, all of one length n >= 1, as exact rationals.  Lengths that differ
+    and an empty batch are refused (EINVAL), then non-finite entries (ENAN)."""
+    raw = []
+    for n in names:
+        v = inputs.get(n)
+        if not isinstance(v, list):
+            raise Reject("EINVAL", "%s is not an array" % n)
+        raw.append(v)
+    n0 = len(raw[0])
+    for n, a in zip(names, raw):
+        if len(a) != n0:
+            raise Reject("EINVAL", "%s has %d entries, %s %d" % (n, len(a), names[0], n0))
+    if n0 == 0 and not allow_empty:
+        raise Reject("EINVAL", "no %s" % what)
+    return n0, [[qreal(x, "%s[%d]" % (n, i)) for i, x in enumerate(a)]
+                for n, a in zip(names, raw)]
+
+
+def mask_of(inputs, n, need_one=True):
+    """The 0/1 mask of n tokens: another length is EINVAL, an entry other than 0 and 1 EDOM,
+    and (need_one) a mask without a 1 EDOM: a mean over no token is 0/0."""
+    m = inputs.get("mask")
+    if not isinstance(m, list) or len(m) != n:
+        raise Reject("EINVAL", "the mask must hold one entry per token (%d)" % n)
+    for i, x in enumerate(m):
+        if not is_int(x) or x not in (0, 1):
+            raise Reject("EDOM", "mask[%d] = %r is not 0 or 1" % (i, x))
+    if need_one and sum(m) == 0:
+        raise Reject("EDOM", "no token in the mask: a mean over the mask is 0/0")
+    return m
+
+
+def clamp(x, lo, hi):
+    """min(max(x, lo), hi), as torch.clamp and 003's clip(x, a, b) = min(max(x, a), b)."""
+    return min(max(x, lo), hi)
+
+
+def exp_q(q):
+    return mp.exp(M(q))
+
+
+def k3_of(ell):
+    """k3 = e^{-l} - 1 + l of an exact log-ratio l, at a precision that survives its
+    cancellation (k3 ~ l^2/2 for small l)."""
+    if ell == 0:
+        return mpf(0)
+    extra = max(0, -2 * int(math.floor(math.log2(abs(float(ell)) or 1e-300)))) + 20
+    with mp.workprec(mp.prec + extra):
+        v = mp.exp(-M(ell)) - 1 + M(ell)
+    return +v
+
+
+# ----------------------------------------------------------------------------------------------
+# PPO-TOKREW (000 13.9): r_t = score [t = end] - beta k(log pi_old - log pi_ref)
+# ----------------------------------------------------------------------------------------------
+
+# variant -> (estimator, where the score goes, default beta)
+#   seed-000         k1 = l; score at the last token of the mask (13.9: t = T)
+#   trl-k1, trl-k3   TRL 1.10 experimental PPO: logr = ref - logp, kl = -logr (k1) or
+#                    (e^{logr} - 1) - logr (k3), no clamp; the score goes one slot past the last
+#                    token when that slot exists (sequence_lengths + 1 < width), else on it
+#   verl-k1          verl kl_penalty "kl": l; score at the last response token
+#   verl-low-var-kl  verl "low_var_kl"/"k3": c = clamp(ref - logp, -20, 20), clamp(e^c - c - 1,
+#                    -10, 10)
+#   openrlhf-k1/-k3  OpenRLHF compute_approx_kl: k1 or k3, then clamp(-10, 10) for every estimator
+TOKREW = {
+    "seed-000": ("k1", "last", 0.1),
+    "trl-k1": ("k1", "after", 0.05),
+    "trl-k3": ("k3", "after", 0.05),
+    "verl-k1": ("k1", "last", 0.001),
+    "verl-low-var-kl": ("verl-k3", "last", 0.001),
+    "openrlhf-k1": ("openrlhf-k1", "last", 0.01),
+    "openrlhf-k3": ("openrlhf-k3", "last", 0.01),
+}
+
+
+def estimator(kind, ell):
+    """The per-token KL estimate of a variant at the exact log-ratio l = logp - ref."""
+    if kind == "k1":
+        return M(ell)
+    if kind == "k3":
+        return k3_of(ell)
+    if kind == "verl-k3":
+        c = clamp(-ell, Fraction(-20), Fraction(20))
+        k = k3_of(-c)                       # e^c - c - 1 = k3 at l = -c
+        return clamp(k, mpf(-10), mpf(10))
+    if kind == "openrlhf-k1":
+        return M(clamp(ell, Fraction(-10), Fraction(10)))
+    if kind == "openrlhf-k3":
+        return clamp(k3_of(ell), mpf(-10), mpf(10))
+    raise ValueError(kind)
+
+
+def eval_tokrew(variant, params, inputs, ctx):
+    if variant not in TOKREW:
+        raise ValueError("PPO-TOKREW: unknown variant %r" % variant)
+    kind, where, _ = TOKREW[variant]
+    n, (logp, ref) = arrays(inputs, ("logp", "ref"), "tokens")
+    mask = mask_of(inputs, n)
+    score = param(inputs, params, "score")
+    beta = param(inputs, params, "beta")
+    if beta < 0:
+        raise Reject("EDOM", "beta = %s < 0" % float(beta))
+    last = max(i for i in range(n) if mask[i])
+    end = last + 1 if where == "after" and last + 1 < n else last
+    kl = [estimator(kind, logp[i] - ref[i]) if mask[i] else mpf(0) for i in range(n)]
+    rewards = [-M(beta) * kl[i] + (M(score) if i == end else 0) for i in range(n)]
+    kl_sum = mp.fsum(kl)
+    return {"rewards": rewards, "kl": kl, "reward_sum": M(score) - M(beta) * kl_sum,
+            "kl_sum": kl_sum}
+
+
+# ----------------------------------------------------------------------------------------------
+# PPO-TOKREW-EX (000 section 3's example): pi_ref = 0.4, pi = 0.9
+# ----------------------------------------------------------------------------------------------
+
+def eval_tokrew_ex(variant, params, inputs, ctx):
+    """ratio = p/p_ref, l = log(p/p_ref) = k1, k2 = l^2/2, k3 = p_ref/p - 1 + l (= e^{-l} - 1 +
+    l), for probabilities 0 < p, p_ref <= 1."""
+    if variant != "seed-000":
+        raise ValueError("PPO-TOKREW-EX: unknown variant %r" % variant)
+    p = qreal(inputs.get("p"), "p")
+    pr = qreal(inputs.get("p_ref"), "p_ref")
+    for name, v in (("p", p), ("p_ref", pr)):
+        if not 0 < v <= 1:
+            raise Reject("EDOM", "%s = %s is not a probability in (0, 1]" % (name, float(v)))
+    q = p / pr
+    with mp.workprec(mp.prec + 64):
+        ell = mp.log(M(q))
+        k3 = M(pr / p - 1) + ell
+    return {"ratio": M(q), "log_ratio": +ell, "k2": ell * ell / 2, "k3": +k3}
+
+
+# ----------------------------------------------------------------------------------------------
+# PPO-KLSUM (000 13.10) on the tiny language model, enumerated here
+# ----------------------------------------------------------------------------------------------
+
+def prefix_count(V, T):
+    return sum((V - 1) ** t for t in range(T))
+
+
+class Tiny:
+    """A tiny LM: sequences end at EOS or are cut after T tokens; pi(y) the product of the
+    next-token softmax probabilities (13.1).  bigram: row = previous token (V at the start);
+    tabular: one row per prefix without EOS, by length, then lexicographically in the tokens
+    (EOS skipped)."""
+
+    def __init__(self, kind, V, eos, T, logits, name):
+        self.kind, self.V, self.eos, self.T = kind, V, eos, T
+        rows = V + 1 if kind == "bigram" else prefix_count(V, T)
+        if len(logits) != rows * V:
+            raise Reject("EINVAL", "%s holds %d numbers, a %s model of V = %d, T = %d has %d x "
+                         "%d" % (name, len(logits), kind, V, T, rows, V))
+        vals = [M(qreal(x, name)) for x in logits]
+        self.prob = []
+        for r in range(rows):
+            row = vals[r * V:(r + 1) * V]
+            top = max(row)
+            e = [mp.exp(x - top) for x in row]
+            s = mp.fsum(e)
+            self.prob.append([x / s for x in e])
+
+    def row(self, prefix):
+        if self.kind == "bigram":
+            return prefix[-1] if prefix else self.V
+        k = 0
+        for a in prefix:
+            k = k * (self.V - 1) + (a if a < self.eos else a - 1)
+        return prefix_count(self.V, len(prefix)) + k
+
+    def token_probs(self, y):
+        return [self.prob[self.row(y[:t])][y[t]] for t in range(len(y))]
+
+
+def sequences(V, eos, T):
+    """Every outcome (y, cut): EOS-ended sequences of up to T tokens and the cut ones of T."""
+    out = []
+
+    def walk(prefix):
+        for a in range(V):
+            y = prefix + (a,)
+            if a == eos:
+                out.append((y, False))
+            elif len(y) == T:
+                out.append((y, True))
+            else:
+                walk(y)
+    walk(())
+    return out
+
+
+def tiny_shape(inputs):
+    V, eos, T = inputs.get("V"), inputs.get("eos"), inputs.get("T")
+    for name, k in (("V", V), ("eos", eos), ("T", T)):
+        if not is_int(k):
+            raise Reject("EINVAL", "%s must be an integer" % name)
+    if not 2 <= V <= 64:
+        raise Reject("EDOM", "V = %d outside 2 to 64" % V)
+    if not 0 <= eos < V:
+        raise Reject("EDOM", "EOS %d is not a token" % eos)
+    if T < 1:
+        raise Reject("EDOM", "T = %d < 1" % T)
+    return V, eos, T
+
+
+def eval_klsum(variant, params, inputs, ctx):
+    """13.10 on a tiny LM, cut sequences kept (the probabilities sum to 1):
+      token_log_ratio[t] = log pi(y_t | s_t) - log pi_ref(y_t | s_t) of the given y,
+      seq_log_ratio = log(pi(y)/pi_ref(y)), pi(y) the product of its token probabilities,
+      token_rewards[t] = r(y) [t = L] - beta token_log_ratio[t]   (13.9, score r(y) at the end),
+      kl_tokens = sum_y pi(y) sum_t l_t,   kl = sum_y pi(y) log(pi(y)/pi_ref(y))  (the two sides),
+      return_tokens = sum_y pi(y) sum_t r_t,   rlhf = E_pi[r] - beta KL(pi || pi_ref)."""
+    if variant not in ("tabular", "bigram"):
+        raise ValueError("PPO-KLSUM: unknown variant %r" % variant)
+    V, eos, T = tiny_shape(inputs)
+    for name in ("logits", "ref_logits", "reward", "y"):
+        if not isinstance(inputs.get(name), list):
+            raise Reject("EINVAL", "%s is not an array" % name)
+    if len(inputs["ref_logits"]) != len(inputs["logits"]):
+        raise Reject("EINVAL", "ref_logits and logits differ in length")
+    pol = Tiny(variant, V, eos, T, inputs["logits"], "logits")
+    ref = Tiny(variant, V, eos, T, inputs["ref_logits"], "ref_logits")
+    if len(inputs["reward"]) != V + 2:
+        raise Reject("EINVAL", "reward must hold V + 2 numbers")
+    rw = [qreal(x, "reward") for x in inputs["reward"]]
+    beta = param(inputs, params, "beta")
+    if beta <= 0:
+        raise Reject("EDOM", "beta = %s must be > 0" % float(beta))
+    y = inputs["y"]
+    if not 1 <= len(y) <= T:
+        raise Reject("EINVAL", "a sequence has 1 to T tokens")
+    if any(not is_int(a) or not 0 <= a < V for a in y) or eos in y[:-1] or \
+            (len(y) < T and y[-1] != eos):
+        raise Reject("EDOM", "y is not a sequence of the model")
+    y = tuple(y)
+
+    def reward(seq, cut):
+        r = sum(rw[a] for a in seq) + rw[V] * len(seq) + (rw[V + 1] if cut else 0)
+        return M(r)
+
+    B = M(beta)
+    terms_h, terms_kl, terms_ret, terms_r = [], [], [], []
+    for seq, cut in sequences(V, eos, T):
+        pp, pq = pol.token_probs(seq), ref.token_probs(seq)
+        p = mp.fprod(pp)
+        h = mp.fsum(mp.log(a) - mp.log(b) for a, b in zip(pp, pq))
+        r = reward(seq, cut)
+        terms_h.append(p * h)
+        terms_kl.append(p * mp.log(p / mp.fprod(pq)))
+        terms_ret.append(p * (r - B * h))
+        terms_r.append(p * r)
+    pp, pq = pol.token_probs(y), ref.token_probs(y)
+    tlr = [mp.log(a) - mp.log(b) for a, b in zip(pp, pq)]
+    ry = reward(y, len(y) == T and y[-1] != eos)
+    kl = mp.fsum(terms_kl)
+    return {"token_log_ratio": tlr,
+            "seq_log_ratio": mp.log(mp.fprod(pp) / mp.fprod(pq)),
+            "token_rewards": [-B * tlr[t] + (ry if t == len(y) - 1 else 0)
+                              for t in range(len(y))],
+            "kl_tokens": mp.fsum(terms_h), "kl": kl,
+            "return_tokens": mp.fsum(terms_ret), "rlhf": mp.fsum(terms_r) - B * kl}
+
+
+# ----------------------------------------------------------------------------------------------
+# PPO-RATIO (001): rho = exp(logp - old_logp), new minus old
+# ----------------------------------------------------------------------------------------------
+
+def eval_ratio(variant, params, inputs, ctx):
+    """plain: rho = e^l, l = logp - old_logp (TRL); clamp-20: l clamped to [-20, 20] first
+    (verl, OpenRLHF).  grad = d rho / d logp: rho, or 0 where the clamp binds strictly (torch's
+    clamp passes the gradient at the bounds)."""
+    if variant not in ("plain", "clamp-20"):
+        raise ValueError("PPO-RATIO: unknown variant %r" % variant)
+    n, (logp, old) = arrays(inputs, ("logp", "old_logp"), "tokens")
+    out = {"ratio": [], "log_ratio": [], "grad": []}
+    for i in range(n):
+        ell = logp[i] - old[i]
+        lc = clamp(ell, Fraction(-20), Fraction(20)) if variant == "clamp-20" else ell
+        rho = exp_q(lc)
+        out["ratio"].append(rho)
+        out["log_ratio"].append(M(lc))
+        out["grad"].append(rho if lc == ell else mpf(0))
+        if variant == "clamp-20" and abs(ell) == 20:
+            ctx.ambiguous.append("log-ratio exactly at the clamp bound 20: gradient passed "
+                                 "(torch.clamp's inclusive bounds)")
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# PPO-IS (003): E_old[f] = E_theta[(pi_old/pi_theta) f]; the CPI surrogate E_old[rho f]
+# ----------------------------------------------------------------------------------------------
+
+def softmax_mp(z):
+    top = max(z)
+    e = [mp.exp(x - top) for x in z]
+    s = mp.fsum(e)
+    return [x / s for x in e]
+
+
+def eval_is(variant, params, inputs, ctx):
+    """pi_old = softmax(logits_old), pi = softmax(logits):
+      e_old = sum pi_old f, e_is = sum pi (pi_old/pi) f (003's identity), e_new = sum pi f,
+      e_cpi = sum pi_old (pi/pi_old) f (the unclipped surrogate E_old[rho f], the direction PPO
+      uses), ratio = pi/pi_old, cpi_grad[k] = d e_cpi / d logits_k = sum_a pi_old(a) f(a)
+      d rho(a)/d logits_k, pg_old[k] = E_old[f d log pi_old / d logits_k] (the policy
+      gradient at theta_old)."""
+    if variant != "seed-003":
+        raise ValueError("PPO-IS: unknown variant %r" % variant)
+    K, (zo, z, f) = arrays(inputs, ("logits_old", "logits", "f"), "actions")
+    po = softmax_mp([M(x) for x in zo])
+    p = softmax_mp([M(x) for x in z])
+    F = [M(x) for x in f]
+    rho = [p[a] / po[a] for a in range(K)]
+    e_new = mp.fsum(p[a] * F[a] for a in range(K))
+    e_old = mp.fsum(po[a] * F[a] for a in range(K))
+    # d rho(a)/d z_k = rho(a) (delta_ak - p_k);  d log pi_old(a)/d z_k = delta_ak - po_k
+    cpi_grad = [mp.fsum(po[a] * F[a] * rho[a] * ((1 if a == k else 0) - p[k]) for a in range(K))
+                for k in range(K)]
+    pg_old = [mp.fsum(po[a] * F[a] * ((1 if a == k else 0) - po[k]) for a in range(K))
+              for k in range(K)]
+    return {"p_old": po, "p": p, "ratio": rho, "e_old": e_old,
+            "e_is": mp.fsum(p[a] * (po[a] / p[a]) * F[a] for a in range(K)),
+            "e_new": e_new, "e_cpi": mp.fsum(po[a] * rho[a] * F[a] for a in range(K)),
+            "cpi_grad": cpi_grad, "pg_old": pg_old}
+
+
+# ----------------------------------------------------------------------------------------------
+# PPO-CLIP (13.12), PPO-DUALCLIP: the token-mean loss -mean_t s_t over the mask
+# ----------------------------------------------------------------------------------------------
+
+# variant -> (log-ratio clamped to [-20, 20], dual clip for A < 0)
+CLIP = {
+    ("PPO-CLIP", "plain"): (False, False),      # 000 13.12, 003; TRL
+    ("PPO-CLIP", "clamped"): (True, False),     # OpenRLHF PolicyLoss (dual_clip None)
+    ("PPO-CLIP", "verl"): (True, True),         # verl compute_policy_loss_vanilla
+    ("PPO-DUALCLIP", "dual-clip"): (True, True),  # verl always; OpenRLHF --actor.dual_clip
+    ("PPO-DUALCLIP", "none"): (False, False),   # TRL, the seeds
+}
+
+
+def eval_clip(formula, variant, params, inputs, ctx):
+    """Per token, l = logp - old_logp (clamped to [-20, 20] by the clamped conventions),
+    rho = e^l, lo = 1 - eps_low, hi = 1 + eps_high:
+      s = min(rho A, clip(rho, lo, hi) A), and for A < 0 with a dual clip s = max(s, c A);
+    loss = -sum_t mask_t s_t / sum_t mask_t; grad = d loss / d logp_t = -(1/N) ds/dl (0 where the
+    clipped term, the dual bound c A or the log-ratio clamp binds strictly); clipfrac = the
+    fraction of masked tokens where clip(rho) A < rho A (what the libraries log)."""
+    if (formula, variant) not in CLIP:
+        raise ValueError("%s: unknown variant %r" % (formula, variant))
+    clamped, dual = CLIP[(formula, variant)]
+    n, (logp, old, adv) = arrays(inputs, ("logp", "old_logp", "adv"), "tokens")
+    mask = mask_of(inputs, n)
+    el, eh = param(inputs, params, "eps_low"), param(inputs, params, "eps_high")
+    if not 0 <= el < 1 or eh < 0:
+        raise Reject("EDOM", "clip range: 0 <= eps_low < 1 and eps_high >= 0")
+    c = None
+    if dual:
+        c = param(inputs, params, "c")
+        if not c > 1:
+            raise Reject("EDOM", "the dual-clip bound c must be > 1")
+    lo, hi = M(1 - el), M(1 + eh)
+    N = sum(mask)
+    surr, ratio, grad = [], [], []
+    nclip = 0
+    for i in range(n):
+        ell = logp[i] - old[i]
+        lc = clamp(ell, Fraction(-20), Fraction(20)) if clamped else ell
+        rho = exp_q(lc)
+        A = M(adv[i])
+        u = rho * A
+        cl = rho * A if lo <= rho <= hi else clamp(rho, lo, hi) * A
+        s = min(u, cl)
+        deriv = A * rho if u <= cl else mpf(0)    # u = cl only inside [lo, hi] (or A = 0)
+        if dual and adv[i] < 0:
+            ca = M(c * adv[i])
+            if ca > s:
+                s, deriv = ca, mpf(0)
+        if lc != ell:
+            deriv = mpf(0)
+        ratio.append(rho)
+        if mask[i]:
+            surr.append(s)
+            grad.append(-deriv / N)
+            nclip += 1 if cl < u else 0
+        else:
+            surr.append(mpf(0))
+            grad.append(mpf(0))
+    return {"loss": -mp.fsum(surr) / N, "surrogate": surr, "ratio": ratio, "grad": grad,
+            "clipfrac": mpf(nclip) / N}
+
+
+def eval_clip_ex2(variant, params, inputs, ctx):
+    """003: clip(x, a, b) = min(max(x, a), b); clipped = clip(rho, 1 - eps, 1 + eps),
+    unclipped = rho A, surrogate = min(rho A, clipped A) (13.12 for one token)."""
+    if variant != "seed-003":
+        raise ValueError("PPO-CLIP-EX2: unknown variant %r" % variant)
+    rho = qreal(inputs.get("rho"), "rho")
+    A = qreal(inputs.get("adv"), "adv")
+    eps = param(inputs, params, "eps")
+    if rho < 0:
+        raise Reject("EDOM", "a probability ratio is >= 0")
+    if not 0 <= eps < 1:
+        raise Reject("EDOM", "0 <= eps < 1")
+    cl = clamp(rho, 1 - eps, 1 + eps)
+    return {"clipped": M(cl), "unclipped": M(rho * A), "surrogate": M(min(rho * A, cl * A))}
+
+
+# ----------------------------------------------------------------------------------------------
+# PPO-VALUE: the value loss, its targets, and the full objective with the entropy bonus
+# ----------------------------------------------------------------------------------------------
+
+# variant -> (factor on the mean: 1/2 or 1, clipped form: None, "clamp" (clamp(V, V_old +- c):
+# TRL, verl) or "delta" (V_old + clamp(V - V_old, -c, c): OpenRLHF))
+VALUE = {
+    "seed-000": (Fraction(1), None),
+    "trl": (Fraction(1, 2), "clamp"),
+    "verl": (Fraction(1, 2), "clamp"),
+    "openrlhf": (Fraction(1, 2), "delta"),
+    "openrlhf-unclipped": (Fraction(1, 2), None),
+}
+
+
+def eval_value_loss(variant, params, inputs, ctx):
+    """l_t = (V - R)^2, or max((V - R)^2, (Vc - R)^2) with Vc the clipped value; loss = k
+    sum_t mask_t l_t / N (k = 1/2 in the libraries, 1 in the seeds' (V - R)^2); grad = d loss /
+    d V_t; clipfrac = fraction of masked tokens where the clipped square is the larger."""
+    half, form = VALUE[variant]
+    n, (V, Vo, R) = arrays(inputs, ("values", "old_values", "returns"), "tokens")
+    mask = mask_of(inputs, n)
+    c = None
+    if form:
+        c = param(inputs, params, "clip")
+        if c < 0:
+            raise Reject("EDOM", "the value clip range must be >= 0")
+    N = sum(mask)
+    losses, grad = [], []
+    nclip, s = 0, Fraction(0)
+    for i in range(n):
+        d1 = V[i] - R[i]
+        l, g = d1 * d1, 2 * d1
+        if form:
+            vc = clamp(V[i], Vo[i] - c, Vo[i] + c) if form == "clamp" else \
+                Vo[i] + clamp(V[i] - Vo[i], -c, c)
+            d2 = vc - R[i]
+            if d2 * d2 > l:
+                l, g = d2 * d2, 0            # vc is constant: V is outside its clip range
+                nclip += mask[i]
+            elif d2 * d2 == l and vc != V[i] and mask[i]:
+                ctx.ambiguous.append("token %d: the two squares tie outside the clip range; "
+                                     "the unclipped derivative is used" % i)
+        if mask[i]:
+            s += l
+        losses.append(M(l) if mask[i] else mpf(0))
+        grad.append(M(half * g / N) if mask[i] else mpf(0))
+    return {"loss": M(half * s / N), "losses": losses, "grad": grad,
+            "clipfrac": M(Fraction(nclip, N))}
+
+
+def eval_value_target(variant, params, inputs, ctx):
+    """gae-return: target = V_old + A (returns = advantages + values, every library);
+    mc-return: target_t = sum_{k >= t} gamma^{k - t} r_k (the seeds' Monte-Carlo return)."""
+    if variant == "gae-return":
+        n, (Vo, A) = arrays(inputs, ("old_values", "adv"), "tokens")
+        return {"target": [M(Vo[i] + A[i]) for i in range(n)]}
+    n, (r,) = arrays(inputs, ("rewards",), "tokens")
+    g = param(inputs, params, "gamma")
+    if g < 0:
+        raise Reject("EDOM", "gamma must be >= 0 (usually <= 1; the finite sum is defined "
+                     "for any gamma >= 0)")
+    out, acc = [], Fraction(0)
+    for i in reversed(range(n)):
+        acc = r[i] + g * acc
+        out.append(M(acc))
+    return {"target": out[::-1]}
+
+
+def eval_objective(variant, params, inputs, ctx):
+    """H_t = -sum_a p log p of the softmax of logits row t; entropy_mean = sum_t mask_t H_t / N;
+    objective = l_clip - c1 l_vf + c2 entropy_mean (003's L^PPO = L^CLIP - c1 L^VF + c2 H);
+    loss = -objective (000's pseudo-code: L_clip + c_v L_v - c_ent entropy)."""
+    Vn = inputs.get("V")
+    if not is_int(Vn):
+        raise Reject("EINVAL", "V must be an integer")
+    if Vn < 1:
+        raise Reject("EDOM", "V = %d: no token" % Vn)
+    z = inputs.get("logits")
+    m = inputs.get("mask")
+    if not isinstance(z, list) or not isinstance(m, list):
+        raise Reject("EINVAL", "logits and mask are arrays")
+    T = len(m)
+    if T == 0 or len(z) != T * Vn:
+        raise Reject("EINVAL", "logits must hold len(mask) rows of V, and the mask a token")
+    mask = mask_of(inputs, T)
+    zq = [qreal(x, "logits") for x in z]
+    l_clip = param(inputs, params, "l_clip")
+    l_vf = param(inputs, params, "l_vf")
+    c1, c2 = param(inputs, params, "c1"), param(inputs, params, "c2")
+    if c1 < 0 or c2 < 0:
+        raise Reject("EDOM", "c1 and c2 must be >= 0")
+    H = []
+    for t in range(T):
+        p = softmax_mp([M(x) for x in zq[t * Vn:(t + 1) * Vn]])
+        H.append(-mp.fsum(x * mp.log(x) for x in p if x > 0))
+    hm = mp.fsum(H[t] for t in range(T) if mask[t]) / sum(mask)
+    obj = M(l_clip) - M(c1) * M(l_vf) + M(c2) * hm
+    return {"entropy": H, "entropy_mean": hm, "objective": obj, "loss": -obj}
+
+
+OBJECTIVE = ("objective-seed", "objective-trl", "objective-separate-critic")
+
+
+# ----------------------------------------------------------------------------------------------
+# PPO-WHITEN (000 section 3.2's whiten; CONVENTIONS.md)
+# ----------------------------------------------------------------------------------------------
+
+# variant -> (ddof, eps form, mean re-added, masked positions set to 0)
+#   inside: (A - mu)/sqrt(var + eps); clamp: (A - mu)/sqrt(max(var, eps));
+#   outside: (A - mu)/(std + eps)
+WHITEN = {
+    "trl": (1, "inside", False, True),
+    "verl": (1, "inside", False, False),
+    "trl-rewards": (1, "inside", True, True),
+    "openrlhf": (0, "clamp", False, False),
+    "eps-outside": (1, "outside", False, False),
+}
+
+
+def eval_whiten(variant, params, inputs, ctx):
+    """Statistics over the masked values: mean mu, var = sum (x - mu)^2/(n - ddof), std =
+    sqrt(var); scale = the divisor of the variant; whitened_t = (A_t - mu)/scale (+ mu when the
+    mean is re-added), and 0 at masked positions where the convention fills them."""
+    if variant not in WHITEN:
+        raise ValueError("PPO-WHITEN: unknown variant %r" % variant)
+    ddof, form, readd, zero = WHITEN[variant]
+    n, (A,) = arrays(inputs, ("values",), "values")
+    mask = mask_of(inputs, n)
+    eps = param(inputs, params, "eps")
+    if eps < 0:
+        raise Reject("EDOM", "eps must be >= 0")
+    xs = [A[i] for i in range(n) if mask[i]]
+    if len(xs) - ddof <= 0:
+        raise Reject("EDOM", "%d masked values: n - ddof <= 0" % len(xs))
+    mu = sum(xs) / len(xs)
+    var = sum((x - mu) ** 2 for x in xs) / (len(xs) - ddof)
+    std = mp.sqrt(M(var))
+    if form == "inside":
+        scale = mp.sqrt(M(var + eps))
+    elif form == "clamp":
+        scale = mp.sqrt(M(max(var, eps)))
+    else:
+        scale = std + M(eps)
+    if scale == 0:
+        raise Reject("EDOM", "zero spread and eps = 0: division by 0")
+    out = []
+    for i in range(n):
+        if zero and not mask[i]:
+            out.append(mpf(0))
+        else:
+            w = M(A[i] - mu) / scale
+            out.append(w + M(mu) if readd else w)
+    return {"whitened": out, "mean": M(mu), "std": std, "scale": scale}
+
+
+# ----------------------------------------------------------------------------------------------
+# PPO-KLCTL: the adaptive KL coefficient, and target-KL early stopping
+# ----------------------------------------------------------------------------------------------
+
+def eval_klctl(variant, params, inputs, ctx):
+    """adaptive: err_k = clip(kl_k/target - 1, -0.2, 0.2), coef_k = coef_{k-1} (1 + err_k
+    n_steps/horizon) (Ziegler et al., as verl and OpenRLHF compute it); fixed: coef unchanged,
+    err 0.  early stop: the mean KL kl_i is measured on update i; seed-003 steps, then stops
+    when kl_i > factor target_kl; spinning-up stops before the step when kl_i > factor
+    target_kl; trl-0.11 runs an epoch, then tests its last policy KL against 1.5 target_kl
+    (TRL <= 0.11 _early_stop); updates = the steps (epochs) taken, stopped = 1 when the loop
+    broke."""
+    if variant in ("adaptive", "fixed"):
+        n, (kl,) = arrays(inputs, ("kl",), "KL values")
+        coef = qreal(inputs.get("coef"), "coef")
+        steps = inputs.get("n_steps")
+        if not is_int(steps):
+            raise Reject("EINVAL", "n_steps must be an integer")
+        if coef < 0 or steps < 0:
+            raise Reject("EDOM", "coef and n_steps must be >= 0")
+        errs, coefs = [], []
+        if variant == "fixed":
+            return {"err": [mpf(0)] * n, "coef_after": [M(coef)] * n}
+        target = param(inputs, params, "target")
+        horizon = param(inputs, params, "horizon")
+        if target <= 0 or horizon <= 0:
+            raise Reject("EDOM", "target and horizon must be > 0")
+        bound = Fraction(0.2)        # np.clip(x, -0.2, 0.2): the binary64 0.2, not 1/5
+        for k in kl:
+            e = clamp(k / target - 1, -bound, bound)
+            coef = coef * (1 + e * steps / horizon)
+            errs.append(M(e))
+            coefs.append(M(coef))
+        return {"err": errs, "coef_after": coefs}
+    if variant not in ("seed-003", "spinning-up", "trl-0.11"):
+        raise ValueError("PPO-KLCTL: unknown variant %r" % variant)
+    n, (kl,) = arrays(inputs, ("kl",), "KL values")
+    t = param(inputs, params, "target_kl")
+    f = param(inputs, params, "factor")
+    if t <= 0 or f <= 0:
+        raise Reject("EDOM", "target_kl and factor must be > 0")
+    updates, stopped = 0, 0
+    for k in kl:
+        if variant in ("seed-003", "trl-0.11"):    # step (an epoch, old TRL), then test
+            updates += 1
+            if k > f * t:
+                stopped = 1
+                break
+        else:
+            if k > f * t:
+                stopped = 1
+                break
+            updates += 1
+    return {"updates": mpf(updates), "stopped": mpf(stopped)}
+
+
+# ----------------------------------------------------------------------------------------------
+# The registry of this family
+# ----------------------------------------------------------------------------------------------
+
+def value_dispatch(variant, params, inputs, ctx):
+    if variant in VALUE:
+        return eval_value_loss(variant, params, inputs, ctx)
+    if variant in ("gae-return", "mc-return"):
+        return eval_value_target(variant, params, inputs, ctx)
+    if variant in OBJECTIVE:
+        return eval_objective(variant, params, inputs, ctx)
+    raise ValueError("PPO-VALUE: unknown variant %r" % variant)
+
+
+EVALUATORS = {
+    "PPO-TOKREW": eval_tokrew,
+    "PPO-TOKREW-EX": eval_tokrew_ex,
+    "PPO-KLSUM": eval_klsum,
+    "PPO-RATIO": eval_ratio,
+    "PPO-IS": eval_is,
+    "PPO-CLIP": lambda v, p, i, c: eval_clip("PPO-CLIP", v, p, i, c),
+    "PPO-CLIP-EX2": eval_clip_ex2,
+    "PPO-DUALCLIP": lambda v, p, i, c: eval_clip("PPO-DUALCLIP", v, p, i, c),
+    "PPO-VALUE": value_dispatch,
+    "PPO-WHITEN": eval_whiten,
+    "PPO-KLCTL": eval_klctl,
+}
+
+# The parameters of every variant, as the libraries (or the seeds) set them by default.
+PARAMS = {
+    "PPO-TOKREW": {v: {"beta": TOKREW[v][2]} for v in TOKREW},
+    "PPO-CLIP": {"plain": {"eps_low": 0.2, "eps_high": 0.2},
+                 "clamped": {"eps_low": 0.2, "eps_high": 0.2},
+                 "verl": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0}},
+    "PPO-DUALCLIP": {"dual-clip": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0},
+                     "none": {"eps_low": 0.2, "eps_high": 0.2}},
+    "PPO-CLIP-EX2": {"seed-003": {"eps": 0.2}},
+    "PPO-VALUE": {"seed-000": {}, "trl": {"clip": 0.2}, "verl": {"clip": 0.5},
+                  "openrlhf": {"clip": 0.5}, "openrlhf-unclipped": {},
+                  "gae-return": {}, "mc-return": {"gamma": 1.0},
+                  "objective-seed": {"c1": 0.5, "c2": 0.01},
+                  "objective-trl": {"c1": 0.1, "c2": 0.0},
+                  "objective-separate-critic": {"c1": 0.0, "c2": 0.01}},
+    "PPO-WHITEN": {v: {"eps": 1e-8} for v in WHITEN},
+    "PPO-KLCTL": {"adaptive": {"target": 0.1, "horizon": 10000.0}, "fixed": {},
+                  "seed-003": {"target_kl": 0.01, "factor": 1.0},
+                  "spinning-up": {"target_kl": 0.01, "factor": 1.5},
+                  "trl-0.11": {"target_kl": 1.0, "factor": 1.5}},
+}
+
+
+def params_check(formula):
+    def check(variant, params):
+        want = PARAMS.get(formula, {}).get(variant)
+        if want is None:
+            return None
+        bad = []
+        for k, v in want.items():
+            if k not in params:
+                bad.append("%s: no param %s" % (variant, k))
+            elif float(params[k]) != v:
+                bad.append("%s: %s = %r, expected %r" % (variant, k, params[k], v))
+        for k in params:
+            if k not in want:
+                bad.append("%s: unexpected param %s" % (variant, k))
+        return bad
+    return check
+
+
+PARAM_CHECKS = {f: params_check(f) for f in PARAMS}
+
+
+# ----------------------------------------------------------------------------------------------
+# Published numbers (detectors.py)
+# ----------------------------------------------------------------------------------------------
+
+EX = {"p": 0.9, "p_ref": 0.4}
+LOG15 = math.log(1.5)           # a double near log 1.5: rho within 1e-16 of 1.5
+LOG5 = math.log(5.0)
+
+
+def ppo_detectors(run):
+    label = "FORMULAS PPO-TOKREW-EX (000 section 3)"
+    run.printed("PPO-TOKREW-EX", "seed-000", EX, "log_ratio", None, "0.810930", label)
+    run.printed("PPO-TOKREW-EX", "seed-000", EX, "k2", None, "0.328804", label)
+    run.printed("PPO-TOKREW-EX", "seed-000", EX, "k3", None, "0.255375", label)
+    label = "FORMULAS PPO-CLIP worked example (003): A = 0.5, eps = 0.2, rho = 1.5"
+    one = {"logp": [LOG15], "old_logp": [0.0], "adv": [0.5], "mask": [1]}
+    run.printed("PPO-CLIP", "plain", one, "surrogate", 0, "0.6", label)
+    run.not_printed("PPO-CLIP", "plain", one, "surrogate", 0, "0.75", label)
+    run.printed("PPO-CLIP-EX2", "seed-003", {"rho": 1.5, "adv": 0.5}, "surrogate", None,
+                "0.6", label)
+    run.printed("PPO-CLIP-EX2", "seed-003", {"rho": 1.5, "adv": 0.5}, "unclipped", None,
+                "0.75", label)
+    label = "FORMULAS PPO-CLIP-EX2 (003): clip(2, 0.8, 1.2)"
+    run.printed("PPO-CLIP-EX2", "seed-003", {"rho": 2.0, "adv": 1.0}, "clipped", None, "1.2",
+                label)
+    label = "CONVENTIONS dual clip: eps 0.2, A = -1, rho = 5"
+    det = {"logp": [LOG5], "old_logp": [0.0], "adv": [-1.0], "mask": [1]}
+    run.printed("PPO-DUALCLIP", "none", det, "loss", None, "5", label)
+    run.printed("PPO-DUALCLIP", "dual-clip", det, "loss", None, "3", label)
+    label = "CONVENTIONS whitening [1, 2, 3]"
+    w = {"values": [1.0, 2.0, 3.0], "mask": [1, 1, 1]}
+    for v in ("trl", "verl"):
+        run.printed("PPO-WHITEN", v, w, "whitened", 0, "-0.999999995", label)
+        run.printed("PPO-WHITEN", v, w, "whitened", 2, "0.999999995", label)
+    run.printed("PPO-WHITEN", "openrlhf", w, "whitened", 0, "-1.2247449", label)
+    run.printed("PPO-WHITEN", "openrlhf", w, "whitened", 2, "1.2247449", label)
+    label = "CONVENTIONS KL estimators, l = 2, -2, -29, -100"
+    kl = {"logp": [2.0, -2.0, -29.0, -100.0], "ref": [0.0, 0.0, 0.0, 0.0], "mask": [1, 1, 1, 1]}
+    for i, printed in enumerate(("1.1353353", "4.3890561")):
+        run.printed("PPO-TOKREW", "trl-k3", kl, "kl", i, printed, label + " (k3 plain)")
+    # printed 3.93e12 and inf (float32): e^29 - 30 and e^100 - 101 in binary64 and beyond
+    run.exact("PPO-TOKREW", "trl-k3", kl, "kl", 2, lambda: mp.exp(29) - 30,
+              label + " (k3 plain, 3.93e12)")
+    run.exact("PPO-TOKREW", "trl-k3", kl, "kl", 3, lambda: mp.exp(100) - 101,
+              label + " (k3 plain: 2.69e43, inf in float32)")
+    run.printed("PPO-TOKREW", "verl-low-var-kl", kl, "kl", 3, "10", label + " (k3 clamped)")
+    run.printed("PPO-TOKREW", "openrlhf-k3", kl, "kl", 3, "10", label + " (k3 clamped)")
+    for i, printed in enumerate(("2", "-2", "-29")):
+        run.printed("PPO-TOKREW", "verl-k1", kl, "kl", i, printed, label + " (k1)")
+    run.printed("PPO-TOKREW", "openrlhf-k1", kl, "kl", 2, "-10", label + " (OpenRLHF clamps k1)")
+
+
+def ppo_exact_values(run):
+    """Closed forms the goldens' comments name."""
+    run.exact("PPO-TOKREW-EX", "seed-000", EX, "log_ratio", None,
+              lambda: mp.log(mpf(0.9) / mpf(0.4)), "log(0.9/0.4) of the binary64 inputs")
+    run.exact("PPO-WHITEN", "trl", {"values": [1.0, 2.0, 3.0], "mask": [1, 1, 1]}, "whitened", 2,
+              lambda: 1 / mp.sqrt(1 + mpf(1e-8)), "[1, 2, 3]: 1/sqrt(1 + 1e-8)")
+    run.exact("PPO-WHITEN", "openrlhf", {"values": [1.0, 2.0, 3.0], "mask": [1, 1, 1]},
+              "whitened", 2, lambda: mp.sqrt(mpf(3) / 2), "[1, 2, 3]: sqrt(3/2)")
+    run.exact("PPO-CLIP-EX2", "seed-003", {"rho": 2.0, "adv": 1.0}, "clipped", None,
+              lambda: 1 + mpf(0.2), "clip(2, 0.8, 1.2) = 1 + eps (eps the binary64 0.2)")
+
+
+DETECTORS = [ppo_detectors, ppo_exact_values]
+
+
+# ----------------------------------------------------------------------------------------------
+# Self-tests (xcheck.py --selftest), at mp.prec 400
+# ----------------------------------------------------------------------------------------------
+
+H = Fraction(1, 2 ** 100)
+
+
+def bumped(inputs, name, i, dx):
+    ins = dict(inputs)
+    arr = list(ins[name])
+    arr[i] = Fraction(arr[i]) + dx
+    ins[name] = arr
+    return ins
+
+
+def central(fn, variant, params, inputs, name, i, out):
+    with mp.workprec(600):
+        up = fn(variant, params, bumped(inputs, name, i, H), Ctx())[out]
+        dn = fn(variant, params, bumped(inputs, name, i, -H), Ctx())[out]
+        return (up - dn) / (2 * M(H))
+
+
+def refused(fn, variant, params, inputs):
+    try:
+        fn(variant, params, inputs, Ctx())
+    except Reject as ex:
+        return ex.code
+    return None
+
+
+def selftest_clip(t):
+    """The clip losses' gradients against central differences, away from every kink; the
+    worked examples; the dual clip detector."""
+    batch = {"logp": [-1.0, -0.3, -2.0, -0.9, 0.5, -25.0],
+             "old_logp": [-1.2, -0.6, -1.5, -0.95, 0.4, -1.0],
+             "adv": [0.7, 1.5, -0.8, -2.0, -1.0, 0.3], "mask": [1, 1, 1, 0, 1, 1]}
+    for (F, v), _ in CLIP.items():
+        p = PARAMS[F][v]
+        fn = EVALUATORS[F]
+        got = fn(v, p, batch, Ctx())
+        for i in range(6):
+            t.near("%s %s grad[%d]" % (F, v, i), got["grad"][i],
+                   central(fn, v, p, batch, "logp", i, "loss"), mpf(10) ** -40)
+    ex = eval_clip("PPO-CLIP", "plain", PARAMS["PPO-CLIP"]["plain"],
+                   {"logp": [LOG15], "old_logp": [0.0], "adv": [0.5], "mask": [1]}, Ctx())
+    t.near("003 example: 0.6", ex["surrogate"][0], mpf(0.5) * (1 + mpf(0.2)))
+    det = {"logp": [LOG5], "old_logp": [0.0], "adv": [-1.0], "mask": [1]}
+    t.near("dual clip detector: 3", eval_clip("PPO-DUALCLIP", "dual-clip",
+                                              PARAMS["PPO-DUALCLIP"]["dual-clip"], det,
+                                              Ctx())["loss"], 3 * mpf(1))
+    t.near("no dual clip: e^{log 5}", eval_clip("PPO-DUALCLIP", "none",
+                                                PARAMS["PPO-DUALCLIP"]["none"], det,
+                                                Ctx())["loss"], mp.exp(mpf(LOG5)))
+    for what, ins, code in (("mask 2", dict(batch, mask=[1, 2, 1, 0, 1, 1]), "EDOM"),
+                            ("no token", dict(batch, mask=[0] * 6), "EDOM"),
+                            ("NaN", dict(batch, adv=[float("nan")] + batch["adv"][1:]), "ENAN"),
+                            ("short", dict(batch, adv=[1.0]), "EINVAL")):
+        got = refused(EVALUATORS["PPO-CLIP"], "plain", PARAMS["PPO-CLIP"]["plain"], ins)
+        t.true("PPO-CLIP %s -> %s (got %s)" % (what, code, got), got == code)
+    got = refused(EVALUATORS["PPO-CLIP"], "plain", {"eps_low": 1.0, "eps_high": 0.2}, batch)
+    t.true("eps_low = 1 -> EDOM (got %s)" % got, got == "EDOM")
+
+
+def selftest_value(t):
+    ins = {"values": [0.55, 1.4, -0.2, 2.0], "old_values": [0.3, 0.7, 0.1, 2.1],
+           "returns": [1.0, 0.2, 0.4, 1.9], "mask": [1, 1, 1, 1]}
+    for v in VALUE:
+        p = PARAMS["PPO-VALUE"][v]
+        got = eval_value_loss(v, p, ins, Ctx())
+        for i in range(4):
+            t.near("PPO-VALUE %s grad[%d]" % (v, i), got["grad"][i],
+                   central(eval_value_loss, v, p, ins, "values", i, "loss"), mpf(10) ** -40)
+    a = eval_value_loss("verl", PARAMS["PPO-VALUE"]["verl"], ins, Ctx())
+    b = eval_value_loss("openrlhf", PARAMS["PPO-VALUE"]["openrlhf"], ins, Ctx())
+    t.near("verl = openrlhf in exact arithmetic", a["loss"], b["loss"])
+    s = eval_value_loss("seed-000", {}, ins, Ctx())
+    u = eval_value_loss("openrlhf-unclipped", {}, ins, Ctx())
+    t.near("seed (no 1/2) = 2 x unclipped half", s["loss"], 2 * u["loss"])
+    mc = eval_value_target("mc-return", {"gamma": 0.5}, {"rewards": [1.0, 0.0, 2.0]}, Ctx())
+    t.near("MC return 1 + 0.25 * 2", mc["target"][0], mpf(1.5))
+
+
+def selftest_whiten(t):
+    w = {"values": [1.0, 2.0, 3.0], "mask": [1, 1, 1]}
+    got = eval_whiten("trl", {"eps": 1e-8}, w, Ctx())
+    t.near("trl [1,2,3]: 1/sqrt(1 + 1e-8)", got["whitened"][2], 1 / mp.sqrt(1 + mpf(1e-8)))
+    got = eval_whiten("openrlhf", {"eps": 1e-8}, w, Ctx())
+    t.near("openrlhf [1,2,3]: sqrt(3/2)", got["whitened"][2], mp.sqrt(mpf(1.5)))
+    got = eval_whiten("trl-rewards", {"eps": 1e-8}, w, Ctx())
+    t.near("mean re-added: 2 + 1/sqrt(1 + 1e-8)", got["whitened"][2],
+           2 + 1 / mp.sqrt(1 + mpf(1e-8)))
+    t.true("ddof 1 of one value -> EDOM",
+           refused(eval_whiten, "trl", {"eps": 1e-8}, {"values": [1.0], "mask": [1]}) == "EDOM")
+
+
+def selftest_is(t):
+    ins = {"logits_old": [0.2, -0.5, 1.0], "logits": [0.5, -0.1, 0.3], "f": [1.0, -2.0, 0.5]}
+    g = eval_is("seed-003", {}, ins, Ctx())
+    t.near("e_is = e_old", g["e_is"], g["e_old"])
+    t.near("e_cpi = e_new", g["e_cpi"], g["e_new"])
+    for k in range(3):
+        t.near("cpi_grad[%d] = d e_cpi / d logits" % k, g["cpi_grad"][k],
+               central(eval_is, "seed-003", {}, ins, "logits", k, "e_cpi"), mpf(10) ** -40)
+    same = dict(ins, logits=ins["logits_old"])
+    g = eval_is("seed-003", {}, same, Ctx())
+    for k in range(3):
+        t.near("at theta_old the CPI gradient is the policy gradient [%d]" % k,
+               g["cpi_grad"][k], g["pg_old"][k])
+
+
+def selftest_klsum(t):
+    A3 = [1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0, 0.6, 0.5, 0, 2, 0, 0, 0, 1, -1, 0, -0.3, 0.3, 0]
+    R3 = [0, 0, 0, 0.5, -0.5, 0, 0, 0, 0, 1, 1, -1, 0.1, -0.1, 0.3, 0.2, 0.2, 0.2, -1, 0, 1]
+    ins = {"V": 3, "eos": 2, "T": 3, "logits": [float(x) for x in A3],
+           "ref_logits": [float(x) for x in R3], "reward": [1.0, -0.5, 0.0, -0.25, -1.0],
+           "beta": 0.5, "y": [0, 1, 2]}
+    g = eval_klsum("tabular", {}, ins, Ctx())
+    t.near("13.10: E[sum_t l_t] = KL (tabular)", g["kl_tokens"], g["kl"])
+    t.near("E[sum_t r_t] = E[r] - beta KL", g["return_tokens"], g["rlhf"])
+    t.near("chain rule on y", mp.fsum(g["token_log_ratio"]), g["seq_log_ratio"])
+    t.true("15 outcomes of V = 3, T = 3", len(sequences(3, 2, 3)) == 15)
+    B3 = [0.5, -0.2, 0.1, 0, 1, -1, 0, 0, 0, 0.3, 0.3, -0.5]
+    g = eval_klsum("bigram", {}, dict(ins, logits=[float(x) for x in B3],
+                                      ref_logits=[0.0] * 12), Ctx())
+    t.near("13.10 (bigram)", g["kl_tokens"], g["kl"])
+
+
+def selftest_tokrew(t):
+    kl = {"logp": [2.0, -2.0, -29.0, -100.0], "ref": [0.0] * 4, "mask": [1, 1, 1, 1],
+          "score": 1.0}
+    g = eval_tokrew("trl-k3", {"beta": 0.05}, kl, Ctx())
+    t.near("k3(2) = e^-2 + 1", g["kl"][0], mp.exp(-2) + 1)
+    t.near("k3(-100) = e^100 - 101", g["kl"][3], mp.exp(100) - 101)
+    g = eval_tokrew("verl-low-var-kl", {"beta": 0.001}, kl, Ctx())
+    t.true("verl clamps k3 at 10", g["kl"][2] == 10 and g["kl"][3] == 10)
+    t.near("k3 of a tiny l: l^2/2", k3_of(Fraction(1, 2 ** 80)),
+           mpf(2) ** -161 - mpf(2) ** -240 / 6, mpf(10) ** -30)
+    g = eval_tokrew("trl-k1", {"beta": 0.05},
+                    {"logp": [-1.0, -2.0, 0.0], "ref": [-1.5, -1.0, 0.0], "mask": [1, 1, 0],
+                     "score": 2.0}, Ctx())
+    t.true("TRL puts the score one past the last token", g["rewards"][2] == 2)
+    ex = eval_tokrew_ex("seed-000", {}, EX, Ctx())
+    t.true("0.810930", abs(ex["log_ratio"] - mpf("0.810930")) < mpf(5e-7))
+
+
+SELFTESTS = [selftest_clip, selftest_value, selftest_whiten, selftest_is, selftest_klsum,
+             selftest_tokrew]

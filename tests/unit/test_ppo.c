@@ -1,0 +1,1016 @@
+/* test_ppo.c -- PPO for language models: the per-token reward and its KL
+ * penalty (13.9) with the seed's example, the sum identity (13.10) on the
+ * tiny LM, the ratio, importance sampling, the clipped surrogate (13.12)
+ * with the seeds' worked examples and the dual clip, the value loss and
+ * its targets, the entropy bonus, whitening, the KL controller and the
+ * early stop; binary64 (_d), MPFR (_mp) and the binary64 batch kernel.
+ *
+ * Expected values: the numbers printed in the seeds and CONVENTIONS.md
+ * (to their printed digits); closed forms evaluated here with MPFR at 512
+ * bits from the exact binary64 inputs; central differences at 256 bits
+ * for every gradient; a tiny LM of two outcomes summed by hand; the batch
+ * kernel against rlref_ppo_clip_d on seeded random batches. */
+#include "testutil.h"
+
+#define PREC 256
+#define REF_PREC 512
+
+/* ===== helpers ========================================================== */
+
+/* r = e^-l - 1 + l at REF_PREC (plain: 512 bits hold the digits the
+ * library certifies at 256 for |l| >= 1e-60). */
+static void
+ref_k3 (mpfr_ptr r, double l)
+{
+  mpfr_t t;
+  mpfr_init2 (t, REF_PREC);
+  mpfr_set_d (t, -l, MPFR_RNDN);
+  mpfr_exp (r, t, MPFR_RNDN);
+  mpfr_sub_ui (r, r, 1, MPFR_RNDN);
+  mpfr_add_d (r, r, l, MPFR_RNDN);
+  mpfr_clear (t);
+}
+
+/* MPFR vectors of the doubles x[0..n-1]. */
+static mpfr_ptr
+mpv (const double *x, size_t n)
+{
+  return tu_mp_vec_from_d (x, n, PREC);
+}
+
+/* A scalar at PREC holding d. */
+static void
+mps (mpfr_ptr r, double d)
+{
+  mpfr_init2 (r, PREC);
+  mpfr_set_d (r, d, MPFR_RNDN);
+}
+
+/* d f / d x by a central difference at 256 bits, step 2^-90 (error of
+ * order 1e-54): f evaluates the quantity at the current x. */
+typedef void fd_fn (mpfr_ptr out, void *ctx);
+static void
+central (mpfr_ptr d, mpfr_ptr x, fd_fn *f, void *ctx)
+{
+  mpfr_t x0, h, up, dn;
+  mpfr_inits2 (PREC, x0, h, up, dn, (mpfr_ptr) 0);
+  mpfr_set (x0, x, MPFR_RNDN);
+  mpfr_set_si_2exp (h, 1, -90, MPFR_RNDN);
+  mpfr_add (x, x0, h, MPFR_RNDN);
+  f (up, ctx);
+  mpfr_sub (x, x0, h, MPFR_RNDN);
+  f (dn, ctx);
+  mpfr_set (x, x0, MPFR_RNDN);
+  mpfr_sub (d, up, dn, MPFR_RNDN);
+  mpfr_mul_2si (d, d, 89, MPFR_RNDN);          /* (up - dn)/(2 h) */
+  mpfr_clears (x0, h, up, dn, (mpfr_ptr) 0);
+}
+
+/* ===== PPO-TOKREW-EX, PPO-TOKREW ========================================= */
+
+/* 000 section 3: pi_ref 0.4 -> pi 0.9, penalty log(0.9/0.4) ~ 0.81;
+ * k2 0.328804, k3 0.255375 (FORMULAS.md); each also equal to its closed
+ * form in the binary64 inputs to 70 digits. */
+START_TEST (test_tokrew_example)
+{
+  double p = 0.9, q = 0.4, rd, ld, k2d, k3d;
+  mpfr_t P, Q, r, l, k2, k3, want;
+  mps (P, p);
+  mps (Q, q);
+  mpfr_inits2 (PREC, r, l, k2, k3, (mpfr_ptr) 0);
+  mpfr_init2 (want, REF_PREC);
+  TU_OK (rlref_ppo_tokrew_ex_d (&rd, &ld, &k2d, &k3d, &p, &q));
+  TU_OK (rlref_ppo_tokrew_ex_mp (r, l, k2, k3, P, Q));
+  ck_assert_msg (fabs (ld - 0.810930) < 5e-7, "log(0.9/0.4) = %.17g", ld);
+  ck_assert_msg (fabs (k2d - 0.328804) < 5e-7, "k2 = %.17g", k2d);
+  ck_assert_msg (fabs (k3d - 0.255375) < 5e-7, "k3 = %.17g", k3d);
+  mpfr_set_d (want, p, MPFR_RNDN);
+  mpfr_div_d (want, want, q, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (r, want, 70);
+  mpfr_log (want, want, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (l, want, 70);
+  TU_ASSERT_REL (ld, mpfr_get_d (want, MPFR_RNDN), TU_TOL0);
+  mpfr_sqr (want, want, MPFR_RNDN);
+  mpfr_div_2ui (want, want, 1, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (k2, want, 70);
+  TU_ASSERT_REL (k2d, mpfr_get_d (want, MPFR_RNDN), TU_TOL0);
+  mpfr_set_d (want, q, MPFR_RNDN);               /* k3 = q/p - 1 + log(p/q) */
+  mpfr_div_d (want, want, p, MPFR_RNDN);
+  mpfr_sub_ui (want, want, 1, MPFR_RNDN);
+  {
+    mpfr_t t;
+    mpfr_init2 (t, REF_PREC);
+    mpfr_set_d (t, p, MPFR_RNDN);
+    mpfr_div_d (t, t, q, MPFR_RNDN);
+    mpfr_log (t, t, MPFR_RNDN);
+    mpfr_add (want, want, t, MPFR_RNDN);
+    mpfr_clear (t);
+  }
+  TU_ASSERT_MP_AGREE (k3, want, 70);
+  TU_ASSERT_REL (k3d, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  mpfr_clears (P, Q, r, l, k2, k3, want, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* A log-ratio near 0: k3 ~ l^2/2 is kept to full relative accuracy in
+ * binary64 (e^-l - 1 + l written directly returns noise or 0). */
+START_TEST (test_tokrew_k3_cancellation)
+{
+  static const double ps[3] = { 0.5, 0.25, 0.9 }, qs[3] = { 0.5000001, 0.25000000000001, 0.9 };
+  for (int i = 0; i < 3; i++)
+    {
+      double p = ps[i], q = qs[i], rd, ld, k2d, k3d;
+      mpfr_t P, Q, r, l, k2, k3;
+      mps (P, p);
+      mps (Q, q);
+      mpfr_inits2 (PREC, r, l, k2, k3, (mpfr_ptr) 0);
+      TU_OK (rlref_ppo_tokrew_ex_d (&rd, &ld, &k2d, &k3d, &p, &q));
+      TU_OK (rlref_ppo_tokrew_ex_mp (r, l, k2, k3, P, Q));
+      if (p == q)
+        {
+          ck_assert (ld == 0.0 && k2d == 0.0 && k3d == 0.0 && mpfr_zero_p (k3));
+          ck_assert (!signbit (k3d) && !signbit (ld));
+        }
+      else
+        {
+          TU_ASSERT_REL (ld, mpfr_get_d (l, MPFR_RNDN), TU_TOL0);
+          TU_ASSERT_REL (k3d, mpfr_get_d (k3, MPFR_RNDN), TU_TOL1);
+          /* k3 = l^2/2 - l^3/6 + ...: within 1% of l^2/2 here */
+          ck_assert_msg (fabs (k3d / (0.5 * ld * ld) - 1) < 1e-2, "k3 %.17g, l %.17g", k3d, ld);
+        }
+      mpfr_clears (P, Q, r, l, k2, k3, (mpfr_ptr) 0);
+    }
+}
+END_TEST
+
+/* The conventions of PPO-TOKREW on the CONVENTIONS.md detectors l = 2, -2,
+ * -29, -100 and on a padded response: the estimates (k1, clamped k1, k3,
+ * clamped k3), the penalty -beta k, the score's place (TRL one slot past
+ * the last token), the sums. */
+START_TEST (test_tokrew_conventions)
+{
+  static const struct
+  {
+    const char *name;
+    rlref_ppo_tokrew_convention c;
+  } conv[] = {
+    { "seed/verl k1", { RLREF_PPO_K1, 0, 0, 0 } },
+    { "trl k1", { RLREF_PPO_K1, 0, 0, 1 } },
+    { "trl k3", { RLREF_PPO_K3, 0, 0, 1 } },
+    { "verl low_var_kl", { RLREF_PPO_K3, 1, 1, 0 } },
+    { "openrlhf k1", { RLREF_PPO_K1, 0, 1, 0 } },
+    { "openrlhf k3", { RLREF_PPO_K3, 0, 1, 0 } },
+  };
+  static const double lr[4] = { 2, -2, -29, -100 };
+  double logp[6] = { 2, -2, -29, -100, 0, 0 }, ref[6] = { 0, 0, 0, 0, 0, 0 };
+  long mask[6] = { 1, 1, 1, 1, 0, 0 };
+  double score = 0.75, beta = 0.05;
+  for (size_t k = 0; k < sizeof conv / sizeof conv[0]; k++)
+    {
+      const rlref_ppo_tokrew_convention *c = &conv[k].c;
+      double rw[6], kl[6], rs, ks;
+      mpfr_ptr L = mpv (logp, 6), R = mpv (ref, 6), rwm = tu_mp_vec_new (6, PREC),
+        klm = tu_mp_vec_new (6, PREC);
+      mpfr_t S, B, rsm, ksm, want;
+      mps (S, score);
+      mps (B, beta);
+      mpfr_inits2 (PREC, rsm, ksm, (mpfr_ptr) 0);
+      mpfr_init2 (want, REF_PREC);
+      TU_OK (rlref_ppo_tokrew_d (rw, kl, &rs, &ks, logp, ref, mask, 6, &score, &beta, c));
+      TU_OK (rlref_ppo_tokrew_mp (rwm, klm, rsm, ksm, L, R, mask, 6, S, B, c));
+      for (int i = 0; i < 4; i++)
+        {
+          double l = lr[i];
+          if (c->kl == RLREF_PPO_K1)
+            mpfr_set_d (want, c->clamp_estimate ? fmax (-10, fmin (10, l)) : l, MPFR_RNDN);
+          else
+            {
+              ref_k3 (want, c->clamp_log_ratio ? fmax (-20, fmin (20, l)) : l);
+              if (c->clamp_estimate && mpfr_cmp_si (want, 10) > 0)
+                mpfr_set_si (want, 10, MPFR_RNDN);
+            }
+          TU_ASSERT_MP_AGREE (klm + i, want, 70);
+          TU_ASSERT_REL (kl[i], mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+          TU_ASSERT_REL (rw[i] + (i == 3 && !c->score_after_last ? -score : 0.0),
+                         -beta * kl[i], TU_TOL1);
+        }
+      /* masked positions: no penalty; TRL's score on slot 4 */
+      ck_assert (kl[4] == 0 && kl[5] == 0 && rw[5] == 0);
+      ck_assert_msg (rw[4] == (c->score_after_last ? score : 0.0), "%s: rewards[4] = %g",
+                     conv[k].name, rw[4]);
+      TU_ASSERT_REL (ks, kl[0] + kl[1] + kl[2] + kl[3], TU_TOL1);
+      TU_ASSERT_REL (rs, score - beta * ks, TU_TOL1);
+      mpfr_clears (S, B, rsm, ksm, want, (mpfr_ptr) 0);
+      tu_mp_vec_free (L, 6);
+      tu_mp_vec_free (R, 6);
+      tu_mp_vec_free (rwm, 6);
+      tu_mp_vec_free (klm, 6);
+    }
+  /* the k1 detectors read directly: 2, -2, -29, -100 (OpenRLHF -10) */
+  {
+    rlref_ppo_tokrew_convention k1 = { RLREF_PPO_K1, 0, 0, 0 }, o1 = { RLREF_PPO_K1, 0, 1, 0 };
+    double rw[6], kl[6];
+    TU_OK (rlref_ppo_tokrew_d (rw, kl, NULL, NULL, logp, ref, mask, 6, &score, &beta, &k1));
+    ck_assert (kl[0] == 2 && kl[1] == -2 && kl[2] == -29 && kl[3] == -100);
+    TU_OK (rlref_ppo_tokrew_d (rw, kl, NULL, NULL, logp, ref, mask, 6, &score, &beta, &o1));
+    ck_assert (kl[2] == -10 && kl[3] == -10);
+  }
+}
+END_TEST
+
+START_TEST (test_tokrew_bad_inputs)
+{
+  rlref_ppo_tokrew_convention c = { RLREF_PPO_K1, 0, 0, 0 }, k3 = { RLREF_PPO_K3, 0, 0, 0 };
+  double lp[3] = { -1, -2, -3 }, rf[3] = { -1, -1, -1 }, rw[3], s = 1, b = 0.1, nb = -0.1,
+    nan_ = NAN, inf_ = INFINITY, big[1] = { -800 }, zero[1] = { 0 };
+  long m[3] = { 1, 1, 1 }, m2[3] = { 1, 2, 1 }, m0[3] = { 0, 0, 0 };
+  TU_ASSERT_STATUS (rlref_ppo_tokrew_d (rw, NULL, NULL, NULL, lp, rf, m2, 3, &s, &b, &c),
+                    RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_ppo_tokrew_d (rw, NULL, NULL, NULL, lp, rf, m0, 3, &s, &b, &c),
+                    RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_ppo_tokrew_d (rw, NULL, NULL, NULL, lp, rf, m, 3, &s, &nb, &c),
+                    RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_ppo_tokrew_d (rw, NULL, NULL, NULL, lp, rf, m, 3, &nan_, &b, &c),
+                    RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_ppo_tokrew_d (rw, NULL, NULL, NULL, lp, rf, m, 3, &inf_, &b, &c),
+                    RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_ppo_tokrew_d (rw, NULL, NULL, NULL, lp, rf, m, 0, &s, &b, &c),
+                    RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_ppo_tokrew_d (rw, NULL, NULL, NULL, NULL, rf, m, 3, &s, &b, &c),
+                    RLREF_EINVAL);
+  /* unclamped k3 of l = -800: e^800 is beyond binary64 (MPFR holds it) */
+  TU_ASSERT_STATUS (rlref_ppo_tokrew_d (rw, NULL, NULL, NULL, big, zero, NULL, 1, &s, &b, &k3),
+                    RLREF_ERANGE);
+  {
+    double p = 0, q = 0.4, one = 1.5, a, bb, cc, d;
+    TU_ASSERT_STATUS (rlref_ppo_tokrew_ex_d (&a, &bb, &cc, &d, &p, &q), RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_ppo_tokrew_ex_d (&a, &bb, &cc, &d, &q, &one), RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_ppo_tokrew_ex_d (&a, &bb, &cc, &d, &nan_, &q), RLREF_ENAN);
+  }
+}
+END_TEST
+
+/* ===== PPO-RATIO, PPO-IS ================================================== */
+
+START_TEST (test_ratio)
+{
+  double lp[5] = { -1, -0.5, 25, 20, -800 }, old[5] = { -2, -0.5, 0, 0, 0 }, r[5], l[5], g[5];
+  TU_OK (rlref_ppo_ratio_d (r, l, g, lp, old, 5, 0));
+  TU_ASSERT_REL (r[0], exp (1.0), TU_TOL0);            /* new minus old: e, not 1/e */
+  ck_assert (r[1] == 1.0 && g[1] == 1.0);
+  TU_ASSERT_REL (r[2], exp (25.0), TU_TOL0);
+  ck_assert (r[4] == 0.0 && !signbit (r[4]));    /* e^-800: below binary64 */
+  TU_OK (rlref_ppo_ratio_d (r, l, g, lp, old, 5, 1));
+  TU_ASSERT_REL (r[2], exp (20.0), TU_TOL0);
+  ck_assert (l[2] == 20 && g[2] == 0.0);         /* the clamp binds: no gradient */
+  ck_assert (l[3] == 20 && g[3] == r[3]);        /* at the bound torch passes it */
+  TU_ASSERT_REL (r[4], exp (-20.0), TU_TOL0);
+  {
+    mpfr_ptr L = mpv (lp, 5), O = mpv (old, 5), R = tu_mp_vec_new (5, PREC);
+    mpfr_t w;
+    mpfr_init2 (w, REF_PREC);
+    TU_OK (rlref_ppo_ratio_mp (R, NULL, NULL, L, O, 5, 0));
+    mpfr_set_si (w, -800, MPFR_RNDN);
+    mpfr_exp (w, w, MPFR_RNDN);
+    TU_ASSERT_MP_AGREE (R + 4, w, 70);           /* e^-800, exactly there in MPFR */
+    mpfr_clear (w);
+    tu_mp_vec_free (L, 5);
+    tu_mp_vec_free (O, 5);
+    tu_mp_vec_free (R, 5);
+  }
+  {
+    double big = 710, z = 0, nan_ = NAN;
+    TU_ASSERT_STATUS (rlref_ppo_ratio_d (r, NULL, NULL, &big, &z, 1, 0), RLREF_ERANGE);
+    TU_OK (rlref_ppo_ratio_d (r, NULL, NULL, &big, &z, 1, 1));
+    TU_ASSERT_STATUS (rlref_ppo_ratio_d (r, NULL, NULL, &nan_, &z, 1, 0), RLREF_ENAN);
+    TU_ASSERT_STATUS (rlref_ppo_ratio_d (r, NULL, NULL, &big, &z, 0, 0), RLREF_EINVAL);
+  }
+}
+END_TEST
+
+/* 003: E_old[f] = E_theta[(pi_old/pi_theta) f] and E_theta[f] = E_old[rho f]
+ * to 70 digits; d e_cpi / d logits against central differences; at
+ * theta = theta_old the CPI gradient is the policy gradient; an action of
+ * probability e^-80 keeps its gradient in binary64. */
+struct is_ctx
+{
+  mpfr_ptr zo, z, f;
+  size_t K;
+};
+
+static void
+is_ecpi (mpfr_ptr out, void *vc)
+{
+  struct is_ctx *c = vc;
+  mpfr_t a, b, d;
+  mpfr_inits2 (PREC, a, b, d, (mpfr_ptr) 0);
+  ck_assert_int_eq (rlref_ppo_is_mp (a, b, d, out, NULL, NULL, NULL, NULL, NULL, c->zo, c->z,
+                                     c->f, c->K), 0);
+  mpfr_clears (a, b, d, (mpfr_ptr) 0);
+}
+
+START_TEST (test_is)
+{
+  double zo[3] = { 0.2, -0.5, 1 }, z[3] = { 0.5, -0.125, 0.25 }, f[3] = { 1, -2, 0.5 };
+  struct is_ctx c = { mpv (zo, 3), mpv (z, 3), mpv (f, 3), 3 };
+  mpfr_ptr g = tu_mp_vec_new (3, PREC), pg = tu_mp_vec_new (3, PREC);
+  mpfr_t eo, ei, en, ec, d;
+  mpfr_inits2 (PREC, eo, ei, en, ec, d, (mpfr_ptr) 0);
+  TU_OK (rlref_ppo_is_mp (eo, ei, en, ec, NULL, NULL, NULL, g, pg, c.zo, c.z, c.f, 3));
+  TU_ASSERT_MP_AGREE (ei, eo, 70);
+  TU_ASSERT_MP_AGREE (ec, en, 70);
+  for (size_t k = 0; k < 3; k++)
+    {
+      central (d, c.z + k, is_ecpi, &c);
+      TU_ASSERT_MP_AGREE (g + k, d, 45);
+    }
+  /* theta = theta_old */
+  TU_OK (rlref_ppo_is_mp (eo, ei, en, ec, NULL, NULL, NULL, g, pg, c.zo, c.zo, c.f, 3));
+  for (size_t k = 0; k < 3; k++)
+    TU_ASSERT_MP_AGREE (g + k, pg + k, 70);
+  {
+    double a[2] = { 0, 0 }, b[2] = { 40, -40 }, ff[2] = { 1, -1 }, e1, gd[2];
+    mpfr_ptr A = mpv (a, 2), Bv = mpv (b, 2), F = mpv (ff, 2), G = tu_mp_vec_new (2, PREC);
+    TU_OK (rlref_ppo_is_d (&e1, NULL, NULL, NULL, NULL, NULL, NULL, gd, NULL, a, b, ff, 2));
+    TU_OK (rlref_ppo_is_mp (eo, NULL, NULL, NULL, NULL, NULL, NULL, G, NULL, A, Bv, F, 2));
+    /* p_0 (f_0 - E f) = 2 p_0 p_1 ~ 2 e^-80: not lost to 1 - 1 */
+    TU_ASSERT_REL (gd[0], mpfr_get_d (G, MPFR_RNDN), TU_TOL1);
+    ck_assert (gd[0] > 3e-35);
+    tu_mp_vec_free (A, 2);
+    tu_mp_vec_free (Bv, 2);
+    tu_mp_vec_free (F, 2);
+    tu_mp_vec_free (G, 2);
+  }
+  mpfr_clears (eo, ei, en, ec, d, (mpfr_ptr) 0);
+  tu_mp_vec_free (c.zo, 3);
+  tu_mp_vec_free (c.z, 3);
+  tu_mp_vec_free (c.f, 3);
+  tu_mp_vec_free (g, 3);
+  tu_mp_vec_free (pg, 3);
+}
+END_TEST
+
+/* ===== PPO-CLIP, PPO-CLIP-EX2, PPO-DUALCLIP =============================== */
+
+static const rlref_ppo_clip_convention clip_conv[3] = { { 0, 0 }, { 1, 0 }, { 1, 1 } };
+static const char *const clip_name[3] = { "plain", "clamped", "dual" };
+
+/* The seeds' worked examples: 003's A = 0.5, eps = 0.2, rho = 1.5 -> 0.6
+ * (not 0.75), clip(2, 0.8, 1.2) = 1.2; CONVENTIONS' dual clip detector
+ * eps 0.2, A = -1, rho = 5: loss 5 without, 3 with c = 3. */
+START_TEST (test_clip_examples)
+{
+  double e = 0.2, c3 = 3, lp = log (1.5), z = 0, a = 0.5, loss, s, rho, g, cf;
+  long m = 1;
+  TU_OK (rlref_ppo_clip_d (&loss, &s, &rho, &g, &cf, &lp, &z, &a, &m, 1, &clip_conv[0], &e, &e,
+                           NULL));
+  TU_ASSERT_REL (s, 0.6, TU_TOL0);
+  TU_ASSERT_REL (loss, -0.6, TU_TOL0);
+  ck_assert (g == 0.0 && cf == 1.0);             /* clipped: no gradient */
+  {
+    double r2 = 2, one = 1, r15 = 1.5, h = 0.5, cl, u, sv;
+    TU_OK (rlref_ppo_clip_one_d (&cl, &u, &sv, &r2, &one, &e));
+    TU_ASSERT_REL (cl, 1.2, TU_TOL0);
+    TU_OK (rlref_ppo_clip_one_d (&cl, &u, &sv, &r15, &h, &e));
+    TU_ASSERT_REL (sv, 0.6, TU_TOL0);
+    ck_assert (u == 0.75);
+  }
+  lp = log (5.0);
+  a = -1;
+  TU_OK (rlref_ppo_clip_d (&loss, &s, &rho, &g, &cf, &lp, &z, &a, &m, 1, &clip_conv[0], &e, &e,
+                           NULL));
+  TU_ASSERT_REL (loss, 5.0, TU_TOL0);
+  TU_ASSERT_REL (g, 5.0, TU_TOL0);               /* -A rho / N */
+  TU_OK (rlref_ppo_clip_d (&loss, &s, &rho, &g, &cf, &lp, &z, &a, &m, 1, &clip_conv[2], &e, &e,
+                           &c3));
+  ck_assert (loss == 3.0 && g == 0.0);
+  {
+    mpfr_t E, C, L, Z, A, loss_m;
+    mps (E, 0.2);
+    mps (C, 3);
+    mps (L, log (5.0));
+    mps (Z, 0);
+    mps (A, -1);
+    mpfr_init2 (loss_m, PREC);
+    TU_OK (rlref_ppo_clip_mp (loss_m, NULL, NULL, NULL, NULL, L, Z, A, &m, 1, &clip_conv[2], E,
+                              E, C));
+    ck_assert (mpfr_cmp_ui (loss_m, 3) == 0);
+    mpfr_clears (E, C, L, Z, A, loss_m, (mpfr_ptr) 0);
+  }
+}
+END_TEST
+
+/* The gradient of the token-mean loss against central differences in each
+ * logp, every convention, on a batch away from the kinks with the clip,
+ * the clamp and the dual bound binding somewhere.  The unclamped loss is
+ * ~2e12 (rho = e^30): its rounding at 256 bits over the step 2^-90 leaves
+ * the differences about 38 digits; 30 are asked. */
+#define NB 7
+static const double cb_lp[NB] = { -1, -0.3, -2, -0.9, 0.5, -0.125, 30 };
+static const double cb_old[NB] = { -1.25, -0.625, -1.5, -0.875, 0.375, -0.5, 0 };
+static const double cb_adv[NB] = { -0.75, 1.5, 0.8, -2, -1, 0.3125, -1 };
+static const long cb_mask[NB] = { 1, 1, 1, 0, 1, 1, 1 };
+
+struct clip_ctx
+{
+  mpfr_ptr lp, old, adv;
+  mpfr_t e, c;
+  const rlref_ppo_clip_convention *conv;
+};
+
+static void
+clip_loss (mpfr_ptr out, void *vc)
+{
+  struct clip_ctx *c = vc;
+  ck_assert_int_eq (rlref_ppo_clip_mp (out, NULL, NULL, NULL, NULL, c->lp, c->old, c->adv,
+                                       cb_mask, NB, c->conv, c->e, c->e, c->c), 0);
+}
+
+START_TEST (test_clip_gradients_fd)
+{
+  for (int k = 0; k < 3; k++)
+    {
+      struct clip_ctx c;
+      c.lp = mpv (cb_lp, NB);
+      c.old = mpv (cb_old, NB);
+      c.adv = mpv (cb_adv, NB);
+      c.conv = &clip_conv[k];
+      mpfr_ptr g = tu_mp_vec_new (NB, PREC);
+      mpfr_t loss, d;
+      double gd[NB], ld, e = 0.2, c3 = 3;
+      mps (c.e, 0.2);
+      mps (c.c, 3);
+      mpfr_inits2 (PREC, loss, d, (mpfr_ptr) 0);
+      TU_OK (rlref_ppo_clip_mp (loss, NULL, NULL, g, NULL, c.lp, c.old, c.adv, cb_mask, NB,
+                                c.conv, c.e, c.e, c.c));
+      TU_OK (rlref_ppo_clip_d (&ld, NULL, NULL, gd, NULL, cb_lp, cb_old, cb_adv, cb_mask, NB,
+                               c.conv, &e, &e, &c3));
+      for (size_t i = 0; i < NB; i++)
+        {
+          central (d, c.lp + i, clip_loss, &c);
+          if (mpfr_zero_p (g + i))
+            ck_assert_msg (fabs (mpfr_get_d (d, MPFR_RNDN)) < 1e-40, "%s grad[%zu] 0, fd %s",
+                           clip_name[k], i, tu_mp_str (d));
+          else
+            ck_assert_msg (tu_mp_digits (g + i, d) >= 30, "%s grad[%zu] %s, fd %s",
+                           clip_name[k], i, tu_mp_str (g + i), tu_mp_str (d));
+          TU_ASSERT_REL (gd[i], mpfr_get_d (g + i, MPFR_RNDN), TU_TOL1);
+        }
+      TU_ASSERT_REL (ld, mpfr_get_d (loss, MPFR_RNDN), TU_TOL1);
+      mpfr_clears (loss, d, c.e, c.c, (mpfr_ptr) 0);
+      tu_mp_vec_free (c.lp, NB);
+      tu_mp_vec_free (c.old, NB);
+      tu_mp_vec_free (c.adv, NB);
+      tu_mp_vec_free (g, NB);
+    }
+}
+END_TEST
+
+/* The batch kernel against rlref_ppo_clip_d on seeded random batches: the
+ * per-token surrogate and gradient and the clip fraction bit for bit, the
+ * loss (a plain sum) within (n - 1) u sum |s| / N of the reference's
+ * correctly rounded sum; and the same statuses on bad input. */
+START_TEST (test_clip_batch)
+{
+  gsl_rng *r = tu_rng_new ();
+  enum { N = 2000 };
+  double *lp = malloc (N * sizeof *lp), *old = malloc (N * sizeof *old),
+    *adv = malloc (N * sizeof *adv), *s1 = malloc (N * sizeof *s1),
+    *s2 = malloc (N * sizeof *s2), *g1 = malloc (N * sizeof *g1),
+    *g2 = malloc (N * sizeof *g2);
+  long *ml = malloc (N * sizeof *ml);
+  unsigned char *mb = malloc (N);
+  ck_assert (lp && old && adv && s1 && s2 && g1 && g2 && ml && mb);
+  for (int rep = 0; rep < 20; rep++)
+    {
+      const rlref_ppo_clip_convention *c = &clip_conv[rep % 3];
+      double el = tu_uniform (r, 0, 0.5), eh = tu_uniform (r, 0, 0.5), dc = tu_uniform (r, 1.5, 5);
+      double loss1, loss2, cf1, cf2, sabs = 0;
+      size_t cnt = 0;
+      int n = 1 + (int) gsl_rng_uniform_int (r, N);
+      for (int i = 0; i < n; i++)
+        {
+          lp[i] = tu_uniform (r, -8, 0);
+          old[i] = lp[i] + tu_uniform (r, -1, 1) * (rep % 5 == 4 ? 30 : 0.5);
+          adv[i] = tu_uniform (r, -3, 3);
+          ml[i] = gsl_rng_uniform (r) < 0.8;
+          mb[i] = (unsigned char) ml[i];
+          cnt += (size_t) ml[i];
+        }
+      if (cnt == 0)
+        {
+          ml[0] = mb[0] = 1;
+          cnt = 1;
+        }
+      TU_OK (rlref_ppo_clip_d (&loss1, s1, NULL, g1, &cf1, lp, old, adv, ml, (size_t) n, c, &el,
+                               &eh, &dc));
+      TU_OK (rlref_ppo_clip_batch (&loss2, s2, g2, &cf2, lp, old, adv, mb, (size_t) n, c, el, eh,
+                                   dc));
+      for (int i = 0; i < n; i++)
+        {
+          TU_ASSERT_SAME (s2[i], s1[i]);
+          TU_ASSERT_SAME (g2[i], g1[i]);
+          sabs += fabs (s1[i]);
+        }
+      TU_ASSERT_SAME (cf2, cf1);
+      ck_assert_msg (fabs (loss2 - loss1) <= (n - 1) * 0x1p-53 * sabs / (double) cnt
+                     + 0x1p-52 * fabs (loss1), "rep %d: batch loss %.17g, reference %.17g",
+                     rep, loss2, loss1);
+    }
+  {
+    double e = 0.2, one = 1, loss, nan_ = NAN, c3 = 3;
+    unsigned char m2 = 2, m0 = 0;
+    TU_ASSERT_STATUS (rlref_ppo_clip_batch (&loss, NULL, NULL, NULL, lp, old, adv, &m2, 1,
+                                            &clip_conv[0], e, e, c3), RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_ppo_clip_batch (&loss, NULL, NULL, NULL, lp, old, adv, &m0, 1,
+                                            &clip_conv[0], e, e, c3), RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_ppo_clip_batch (&loss, NULL, NULL, NULL, lp, old, adv, NULL, 1,
+                                            &clip_conv[0], one, e, c3), RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_ppo_clip_batch (&loss, NULL, NULL, NULL, lp, old, adv, NULL, 1,
+                                            &clip_conv[2], e, e, one), RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_ppo_clip_batch (&loss, NULL, NULL, NULL, lp, old, adv, NULL, 0,
+                                            &clip_conv[0], e, e, c3), RLREF_EINVAL);
+    adv[0] = nan_;
+    TU_ASSERT_STATUS (rlref_ppo_clip_batch (&loss, NULL, NULL, NULL, lp, old, adv, NULL, 1,
+                                            &clip_conv[0], e, e, c3), RLREF_ENAN);
+    lp[0] = 800;
+    old[0] = 0;
+    adv[0] = 1;
+    TU_ASSERT_STATUS (rlref_ppo_clip_batch (&loss, NULL, NULL, NULL, lp, old, adv, NULL, 1,
+                                            &clip_conv[0], e, e, c3), RLREF_ERANGE);
+    TU_OK (rlref_ppo_clip_batch (&loss, NULL, NULL, NULL, lp, old, adv, NULL, 1, &clip_conv[1],
+                                 e, e, c3));
+  }
+  free (lp); free (old); free (adv); free (s1); free (s2); free (g1); free (g2); free (ml);
+  free (mb);
+  gsl_rng_free (r);
+}
+END_TEST
+
+START_TEST (test_clip_bad_inputs)
+{
+  double lp[2] = { -1, -2 }, old[2] = { -1, -2 }, adv[2] = { 1, 1 }, loss, e = 0.2, one = 1,
+    neg = -0.1, nan_ = NAN, c3 = 3;
+  long m2[2] = { 1, 3 }, m0[2] = { 0, 0 };
+  TU_ASSERT_STATUS (rlref_ppo_clip_d (&loss, NULL, NULL, NULL, NULL, lp, old, adv, m2, 2,
+                                      &clip_conv[0], &e, &e, NULL), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_ppo_clip_d (&loss, NULL, NULL, NULL, NULL, lp, old, adv, m0, 2,
+                                      &clip_conv[0], &e, &e, NULL), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_ppo_clip_d (&loss, NULL, NULL, NULL, NULL, lp, old, adv, NULL, 2,
+                                      &clip_conv[0], &one, &e, NULL), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_ppo_clip_d (&loss, NULL, NULL, NULL, NULL, lp, old, adv, NULL, 2,
+                                      &clip_conv[0], &neg, &e, NULL), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_ppo_clip_d (&loss, NULL, NULL, NULL, NULL, lp, old, adv, NULL, 2,
+                                      &clip_conv[2], &e, &e, &one), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_ppo_clip_d (&loss, NULL, NULL, NULL, NULL, lp, old, adv, NULL, 2,
+                                      &clip_conv[0], &nan_, &e, NULL), RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_ppo_clip_d (&loss, NULL, NULL, NULL, NULL, lp, old, adv, NULL, 0,
+                                      &clip_conv[0], &e, &e, NULL), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_ppo_clip_d (NULL, NULL, NULL, NULL, NULL, lp, old, adv, NULL, 2,
+                                      &clip_conv[0], &e, &e, NULL), RLREF_EINVAL);
+  lp[1] = INFINITY;
+  TU_ASSERT_STATUS (rlref_ppo_clip_d (&loss, NULL, NULL, NULL, NULL, lp, old, adv, NULL, 2,
+                                      &clip_conv[2], &e, &e, &c3), RLREF_ENAN);
+  {
+    double r = -1, a = 1, cl, u, s;
+    TU_ASSERT_STATUS (rlref_ppo_clip_one_d (&cl, &u, &s, &r, &a, &e), RLREF_EDOM);
+    r = 1;
+    TU_ASSERT_STATUS (rlref_ppo_clip_one_d (&cl, &u, &s, &r, &a, &one), RLREF_EDOM);
+  }
+}
+END_TEST
+
+/* Every output of ppo_clip aliased with every input of its length. */
+static int
+clip_slots_d (double *const *s, const void *ctx)
+{
+  static const long m[4] = { 1, 1, 0, 1 };
+  double e = 0.2, c = 3;
+  (void) ctx;
+  return rlref_ppo_clip_d (s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], m, 4, &clip_conv[2],
+                           &e, &e, &c);
+}
+
+static int
+clip_slots_mp (mpfr_ptr const *s, const void *ctx)
+{
+  static const long m[4] = { 1, 1, 0, 1 };
+  mpfr_t e, c;
+  int st;
+  (void) ctx;
+  mps (e, 0.2);
+  mps (c, 3);
+  st = rlref_ppo_clip_mp (s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], m, 4, &clip_conv[2],
+                          e, e, c);
+  mpfr_clears (e, c, (mpfr_ptr) 0);
+  return st;
+}
+
+START_TEST (test_aliasing)
+{
+  static const double lp[4] = { -1, 0.5, -2, 25 }, old[4] = { -1.5, 0.25, -1, 0 },
+    adv[4] = { 1, -2, 0.5, -1 };
+  tu_alias_case c = { "ppo_clip", 8, 5, { 1, 4, 4, 4, 1, 4, 4, 4 },
+                      { NULL, NULL, NULL, NULL, NULL, lp, old, adv }, clip_slots_d,
+                      clip_slots_mp, NULL };
+  ck_assert_int_eq (tu_check_aliasing (&c), 9);
+}
+END_TEST
+
+/* ===== PPO-VALUE ========================================================= */
+
+/* One token each, by hand (V, V_old, R, c): the four readings of the value
+ * loss and their gradients. */
+START_TEST (test_value_loss)
+{
+  static const struct
+  {
+    rlref_ppo_value_convention c;
+    double clip, loss, grad, clipfrac;
+  } k[] = {
+    /* V = 0.25, V_old = 1, R = 0.25: (V - R)^2 = 0; clipped V = 1 - c */
+    { { 0, RLREF_PPO_VALUE_UNCLIPPED }, 0, 0, 0, 0 },
+    { { 1, RLREF_PPO_VALUE_CLAMP }, 0.5, 0.5 * 0.25 * 0.25, 0, 1 },    /* (0.5 - 0.25)^2 / 2 */
+    { { 1, RLREF_PPO_VALUE_DELTA }, 0.5, 0.5 * 0.25 * 0.25, 0, 1 },
+    { { 1, RLREF_PPO_VALUE_UNCLIPPED }, 0.5, 0, 0, 0 },
+  };
+  double v = 0.25, vo = 1, r = 0.25, loss, g, cf;
+  long m = 1;
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+    {
+      TU_OK (rlref_ppo_value_loss_d (&loss, NULL, &g, &cf, &v, &vo, &r, &m, 1, &k[i].c,
+                                     &k[i].clip));
+      ck_assert_msg (loss == k[i].loss && g == k[i].grad && cf == k[i].clipfrac,
+                     "convention %zu: loss %.17g grad %g clipfrac %g", i, loss, g, cf);
+    }
+  /* a batch: the seed's reading is twice the unclipped half */
+  {
+    double V[4] = { 0.55, 1.4, -0.2, 2 }, Vo[4] = { 0.3, 0.7, 0.1, 2.125 },
+      R[4] = { 1, 0.25, 0.4, 1.875 }, l1, l2, g1[4], g2[4], c = 0.2;
+    rlref_ppo_value_convention seed = { 0, RLREF_PPO_VALUE_UNCLIPPED },
+      half = { 1, RLREF_PPO_VALUE_UNCLIPPED };
+    TU_OK (rlref_ppo_value_loss_d (&l1, NULL, g1, NULL, V, Vo, R, NULL, 4, &seed, &c));
+    TU_OK (rlref_ppo_value_loss_d (&l2, NULL, g2, NULL, V, Vo, R, NULL, 4, &half, &c));
+    TU_ASSERT_REL (l1, 2 * l2, TU_TOL0);
+    for (int i = 0; i < 4; i++)
+      {
+        TU_ASSERT_REL (g1[i], 2 * g2[i], TU_TOL0);
+        TU_ASSERT_REL (g2[i], (V[i] - R[i]) / 4, TU_TOL0);
+      }
+    /* TRL's clipped form at c = 0.2: token 1 (V moved 0.7) is clipped to 0.9,
+     * (0.9 - 0.25)^2 < (1.4 - 0.25)^2: the unclipped square; token 2 clipped
+     * to -0.1: (-0.1 - 0.4)^2 = 0.25 < 0.36 */
+    {
+      rlref_ppo_value_convention trl = { 1, RLREF_PPO_VALUE_CLAMP };
+      double lt, gt[4], want = 0;
+      TU_OK (rlref_ppo_value_loss_d (&lt, NULL, gt, NULL, V, Vo, R, NULL, 4, &trl, &c));
+      for (int i = 0; i < 4; i++)
+        {
+          double vc = fmin (fmax (V[i], Vo[i] - c), Vo[i] + c);
+          want += fmax ((V[i] - R[i]) * (V[i] - R[i]), (vc - R[i]) * (vc - R[i]));
+        }
+      TU_ASSERT_REL (lt, want / 8, TU_TOL1);
+    }
+  }
+  {
+    double nan_ = NAN, neg = -0.5, l;
+    rlref_ppo_value_convention cl = { 1, RLREF_PPO_VALUE_CLAMP };
+    long m2 = 2;
+    TU_ASSERT_STATUS (rlref_ppo_value_loss_d (&l, NULL, NULL, NULL, &v, &vo, &r, &m2, 1,
+                                              &cl, &neg), RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_ppo_value_loss_d (&l, NULL, NULL, NULL, &v, &vo, &r, NULL, 1,
+                                              &cl, &neg), RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_ppo_value_loss_d (&l, NULL, NULL, NULL, &nan_, &vo, &r, NULL, 1,
+                                              &cl, &neg), RLREF_ENAN);
+  }
+}
+END_TEST
+
+/* Gradients of the clipped losses against central differences. */
+struct value_ctx
+{
+  mpfr_ptr V, Vo, R;
+  mpfr_t c;
+  const rlref_ppo_value_convention *conv;
+};
+
+static void
+value_loss (mpfr_ptr out, void *vc)
+{
+  struct value_ctx *c = vc;
+  ck_assert_int_eq (rlref_ppo_value_loss_mp (out, NULL, NULL, NULL, c->V, c->Vo, c->R, NULL, 4,
+                                             c->conv, c->c), 0);
+}
+
+START_TEST (test_value_gradients_fd)
+{
+  static const rlref_ppo_value_convention cv[3] = {
+    { 0, RLREF_PPO_VALUE_UNCLIPPED }, { 1, RLREF_PPO_VALUE_CLAMP }, { 1, RLREF_PPO_VALUE_DELTA }
+  };
+  double V[4] = { 0.55, 1.4, -0.2, 2 }, Vo[4] = { 0.3, 0.7, 0.1, 2.125 },
+    R[4] = { 1, 0.25, 0.4, 1.875 };
+  for (int k = 0; k < 3; k++)
+    {
+      struct value_ctx c;
+      c.V = mpv (V, 4);
+      c.Vo = mpv (Vo, 4);
+      c.R = mpv (R, 4);
+      c.conv = &cv[k];
+      mpfr_ptr g = tu_mp_vec_new (4, PREC);
+      mpfr_t loss, d;
+      mps (c.c, 0.2);
+      mpfr_inits2 (PREC, loss, d, (mpfr_ptr) 0);
+      TU_OK (rlref_ppo_value_loss_mp (loss, NULL, g, NULL, c.V, c.Vo, c.R, NULL, 4, c.conv,
+                                      c.c));
+      for (size_t i = 0; i < 4; i++)
+        {
+          central (d, c.V + i, value_loss, &c);
+          if (mpfr_zero_p (g + i))
+            ck_assert (fabs (mpfr_get_d (d, MPFR_RNDN)) < 1e-40);
+          else
+            TU_ASSERT_MP_AGREE (g + i, d, 45);
+        }
+      mpfr_clears (loss, d, c.c, (mpfr_ptr) 0);
+      tu_mp_vec_free (c.V, 4);
+      tu_mp_vec_free (c.Vo, 4);
+      tu_mp_vec_free (c.R, 4);
+      tu_mp_vec_free (g, 4);
+    }
+}
+END_TEST
+
+/* The two targets and the full objective: CONVENTIONS' GAE detector
+ * A = (0.82675, 0.765, 0.7), V = (0.1, 0.2, 0.3) gives A + V; the
+ * Monte-Carlo return with gamma 0.9; the entropy of a uniform row is
+ * log V, of a one-token row 0; objective = l_clip - c1 l_vf + c2 H. */
+START_TEST (test_value_targets_objective)
+{
+  double vo[3] = { 0.1, 0.2, 0.3 }, a[3] = { 0.82675, 0.765, 0.7 }, t[3];
+  TU_OK (rlref_ppo_gae_target_d (t, vo, a, 3));
+  TU_ASSERT_REL (t[0], 0.92675, TU_TOL0);
+  TU_ASSERT_REL (t[2], 1.0, TU_TOL0);
+  {
+    double r[3] = { 0.5, -0.25, 1 }, g = 0.9, mc[3], neg = -0.5;
+    TU_OK (rlref_ppo_mc_return_d (mc, r, 3, &g));
+    TU_ASSERT_REL (mc[2], 1.0, TU_TOL0);
+    TU_ASSERT_REL (mc[1], -0.25 + 0.9, TU_TOL0);
+    TU_ASSERT_REL (mc[0], 0.5 - 0.225 + 0.81, TU_TOL0);
+    TU_ASSERT_STATUS (rlref_ppo_mc_return_d (mc, r, 3, &neg), RLREF_EDOM);
+  }
+  {
+    double z[9] = { 0, 0, 0, 1, 2, 3, 40, 0, 0 }, lc = 0.25, lv = 0.5, c1 = 0.5, c2 = 0.01, h[3],
+      hm, obj, loss, hsm, p[3], s = exp (1) + exp (2) + exp (3);
+    long m[3] = { 1, 1, 0 };
+    TU_OK (rlref_ppo_objective_d (h, &hm, &obj, &loss, z, 3, m, 3, &lc, &lv, &c1, &c2));
+    TU_ASSERT_REL (h[0], log (3.0), TU_TOL0);
+    hsm = 0;
+    for (int i = 0; i < 3; i++)
+      {
+        p[i] = exp (i + 1) / s;
+        hsm -= p[i] * log (p[i]);
+      }
+    TU_ASSERT_REL (h[1], hsm, TU_TOL1);
+    TU_ASSERT_REL (hm, (h[0] + h[1]) / 2, TU_TOL0);
+    TU_ASSERT_REL (obj, lc - c1 * lv + c2 * hm, TU_TOL0);
+    ck_assert (loss == -obj);
+    {
+      double z1[2] = { 5, 5 }, h1[2];
+      TU_OK (rlref_ppo_objective_d (h1, &hm, &obj, &loss, z1, 1, NULL, 2, &lc, &lv, &c1, &c2));
+      ck_assert (h1[0] == 0 && h1[1] == 0 && !signbit (h1[0]));
+    }
+  }
+}
+END_TEST
+
+/* ===== PPO-WHITEN ======================================================== */
+
+/* CONVENTIONS [1, 2, 3]: TRL, verl +-1/sqrt(1 + 1e-8) = +-0.999999995,
+ * OpenRLHF +-sqrt(3/2) = +-1.2247449; the mean added back; masked
+ * positions; values near the top of the range; one value. */
+START_TEST (test_whiten)
+{
+  static const rlref_ppo_whiten_convention trl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 1 },
+    verl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 0 }, back = { 1, RLREF_PPO_EPS_IN_SQRT, 1, 1 },
+    orl = { 0, RLREF_PPO_EPS_FLOOR, 0, 0 }, out = { 1, RLREF_PPO_EPS_ADD_STD, 0, 0 };
+  double x[3] = { 1, 2, 3 }, w[3], mu, sd, sc, eps = 1e-8;
+  TU_OK (rlref_ppo_whiten_d (w, &mu, &sd, &sc, x, NULL, 3, &trl, &eps));
+  TU_ASSERT_REL (w[2], 1 / sqrt (1 + 1e-8), TU_TOL0);
+  ck_assert (fabs (w[2] - 0.999999995) < 5e-10 && w[1] == 0 && !signbit (w[1]));
+  ck_assert (mu == 2 && sd == 1);
+  TU_OK (rlref_ppo_whiten_d (w, &mu, &sd, &sc, x, NULL, 3, &orl, &eps));
+  TU_ASSERT_REL (w[2], sqrt (1.5), TU_TOL0);
+  ck_assert (fabs (w[0] + 1.2247449) < 5e-8);
+  TU_OK (rlref_ppo_whiten_d (w, &mu, &sd, &sc, x, NULL, 3, &back, &eps));
+  TU_ASSERT_REL (w[2], 2 + 1 / sqrt (1 + 1e-8), TU_TOL0);
+  TU_OK (rlref_ppo_whiten_d (w, &mu, &sd, &sc, x, NULL, 3, &out, &eps));
+  TU_ASSERT_REL (w[2], 1 / (1 + 1e-8), TU_TOL0);
+  {
+    double y[5] = { 0.5, -1.25, 9, 2, -9 }, wt[5], wv[5];
+    long m[5] = { 1, 1, 0, 1, 0 };
+    TU_OK (rlref_ppo_whiten_d (wt, &mu, &sd, &sc, y, m, 5, &trl, &eps));
+    TU_OK (rlref_ppo_whiten_d (wv, &mu, &sd, &sc, y, m, 5, &verl, &eps));
+    ck_assert (wt[2] == 0 && wt[4] == 0);
+    TU_ASSERT_REL (mu, 1.25 / 3, TU_TOL0);
+    TU_ASSERT_REL (wv[2], (9 - mu) / sc, TU_TOL0);
+    for (int i = 0; i < 5; i++)
+      if (m[i])
+        ck_assert (wt[i] == wv[i]);
+  }
+  {
+    /* the squares overflow binary64; the result does not */
+    double y[3] = { 1e200, -1e200, 3e200 }, wb[3], ws[3], s[3] = { 1, -1, 3 };
+    TU_OK (rlref_ppo_whiten_d (wb, &mu, &sd, &sc, y, NULL, 3, &orl, &eps));
+    TU_OK (rlref_ppo_whiten_d (ws, NULL, NULL, NULL, s, NULL, 3, &orl, &eps));
+    for (int i = 0; i < 3; i++)
+      TU_ASSERT_REL (wb[i], ws[i], TU_TOL1);
+    TU_ASSERT_REL (mu, 1e200, TU_TOL0);
+  }
+  {
+    double one = 1, zero = 0, two[2] = { 2, 2 }, w2[2], neg = -1e-8;
+    TU_ASSERT_STATUS (rlref_ppo_whiten_d (w, NULL, NULL, NULL, &one, NULL, 1, &trl, &eps),
+                      RLREF_EDOM);
+    TU_OK (rlref_ppo_whiten_d (w, NULL, &sd, &sc, &one, NULL, 1, &orl, &eps));
+    ck_assert (w[0] == 0 && sd == 0 && sc == sqrt (1e-8));
+    TU_ASSERT_STATUS (rlref_ppo_whiten_d (w2, NULL, NULL, NULL, two, NULL, 2, &trl, &zero),
+                      RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_ppo_whiten_d (w, NULL, NULL, NULL, x, NULL, 3, &trl, &neg),
+                      RLREF_EDOM);
+  }
+  {
+    mpfr_ptr X = mpv (x, 3), W = tu_mp_vec_new (3, PREC);
+    mpfr_t E, want;
+    mps (E, 1e-8);
+    mpfr_init2 (want, REF_PREC);
+    TU_OK (rlref_ppo_whiten_mp (W, NULL, NULL, NULL, X, NULL, 3, &verl, E));
+    mpfr_set_d (want, 1e-8, MPFR_RNDN);
+    mpfr_add_ui (want, want, 1, MPFR_RNDN);
+    mpfr_rec_sqrt (want, want, MPFR_RNDN);
+    TU_ASSERT_MP_AGREE (W + 2, want, 70);
+    mpfr_clears (E, want, (mpfr_ptr) 0);
+    tu_mp_vec_free (X, 3);
+    tu_mp_vec_free (W, 3);
+  }
+}
+END_TEST
+
+/* ===== PPO-KLCTL ========================================================= */
+
+START_TEST (test_klctl)
+{
+  double kl[5] = { 0.1, 0.115, 0.05, 0.5, -0.02 }, err[5], coef[5], b = 0.001, t = 0.1,
+    h = 10000, want;
+  TU_OK (rlref_ppo_kl_controller_d (err, coef, kl, 5, &b, 1024, &t, &h, 1));
+  ck_assert (err[0] == 0.0);
+  TU_ASSERT_REL (err[1], 0.15, TU_TOL1);
+  ck_assert (err[2] == -0.2 && err[3] == 0.2 && err[4] == -0.2);   /* the binary64 0.2 */
+  want = 0.001 * (1 + 0.15 * 1024 / 10000) * (1 - 0.2 * 1024 / 10000) * (1 + 0.2 * 1024 / 10000)
+    * (1 - 0.2 * 1024 / 10000);
+  TU_ASSERT_REL (coef[4], want, TU_TOL1);
+  TU_OK (rlref_ppo_kl_controller_d (err, coef, kl, 5, &b, 1024, NULL, NULL, 0));
+  for (int i = 0; i < 5; i++)
+    ck_assert (err[i] == 0 && coef[i] == b);
+  TU_ASSERT_STATUS (rlref_ppo_kl_controller_d (err, coef, kl, 5, &b, -1, &t, &h, 1), RLREF_EDOM);
+  {
+    double z = 0;
+    TU_ASSERT_STATUS (rlref_ppo_kl_controller_d (err, coef, kl, 5, &b, 1, &z, &h, 1),
+                      RLREF_EDOM);
+  }
+  /* early stop: 003 steps then tests KL > target; Spinning Up tests 1.5
+   * target before the step */
+  {
+    double k1[5] = { 0.004, 0.008, 0.012, 0.02, 0.001 }, k2[3] = { 0.004, 0.011, 0.02 },
+      k3[2] = { 0.05, 0.001 }, tk = 0.01, f1 = 1, f15 = 1.5;
+    size_t u;
+    int st;
+    TU_OK (rlref_ppo_early_stop_d (&u, &st, k1, 5, &tk, &f1, 0));
+    ck_assert (u == 3 && st == 1);
+    TU_OK (rlref_ppo_early_stop_d (&u, &st, k1, 5, &tk, &f15, 1));
+    ck_assert (u == 3 && st == 1);
+    TU_OK (rlref_ppo_early_stop_d (&u, &st, k2, 3, &tk, &f1, 0));
+    ck_assert (u == 2 && st == 1);
+    TU_OK (rlref_ppo_early_stop_d (&u, &st, k2, 3, &tk, &f15, 1));
+    ck_assert (u == 2 && st == 1);
+    TU_OK (rlref_ppo_early_stop_d (&u, &st, k3, 2, &tk, &f1, 0));
+    ck_assert (u == 1 && st == 1);
+    TU_OK (rlref_ppo_early_stop_d (&u, &st, k3, 2, &tk, &f15, 1));
+    ck_assert (u == 0 && st == 1);
+    TU_OK (rlref_ppo_early_stop_d (&u, &st, k1, 2, &tk, &f1, 0));
+    ck_assert (u == 2 && st == 0);
+    TU_ASSERT_STATUS (rlref_ppo_early_stop_d (&u, &st, k1, 0, &tk, &f1, 0), RLREF_EINVAL);
+  }
+}
+END_TEST
+
+/* ===== PPO-KLSUM ========================================================= */
+
+/* A bigram model of V = 2, EOS 1, T = 1: two outcomes, y = (1) ended by
+ * EOS and y = (0) cut, with probabilities the softmax of the start row.
+ * KL(pi || pi_ref) = sum_a p_a log(p_a/q_a) by hand; 13.10: the enumerated
+ * per-token sum equals it; E[sum_t r_t] = E[r] - beta KL. */
+START_TEST (test_klsum_by_hand)
+{
+  double th[6] = { 0, 0, 0, 0, 0.75, -0.5 }, rf[6] = { 0, 0, 0, 0, -0.25, 0.5 },
+    rw[4] = { 2, 1, 0.5, -3 }, beta = 0.5, tl[1], sl, tr[1], klt, kl, rt, rl;
+  int y[1] = { 0 };
+  rlref_lm lm = { .V = 2, .eos = 1, .T = 1, .kind = RLREF_LM_BIGRAM,
+                  .truncation = RLREF_LM_KEEP, .n_rows = 3, .reward = RLREF_REWARD_ADDITIVE };
+  double p0 = 1 / (1 + exp (-1.25)), q0 = 1 / (1 + exp (0.75)), want, er;
+  TU_OK (rlref_ppo_klsum_d (tl, &sl, tr, &klt, &kl, &rt, &rl, &lm, th, rf, rw, &beta, y, 1));
+  want = p0 * log (p0 / q0) + (1 - p0) * log ((1 - p0) / (1 - q0));
+  TU_ASSERT_REL (kl, want, TU_TOL1);
+  TU_ASSERT_REL (klt, want, TU_TOL1);
+  TU_ASSERT_REL (tl[0], log (p0 / q0), TU_TOL1);
+  ck_assert (sl == tl[0]);
+  /* r(0, cut) = 2 + 0.5 + (-3); r(1) = 1 + 0.5 */
+  er = p0 * (2 + 0.5 - 3) + (1 - p0) * (1 + 0.5);
+  TU_ASSERT_REL (rl, er - beta * want, TU_TOL1);
+  TU_ASSERT_REL (rt, er - beta * want, TU_TOL1);
+  TU_ASSERT_REL (tr[0], -beta * tl[0] + (2 + 0.5 - 3), TU_TOL1);
+  {
+    rlref_lm cond = lm;
+    double z = 0;
+    cond.truncation = RLREF_LM_CONDITION;
+    TU_ASSERT_STATUS (rlref_ppo_klsum_d (tl, &sl, tr, &klt, &kl, &rt, &rl, &cond, th, rf, rw,
+                                         &beta, y, 1), RLREF_EINVAL);
+    TU_ASSERT_STATUS (rlref_ppo_klsum_d (tl, &sl, tr, &klt, &kl, &rt, &rl, &lm, th, rf, rw, &z,
+                                         y, 1), RLREF_EDOM);
+  }
+}
+END_TEST
+
+/* 13.10 on the tabular model of the LM family (V = 3, T = 3, 15
+ * sequences) in MPFR: both sides agree to 70 digits. */
+START_TEST (test_klsum_identity_mp)
+{
+  static const double th[21] = { 1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0, 0.6, 0.5, 0, 2, 0, 0, 0,
+                                 1, -1, 0, -0.3, 0.3, 0 };
+  static const double rf[21] = { 0, 0, 0, 0.5, -0.5, 0, 0, 0, 0, 1, 1, -1, 0.1, -0.1, 0.3, 0.2,
+                                 0.2, 0.2, -1, 0, 1 };
+  static const double rw[5] = { 1, -0.5, 0, -0.25, -1 };
+  int y[3] = { 1, 0, 0 };
+  rlref_lm lm = { .V = 3, .eos = 2, .T = 3, .kind = RLREF_LM_TABULAR,
+                  .truncation = RLREF_LM_KEEP, .n_rows = 7, .reward = RLREF_REWARD_ADDITIVE };
+  mpfr_ptr T = mpv (th, 21), R = mpv (rf, 21), W = mpv (rw, 5), tl = tu_mp_vec_new (3, PREC),
+    tr = tu_mp_vec_new (3, PREC);
+  mpfr_t b, sl, klt, kl, rt, rl, s;
+  mps (b, 0.5);
+  mpfr_inits2 (PREC, sl, klt, kl, rt, rl, s, (mpfr_ptr) 0);
+  TU_OK (rlref_ppo_klsum_mp (tl, sl, tr, klt, kl, rt, rl, &lm, T, R, W, b, y, 3));
+  TU_ASSERT_MP_AGREE (klt, kl, 70);
+  TU_ASSERT_MP_AGREE (rt, rl, 70);
+  mpfr_add (s, tl, tl + 1, MPFR_RNDN);
+  mpfr_add (s, s, tl + 2, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (s, sl, 70);
+  ck_assert (mpfr_sgn (kl) > 0);
+  mpfr_clears (b, sl, klt, kl, rt, rl, s, (mpfr_ptr) 0);
+  tu_mp_vec_free (T, 21);
+  tu_mp_vec_free (R, 21);
+  tu_mp_vec_free (W, 5);
+  tu_mp_vec_free (tl, 3);
+  tu_mp_vec_free (tr, 3);
+}
+END_TEST
+
+static Suite *
+ppo_suite (void)
+{
+  Suite *s = suite_create ("ppo");
+  TCase *tc;
+
+  tc = tu_tcase ("reward");
+  tcase_add_test (tc, test_tokrew_example);
+  tcase_add_test (tc, test_tokrew_k3_cancellation);
+  tcase_add_test (tc, test_tokrew_conventions);
+  tcase_add_test (tc, test_tokrew_bad_inputs);
+  tcase_add_test (tc, test_klsum_by_hand);
+  tcase_add_test (tc, test_klsum_identity_mp);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("ratio");
+  tcase_add_test (tc, test_ratio);
+  tcase_add_test (tc, test_is);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("clip");
+  tcase_add_test (tc, test_clip_examples);
+  tcase_add_test (tc, test_clip_gradients_fd);
+  tcase_add_test (tc, test_clip_batch);
+  tcase_add_test (tc, test_clip_bad_inputs);
+  tcase_add_test (tc, test_aliasing);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("value");
+  tcase_add_test (tc, test_value_loss);
+  tcase_add_test (tc, test_value_gradients_fd);
+  tcase_add_test (tc, test_value_targets_objective);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("whiten_klctl");
+  tcase_add_test (tc, test_whiten);
+  tcase_add_test (tc, test_klctl);
+  suite_add_tcase (s, tc);
+
+  return s;
+}
+
+TU_MAIN_SEEDED (ppo_suite)
