@@ -35,6 +35,39 @@ rlref_num_vec_new_mp (size_t n, long prec)
   return v;
 }
 
+/* k variables of the working precision set to +0, their significands
+ * consecutive in one block from GMP's allocator (which aborts when memory
+ * is exhausted, as mpfr_init2 does); v[0]'s significand starts it. */
+void
+rlref_num_group_init_mp (mpfr_ptr *v, size_t k)
+{
+  void *(*alloc) (size_t);
+  mpfr_prec_t p = rlref_mp_prec ();
+  size_t bytes = mpfr_custom_get_size (p);
+  char *block;
+  if (k == 0)
+    return;
+  mp_get_memory_functions (&alloc, NULL, NULL);
+  block = alloc (k * bytes);
+  for (size_t i = 0; i < k; i++)
+    {
+      mpfr_custom_init (block + i * bytes, p);
+      mpfr_custom_init_set (v[i], MPFR_ZERO_KIND, 0, p, block + i * bytes);
+    }
+}
+
+/* Frees the block of rlref_num_group_init_mp: v[0]'s significand, k
+ * significands of v[0]'s precision long. */
+void
+rlref_num_group_clear_mp (mpfr_ptr *v, size_t k)
+{
+  void (*release) (void *, size_t);
+  if (k == 0)
+    return;
+  mp_get_memory_functions (NULL, NULL, &release);
+  release (mpfr_custom_get_significand (v[0]), k * mpfr_custom_get_size (mpfr_get_prec (v[0])));
+}
+
 /* r = sum_i v_i rounded once (mpfr_sum, which takes a table of pointers). */
 int
 rlref_num_sum_mp (mpfr_ptr r, mpfr_srcptr v, size_t n)

@@ -142,6 +142,8 @@ exact_dot (const double *x, const double *y, size_t n)
 #define num_min TN (min)
 #define num_mul TN (mul)
 #define num_mul_2si TN (mul_2si)
+#define num_group_init TN (group_init)
+#define num_group_clear TN (group_clear)
 #define num_mul_d TN (mul_d)
 #define num_mul_si TN (mul_si)
 #define num_neg TN (neg)
@@ -374,6 +376,36 @@ START_TEST (test_vec_one_block_mp)
 }
 END_TEST
 
+/* NUM_INIT's group (rlref/num.h): k variables of the working precision,
+ * +0, their significands one after the other in one block that starts at
+ * the first one's; they hold full-precision values; NUM_CLEAR frees the
+ * block (ASan in make check-sanitize sees a leak or a bad free). */
+START_TEST (test_group_one_block_mp)
+{
+  mpfr_t a, b, c;
+  mpfr_ptr g[] = { a, b, c };
+  mpfr_prec_t old = rlref_mp_set_prec (333);
+  size_t limb = mpfr_custom_get_size (333);
+  rlref_num_group_init_mp (g, 3);
+  for (size_t i = 0; i < 3; i++)
+    {
+      ck_assert_ptr_eq (mpfr_custom_get_significand (g[i]),
+                        (char *) mpfr_custom_get_significand (a) + i * limb);
+      ck_assert_int_eq (mpfr_get_prec (g[i]), 333);
+      ck_assert (mpfr_zero_p (g[i]) && !mpfr_signbit (g[i]));
+      mpfr_const_pi (g[i], MPFR_RNDN);
+    }
+  mpfr_mul_2si (b, b, 700, MPFR_RNDN);
+  mpfr_mul_2si (b, b, -700, MPFR_RNDN);
+  for (size_t i = 0; i < 3; i++)
+    ck_assert_int_ge (tu_mp_digits_str (g[i], PI_170), 99);
+  rlref_num_group_clear_mp (g, 3);
+  rlref_num_group_init_mp (g, 0);       /* an empty group: nothing made, nothing freed */
+  rlref_num_group_clear_mp (g, 0);
+  rlref_mp_set_prec (old);
+}
+END_TEST
+
 /* Precisions are clamped to [MPFR_PREC_MIN, RLREF_MAX_PREC]. */
 START_TEST (test_prec_clamp_mp)
 {
@@ -558,6 +590,7 @@ num_suite (void)
   tcase_add_test (mp, test_round_f32_random_mp);
   tcase_add_test (mp, test_round_f32_state_mp);
   tcase_add_test (mp, test_vec_one_block_mp);
+  tcase_add_test (mp, test_group_one_block_mp);
   tcase_add_test (mp, test_prec_clamp_mp);
   tcase_add_test (mp, test_thread_explicit_prec);
   tcase_add_test (d, test_sum_long_d);

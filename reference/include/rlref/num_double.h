@@ -33,6 +33,9 @@ static inline void num_init (num_ptr x) { x[0] = 0.0; }
 static inline void num_init_prec (num_ptr x, long prec) { (void) prec; x[0] = 0.0; }
 static inline void num_clear (num_ptr x) { (void) x; }
 static inline long num_get_prec (num_srcptr x) { (void) x; return 53; }
+/* NUM_INIT and NUM_CLEAR (rlref/num.h): k scalars set to +0, and nothing to free. */
+static inline void num_group_init (num_ptr *v, size_t k) { for (size_t i = 0; i < k; i++) v[i][0] = 0.0; }
+static inline void num_group_clear (num_ptr *v, size_t k) { (void) v; (void) k; }
 static inline void num_set (num_ptr r, num_srcptr a) { r[0] = a[0]; }
 static inline void num_set_d (num_ptr r, double d) { r[0] = d; }
 static inline void num_set_si (num_ptr r, long i) { r[0] = (double) i; }

@@ -30,6 +30,8 @@ mpfr_ptr rlref_num_vec_new_mp (size_t n, long prec);
 int rlref_num_sum_mp (mpfr_ptr r, mpfr_srcptr v, size_t n);
 int rlref_num_dot_mp (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, size_t n);
 void rlref_num_round_f32_mp (mpfr_ptr r, mpfr_srcptr a);
+void rlref_num_group_init_mp (mpfr_ptr *v, size_t k);
+void rlref_num_group_clear_mp (mpfr_ptr *v, size_t k);
 
 #define RND MPFR_RNDN
 
@@ -39,6 +41,10 @@ static inline void num_init (num_ptr x) { mpfr_init2 (x, rlref_mp_prec ()); mpfr
 static inline void num_init_prec (num_ptr x, long prec) { mpfr_init2 (x, rlref_mp_prec_clamp (prec)); mpfr_set_zero (x, 1); }
 static inline void num_clear (num_ptr x) { mpfr_clear (x); }
 static inline long num_get_prec (num_srcptr x) { return (long) mpfr_get_prec (x); }
+/* NUM_INIT and NUM_CLEAR (rlref/num.h): k scalars of the working precision
+ * set to +0, their significands in one allocation; freed together. */
+static inline void num_group_init (num_ptr *v, size_t k) { rlref_num_group_init_mp (v, k); }
+static inline void num_group_clear (num_ptr *v, size_t k) { rlref_num_group_clear_mp (v, k); }
 static inline void num_set (num_ptr r, num_srcptr a) { mpfr_set (r, a, RND); }
 static inline void num_set_d (num_ptr r, double d) { mpfr_set_d (r, d, RND); }
 static inline void num_set_si (num_ptr r, long i) { mpfr_set_si (r, i, RND); }

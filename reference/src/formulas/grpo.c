@@ -275,10 +275,7 @@ group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
   size_t m = 0;
   long k;
   int status = RLREF_SUCCESS, zero = 0, pinf, ninf, w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1;
-  num_init (var);
-  num_init (std);
-  num_init (eps);
-  num_init (den);
+  NUM_INIT (var, std, eps, den);
   if (G == 1)
     {
       if (c->single == RLREF_SINGLE_REFUSE)
@@ -317,10 +314,7 @@ group_std_adv (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
     zero = 1;                   /* no eps and no spread: every r equals the mean */
   write_adv (adv, r, G, zero, s, den);
 done:
-  num_clear (var);
-  num_clear (std);
-  num_clear (eps);
-  num_clear (den);
+  NUM_CLEAR (var, std, eps, den);
   return status;
 }
 
@@ -398,13 +392,7 @@ group_f32_onepass (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_conventi
 {
   num_t n, s1, s2, t, mean, std, e;
   int status = RLREF_SUCCESS;
-  num_init (n);
-  num_init (s1);
-  num_init (s2);
-  num_init (t);
-  num_init (mean);
-  num_init (std);
-  num_init (e);
+  NUM_INIT (n, s1, s2, t, mean, std, e);
   num_set_d (e, c->eps);
   num_round_f32 (e, e);
   for (size_t i = 0; i < G; i++)
@@ -443,13 +431,7 @@ group_f32_onepass (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_conventi
     }
   TRY (f32_advantages (adv, r, G, mean, std, e, 0, t));
 done:
-  num_clear (n);
-  num_clear (s1);
-  num_clear (s2);
-  num_clear (t);
-  num_clear (mean);
-  num_clear (std);
-  num_clear (e);
+  NUM_CLEAR (n, s1, s2, t, mean, std, e);
   return status;
 }
 
@@ -468,13 +450,7 @@ group_f32_trl (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
 {
   num_t n, m, s, t, mean, std, e;
   int status;
-  num_init (n);
-  num_init (m);
-  num_init (s);
-  num_init (t);
-  num_init (mean);
-  num_init (std);
-  num_init (e);
+  NUM_INIT (n, m, s, t, mean, std, e);
   num_set_d (e, c->eps);
   num_round_f32 (e, e);
   for (size_t i = 0; i < G; i++)
@@ -528,13 +504,7 @@ group_f32_trl (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *
         }
     }
   status = f32_advantages (adv, r, G, mean, std, e, 1, t);
-  num_clear (n);
-  num_clear (m);
-  num_clear (s);
-  num_clear (t);
-  num_clear (mean);
-  num_clear (std);
-  num_clear (e);
+  NUM_CLEAR (n, m, s, t, mean, std, e);
   return status;
 }
 
@@ -553,9 +523,7 @@ batch_std_adv (num_ptr adv, num_srcptr r, size_t N, size_t G, const rlref_adv_co
   size_t m = 0, mg;
   long k;
   int status = RLREF_SUCCESS, zero = 0, pinf, ninf, gz;
-  num_init (var);
-  num_init (eps);
-  num_init (den);
+  NUM_INIT (var, eps, den);
   find_inf (&pinf, &ninf, r, N);
   k = scale_exponent (r, N, c->eps, 1);
   TRY (scaled_stats (NULL, var, &m, s, r, N, c->ddof, k));
@@ -586,9 +554,7 @@ batch_std_adv (num_ptr adv, num_srcptr r, size_t N, size_t G, const rlref_adv_co
       write_adv (AT (adv, g), AT (r, g), G, gz, s, den);
     }
 done:
-  num_clear (var);
-  num_clear (eps);
-  num_clear (den);
+  NUM_CLEAR (var, eps, den);
   return status;
 }
 
@@ -651,8 +617,7 @@ FN (grpo_group_stats) (num_ptr mean, num_ptr std, num_srcptr rewards, size_t G,
   size_t m;
   long k;
   int status = RLREF_SUCCESS;
-  num_init (mu);
-  num_init (var);
+  NUM_INIT (mu, var);
   if (!mean || !std || !rewards || !c || G == 0)
     FAIL ("empty group or NULL argument", RLREF_EINVAL);
   for (size_t i = 0; i < G; i++)
@@ -670,7 +635,6 @@ FN (grpo_group_stats) (num_ptr mean, num_ptr std, num_srcptr rewards, size_t G,
   num_set (std, var);
 done:
   exact_ws_free (&s);
-  num_clear (mu);
-  num_clear (var);
+  NUM_CLEAR (mu, var);
   return status;
 }

@@ -89,8 +89,7 @@ normalise (num_ptr p, num_ptr lp, num_srcptr x, int kind, size_t n, num_ptr t, c
   num_t s, a;
   size_t k = 0;
   int status = RLREF_SUCCESS;
-  num_init (s);
-  num_init (a);
+  NUM_INIT (s, a);
   if (kind == RLREF_KLOPT_PROB)
     {
       for (size_t i = 0; i < n; i++)
@@ -192,8 +191,7 @@ normalise (num_ptr p, num_ptr lp, num_srcptr x, int kind, size_t n, num_ptr t, c
   else
     FAIL ("unknown kind of distribution", RLREF_EINVAL);
 done:
-  num_clear (s);
-  num_clear (a);
+  NUM_CLEAR (s, a);
   return status;
 }
 
@@ -273,10 +271,7 @@ solve (problem *o)
   size_t n = o->n, k = 0;
   int status = RLREF_SUCCESS, first = 1, t_normal = 0;
   num_t W, T, a, wk;
-  num_init (W);
-  num_init (T);
-  num_init (a);
-  num_init (wk);
+  NUM_INIT (W, T, a, wk);
   /* m = max r over the support; k = argmax log pi_ref_i + (r_i - m)/beta */
   for (size_t i = 0; i < n; i++)
     if (on_support (AT (o->lp, i)) && (first || num_cmp (AT (o->r, i), o->m) > 0))
@@ -369,10 +364,7 @@ solve (problem *o)
       num_log1p (AT (o->lps, k), a);
     }
 done:
-  num_clear (W);
-  num_clear (T);
-  num_clear (a);
-  num_clear (wk);
+  NUM_CLEAR (W, T, a, wk);
   return status;
 }
 
@@ -441,8 +433,7 @@ h_series (num_ptr h, num_srcptr e)
 {
   num_t pw, term;
   long prec = num_prec ();
-  num_init (pw);
-  num_init (term);
+  NUM_INIT (pw, term);
   num_sqr (pw, e);
   num_mul_2si (pw, pw, -1);             /* e^2/2! */
   num_set (h, pw);
@@ -455,8 +446,7 @@ h_series (num_ptr h, num_srcptr e)
       if (num_is_zero (term) || num_get_exp (term) < num_get_exp (h) - prec - 2)
         break;
     }
-  num_clear (pw);
-  num_clear (term);
+  NUM_CLEAR (pw, term);
 }
 
 /* KL(p || q) = sum_i q_i h(e_i), e_i = log(p_i/q_i) given in w (which is
@@ -561,9 +551,7 @@ FN (klopt_pistar) (num_ptr pistar, num_ptr logpistar, num_ptr er, num_ptr kl_sta
   int status = problem_new (&o, ref, kind, r, n, beta, NULL);
   if (status)
     return status;
-  num_init (ex);
-  num_init (k1);
-  num_init (k2);
+  NUM_INIT (ex, k1, k2);
   status = num_dot (ex, o.ps, o.r, n);
   for (size_t i = 0; i < n; i++)
     num_set (AT (o.t, i), AT (o.e, i));
@@ -588,9 +576,7 @@ FN (klopt_pistar) (num_ptr pistar, num_ptr logpistar, num_ptr er, num_ptr kl_sta
       if (kl_ref_star)
         num_set (kl_ref_star, k2);
     }
-  num_clear (ex);
-  num_clear (k1);
-  num_clear (k2);
+  NUM_CLEAR (ex, k1, k2);
   problem_free (&o);
   return status;
 }
@@ -608,9 +594,7 @@ FN (klopt_objective) (num_ptr obj, num_ptr er, num_ptr kl, num_srcptr pi, num_sr
   status = problem_new (&o, ref, kind, r, n, beta, pi);
   if (status)
     return status;
-  num_init (j);
-  num_init (ex);
-  num_init (k);
+  NUM_INIT (j, ex, k);
   status = objective_of_pi (j, ex, k, &o);
   if (status == RLREF_SUCCESS)
     {
@@ -620,9 +604,7 @@ FN (klopt_objective) (num_ptr obj, num_ptr er, num_ptr kl, num_srcptr pi, num_sr
       if (kl)
         num_set (kl, k);
     }
-  num_clear (j);
-  num_clear (ex);
-  num_clear (k);
+  NUM_CLEAR (j, ex, k);
   problem_free (&o);
   return status;
 }
@@ -638,9 +620,7 @@ FN (klopt_optimum) (num_ptr obj_star, num_ptr beta_logz, num_srcptr ref, int kin
   int status = problem_new (&o, ref, kind, r, n, beta, NULL);
   if (status)
     return status;
-  num_init (j);
-  num_init (k);
-  num_init (b);
+  NUM_INIT (j, k, b);
   status = num_dot (j, o.ps, o.r, n);
   for (size_t i = 0; i < n; i++)
     num_set (AT (o.t, i), AT (o.e, i));
@@ -656,9 +636,7 @@ FN (klopt_optimum) (num_ptr obj_star, num_ptr beta_logz, num_srcptr ref, int kin
       if (beta_logz)
         num_set (beta_logz, b);
     }
-  num_clear (j);
-  num_clear (k);
-  num_clear (b);
+  NUM_CLEAR (j, k, b);
   problem_free (&o);
   return status;
 }
@@ -680,11 +658,7 @@ FN (klopt_identity) (num_ptr obj, num_ptr ident, num_ptr kl_pistar, num_srcptr p
   status = problem_new (&o, ref, kind, r, n, beta, pi);
   if (status)
     return status;
-  num_init (j);
-  num_init (ex);
-  num_init (k);
-  num_init (ks);
-  num_init (b);
+  NUM_INIT (j, ex, k, ks, b);
   status = objective_of_pi (j, ex, k, &o);
   for (size_t i = 0; i < n; i++)
     num_sub (AT (o.t, i), AT (o.lq, i), AT (o.lps, i));
@@ -702,11 +676,7 @@ FN (klopt_identity) (num_ptr obj, num_ptr ident, num_ptr kl_pistar, num_srcptr p
       if (kl_pistar)
         num_set (kl_pistar, ks);
     }
-  num_clear (j);
-  num_clear (ex);
-  num_clear (k);
-  num_clear (ks);
-  num_clear (b);
+  NUM_CLEAR (j, ex, k, ks, b);
   problem_free (&o);
   return status;
 }
@@ -848,12 +818,7 @@ FN (klopt_approach) (num_ptr tv_ref, num_ptr tv_argmax, num_srcptr ref, int kind
   int status = problem_new (&o, ref, kind, r, n, beta, NULL);
   if (status)
     return status;
-  num_init (a);
-  num_init (b);
-  num_init (tr);
-  num_init (ta);
-  num_init (bp);
-  num_init (bm);
+  NUM_INIT (a, b, tr, ta, bp, bm);
   for (size_t i = 0; i < n; i++)
     {
       num_set_zero (AT (o.t, i));
@@ -902,12 +867,7 @@ FN (klopt_approach) (num_ptr tv_ref, num_ptr tv_argmax, num_srcptr ref, int kind
       if (tv_argmax)
         num_set (tv_argmax, ta);
     }
-  num_clear (a);
-  num_clear (b);
-  num_clear (tr);
-  num_clear (ta);
-  num_clear (bp);
-  num_clear (bm);
+  NUM_CLEAR (a, b, tr, ta, bp, bm);
   problem_free (&o);
   return status;
 }

@@ -169,8 +169,7 @@ is_stationary (num_srcptr g, size_t K, num_srcptr scale)
 {
   num_t t, bound;
   int ok = 1;
-  num_init (t);
-  num_init (bound);
+  NUM_INIT (t, bound);
   num_add_d (bound, scale, 1.0);
   num_mul_2si (bound, bound, -(num_prec () / 2));
   for (size_t i = 0; i < K && ok; i++)
@@ -178,8 +177,7 @@ is_stationary (num_srcptr g, size_t K, num_srcptr scale)
       num_abs (t, AT (g, i));
       ok = num_cmp (t, bound) <= 0;
     }
-  num_clear (t);
-  num_clear (bound);
+  NUM_CLEAR (t, bound);
   return ok;
 }
 

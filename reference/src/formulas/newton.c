@@ -13,8 +13,7 @@ FN (solve) (num_ptr A, num_ptr b, size_t n)
 {
   num_t t, f;
   int status = RLREF_SUCCESS;
-  num_init (t);
-  num_init (f);
+  NUM_INIT (t, f);
   for (size_t k = 0; k < n; k++)
     {
       size_t piv = k;
@@ -61,8 +60,7 @@ FN (solve) (num_ptr A, num_ptr b, size_t n)
       num_div (AT (b, k), AT (b, k), AT (A, k * n + k));
     }
 done:
-  num_clear (t);
-  num_clear (f);
+  NUM_CLEAR (t, f);
   return status;
 }
 
@@ -79,9 +77,7 @@ FN (laplacian_solve) (num_ptr H, num_ptr b, size_t n, const char **why)
 {
   num_t piv, m, t;
   int status = RLREF_SUCCESS;
-  num_init (piv);
-  num_init (m);
-  num_init (t);
+  NUM_INIT (piv, m, t);
   for (size_t k = 0; k + 1 < n; k++)
     {
       num_set_zero (piv);
@@ -116,9 +112,7 @@ FN (laplacian_solve) (num_ptr H, num_ptr b, size_t n, const char **why)
       num_div (AT (b, k), AT (b, k), AT (H, k * n + k));
     }
 done:
-  num_clear (piv);
-  num_clear (m);
-  num_clear (t);
+  NUM_CLEAR (piv, m, t);
   return status;
 }
 

@@ -61,14 +61,12 @@ FN (bt_prob_naive) (num_ptr p, num_srcptr rw, num_srcptr rl)
   num_t a, b;
   CHECK_FINITE (rw);
   CHECK_FINITE (rl);
-  num_init (a);
-  num_init (b);
+  NUM_INIT (a, b);
   num_exp (a, rw);
   num_exp (b, rl);
   num_add (b, a, b);
   num_div (p, a, b);
-  num_clear (a);
-  num_clear (b);
+  NUM_CLEAR (a, b);
   return RLREF_SUCCESS;
 }
 

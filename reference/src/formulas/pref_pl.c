@@ -238,8 +238,7 @@ FN (pl_nll) (num_ptr f, num_ptr g, num_ptr H, num_srcptr s, size_t K, num_srcptr
   num_ptr x = num_vec_new (K), p = num_vec_new (K + 1);
   num_t hi, lo;
   int status = RLREF_SUCCESS, sums;
-  num_init (hi);
-  num_init (lo);
+  NUM_INIT (hi, lo);
   if (!x || !p)
     FAIL ("out of memory", RLREF_ENOMEM);
   num_set (hi, AT (s, 0));
@@ -267,8 +266,7 @@ FN (pl_nll) (num_ptr f, num_ptr g, num_ptr H, num_srcptr s, size_t K, num_srcptr
         TRY (pl_accumulate (f, g, H, s, pi, K, w, x, p));
     }
 done:
-  num_clear (hi);
-  num_clear (lo);
+  NUM_CLEAR (hi, lo);
   num_vec_free (x, K);
   num_vec_free (p, K + 1);
   return status;

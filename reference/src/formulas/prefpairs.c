@@ -117,10 +117,7 @@ FN (pairs_loss) (num_ptr loss, num_ptr loglik, num_ptr grad, num_srcptr scores,
   for (size_t i = 0; i < K; i++)
     if (!num_is_finite (AT (scores, i)))
       RLREF_ERROR ("pairs_loss: non-finite score", RLREF_ENAN);
-  num_init (d);
-  num_init (t);
-  num_init (f);
-  num_init (pairs);
+  NUM_INIT (d, t, f, pairs);
   pos = malloc (K * sizeof *pos);
   c = num_vec_new (K);
   v = num_vec_new (P);
@@ -199,10 +196,7 @@ FN (pairs_loss) (num_ptr loss, num_ptr loglik, num_ptr grad, num_srcptr scores,
     FAIL ("pairs_loss: result beyond the floating-point range (written as +-inf)",
           RLREF_ERANGE);
 done:
-  num_clear (d);
-  num_clear (t);
-  num_clear (f);
-  num_clear (pairs);
+  NUM_CLEAR (d, t, f, pairs);
   free (pos);
   num_vec_free (c, K);
   num_vec_free (v, P);
@@ -347,9 +341,7 @@ FN (pairs_compare) (num_ptr scores_pl, num_ptr scores_pairs, num_ptr loglik_pl,
   if (!scores_pl || !scores_pairs || !loglik_pl || !loglik_pl_at_pairs || !loglik_pairs
       || K < 2 || M == 0)
     RLREF_ERROR ("pairs_compare: NULL output, or no ranking of two items", RLREF_EINVAL);
-  num_init (a);
-  num_init (b);
-  num_init (c);
+  NUM_INIT (a, b, c);
   sp = num_vec_new (K);
   sb = num_vec_new (K);
   lp = num_vec_new (M);
@@ -372,9 +364,7 @@ FN (pairs_compare) (num_ptr scores_pl, num_ptr scores_pairs, num_ptr loglik_pl,
     FAIL ("pairs_compare: log-likelihood beyond the floating-point range (written as -inf)",
           RLREF_ERANGE);
 done:
-  num_clear (a);
-  num_clear (b);
-  num_clear (c);
+  NUM_CLEAR (a, b, c);
   num_vec_free (sp, K);
   num_vec_free (sb, K);
   num_vec_free (lp, M);

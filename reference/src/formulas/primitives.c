@@ -25,8 +25,7 @@ FN (sigmoid) (num_ptr r, num_srcptr x)
 {
   num_t e, d;
   CHECK_NOT_NAN (x);
-  num_init (e);
-  num_init (d);
+  NUM_INIT (e, d);
   if (num_sgn (x) >= 0)
     {
       num_neg (e, x);
@@ -40,8 +39,7 @@ FN (sigmoid) (num_ptr r, num_srcptr x)
       num_add_d (d, e, 1.0);
       num_div (r, e, d);
     }
-  num_clear (e);
-  num_clear (d);
+  NUM_CLEAR (e, d);
   return RLREF_SUCCESS;
 }
 
@@ -59,8 +57,7 @@ FN (softplus) (num_ptr r, num_srcptr x)
         num_set_zero (r);
       return RLREF_SUCCESS;
     }
-  num_init (t);
-  num_init (m);
+  NUM_INIT (t, m);
   num_abs (t, x);
   num_neg (t, t);
   num_exp (t, t);
@@ -68,8 +65,7 @@ FN (softplus) (num_ptr r, num_srcptr x)
   num_set_zero (m);
   num_max (m, m, x);
   num_add (r, m, t);
-  num_clear (t);
-  num_clear (m);
+  NUM_CLEAR (t, m);
   return RLREF_SUCCESS;
 }
 
@@ -132,8 +128,7 @@ FN (logsumexp) (num_ptr r, num_srcptr x, size_t n)
       num_set (r, AT (x, k));
       return RLREF_SUCCESS;
     }
-  num_init (s);
-  num_init (t);
+  NUM_INIT (s, t);
   for (size_t i = 0; i < n; i++)
     if (i != k)
       {
@@ -143,8 +138,7 @@ FN (logsumexp) (num_ptr r, num_srcptr x, size_t n)
       }
   num_log1p (s, s);
   num_add (r, AT (x, k), s);
-  num_clear (s);
-  num_clear (t);
+  NUM_CLEAR (s, t);
   return RLREF_SUCCESS;
 }
 
@@ -166,9 +160,7 @@ FN (log_softmax) (num_ptr lp, num_srcptr x, size_t n)
       k = i;
   if (num_is_inf (AT (x, k)) && num_sgn (AT (x, k)) > 0)
     RLREF_ERROR ("softmax of infinite scores", RLREF_ENAN);
-  num_init (m);
-  num_init (s);
-  num_init (t);
+  NUM_INIT (m, s, t);
   num_set (m, AT (x, k));
   if (num_is_inf (m))             /* every score -inf: no distribution */
     FAIL ("softmax of scores that are all -inf", RLREF_ENAN);
@@ -190,9 +182,7 @@ FN (log_softmax) (num_ptr lp, num_srcptr x, size_t n)
   if (over)
     status = RANGE_ERROR ();
 done:
-  num_clear (m);
-  num_clear (s);
-  num_clear (t);
+  NUM_CLEAR (m, s, t);
   return status;
 }
 
@@ -205,8 +195,7 @@ FN (softmax) (num_ptr p, num_srcptr x, size_t n)
   num_t m, s;
   int status = RLREF_SUCCESS;
   CHECK_VECTOR (x, n);
-  num_init (m);
-  num_init (s);
+  NUM_INIT (m, s);
   num_set (m, AT (x, 0));
   for (size_t i = 1; i < n; i++)
     num_max (m, m, AT (x, i));
@@ -221,8 +210,7 @@ FN (softmax) (num_ptr p, num_srcptr x, size_t n)
   for (size_t i = 0; i < n; i++)
     num_div (AT (p, i), AT (p, i), s);
 done:
-  num_clear (m);
-  num_clear (s);
+  NUM_CLEAR (m, s);
   return status;
 }
 
@@ -287,10 +275,7 @@ static void
 scaled_sum_squares (num_ptr S, num_srcptr x, size_t n, long k)
 {
   num_t m, c, d, s1;
-  num_init (m);
-  num_init (c);
-  num_init (d);
-  num_init (s1);
+  NUM_INIT (m, c, d, s1);
   scaled_mean (m, c, x, n, k);
   num_add (m, m, c);
   num_set_zero (S);
@@ -304,10 +289,7 @@ scaled_sum_squares (num_ptr S, num_srcptr x, size_t n, long k)
   num_sqr (s1, s1);
   num_div_si (s1, s1, (long) n);
   num_sub (S, S, s1);
-  num_clear (m);
-  num_clear (c);
-  num_clear (d);
-  num_clear (s1);
+  NUM_CLEAR (m, c, d, s1);
 }
 
 /* m = (1/n) sum x_i, two passes (the second sums the residuals x_i - m0),
@@ -322,13 +304,11 @@ FN (mean) (num_ptr m, num_srcptr x, size_t n)
   if (status)
     return status;
   k = moment_scale (x, n);
-  num_init (m0);
-  num_init (c);
+  NUM_INIT (m0, c);
   scaled_mean (m0, c, x, n, k);
   num_add (m, m0, c);
   num_mul_2si (m, m, k);
-  num_clear (m0);
-  num_clear (c);
+  NUM_CLEAR (m0, c);
   return RLREF_SUCCESS;
 }
 
@@ -439,16 +419,14 @@ FN (logsumexp_naive) (num_ptr r, num_srcptr x, size_t n)
 {
   num_t s, t;
   CHECK_VECTOR (x, n);
-  num_init (s);
-  num_init (t);
+  NUM_INIT (s, t);
   for (size_t i = 0; i < n; i++)
     {
       num_exp (t, AT (x, i));
       num_add (s, s, t);
     }
   num_log (r, s);
-  num_clear (s);
-  num_clear (t);
+  NUM_CLEAR (s, t);
   return RLREF_SUCCESS;
 }
 
@@ -460,9 +438,7 @@ FN (variance_onepass) (num_ptr v, num_srcptr x, size_t n, int ddof)
   int status = check_variance (x, n, ddof);
   if (status)
     return status;
-  num_init (s1);
-  num_init (s2);
-  num_init (t);
+  NUM_INIT (s1, s2, t);
   for (size_t i = 0; i < n; i++)
     {
       num_add (s1, s1, AT (x, i));
@@ -473,8 +449,6 @@ FN (variance_onepass) (num_ptr v, num_srcptr x, size_t n, int ddof)
   num_div_si (t, t, (long) n);
   num_sub (s2, s2, t);
   num_div_si (v, s2, (long) n - ddof);
-  num_clear (s1);
-  num_clear (s2);
-  num_clear (t);
+  NUM_CLEAR (s1, s2, t);
   return RLREF_SUCCESS;
 }

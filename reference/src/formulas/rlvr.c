@@ -134,8 +134,7 @@ FN (verify_group) (num_ptr reward, num_ptr correct, num_ptr mean, num_ptr adv,
   int status = RLREF_SUCCESS;
   if (!reward || !correct || !mean || !adv || !answers || !reference || !c || !a || n == 0)
     RLREF_ERROR ("verify_group: no answers, or a NULL argument", RLREF_EINVAL);
-  num_init (m);
-  num_init (s);
+  NUM_INIT (m, s);
   r = num_vec_new (n);
   ad = num_vec_new (n);
   if (!r || !ad)
@@ -153,8 +152,7 @@ FN (verify_group) (num_ptr reward, num_ptr correct, num_ptr mean, num_ptr adv,
   num_set_si (correct, hits);
   num_set (mean, m);
 done:
-  num_clear (m);
-  num_clear (s);
+  NUM_CLEAR (m, s);
   num_vec_free (r, n);
   num_vec_free (ad, n);
   return status;
@@ -283,8 +281,7 @@ FN (prm_mc_expect) (num_ptr label, num_ptr var, const long *parent, num_srcptr w
     RLREF_ERROR ("prm_mc_expect: NULL output", RLREF_EINVAL);
   if ((status = check_tree (parent, weight, correct, n, path, L, N)))
     return status;
-  num_init (t);
-  num_init (lq);
+  NUM_INIT (t, lq);
   kids = calloc (n, sizeof *kids);
   big = malloc (n * sizeof *big);
   S = num_vec_new (n);
@@ -361,8 +358,7 @@ FN (prm_mc_expect) (num_ptr label, num_ptr var, const long *parent, num_srcptr w
         num_set (AT (var, k), AT (va, k));
     }
 done:
-  num_clear (t);
-  num_clear (lq);
+  NUM_CLEAR (t, lq);
   free (kids);
   free (big);
   num_vec_free (S, n);
