@@ -1,0 +1,219 @@
+/* test_dpopop.c -- the DPO derivation on explicit outcome sets
+ * (DPO-IMPLICIT-R, DPO-ZCANCEL, DPO-EQUIV), in binary64 (_d) and MPFR (_mp).
+ *
+ * Expected values are closed forms evaluated here with MPFR at 1024 bits:
+ * the IPO paper's three-action illustration with tau = 1/8 (h1 - h2 = h2 -
+ * h3 = (1/3)/tau = 8/3, loss (1/9)[2 (8/3 - 4)^2 + (16/3 - 4)^2] = 16/27),
+ * pi* of two outcomes, (e, 1)/(e + 1), and the DPO population loss at it,
+ * (1/4)[sigma(1) softplus(-1) + sigma(-1) softplus(1)]; the identities of
+ * 13.18-13.20 (residual exactly 0, margin = r_w - r_l); Newton's minimiser
+ * of the DPO loss on the Bradley-Terry matrix of a reward against the closed
+ * form pi* (two different algorithms); and the rejections. */
+#include "testutil.h"
+#include "rlref/dpopop.h"
+
+#define PREC 256
+#define REF 1024
+
+/* 8/3 and 16/27 at REF bits, compared to 70 digits. */
+static void
+check_ipo_three_mp (mpfr_srcptr h, mpfr_srcptr loss, mpfr_srcptr gn)
+{
+  mpfr_t d, want;
+  mpfr_inits2 (REF, d, want, (mpfr_ptr) 0);
+  mpfr_set_ui (want, 8, MPFR_RNDN);
+  mpfr_div_ui (want, want, 3, MPFR_RNDN);
+  for (int k = 0; k < 2; k++)
+    {
+      mpfr_sub (d, h + k, h + k + 1, MPFR_RNDN);
+      ck_assert_int_ge (tu_mp_digits (d, want), 70);
+    }
+  mpfr_set_ui (want, 16, MPFR_RNDN);
+  mpfr_div_ui (want, want, 27, MPFR_RNDN);
+  ck_assert_int_ge (tu_mp_digits (loss, want), 70);
+  ck_assert (mpfr_zero_p (gn));
+  mpfr_clears (d, want, (mpfr_ptr) 0);
+}
+
+static const double third = 0.3333333333333333;
+static const double chain3[9] = { 0.5, 1, 1, 0, 0.5, 1, 0, 0, 0.5 };
+
+START_TEST (test_ipo_three)
+{
+  double p[3] = { third, third, third }, lp[3], h[3], loss, gn, kl, tau = 0.125;
+  mpfr_ptr mp = tu_mp_vec_from_d (p, 3, PREC), mP = tu_mp_vec_from_d (chain3, 9, PREC);
+  mpfr_ptr mlp = tu_mp_vec_new (3, PREC), mh = tu_mp_vec_new (3, PREC);
+  mpfr_ptr ms = tu_mp_vec_new (4, PREC);
+  TU_OK (rlref_dpopop_equiv_d (lp, h, &loss, &gn, &kl, p, chain3, 3, &tau, RLREF_DPOPOP_IPO));
+  TU_ASSERT_REL (h[0] - h[1], 8.0 / 3, TU_TOL1);
+  TU_ASSERT_REL (h[1] - h[2], 8.0 / 3, TU_TOL1);
+  TU_ASSERT_REL (loss, 16.0 / 27, TU_TOL1);
+  TU_ASSERT_SAME (gn, 0.0);
+  /* pi proportional to (e^{16/3}, e^{8/3}, 1) */
+  TU_ASSERT_REL (exp (lp[0]), exp (16.0 / 3) / (exp (16.0 / 3) + exp (8.0 / 3) + 1), TU_TOL1);
+  rlref_mp_set_prec (PREC);
+  mpfr_set_d (ms, tau, MPFR_RNDN);
+  TU_OK (rlref_dpopop_equiv_mp (mlp, mh, ms + 1, ms + 2, ms + 3, mp, mP, 3, ms,
+                                RLREF_DPOPOP_IPO));
+  check_ipo_three_mp (mh, ms + 1, ms + 2);
+  /* DPO on the same data: no finite minimiser */
+  TU_ASSERT_STATUS (rlref_dpopop_equiv_d (lp, h, &loss, &gn, &kl, p, chain3, 3, &tau,
+                                          RLREF_DPOPOP_DPO), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpopop_equiv_mp (mlp, mh, ms + 1, ms + 2, ms + 3, mp, mP, 3, ms,
+                                           RLREF_DPOPOP_DPO), RLREF_EDOM);
+  tu_mp_vec_free (mp, 3);
+  tu_mp_vec_free (mP, 9);
+  tu_mp_vec_free (mlp, 3);
+  tu_mp_vec_free (mh, 3);
+  tu_mp_vec_free (ms, 4);
+}
+END_TEST
+
+/* two outcomes, r = (1, 0), beta = 1: pi* = (e, 1)/(e + 1) */
+START_TEST (test_bt_two)
+{
+  double p[2] = { 0.5, 0.5 }, r[2] = { 1, 0 }, beta = 1, lp[2], h[2], loss, gn, kl;
+  double e = exp (1.0), s1 = 1 / (1 + exp (-1.0)), want;
+  TU_OK (rlref_dpopop_equiv_bt_d (lp, h, &loss, &gn, &kl, p, r, 2, &beta));
+  TU_ASSERT_REL (lp[0], log (e / (e + 1)), TU_TOL1);
+  TU_ASSERT_REL (lp[1], -log (e + 1), TU_TOL1);
+  TU_ASSERT_REL (h[0] - h[1], 1.0, TU_TOL1);
+  want = 0.25 * (s1 * log1p (exp (-1.0)) + (1 - s1) * (1 + log1p (exp (-1.0))));
+  TU_ASSERT_REL (loss, want, TU_TOL1);
+  TU_ASSERT_SAME (gn, 0.0);
+  TU_ASSERT_REL (kl, e / (e + 1) * h[0] + 1 / (e + 1) * h[1], TU_TOL1);
+  ck_assert (kl > 0);
+}
+END_TEST
+
+/* Newton on the Bradley-Terry matrix of r reaches the closed-form pi*, at
+ * 256 bits (P computed at 256 bits) */
+START_TEST (test_pref_matches_bt_mp)
+{
+  double p[3] = { 0.2, 0.3, 0.5 }, r[3] = { 1, -0.5, 2 };
+  mpfr_ptr mp = tu_mp_vec_from_d (p, 3, PREC), mr = tu_mp_vec_from_d (r, 3, PREC);
+  mpfr_ptr P = tu_mp_vec_new (9, PREC), a = tu_mp_vec_new (3, PREC), b = tu_mp_vec_new (3, PREC);
+  mpfr_ptr a2 = tu_mp_vec_new (3, PREC), b2 = tu_mp_vec_new (3, PREC), s = tu_mp_vec_new (7, PREC);
+  rlref_mp_set_prec (PREC);
+  mpfr_set_d (s, 0.5, MPFR_RNDN);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      {
+        mpfr_sub (P + 3 * i + j, mr + i, mr + j, MPFR_RNDN);
+        TU_OK (rlref_sigmoid_mp (P + 3 * i + j, P + 3 * i + j));
+      }
+  TU_OK (rlref_dpopop_equiv_bt_mp (a, b, s + 1, s + 2, s + 3, mp, mr, 3, s));
+  TU_OK (rlref_dpopop_equiv_mp (a2, b2, s + 4, s + 5, s + 6, mp, P, 3, s, RLREF_DPOPOP_DPO));
+  for (int i = 0; i < 3; i++)
+    ck_assert_int_ge (tu_mp_digits (a2 + i, a + i), 70);
+  ck_assert_int_ge (tu_mp_digits (s + 4, s + 1), 70);
+  ck_assert_int_ge (tu_mp_digits (s + 6, s + 3), 70);
+  ck_assert (mpfr_zero_p (s + 2) && mpfr_zero_p (s + 5));
+  tu_mp_vec_free (mp, 3);
+  tu_mp_vec_free (mr, 3);
+  tu_mp_vec_free (P, 9);
+  tu_mp_vec_free (a, 3);
+  tu_mp_vec_free (b, 3);
+  tu_mp_vec_free (a2, 3);
+  tu_mp_vec_free (b2, 3);
+  tu_mp_vec_free (s, 7);
+}
+END_TEST
+
+/* 13.18-13.20 */
+START_TEST (test_identities)
+{
+  double p[3] = { 0.2, 0.3, 0.5 }, r[3] = { 1, -0.5, 2 }, beta = 0.5;
+  double ps[3], lz, rh[3], res[3], hw, hl, m, d, pp, pr, lz2;
+  double z = 0.2 * exp (2.0) + 0.3 * exp (-1.0) + 0.5 * exp (4.0);
+  TU_OK (rlref_dpopop_implicit_d (ps, &lz, rh, res, p, r, 3, &beta));
+  TU_ASSERT_REL (lz, log (z), TU_TOL1);
+  TU_ASSERT_REL (ps[2], 0.5 * exp (4.0) / z, TU_TOL1);
+  for (int i = 0; i < 3; i++)
+    {
+      TU_ASSERT_REL (rh[i], r[i], TU_TOL2);
+      TU_ASSERT_SAME (res[i], 0.0);
+    }
+  TU_OK (rlref_dpopop_zcancel_d (&hw, &hl, &m, &d, &pp, &pr, &lz2, p, r, 3, &beta, 2, 1));
+  TU_ASSERT_REL (m, 2.5, TU_TOL1);
+  TU_ASSERT_SAME (d, 2.5);
+  TU_ASSERT_REL (pp, 1 / (1 + exp (-2.5)), TU_TOL1);
+  TU_ASSERT_REL (hw, 4.0 - log (z), TU_TOL1);
+  TU_ASSERT_SAME (lz2, lz);
+  /* MPFR: the residual exactly 0, r_hat = r to 70 digits */
+  {
+    mpfr_ptr mp = tu_mp_vec_from_d (p, 3, PREC), mr = tu_mp_vec_from_d (r, 3, PREC);
+    mpfr_ptr o = tu_mp_vec_new (10, PREC);
+    rlref_mp_set_prec (PREC);
+    mpfr_set_d (o + 9, beta, MPFR_RNDN);
+    TU_OK (rlref_dpopop_implicit_mp (o, o + 3, o + 4, o + 7, mp, mr, 3, o + 9));
+    for (int i = 0; i < 3; i++)
+      {
+        ck_assert_int_ge (tu_mp_digits (o + 4 + i, mr + i), 70);
+        ck_assert (mpfr_zero_p (o + 7 + i));
+      }
+    tu_mp_vec_free (mp, 3);
+    tu_mp_vec_free (mr, 3);
+    tu_mp_vec_free (o, 10);
+  }
+}
+END_TEST
+
+/* aliasing: r_hat in r gives the same values */
+START_TEST (test_aliasing)
+{
+  double p[3] = { 0.2, 0.3, 0.5 }, r[3] = { 1, -0.5, 2 }, r2[3] = { 1, -0.5, 2 }, beta = 0.5;
+  double ps[3], lz, rh[3], res[3], ps2[3], lz2, res2[3];
+  TU_OK (rlref_dpopop_implicit_d (ps, &lz, rh, res, p, r, 3, &beta));
+  TU_OK (rlref_dpopop_implicit_d (ps2, &lz2, r2, res2, p, r2, 3, &beta));
+  for (int i = 0; i < 3; i++)
+    {
+      TU_ASSERT_SAME (r2[i], rh[i]);
+      TU_ASSERT_SAME (ps2[i], ps[i]);
+    }
+}
+END_TEST
+
+START_TEST (test_bad_inputs)
+{
+  double p[2] = { 0.5, 0.5 }, r[2] = { 1, 0 }, beta = 1, zero = 0, nan_ = NAN;
+  double o[2], o2[2], o3[2], a, b, c, d, e, f, g;
+  double p0[2] = { 0, 1 }, psum[2] = { 0.5, 0.6 };
+  double Pbad[4] = { 0.5, 0.9, 0.9, 0.5 }, Pneg[4] = { 0.5, -0.25, 1.25, 0.5 };
+  TU_ASSERT_STATUS (rlref_dpopop_implicit_d (o, &a, o2, o3, p, r, 2, &zero), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpopop_implicit_d (o, &a, o2, o3, p, r, 2, &nan_), RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_dpopop_implicit_d (o, &a, o2, o3, p0, r, 2, &beta), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpopop_implicit_d (o, &a, o2, o3, psum, r, 2, &beta), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpopop_implicit_d (o, &a, o2, o3, p, r, 0, &beta), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_dpopop_zcancel_d (&a, &b, &c, &d, &e, &f, &g, p, r, 2, &beta, 1, 1),
+                    RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpopop_zcancel_d (&a, &b, &c, &d, &e, &f, &g, p, r, 2, &beta, 0, 2),
+                    RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_dpopop_equiv_bt_d (o, o2, &a, &b, &c, p, r, 1, &beta), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_dpopop_equiv_d (o, o2, &a, &b, &c, p, Pbad, 2, &beta,
+                                          RLREF_DPOPOP_IPO), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpopop_equiv_d (o, o2, &a, &b, &c, p, Pneg, 2, &beta,
+                                          RLREF_DPOPOP_DPO), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpopop_equiv_d (o, o2, &a, &b, &c, p, Pbad, 2, &beta, 7),
+                    RLREF_EINVAL);
+}
+END_TEST
+
+static Suite *
+dpopop_suite (void)
+{
+  Suite *s = suite_create ("dpopop");
+  TCase *tc = tu_tcase ("equiv");
+  tcase_add_test (tc, test_ipo_three);
+  tcase_add_test (tc, test_bt_two);
+  tcase_add_test (tc, test_pref_matches_bt_mp);
+  suite_add_tcase (s, tc);
+  tc = tu_tcase ("identities");
+  tcase_add_test (tc, test_identities);
+  tcase_add_test (tc, test_aliasing);
+  tcase_add_test (tc, test_bad_inputs);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+TU_MAIN (dpopop_suite)
