@@ -42,7 +42,7 @@ static const rl_io io_implicit = {
     { "pistar", "pi*(y) = pi_ref(y) e^{r(y)/beta} / Z (13.17)", .len_of = "p_ref" },
     { "logz", "log Z = log sum_y pi_ref(y) e^{r(y)/beta} (13.15)" },
     { "r_hat", "the reward reconstructed from pi* and Z: beta log(pi*(y)/pi_ref(y)) + "
-      "beta log Z (13.18); equal to r(y)", .len_of = "p_ref" },
+      "beta log Z (13.18); r(y) exactly where the residual is within its bound", .len_of = "p_ref" },
     { "residual", "r_hat(y) - r(y): exactly 0 (flag ZeroByBound)", .len_of = "p_ref" },
     RL_END },
   RL_EVALS (dpopop_implicit), .part = "implicit-reward",
@@ -203,7 +203,10 @@ static const rl_note n_dpopop[] = {
     "computed with a bound on its rounding error, 2^(10-p) times the magnitudes that enter it (p "
     "= 53 or the working precision): a computed value within its bound is written as exactly 0 "
     "(hence ExactZero), anything larger as computed, so a wrong reconstruction or a point that "
-    "is not the minimiser shows as a nonzero value." },
+    "is not the minimiser shows as a nonzero value. The reconstructed reward r_hat is then r "
+    "exactly. An implementation that sums beta (log pi* - log pi_ref + log Z) itself carries an "
+    "absolute error of about u beta (|log pi*| + |log pi_ref| + 2 |log Z|): compare its r_hat "
+    "and residual with that tolerance, not with the sensitivity of r (0 where r = 0)." },
   { "Normalised", "EDGE_CASE", "The binary64 probabilities do not sum to 1 exactly: they are "
     "divided by their exact sum." },
   { "LargeReward", "EDGE_CASE", "Rewards far apart: pi* spans many orders of magnitude and log Z "

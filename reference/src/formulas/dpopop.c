@@ -52,7 +52,8 @@ done:
 }
 
 /* 13.15, 13.17: logz = log sum_y e^{t_y}, t_y = log pi_ref(y) + r(y)/beta
- * (log-sum-exp shifted by the maximum); logpi[y] = t_y - log Z; t scratch. */
+ * (log-sum-exp shifted by the maximum); logpi[y] = t_y - log Z by the log-
+ * softmax, accurate also for the largest t (log pi* near 0, no cancellation). */
 static int
 optimum (num_ptr logz, num_ptr logpi, num_srcptr lq, num_srcptr r, size_t n, num_srcptr beta)
 {
@@ -65,8 +66,7 @@ optimum (num_ptr logz, num_ptr logpi, num_srcptr lq, num_srcptr r, size_t n, num
       num_add (AT (logpi, i), AT (lq, i), u);
     }
   TRY (FN (logsumexp) (logz, logpi, n));
-  for (size_t i = 0; i < n; i++)
-    num_sub (AT (logpi, i), AT (logpi, i), logz);
+  TRY (FN (log_softmax) (logpi, logpi, n));
 done:
   NUM_CLEAR (u);
   return status;
@@ -96,7 +96,8 @@ read_inputs (num_ptr lq, num_ptr q, num_srcptr p_ref, num_srcptr r, size_t n,
 
 /* DPO-IMPLICIT-R (13.18): r^(y) = beta log(pi*(y)/pi_ref(y)) + beta log Z,
  * from pi* and Z as numbers; residual r^ - r, 0 within its bound
- * 2^(10-p) (|r| + beta (|log pi*| + |log pi_ref| + 2 |log Z|)). */
+ * 2^(10-p) (|r| + beta (|log pi*| + |log pi_ref| + 2 |log Z|)), and then
+ * r^ = r exactly (the sum cancels to r: its rounding error is absolute). */
 int
 FN (dpopop_implicit) (num_ptr pistar, num_ptr logz, num_ptr r_hat, num_ptr residual,
                       num_srcptr p_ref, num_srcptr r, size_t n, num_srcptr beta)
@@ -131,7 +132,10 @@ FN (dpopop_implicit) (num_ptr pistar, num_ptr logz, num_ptr r_hat, num_ptr resid
       bound (b, b);
       num_abs (u, AT (res, i));
       if (num_cmp (u, b) <= 0)
-        num_set_zero (AT (res, i));
+        {
+          num_set_zero (AT (res, i));
+          num_set (AT (rh, i), AT (r, i));
+        }
     }
   for (size_t i = 0; i < n; i++)
     {
