@@ -10,5 +10,6 @@ int rlref_cmd_check (int argc, char **argv);
 int rlref_cmd_candidate (int argc, char **argv);
 int rlref_cmd_lm (int argc, char **argv);
 int rlref_cmd_train (int argc, char **argv);
+int rlref_cmd_mdp (int argc, char **argv);
 
 #endif

@@ -1,4 +1,4 @@
-/* main.c -- the rlref command: list, eval, check, golden, table, candidate. */
+/* main.c -- the rlref command: list, eval, check, golden, table, candidate, lm, train, mdp. */
 #include <stdio.h>
 #include <string.h>
 #include "rlref/rlref.h"
@@ -21,6 +21,7 @@ static const char *usage =
   "  candidate rlref's own binary64 outputs on a golden's inputs, as a candidate\n"
   "  lm        exact moments of a tiny language model and its KL-optimal policy\n"
   "  train     exact-gradient training of a tiny-LM policy (DPO, IPO, RLHF, ...)\n"
+  "  mdp       a finite MDP: V^pi, Q^pi, V*, Q*, value and policy iteration, Q-learning\n"
   "\n"
   "`rlref COMMAND --help` describes each.  Version " RLREF_VERSION ".\n";
 
@@ -40,6 +41,7 @@ main (int argc, char **argv)
     { "candidate", rlref_cmd_candidate },
     { "lm", rlref_cmd_lm },
     { "train", rlref_cmd_train },
+    { "mdp", rlref_cmd_mdp },
   };
   if (argc < 2)
     {

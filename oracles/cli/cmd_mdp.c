@@ -1,0 +1,827 @@
+/* cmd_mdp.c -- `rlref mdp MODEL.json [--prec BITS] [--vi K] [--qlearn N ...]`:
+ * a finite MDP given as data, and its V^pi, Q^pi (when the file has a
+ * policy), V*, Q*, the optimal policy and the iteration counts, with
+ * certified digits (MDP-VPI, MDP-QPI, MDP-OPT, MDP-QL; seed 003 section 1-2).
+ *
+ * A model file is one JSON object:
+ *   {"states": S or ["name", ...], "actions": A or ["name", ...],
+ *    "P": [[[P(s'|s,a) for s'] for a] for s],
+ *    "R": [[r(s,a) for a] for s]  or  [[[R(s,a,s') for s'] for a] for s],
+ *    "gamma": g, "terminal": [states], "policy": [[pi(a|s) for a] for s],
+ *    "start": state}
+ * Numbers are JSON numbers or strings (decimal, C99 hex); states in
+ * "terminal" and "start" are indices or names.  "terminal", "policy" and
+ * "start" are optional.  A terminal state's rows of P and R are 0. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include <mpfr.h>
+#include <gsl/gsl_rng.h>
+#include "rlref/rlref.h"
+#include "core/args.h"
+#include "core/jsonio.h"
+#include "core/numfmt.h"
+#include "check/rules.h"
+#include "commands.h"
+#include "options.h"
+
+static const char *usage =
+  "usage: rlref mdp MODEL.json [--prec BITS] [--vi K]\n"
+  "                 [--qlearn N [--seed S] [--eps E] [--behaviour B] [--every M]]\n"
+  "\n"
+  "Reads a finite MDP (\"-\": standard input) and prints, as JSON with certified\n"
+  "digits and the binary64 result: V^pi and Q^pi of the file's \"policy\" (if it\n"
+  "has one), V*, Q*, the optimal policy (the greedy action of Q*, the lowest\n"
+  "index among ties), the policy-iteration steps from action 0 everywhere, and\n"
+  "the value-iteration sweeps to a fixed point certified by the contraction\n"
+  "bound, in binary64 and at the certified precision.  The model file:\n"
+  "\n"
+  "  {\"states\": 3, \"actions\": [\"stay\", \"go\"], \"gamma\": 0.9,\n"
+  "   \"P\": [[[0.5, 0.5, 0], [0, 0.2, 0.8]], ...],   P(s'|s,a), S x A x S\n"
+  "   \"R\": [[1, 0], ...],                            r(s,a), S x A (or R(s,a,s'))\n"
+  "   \"terminal\": [2], \"policy\": [[0.5, 0.5], ...], \"start\": 0}\n"
+  "\n"
+  "states and actions are counts or lists of names; numbers are JSON numbers or\n"
+  "strings (decimal, C99 hex); rows of P of non-terminal states and of the\n"
+  "policy sum to 1 within n 2^-52; a terminal state has value 0 and rows of 0;\n"
+  "0 <= gamma < 1.\n"
+  "\n"
+  "--vi K prints instead, tab-separated, k, max |V_k - V*| and the contraction\n"
+  "bound gamma^k max |V_0 - V*| for k = 0..K (value iteration from V_0 = 0).\n"
+  "--qlearn N prints instead t and max |Q_t - Q*| of N steps of Q-learning from\n"
+  "\"start\" (alpha = 1/n(s,a)), every M steps (--every, default 1), with GSL's\n"
+  "mt19937 seeded by S (--seed, default 1): --behaviour include (default,\n"
+  "epsilon-greedy, the random draw over all actions), exclude (over the others)\n"
+  "or uniform; --eps E (default 0.1).  The same seed gives the same run.\n"
+  "Values of --vi and --qlearn are computed at --prec bits (default 256) and\n"
+  "rounded to double.\n"
+  "\n"
+  "exit status: 0 success; 1 the model is rejected (a message says why);\n"
+  "2 usage error or unreadable file.\n";
+
+/* A model as read. */
+typedef struct
+{
+  size_t S, A;
+  char **state_names, **action_names;   /* NULL: indices */
+  double *P;                            /* S A S */
+  double *R;                            /* S A, or S A S when sas */
+  int sas;
+  double *pi;                           /* S A, or NULL */
+  unsigned char *terminal;              /* S */
+  double gamma;
+  long start;
+} mdp_file;
+
+static void
+mdp_file_free (mdp_file *f)
+{
+  for (size_t i = 0; f->state_names && i < f->S; i++)
+    free (f->state_names[i]);
+  for (size_t i = 0; f->action_names && i < f->A; i++)
+    free (f->action_names[i]);
+  free (f->state_names);
+  free (f->action_names);
+  free (f->P);
+  free (f->R);
+  free (f->pi);
+  free (f->terminal);
+}
+
+static int
+fail (char *err, size_t errlen, const char *msg)
+{
+  snprintf (err, errlen, "%s", msg);
+  return -1;
+}
+
+static int
+number (json_t *v, double *x)
+{
+  if (json_is_number (v))
+    {
+      *x = json_number_value (v);
+      return 0;
+    }
+  return json_is_string (v) ? rl_parse_double (json_string_value (v), x) : -1;
+}
+
+/* A count or a list of names: *n, and *names (NULL for a count). */
+static int
+sizes (json_t *v, size_t *n, char ***names, size_t max)
+{
+  *names = NULL;
+  if (json_is_integer (v))
+    {
+      json_int_t k = json_integer_value (v);
+      if (k < 1 || (size_t) k > max)
+        return -1;
+      *n = (size_t) k;
+      return 0;
+    }
+  if (!json_is_array (v) || json_array_size (v) < 1 || json_array_size (v) > max)
+    return -1;
+  *n = json_array_size (v);
+  *names = calloc (*n, sizeof **names);
+  if (!*names)
+    return -1;
+  for (size_t i = 0; i < *n; i++)
+    {
+      json_t *s = json_array_get (v, i);
+      if (!json_is_string (s) || !((*names)[i] = strdup (json_string_value (s))))
+        return -1;
+    }
+  return 0;
+}
+
+/* A state given as an index or a name. */
+static long
+state_of (const mdp_file *f, json_t *v)
+{
+  if (json_is_integer (v))
+    {
+      json_int_t k = json_integer_value (v);
+      return k >= 0 && (size_t) k < f->S ? (long) k : -1;
+    }
+  for (size_t i = 0; json_is_string (v) && f->state_names && i < f->S; i++)
+    if (strcmp (f->state_names[i], json_string_value (v)) == 0)
+      return (long) i;
+  return -1;
+}
+
+/* n1 x n2 (x n3 when n3 > 0) nested arrays of numbers into x. */
+static int
+grid (json_t *v, double *x, size_t n1, size_t n2, size_t n3)
+{
+  if (!json_is_array (v) || json_array_size (v) != n1)
+    return -1;
+  for (size_t i = 0; i < n1; i++)
+    {
+      json_t *row = json_array_get (v, i);
+      if (!json_is_array (row) || json_array_size (row) != n2)
+        return -1;
+      for (size_t j = 0; j < n2; j++)
+        {
+          json_t *e = json_array_get (row, j);
+          if (n3 == 0)
+            {
+              if (number (e, &x[i * n2 + j]))
+                return -1;
+              continue;
+            }
+          if (!json_is_array (e) || json_array_size (e) != n3)
+            return -1;
+          for (size_t k = 0; k < n3; k++)
+            if (number (json_array_get (e, k), &x[(i * n2 + j) * n3 + k]))
+              return -1;
+        }
+    }
+  return 0;
+}
+
+static int
+read_model (const char *path, mdp_file *f, char *err, size_t errlen)
+{
+  json_error_t je;
+  json_t *root = strcmp (path, "-") == 0 ? json_loadf (stdin, 0, &je) : json_load_file (path, 0, &je);
+  json_t *v;
+  int rc = -1;
+  memset (f, 0, sizeof *f);
+  if (!root)
+    {
+      snprintf (err, errlen, "not a JSON file: %s (line %d)", je.text, je.line);
+      return -2;
+    }
+  if (!json_is_object (root))
+    {
+      fail (err, errlen, "the model must be a JSON object");
+      goto done;
+    }
+  if (sizes (json_object_get (root, "states"), &f->S, &f->state_names, RLREF_MDP_MAX_S))
+    {
+      fail (err, errlen, "\"states\" must be a count (1 to 512) or a list of names");
+      goto done;
+    }
+  if (sizes (json_object_get (root, "actions"), &f->A, &f->action_names, RLREF_MDP_MAX_A))
+    {
+      fail (err, errlen, "\"actions\" must be a count (1 to 64) or a list of names");
+      goto done;
+    }
+  f->P = calloc (f->S * f->A * f->S, sizeof *f->P);
+  f->R = calloc (f->S * f->A * f->S, sizeof *f->R);
+  f->terminal = calloc (f->S, 1);
+  if (!f->P || !f->R || !f->terminal)
+    {
+      fail (err, errlen, "out of memory");
+      goto done;
+    }
+  if (grid (json_object_get (root, "P"), f->P, f->S, f->A, f->S))
+    {
+      fail (err, errlen, "\"P\" must be S lists of A lists of S numbers, P(s'|s,a)");
+      goto done;
+    }
+  v = json_object_get (root, "R");
+  if (grid (v, f->R, f->S, f->A, 0) == 0)
+    f->sas = 0;
+  else if (grid (v, f->R, f->S, f->A, f->S) == 0)
+    f->sas = 1;
+  else
+    {
+      fail (err, errlen, "\"R\" must be S lists of A numbers, r(s,a), or of A lists of S, "
+            "R(s,a,s')");
+      goto done;
+    }
+  if (!json_object_get (root, "gamma") || number (json_object_get (root, "gamma"), &f->gamma))
+    {
+      fail (err, errlen, "\"gamma\" must be a number");
+      goto done;
+    }
+  if ((v = json_object_get (root, "terminal")))
+    {
+      size_t i;
+      json_t *e;
+      if (!json_is_array (v))
+        {
+          fail (err, errlen, "\"terminal\" must be a list of states");
+          goto done;
+        }
+      json_array_foreach (v, i, e)
+        {
+          long s = state_of (f, e);
+          if (s < 0 || f->terminal[s])
+            {
+              fail (err, errlen, "\"terminal\" must list distinct states");
+              goto done;
+            }
+          f->terminal[s] = 1;
+        }
+    }
+  if ((v = json_object_get (root, "policy")))
+    {
+      f->pi = calloc (f->S * f->A, sizeof *f->pi);
+      if (!f->pi || grid (v, f->pi, f->S, f->A, 0))
+        {
+          fail (err, errlen, "\"policy\" must be S lists of A numbers, pi(a|s)");
+          goto done;
+        }
+    }
+  f->start = 0;
+  if ((v = json_object_get (root, "start")) && (f->start = state_of (f, v)) < 0)
+    {
+      fail (err, errlen, "\"start\" must be a state");
+      goto done;
+    }
+  rc = 0;
+done:
+  json_decref (root);
+  return rc;
+}
+
+/* What the certified evaluation computes. */
+struct ctx
+{
+  const mdp_file *f;
+  rlref_mdp m;
+  size_t *policy;               /* S: the greedy actions of the last call */
+  long steps;
+};
+
+/* x = gamma, P (S A S), R (S A or S A S), pi (S A, if any); y = V^pi, Q^pi
+ * (if a policy), V*, Q*. */
+static int
+eval_mp (const void *vc, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
+{
+  const struct ctx *c = vc;
+  struct ctx *cw = (struct ctx *) c;
+  size_t S = c->f->S, A = c->f->A, SAS = S * A * S, nR = c->f->sas ? SAS : S * A;
+  mpfr_srcptr P = x + 1, R = x + 1 + SAS, pi = x + 1 + SAS + nR;
+  mpfr_ptr r = malloc (S * A * sizeof *r), out = y;
+  int status = r ? RLREF_SUCCESS : RLREF_ENOMEM;
+  (void) nx;
+  (void) ny;
+  for (size_t i = 0; r && i < S * A; i++)
+    mpfr_init2 (r + i, rlref_mp_prec ());
+  /* r(s,a) = sum_s' P(s'|s,a) R(s,a,s'), one exactly rounded dot product */
+  for (size_t i = 0; status == RLREF_SUCCESS && i < S * A; i++)
+    {
+      if (!c->f->sas)
+        mpfr_set (r + i, R + i, MPFR_RNDN);
+      else
+        {
+          mpfr_ptr a[RLREF_MDP_MAX_S], b[RLREF_MDP_MAX_S];
+          for (size_t k = 0; k < S; k++)
+            {
+              a[k] = (mpfr_ptr) (P + i * S + k);
+              b[k] = (mpfr_ptr) (R + i * S + k);
+            }
+          mpfr_dot (r + i, a, b, (unsigned long) S, MPFR_RNDN);
+        }
+    }
+  if (status == RLREF_SUCCESS && c->f->pi)
+    {
+      status = rlref_mdp_vpi_mp (out, &c->m, P, r, pi, x);
+      if (status == RLREF_SUCCESS)
+        status = rlref_mdp_qpi_mp (out + S, &c->m, P, r, pi, x);
+      out += S + S * A;
+    }
+  if (status == RLREF_SUCCESS)
+    status = rlref_mdp_policy_iteration_mp (out, out + S, cw->policy, &cw->steps, &c->m, P, r,
+                                            x);
+  for (size_t i = 0; r && i < S * A; i++)
+    mpfr_clear (r + i);
+  free (r);
+  return status;
+}
+
+/* r(s, a) = R(s, a), or sum_s' P(s'|s, a) R(s, a, s') rounded once
+ * (mpfr_dot: exact products, one rounding), into r (S A values of the
+ * precision r was given; initialised by the caller). */
+static void
+expected_reward_mp (mpfr_ptr r, const mdp_file *f)
+{
+  size_t S = f->S;
+  mpfr_t p[RLREF_MDP_MAX_S], q[RLREF_MDP_MAX_S];
+  mpfr_ptr a[RLREF_MDP_MAX_S], b[RLREF_MDP_MAX_S];
+  for (size_t k = 0; f->sas && k < S; k++)
+    {
+      mpfr_init2 (p[k], 53);
+      mpfr_init2 (q[k], 53);
+      a[k] = p[k];
+      b[k] = q[k];
+    }
+  for (size_t i = 0; i < S * f->A; i++)
+    {
+      if (!f->sas)
+        {
+          mpfr_set_d (r + i, f->R[i], MPFR_RNDN);
+          continue;
+        }
+      for (size_t k = 0; k < S; k++)
+        {
+          mpfr_set_d (p[k], f->P[i * S + k], MPFR_RNDN);
+          mpfr_set_d (q[k], f->R[i * S + k], MPFR_RNDN);
+        }
+      mpfr_dot (r + i, a, b, (unsigned long) S, MPFR_RNDN);
+    }
+  for (size_t k = 0; f->sas && k < S; k++)
+    {
+      mpfr_clear (p[k]);
+      mpfr_clear (q[k]);
+    }
+}
+
+/* The same rounded to binary64. */
+static void
+expected_reward_d (const mdp_file *f, double *r)
+{
+  mpfr_ptr t = malloc (f->S * f->A * sizeof *t);
+  for (size_t i = 0; t && i < f->S * f->A; i++)
+    mpfr_init2 (t + i, 53);
+  if (t)
+    expected_reward_mp (t, f);
+  for (size_t i = 0; i < f->S * f->A; i++)
+    {
+      r[i] = t ? mpfr_get_d (t + i, MPFR_RNDN) : f->R[i];
+      if (t)
+        mpfr_clear (t + i);
+    }
+  free (t);
+}
+
+/* One certified value as {"value", "digits", "double"}. */
+static json_t *
+value (mpfr_srcptr v, int digits, const double *d)
+{
+  char *text = rl_fmt_mpfr (v, digits > 0 ? digits : 1), dec[40];
+  json_t *o;
+  if (!mpfr_regular_p (v))
+    {
+      free (text);
+      text = strdup ("0");
+      digits = 0;
+    }
+  o = json_pack ("{s:s, s:i}", "value", text ? text : "?", "digits", digits);
+  if (d)
+    {
+      rl_fmt_dec (*d, dec);
+      json_object_set_new (o, "double", json_string (dec));
+    }
+  free (text);
+  return o;
+}
+
+static const char *
+name_of (char **names, size_t i, char *buf)
+{
+  if (names)
+    return names[i];
+  sprintf (buf, "%zu", i);
+  return buf;
+}
+
+/* --vi K: k, max |V_k - V*|, gamma^k max |V_0 - V*|. */
+static int
+vi_table (const mdp_file *f, const rlref_mdp *m, long K, long prec)
+{
+  size_t S = f->S, A = f->A;
+  double *r = malloc (S * A * sizeof *r);
+  mpfr_ptr P = NULL, rm = NULL, g = NULL, Vk = NULL, err = NULL, bound = NULL;
+  int status;
+  rlref_mp_set_prec (prec);
+  if (!r)
+    return 2;
+  expected_reward_d (f, r);
+  P = malloc (S * A * S * sizeof *P);
+  rm = malloc (S * A * sizeof *rm);
+  g = malloc (sizeof *g);
+  Vk = malloc (S * sizeof *Vk);
+  err = malloc (((size_t) K + 1) * sizeof *err);
+  bound = malloc (((size_t) K + 1) * sizeof *bound);
+  if (!P || !rm || !g || !Vk || !err || !bound)
+    return 2;
+  for (size_t i = 0; i < S * A * S; i++)
+    mpfr_init2 (P + i, prec), mpfr_set_d (P + i, f->P[i], MPFR_RNDN);
+  for (size_t i = 0; i < S * A; i++)
+    mpfr_init2 (rm + i, prec), mpfr_set_d (rm + i, r[i], MPFR_RNDN);
+  mpfr_init2 (g, prec);
+  mpfr_set_d (g, f->gamma, MPFR_RNDN);
+  for (size_t i = 0; i < S; i++)
+    mpfr_init2 (Vk + i, prec);
+  for (long k = 0; k <= K; k++)
+    mpfr_init2 (err + k, prec), mpfr_init2 (bound + k, prec);
+  /* with R(s,a,s'), r is formed in MPFR from the exact P and R */
+  expected_reward_mp (rm, f);
+  status = rlref_mdp_value_iteration_mp (Vk, err, bound, K, m, P, rm, g);
+  if (status)
+    fprintf (stderr, "rlref mdp: %s: %s\n", rlref_status_name (status), rlref_last_error ());
+  else
+    {
+      printf ("# k\tmax|V_k - V*|\tgamma^k max|V_0 - V*|\n");
+      for (long k = 0; k <= K; k++)
+        printf ("%ld\t%.17g\t%.17g\n", k, mpfr_get_d (err + k, MPFR_RNDN),
+                mpfr_get_d (bound + k, MPFR_RNDN));
+    }
+  for (size_t i = 0; i < S * A * S; i++)
+    mpfr_clear (P + i);
+  for (size_t i = 0; i < S * A; i++)
+    mpfr_clear (rm + i);
+  for (size_t i = 0; i < S; i++)
+    mpfr_clear (Vk + i);
+  for (long k = 0; k <= K; k++)
+    mpfr_clear (err + k), mpfr_clear (bound + k);
+  mpfr_clear (g);
+  free (P);
+  free (rm);
+  free (g);
+  free (Vk);
+  free (err);
+  free (bound);
+  free (r);
+  rlref_mp_set_prec (RLREF_DEFAULT_PREC);
+  return status ? 1 : 0;
+}
+
+/* --qlearn N: t and max |Q_t - Q*|, every M steps. */
+static int
+ql_table (const mdp_file *f, const rlref_mdp *m, long N, unsigned long seed, double eps,
+          int behaviour, long every, long prec)
+{
+  size_t S = f->S, A = f->A;
+  double *r = malloc (S * A * sizeof *r);
+  mpfr_ptr P = malloc (S * A * S * sizeof *P), rm = malloc (S * A * sizeof *rm);
+  mpfr_ptr Q = malloc (S * A * sizeof *Q), ge = malloc (2 * sizeof *ge);
+  mpfr_ptr err = malloc (((size_t) N + 1) * sizeof *err);
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  int status;
+  if (!r || !P || !rm || !Q || !ge || !err || !rng)
+    return 2;
+  rlref_mp_set_prec (prec);
+  expected_reward_d (f, r);
+  for (size_t i = 0; i < S * A * S; i++)
+    mpfr_init2 (P + i, prec), mpfr_set_d (P + i, f->P[i], MPFR_RNDN);
+  for (size_t i = 0; i < S * A; i++)
+    {
+      mpfr_init2 (rm + i, prec);
+      mpfr_init2 (Q + i, prec);
+    }
+  expected_reward_mp (rm, f);
+  mpfr_init2 (ge, prec);
+  mpfr_init2 (ge + 1, prec);
+  mpfr_set_d (ge, f->gamma, MPFR_RNDN);
+  mpfr_set_d (ge + 1, eps, MPFR_RNDN);
+  for (long k = 0; k <= N; k++)
+    mpfr_init2 (err + k, prec);
+  gsl_rng_set (rng, seed);
+  status = rlref_mdp_qlearn_mp (Q, err, m, P, rm, ge, (size_t) f->start, N,
+                                behaviour == 2 ? NULL : ge + 1,
+                                behaviour == 1 ? RLREF_EGREEDY_EXCLUDE : RLREF_EGREEDY_INCLUDE,
+                                rng);
+  if (status)
+    fprintf (stderr, "rlref mdp: %s: %s\n", rlref_status_name (status), rlref_last_error ());
+  else
+    {
+      printf ("# t\tmax|Q_t - Q*|  (seed %lu, eps %g, %s)\n", seed, eps,
+              behaviour == 2 ? "uniform" : behaviour == 1 ? "exclude-greedy" : "include-greedy");
+      for (long k = 0; k <= N; k += every)
+        printf ("%ld\t%.17g\n", k, mpfr_get_d (err + k, MPFR_RNDN));
+    }
+  for (size_t i = 0; i < S * A * S; i++)
+    mpfr_clear (P + i);
+  for (size_t i = 0; i < S * A; i++)
+    mpfr_clear (rm + i), mpfr_clear (Q + i);
+  mpfr_clear (ge);
+  mpfr_clear (ge + 1);
+  for (long k = 0; k <= N; k++)
+    mpfr_clear (err + k);
+  free (P);
+  free (rm);
+  free (Q);
+  free (ge);
+  free (err);
+  free (r);
+  gsl_rng_free (rng);
+  rlref_mp_set_prec (RLREF_DEFAULT_PREC);
+  return status ? 1 : 0;
+}
+
+int
+rlref_cmd_mdp (int argc, char **argv)
+{
+  const char *path = NULL, *val;
+  long prec = RL_WORKING_BITS, vi = -1, ql = -1, every = 1;
+  unsigned long seed = 1;
+  double eps = 0.1;
+  int behaviour = 0, missing, status, rc = 0;
+  char err[512], buf[32];
+  mdp_file f;
+  struct ctx c;
+  rlref_certified cert;
+  json_t *out, *o;
+  if (rl_wants_help (argc, argv))
+    {
+      fputs (usage, stdout);
+      return 0;
+    }
+  for (int i = 1; i < argc; i++)
+    {
+      long *lp = NULL;
+      if ((val = rl_option (argc, argv, &i, "--prec", &missing)))
+        {
+          if (rl_parse_prec (val, &prec, err, sizeof err))
+            {
+              fprintf (stderr, "rlref mdp: %s\n", err);
+              return 2;
+            }
+          continue;
+        }
+      if ((val = rl_option (argc, argv, &i, "--vi", &missing)))
+        lp = &vi;
+      else if ((val = rl_option (argc, argv, &i, "--qlearn", &missing)))
+        lp = &ql;
+      else if ((val = rl_option (argc, argv, &i, "--every", &missing)))
+        lp = &every;
+      if (lp)
+        {
+          char *end;
+          *lp = strtol (val, &end, 10);
+          if (*end || end == val || *lp < 0 || *lp > 10000000L)
+            {
+              fprintf (stderr, "rlref mdp: '%s' is not a whole number from 0 to 1e7\n", val);
+              return 2;
+            }
+          continue;
+        }
+      if ((val = rl_option (argc, argv, &i, "--seed", &missing)))
+        {
+          char *end;
+          unsigned long long s = strtoull (val, &end, 10);
+          if (*end || end == val || s > 0xffffffffULL)
+            {
+              fprintf (stderr, "rlref mdp: --seed '%s' is not a whole number below 2^32\n", val);
+              return 2;
+            }
+          seed = (unsigned long) s;
+        }
+      else if ((val = rl_option (argc, argv, &i, "--eps", &missing)))
+        {
+          if (rl_parse_double (val, &eps) || !(eps >= 0 && eps <= 1))
+            {
+              fprintf (stderr, "rlref mdp: --eps '%s' is not a number in [0, 1]\n", val);
+              return 2;
+            }
+        }
+      else if ((val = rl_option (argc, argv, &i, "--behaviour", &missing)))
+        {
+          if (strcmp (val, "include") == 0)
+            behaviour = 0;
+          else if (strcmp (val, "exclude") == 0)
+            behaviour = 1;
+          else if (strcmp (val, "uniform") == 0)
+            behaviour = 2;
+          else
+            {
+              fprintf (stderr, "rlref mdp: --behaviour is include, exclude or uniform\n");
+              return 2;
+            }
+        }
+      else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0') || path)
+        {
+          fprintf (stderr, "rlref mdp: %s '%s'\n%s", missing ? "a value is missing after"
+                   : "unexpected argument", argv[i], usage);
+          return 2;
+        }
+      else
+        path = argv[i];
+    }
+  if (!path)
+    {
+      fprintf (stderr, "rlref mdp: missing MODEL.json\n%s", usage);
+      return 2;
+    }
+  if (every < 1)
+    every = 1;
+  status = read_model (path, &f, err, sizeof err);
+  if (status)
+    {
+      fprintf (stderr, "rlref mdp: %s: %s\n", path, err);
+      mdp_file_free (&f);
+      return status == -2 ? 2 : 1;
+    }
+  c = (struct ctx) { &f, { f.S, f.A, f.terminal }, calloc (f.S, sizeof (size_t)), 0 };
+  if (!c.policy)
+    {
+      mdp_file_free (&f);
+      return 2;
+    }
+  if (vi >= 0 || ql >= 0)
+    {
+      rc = vi >= 0 ? vi_table (&f, &c.m, vi, prec)
+        : ql_table (&f, &c.m, ql, seed, eps, behaviour, every, prec);
+      free (c.policy);
+      mdp_file_free (&f);
+      return rc;
+    }
+  {
+    size_t S = f.S, A = f.A, nR = f.sas ? S * A * S : S * A;
+    size_t nx = 1 + S * A * S + nR + (f.pi ? S * A : 0);
+    size_t ny = (f.pi ? S + S * A : 0) + S + S * A;
+    double *x = malloc (nx * sizeof *x), *r = malloc (S * A * sizeof *r);
+    double *yd = malloc (ny * sizeof *yd), *yo;
+    size_t pol_d[RLREF_MDP_MAX_S];
+    long steps_d = 0, sweeps_d = 0, sweeps_mp = 0;
+    int status_d;
+    json_t *states = json_array (), *actions = json_array (), *term = json_array ();
+    if (!x || !r || !yd)
+      return 2;
+    x[0] = f.gamma;
+    memcpy (x + 1, f.P, S * A * S * sizeof *x);
+    memcpy (x + 1 + S * A * S, f.R, nR * sizeof *x);
+    if (f.pi)
+      memcpy (x + 1 + S * A * S + nR, f.pi, S * A * sizeof *x);
+    /* binary64 */
+    expected_reward_d (&f, r);
+    yo = yd;
+    status_d = RLREF_SUCCESS;
+    if (f.pi)
+      {
+        status_d = rlref_mdp_vpi_d (yo, &c.m, f.P, r, f.pi, &f.gamma);
+        if (!status_d)
+          status_d = rlref_mdp_qpi_d (yo + S, &c.m, f.P, r, f.pi, &f.gamma);
+        yo += S + S * A;
+      }
+    if (!status_d)
+      status_d = rlref_mdp_policy_iteration_d (yo, yo + S, pol_d, &steps_d, &c.m, f.P, r,
+                                               &f.gamma);
+    if (!status_d)
+      {
+        double *vf = malloc (S * sizeof *vf);
+        status_d = vf ? rlref_mdp_value_iteration_fixed_d (vf, &sweeps_d, &c.m, f.P, r,
+                                                           &f.gamma) : RLREF_ENOMEM;
+        free (vf);
+      }
+    rlref_clear_error ();
+    status = rlref_certify (eval_mp, &c, x, nx, ny, (mpfr_prec_t) prec, RL_MIN_DIGITS, 0, &cert);
+    if (status)
+      {
+        fprintf (stderr, "rlref mdp: %s: %s: %s\n", path, rlref_status_name (status),
+                 rlref_last_error ());
+        free (x);
+        free (r);
+        free (yd);
+        free (c.policy);
+        json_decref (states);
+        json_decref (actions);
+        json_decref (term);
+        mdp_file_free (&f);
+        return 1;
+      }
+    /* value iteration to its certified fixed point at the certified precision */
+    {
+      mpfr_ptr P = malloc (S * A * S * sizeof *P), rm = malloc (S * A * sizeof *rm);
+      mpfr_ptr V = malloc (S * sizeof *V), g = malloc (sizeof *g);
+      rlref_mp_set_prec (cert.prec);
+      for (size_t i = 0; P && rm && V && g && i < S * A * S; i++)
+        mpfr_init2 (P + i, cert.prec), mpfr_set_d (P + i, f.P[i], MPFR_RNDN);
+      for (size_t i = 0; P && rm && V && g && i < S * A; i++)
+        mpfr_init2 (rm + i, cert.prec);
+      if (P && rm && V && g)
+        expected_reward_mp (rm, &f);
+      for (size_t i = 0; P && rm && V && g && i < S; i++)
+        mpfr_init2 (V + i, cert.prec);
+      if (P && rm && V && g)
+        {
+          mpfr_init2 (g, cert.prec);
+          mpfr_set_d (g, f.gamma, MPFR_RNDN);
+          if (rlref_mdp_value_iteration_fixed_mp (V, &sweeps_mp, &c.m, P, rm, g))
+            sweeps_mp = -1;
+          for (size_t i = 0; i < S * A * S; i++)
+            mpfr_clear (P + i);
+          for (size_t i = 0; i < S * A; i++)
+            mpfr_clear (rm + i);
+          for (size_t i = 0; i < S; i++)
+            mpfr_clear (V + i);
+          mpfr_clear (g);
+        }
+      free (P);
+      free (rm);
+      free (V);
+      free (g);
+      rlref_mp_set_prec (RLREF_DEFAULT_PREC);
+    }
+    for (size_t s = 0; s < S; s++)
+      json_array_append_new (states, json_string (name_of (f.state_names, s, buf)));
+    for (size_t a = 0; a < A; a++)
+      json_array_append_new (actions, json_string (name_of (f.action_names, a, buf)));
+    for (size_t s = 0; s < S; s++)
+      if (f.terminal[s])
+        json_array_append_new (term, json_string (name_of (f.state_names, s, buf)));
+    out = json_pack ("{s:s, s:o, s:o, s:o, s:o, s:b, s:i}", "model", path, "states", states,
+                     "actions", actions, "terminal", term, "gamma", rl_json_real (f.gamma),
+                     "reward_sas", f.sas, "precision", (int) cert.prec);
+    {
+      size_t k = 0;
+      const double *dd = status_d ? NULL : yd;
+      json_t *V, *Q;
+      if (f.pi)
+        {
+          V = json_array ();
+          Q = json_array ();
+          for (size_t s = 0; s < S; s++, k++)
+            json_array_append_new (V, value (cert.value + k, cert.digits[k], dd ? dd + k : NULL));
+          for (size_t s = 0; s < S; s++)
+            {
+              json_t *row = json_array ();
+              for (size_t a = 0; a < A; a++, k++)
+                json_array_append_new (row, value (cert.value + k, cert.digits[k],
+                                                   dd ? dd + k : NULL));
+              json_array_append_new (Q, row);
+            }
+          o = json_pack ("{s:o, s:o}", "V", V, "Q", Q);
+          json_object_set_new (out, "policy_evaluation", o);
+        }
+      V = json_array ();
+      Q = json_array ();
+      for (size_t s = 0; s < S; s++, k++)
+        json_array_append_new (V, value (cert.value + k, cert.digits[k], dd ? dd + k : NULL));
+      for (size_t s = 0; s < S; s++)
+        {
+          json_t *row = json_array ();
+          for (size_t a = 0; a < A; a++, k++)
+            json_array_append_new (row, value (cert.value + k, cert.digits[k],
+                                               dd ? dd + k : NULL));
+          json_array_append_new (Q, row);
+        }
+      o = json_pack ("{s:o, s:o}", "V", V, "Q", Q);
+      {
+        json_t *pol = json_array ();
+        for (size_t s = 0; s < S; s++)
+          json_array_append_new (pol, json_string (name_of (f.action_names, c.policy[s], buf)));
+        json_object_set_new (o, "policy", pol);
+      }
+      json_object_set_new (o, "policy_iteration_steps", json_integer (c.steps));
+      json_object_set_new (o, "value_iteration_sweeps",
+                           json_pack ("{s:I, s:I, s:i}", "binary64", (json_int_t) sweeps_d,
+                                      "mpfr", (json_int_t) sweeps_mp, "mpfr_bits",
+                                      (int) cert.prec));
+      json_object_set_new (out, "optimal", o);
+      if (status_d)
+        json_object_set_new (out, "binary64", json_pack ("{s:s}", "error",
+                                                         rlref_status_name (status_d)));
+    }
+    {
+      char *text = json_dumps (out, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
+      if (text)
+        puts (text);
+      free (text);
+    }
+    json_decref (out);
+    rlref_certified_clear (&cert);
+    free (x);
+    free (r);
+    free (yd);
+  }
+  free (c.policy);
+  mdp_file_free (&f);
+  return rc;
+}

@@ -1,0 +1,78 @@
+/* mdp_impl.h -- internal: what the MDP formula sources share, for the
+ * backend the including file is compiled for: the single-exit macros,
+ * error-free products and sums carried as hi + lo, and the checks of
+ * probability rows. */
+#ifndef RLREF_MDP_IMPL_H
+#define RLREF_MDP_IMPL_H
+#include <stddef.h>
+#include "rlref/num.h"
+#include "rlref/status.h"
+#include "rlref/mdp.h"
+
+/* Leave through the function's single exit (label done) on failure:
+ * FAIL records an error, TRY passes on a failing call's status. */
+#define FAIL(reason, code)                                            \
+  do {                                                                \
+    status = (code);                                                  \
+    rlref_error ((reason), __FILE__, __LINE__, status);               \
+    goto done;                                                        \
+  } while (0)
+
+#define TRY(call)                                                     \
+  do {                                                                \
+    if ((status = (call)) != RLREF_SUCCESS)                           \
+      goto done;                                                      \
+  } while (0)
+
+/* t[0] + t[1] = a b exactly (the error of a rounded product is a number
+ * of the format, found by one fma); when a b is not finite, t[1] = 0. */
+static inline void
+mdp_two_prod (num_ptr t, num_srcptr a, num_srcptr b)
+{
+  num_mul (AT (t, 0), a, b);
+  if (!num_is_finite (AT (t, 0)))
+    {
+      num_set_zero (AT (t, 1));
+      return;
+    }
+  num_neg (AT (t, 1), AT (t, 0));
+  num_fma (AT (t, 1), a, b, AT (t, 1));
+}
+
+/* hi = the n terms t[0..n-1] summed and rounded once; lo = the rest,
+ * (sum - hi) rounded once.  t must have room for n + 1 scalars.  When hi
+ * is not finite lo = 0. */
+static inline int
+mdp_sum_hilo (num_ptr hi, num_ptr lo, num_ptr t, size_t n)
+{
+  int status = num_sum (hi, t, n);
+  if (status != RLREF_SUCCESS)
+    return status;
+  if (!num_is_finite (hi))
+    {
+      num_set_zero (lo);
+      return RLREF_SUCCESS;
+    }
+  num_neg (AT (t, n), hi);
+  return num_sum (lo, t, n + 1);
+}
+
+/* ERANGE (recorded) when one of the n values of y is not finite: a
+ * result beyond the range of the format (an overflow on the way). */
+static inline int
+mdp_range_check (num_srcptr y, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!num_is_finite (AT (y, i)))
+      RLREF_ERROR ("a result is beyond the floating-point range", RLREF_ERANGE);
+  return RLREF_SUCCESS;
+}
+
+/* 1 when x is finite and 0 <= x <= 1. */
+static inline int
+mdp_unit (num_srcptr x)
+{
+  return num_is_finite (x) && num_sgn (x) >= 0 && num_cmp_d (x, 1.0) <= 0;
+}
+
+#endif

@@ -1,0 +1,535 @@
+/* test_mdp.c -- the MDP family: returns against closed forms and the
+ * long-horizon error of the naive recursion, the effective horizon, the
+ * Q-learning update and epsilon-greedy (seed 003's examples), GAE in every
+ * convention (CONVENTIONS.md's detector, lambda 0 and 1, score placement,
+ * masks), policy evaluation against closed forms of small chains, policy
+ * and value iteration, Q-learning's reproducibility, the policy-gradient
+ * theorem against REINFORCE and central differences, the soft Bellman
+ * recursion against the sequence-level optimum; binary64 and MPFR; bad
+ * input. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <check.h>
+#include <gsl/gsl_rng.h>
+#include "rlref/rlref.h"
+#include "testutil.h"
+
+#define PREC 256
+
+/* --- returns and horizon ------------------------------------------------- */
+
+/* A constant reward c over T steps: G_t = c (1 - gamma^{T-t})/(1 - gamma),
+ * the finite horizon times c. */
+START_TEST (test_return_closed_form)
+{
+  enum { T = 50 };
+  double r[T], G[T], Gs[T], g = 0.9, h;
+  for (int t = 0; t < T; t++)
+    r[t] = 1.5;
+  TU_OK (rlref_mdp_return_d (G, r, T, &g));
+  TU_OK (rlref_mdp_return_sum_d (Gs, r, T, &g));
+  for (int t = 0; t < T; t++)
+    {
+      TU_OK (rlref_mdp_horizon_d (&h, &g, T - t));
+      TU_ASSERT_REL (G[t], 1.5 * h, TU_TOL0);
+      TU_ASSERT_REL (Gs[t], 1.5 * h, TU_TOL0);
+    }
+  /* [1, 1, 1], gamma 0.9: 1 + 0.9 + 0.81 = 2.71 (0.9 is not a double: to 1 ulp) */
+  TU_OK (rlref_mdp_return_d (G, r, 3, &g));
+  TU_ASSERT_REL (G[0] / 1.5, 2.71, TU_TOL0);
+  TU_ASSERT_REL (G[1] / 1.5, 1.9, TU_TOL0);
+}
+END_TEST
+
+/* A long horizon with cancelling rewards: the hi + lo recursion stays
+ * within a few roundings of the 256-bit value at every t, while the plain
+ * recursion drifts by many more. */
+START_TEST (test_return_long_horizon)
+{
+  enum { T = 20000 };
+  double *r = malloc (T * sizeof *r), *G = malloc (T * sizeof *G), *Gn = malloc (T * sizeof *Gn);
+  double g = 0.9999, worst = 0, worst_naive = 0;
+  mpfr_ptr rm = tu_mp_vec_new (T, PREC), Gm = tu_mp_vec_new (T, PREC), gm = tu_mp_vec_new (1, PREC);
+  for (int t = 0; t < T; t++)
+    r[t] = (t % 2 ? -1.0 : 1.0) * (1 + 1e-3 * sin ((double) t));
+  for (int t = 0; t < T; t++)
+    mpfr_set_d (rm + t, r[t], MPFR_RNDN);
+  mpfr_set_d (gm, g, MPFR_RNDN);
+  rlref_mp_set_prec (PREC);
+  TU_OK (rlref_mdp_return_d (G, r, T, &g));
+  TU_OK (rlref_mdp_return_naive_d (Gn, r, T, &g));
+  TU_OK (rlref_mdp_return_mp (Gm, rm, T, gm));
+  for (int t = 0; t < T; t++)
+    {
+      double x = mpfr_get_d (Gm + t, MPFR_RNDN);
+      worst = fmax (worst, tu_rel_err (G[t], x));
+      worst_naive = fmax (worst_naive, tu_rel_err (Gn[t], x));
+    }
+  ck_assert_msg (worst <= 2 * DBL_EPSILON, "hi + lo recursion: %g", worst);
+  ck_assert_msg (worst_naive > 64 * worst, "naive %g, accurate %g", worst_naive, worst);
+  free (r);
+  free (G);
+  free (Gn);
+  tu_mp_vec_free (rm, T);
+  tu_mp_vec_free (Gm, T);
+  tu_mp_vec_free (gm, 1);
+}
+END_TEST
+
+START_TEST (test_horizon)
+{
+  double g = 0.5, h, want;
+  TU_OK (rlref_mdp_horizon_d (&h, &g, -1));
+  TU_ASSERT_SAME (h, 2.0);
+  g = 0.99;
+  TU_OK (rlref_mdp_horizon_d (&h, &g, -1));
+  TU_ASSERT_REL (h, 100.0, 1e-13);
+  TU_ASSERT_REL (h, 1.0 / (1.0 - g), TU_TOL0);
+  /* 1 - gamma^3 cancels: 1 + gamma + gamma^2 exactly */
+  g = 0.9999999999;
+  TU_OK (rlref_mdp_horizon_d (&h, &g, 3));
+  want = 1 + g + g * g;
+  TU_ASSERT_REL (h, want, TU_TOL0);
+  g = 1;
+  TU_OK (rlref_mdp_horizon_d (&h, &g, 100));
+  TU_ASSERT_SAME (h, 100.0);
+  TU_ASSERT_STATUS (rlref_mdp_horizon_d (&h, &g, -1), RLREF_EDOM);
+  g = 1.5;
+  TU_ASSERT_STATUS (rlref_mdp_horizon_d (&h, &g, 3), RLREF_EDOM);
+}
+END_TEST
+
+/* --- seed 003's examples ------------------------------------------------- */
+
+START_TEST (test_q_update_example)
+{
+  double q = 0.5, r = 1, g = 0.99, alpha = 0.1, qn[2] = { 0.3, 0.8 }, y, qnew;
+  mpfr_ptr in = tu_mp_vec_new (6, PREC), out = tu_mp_vec_new (2, PREC);
+  TU_OK (rlref_mdp_q_update_d (&y, &qnew, &q, &r, &g, &alpha, qn, 2, 0));
+  TU_ASSERT_REL (y, 1.792, TU_TOL0);
+  TU_ASSERT_REL (qnew, 0.6292, TU_TOL0);
+  /* MPFR: y = 1 + g 0.8 exactly (the product of two doubles fits 256
+     bits), and the binary64 results are its roundings */
+  rlref_mp_set_prec (PREC);
+  mpfr_set_d (in, q, MPFR_RNDN);
+  mpfr_set_d (in + 1, r, MPFR_RNDN);
+  mpfr_set_d (in + 2, g, MPFR_RNDN);
+  mpfr_set_d (in + 3, alpha, MPFR_RNDN);
+  mpfr_set_d (in + 4, qn[0], MPFR_RNDN);
+  mpfr_set_d (in + 5, qn[1], MPFR_RNDN);
+  TU_OK (rlref_mdp_q_update_mp (out, out + 1, in, in + 1, in + 2, in + 3, in + 4, 2, 0));
+  mpfr_mul (in + 4, in + 2, in + 5, MPFR_RNDN);         /* exact: 106 bits */
+  mpfr_add_ui (in + 4, in + 4, 1, MPFR_RNDN);           /* exact */
+  ck_assert (mpfr_equal_p (out, in + 4));
+  ck_assert_double_eq (mpfr_get_d (out, MPFR_RNDN), y);
+  ck_assert_double_eq (mpfr_get_d (out + 1, MPFR_RNDN), qnew);
+  /* a terminal s': y = r */
+  TU_OK (rlref_mdp_q_update_d (&y, &qnew, &q, &r, &g, &alpha, NULL, 0, 1));
+  TU_ASSERT_SAME (y, 1.0);
+  TU_ASSERT_REL (qnew, 0.55, TU_TOL0);
+  TU_ASSERT_STATUS (rlref_mdp_q_update_d (&y, &qnew, &q, &r, &g, &alpha, NULL, 0, 0),
+                    RLREF_EINVAL);
+  alpha = 1.5;
+  TU_ASSERT_STATUS (rlref_mdp_q_update_d (&y, &qnew, &q, &r, &g, &alpha, qn, 2, 0), RLREF_EDOM);
+  tu_mp_vec_free (in, 6);
+  tu_mp_vec_free (out, 2);
+}
+END_TEST
+
+START_TEST (test_egreedy)
+{
+  double q[3] = { 0.2, 0.9, 0.5 }, eps = 0.1, p[3], t[3] = { 1, 1, 0 };
+  TU_OK (rlref_mdp_egreedy_d (p, q, 3, &eps, RLREF_EGREEDY_INCLUDE));
+  TU_ASSERT_REL (p[1], 0.9 + 0.1 / 3, TU_TOL0);
+  TU_ASSERT_REL (p[0], 0.1 / 3, TU_TOL0);
+  TU_ASSERT_REL (p[0] + p[1] + p[2], 1.0, TU_TOL0);
+  TU_OK (rlref_mdp_egreedy_d (p, q, 3, &eps, RLREF_EGREEDY_EXCLUDE));
+  TU_ASSERT_REL (p[1], 0.9, TU_TOL0);
+  TU_ASSERT_REL (p[2], 0.05, TU_TOL0);
+  /* a tie: the lowest index is greedy */
+  eps = 0.2;
+  TU_OK (rlref_mdp_egreedy_d (p, t, 3, &eps, RLREF_EGREEDY_INCLUDE));
+  ck_assert (p[0] > p[1] && p[1] == p[2]);
+  TU_ASSERT_STATUS (rlref_mdp_egreedy_d (p, q, 1, &eps, RLREF_EGREEDY_EXCLUDE), RLREF_EDOM);
+  eps = -0.1;
+  TU_ASSERT_STATUS (rlref_mdp_egreedy_d (p, q, 3, &eps, RLREF_EGREEDY_INCLUDE), RLREF_EDOM);
+}
+END_TEST
+
+/* --- GAE ----------------------------------------------------------------- */
+
+START_TEST (test_gae_detector)
+{
+  double r[3] = { 0, 0, 1 }, v[3] = { 0.1, 0.2, 0.3 }, g = 1, l = 0.95, adv[3], ret[3];
+  unsigned char m[3] = { 1, 1, 1 };
+  for (size_t c = 0; c < rlref_gae_num_conventions; c++)
+    {
+      TU_OK (rlref_mdp_gae_d (adv, ret, r, v, m, NULL, 1, 3, &g, &l,
+                              rlref_gae_conventions[c].kind));
+      TU_ASSERT_REL (adv[0], 0.82675, 4 * DBL_EPSILON);
+      TU_ASSERT_REL (adv[1], 0.765, 4 * DBL_EPSILON);
+      TU_ASSERT_REL (adv[2], 0.7, 4 * DBL_EPSILON);
+      for (int t = 0; t < 3; t++)
+        TU_ASSERT_REL (ret[t], adv[t] + v[t], TU_TOL0);
+    }
+  /* the libraries' defaults */
+  ck_assert_double_eq (rlref_gae_conventions[1].lambda, 0.95);      /* trl */
+  ck_assert_double_eq (rlref_gae_conventions[2].lambda, 1.0);       /* verl */
+  ck_assert_double_eq (rlref_gae_conventions[3].lambda, 1.0);       /* openrlhf */
+}
+END_TEST
+
+/* TRL's score one slot past the last token (value kept there) against the
+ * last token; verl's carry across a masked hole against OpenRLHF's zeroing. */
+START_TEST (test_gae_conventions)
+{
+  double r[4] = { 0, 0, 0, 0 }, v[4] = { 0.1, 0.2, 0.3, 0.4 }, s = 1, g = 1, l = 0.95;
+  double adv[4], ret[4];
+  unsigned char m[4] = { 1, 1, 1, 0 }, hole[4] = { 1, 0, 1, 1 };
+  TU_OK (rlref_mdp_gae_d (adv, ret, r, v, m, &s, 1, 4, &g, &l, RLREF_GAE_TRL));
+  TU_ASSERT_REL (adv[3], 0.6, TU_TOL0);
+  TU_ASSERT_REL (adv[2], 0.67, TU_TOL0);
+  TU_ASSERT_REL (ret[3], 1.0, TU_TOL0);
+  TU_OK (rlref_mdp_gae_d (adv, ret, r, v, m, &s, 1, 4, &g, &l, RLREF_GAE_SEED));
+  TU_ASSERT_REL (adv[2], 0.7, TU_TOL0);
+  TU_ASSERT_SAME (adv[3], 0.0);
+  TU_ASSERT_SAME (ret[3], 0.0);
+  /* the hole at position 1: verl carries V_2 to position 0 and A_2 to 1 */
+  v[1] = 0.5;
+  TU_OK (rlref_mdp_gae_d (adv, ret, r, v, hole, &s, 1, 4, &g, &l, RLREF_GAE_VERL));
+  TU_ASSERT_REL (adv[3], 0.6, TU_TOL0);
+  TU_ASSERT_REL (adv[1], adv[2], 0);
+  TU_ASSERT_REL (adv[0], (0 + 0.3 - 0.1) + 0.95 * adv[2], TU_TOL0);
+  TU_ASSERT_REL (ret[1], adv[1] + 0.5, TU_TOL0);
+  TU_OK (rlref_mdp_gae_d (adv, ret, r, v, hole, &s, 1, 4, &g, &l, RLREF_GAE_OPENRLHF));
+  TU_ASSERT_REL (adv[1], 0.3 + 0.95 * adv[2], TU_TOL0);
+  TU_ASSERT_REL (adv[0], -0.1 + 0.95 * adv[1], TU_TOL0);
+  TU_ASSERT_STATUS (rlref_mdp_gae_d (adv, ret, r, v, hole, &s, 1, 4, &g, &l, RLREF_GAE_SEED),
+                    RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_mdp_gae_d (adv, ret, r, v, hole, &s, 1, 4, &g, &l, RLREF_GAE_TRL),
+                    RLREF_EINVAL);
+  l = 1.5;
+  TU_ASSERT_STATUS (rlref_mdp_gae_d (adv, ret, r, v, m, &s, 1, 4, &g, &l, RLREF_GAE_VERL),
+                    RLREF_EDOM);
+}
+END_TEST
+
+/* lambda = 0: the TD error; lambda = 1: the return minus V (MPFR, exact
+ * to the working precision). */
+START_TEST (test_gae_lambda_limits)
+{
+  enum { W = 8 };
+  double rd[W] = { 0.5, -1, 0.25, 0, 2, -0.75, 1, 0.125 };
+  double vd[W] = { 0.3, 0.1, -0.2, 0.6, 0.4, 0.2, -0.1, 0.05 };
+  unsigned char m[W] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+  mpfr_ptr r = tu_mp_vec_from_d (rd, W, PREC), v = tu_mp_vec_from_d (vd, W, PREC);
+  mpfr_ptr a = tu_mp_vec_new (W, PREC), ret = tu_mp_vec_new (W, PREC), G = tu_mp_vec_new (W, PREC);
+  mpfr_ptr gl = tu_mp_vec_new (3, PREC);
+  rlref_mp_set_prec (PREC);
+  mpfr_set_d (gl, 0.97, MPFR_RNDN);
+  TU_OK (rlref_mdp_gae_mp (a, ret, r, v, m, NULL, 1, W, gl, gl + 1, RLREF_GAE_SEED));
+  for (int t = 0; t < W; t++)
+    {
+      mpfr_set_zero (gl + 2, 1);
+      if (t + 1 < W)
+        mpfr_mul (gl + 2, gl, v + t + 1, MPFR_RNDN);
+      mpfr_add (gl + 2, gl + 2, r + t, MPFR_RNDN);
+      mpfr_sub (gl + 2, gl + 2, v + t, MPFR_RNDN);
+      TU_ASSERT_MP_AGREE (a + t, gl + 2, 70);
+    }
+  mpfr_set_ui (gl + 1, 1, MPFR_RNDN);
+  TU_OK (rlref_mdp_gae_mp (a, ret, r, v, m, NULL, 1, W, gl, gl + 1, RLREF_GAE_VERL));
+  TU_OK (rlref_mdp_return_mp (G, r, W, gl));
+  for (int t = 0; t < W; t++)
+    {
+      TU_ASSERT_MP_AGREE (ret + t, G + t, 70);
+      mpfr_sub (gl + 2, G + t, v + t, MPFR_RNDN);
+      TU_ASSERT_MP_AGREE (a + t, gl + 2, 70);
+    }
+  tu_mp_vec_free (r, W);
+  tu_mp_vec_free (v, W);
+  tu_mp_vec_free (a, W);
+  tu_mp_vec_free (ret, W);
+  tu_mp_vec_free (G, W);
+  tu_mp_vec_free (gl, 3);
+}
+END_TEST
+
+/* --- Bellman ------------------------------------------------------------- */
+
+/* Two states swapping every step, r = (1, 0): V_0 = 1/(1 - g^2),
+ * V_1 = g/(1 - g^2); one state with r = 1: 1/(1 - g). */
+START_TEST (test_vpi_closed_form)
+{
+  rlref_mdp m2 = { 2, 1, NULL }, m1 = { 1, 1, NULL };
+  double P[4] = { 0, 1, 1, 0 }, r[2] = { 1, 0 }, pi[2] = { 1, 1 }, g = 0.9, V[2], Q[2];
+  mpfr_ptr Pm = tu_mp_vec_from_d (P, 4, PREC), rm = tu_mp_vec_from_d (r, 2, PREC);
+  mpfr_ptr pim = tu_mp_vec_from_d (pi, 2, PREC), gm = tu_mp_vec_new (1, PREC);
+  mpfr_ptr Vm = tu_mp_vec_new (2, PREC), w = tu_mp_vec_new (2, PREC);
+  TU_OK (rlref_mdp_vpi_d (V, &m2, P, r, pi, &g));
+  TU_ASSERT_REL (V[0], 1 / (1 - g * g), 2 * DBL_EPSILON);
+  TU_ASSERT_REL (V[1], g / (1 - g * g), 2 * DBL_EPSILON);
+  TU_OK (rlref_mdp_qpi_d (Q, &m2, P, r, pi, &g));
+  TU_ASSERT_REL (Q[0], V[0], TU_TOL0);
+  TU_OK (rlref_mdp_vpi_d (V, &m1, pi, r, pi, &g));      /* P = 1: a self-loop */
+  TU_ASSERT_REL (V[0], 1 / (1 - g), TU_TOL0);
+  /* MPFR: 1/(1 - g^2) to the working precision */
+  rlref_mp_set_prec (PREC);
+  mpfr_set_d (gm, g, MPFR_RNDN);
+  TU_OK (rlref_mdp_vpi_mp (Vm, &m2, Pm, rm, pim, gm));
+  mpfr_sqr (w, gm, MPFR_RNDN);
+  mpfr_ui_sub (w, 1, w, MPFR_RNDN);
+  mpfr_ui_div (w, 1, w, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (Vm, w, 74);
+  /* state 1 terminal: V_1 = 0 and V_0 = 1 */
+  {
+    unsigned char term[2] = { 0, 1 };
+    rlref_mdp mt = { 2, 1, term };
+    double Pt[4] = { 0, 1, 0, 0 };
+    TU_OK (rlref_mdp_vpi_d (V, &mt, Pt, r, pi, &g));
+    TU_ASSERT_SAME (V[1], 0.0);
+    TU_ASSERT_SAME (V[0], 1.0);
+    TU_ASSERT_STATUS (rlref_mdp_vpi_d (V, &mt, P, r, pi, &g), RLREF_EINVAL);
+  }
+  tu_mp_vec_free (Pm, 4);
+  tu_mp_vec_free (rm, 2);
+  tu_mp_vec_free (pim, 2);
+  tu_mp_vec_free (gm, 1);
+  tu_mp_vec_free (Vm, 2);
+  tu_mp_vec_free (w, 2);
+}
+END_TEST
+
+START_TEST (test_bad_mdp)
+{
+  rlref_mdp m = { 2, 1, NULL };
+  double P[4] = { 0.5, 0.5, 1, 0 }, r[2] = { 1, 0 }, pi[2] = { 1, 1 }, g = 0.9, V[2];
+  g = 1;
+  TU_ASSERT_STATUS (rlref_mdp_vpi_d (V, &m, P, r, pi, &g), RLREF_EDOM);
+  g = 0.9;
+  P[1] = 0.4;                                   /* a row summing to 0.9 */
+  TU_ASSERT_STATUS (rlref_mdp_vpi_d (V, &m, P, r, pi, &g), RLREF_EDOM);
+  P[0] = 1.5;
+  P[1] = -0.5;                                  /* negative, summing to 1 */
+  TU_ASSERT_STATUS (rlref_mdp_vpi_d (V, &m, P, r, pi, &g), RLREF_EDOM);
+  P[0] = 0.5;
+  P[1] = 0.5 + 0x1p-52;                         /* within the tolerance 2 2^-52 */
+  TU_OK (rlref_mdp_vpi_d (V, &m, P, r, pi, &g));
+  P[1] = 0.5 + 0x1p-49;                         /* beyond it */
+  TU_ASSERT_STATUS (rlref_mdp_vpi_d (V, &m, P, r, pi, &g), RLREF_EDOM);
+  P[1] = NAN;
+  TU_ASSERT_STATUS (rlref_mdp_vpi_d (V, &m, P, r, pi, &g), RLREF_ENAN);
+}
+END_TEST
+
+/* A 3-state, 2-action MDP: policy iteration, value iteration's fixed
+ * point and its contraction bound, and V* >= V^pi for a policy. */
+static const double P3[18] = { 0.5, 0.5, 0, 0, 0.2, 0.8, 0.3, 0.7, 0, 0.1, 0, 0.9, 0, 0, 1,
+                               0.6, 0.2, 0.2 };
+static const double R3[6] = { 1, 0, -0.5, 2, 0.25, -1 };
+
+START_TEST (test_optimality)
+{
+  rlref_mdp m = { 3, 2, NULL };
+  double g = 0.9, V[3], Q[6], Vf[3], Vk[3], err[31], bound[31], Vp[3];
+  double pi[6] = { 0.5, 0.5, 0.5, 0.5, 0.5, 0.5 };
+  size_t pol[3];
+  long steps, sweeps;
+  TU_OK (rlref_mdp_policy_iteration_d (V, Q, pol, &steps, &m, P3, R3, &g));
+  ck_assert_int_eq ((int) pol[0], 0);
+  ck_assert_int_eq ((int) pol[1], 1);
+  ck_assert_int_eq ((int) pol[2], 1);
+  ck_assert (steps >= 1 && steps <= 8);        /* 3 states, 2 actions: at most 2^3 */
+  for (int s = 0; s < 3; s++)
+    TU_ASSERT_REL (V[s], fmax (Q[2 * s], Q[2 * s + 1]), TU_TOL0);
+  TU_OK (rlref_mdp_value_iteration_fixed_d (Vf, &sweeps, &m, P3, R3, &g));
+  for (int s = 0; s < 3; s++)
+    TU_ASSERT_REL (Vf[s], V[s], TU_TOL1);
+  /* about log(2^55)/log(1/0.9) ~ 360 sweeps in binary64 */
+  ck_assert (sweeps > 100 && sweeps < 1000);
+  TU_OK (rlref_mdp_value_iteration_d (Vk, err, bound, 30, &m, P3, R3, &g));
+  for (int k = 0; k <= 30; k++)
+    ck_assert_msg (err[k] <= bound[k] * (1 + 1e-14), "k %d: %g > %g", k, err[k], bound[k]);
+  TU_ASSERT_REL (bound[30], pow (0.9, 30) * bound[0], TU_TOL1);
+  /* optimality: V* >= V^pi */
+  TU_OK (rlref_mdp_vpi_d (Vp, &m, P3, R3, pi, &g));
+  for (int s = 0; s < 3; s++)
+    ck_assert (V[s] >= Vp[s]);
+}
+END_TEST
+
+/* --- Q-learning ------------------------------------------------------------ */
+
+START_TEST (test_qlearning)
+{
+  enum { N = 20000 };
+  rlref_mdp m = { 3, 2, NULL };
+  double g = 0.5, eps = 0.1, Q1[6], Q2[6], *e1 = malloc ((N + 1) * sizeof *e1);
+  double *e2 = malloc ((N + 1) * sizeof *e2);
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  mpfr_ptr Pm = tu_mp_vec_from_d (P3, 18, PREC), rm = tu_mp_vec_from_d (R3, 6, PREC);
+  mpfr_ptr gm = tu_mp_vec_new (2, PREC), Qm = tu_mp_vec_new (6, PREC);
+  gsl_rng_set (rng, 2024);
+  TU_OK (rlref_mdp_qlearn_d (Q1, e1, &m, P3, R3, &g, 0, N, &eps, RLREF_EGREEDY_INCLUDE, rng));
+  gsl_rng_set (rng, 2024);
+  TU_OK (rlref_mdp_qlearn_d (Q2, e2, &m, P3, R3, &g, 0, N, &eps, RLREF_EGREEDY_INCLUDE, rng));
+  ck_assert (memcmp (Q1, Q2, sizeof Q1) == 0);
+  ck_assert (memcmp (e1, e2, (N + 1) * sizeof *e1) == 0);
+  /* the distance to Q* falls (Robbins-Monro steps) */
+  ck_assert (e1[N] < 0.1 * e1[0]);
+  ck_assert (e1[N] < e1[N / 10]);
+  /* the MPFR run follows the same trajectory: Q agrees to rounding */
+  rlref_mp_set_prec (PREC);
+  mpfr_set_d (gm, g, MPFR_RNDN);
+  mpfr_set_d (gm + 1, eps, MPFR_RNDN);
+  gsl_rng_set (rng, 2024);
+  TU_OK (rlref_mdp_qlearn_mp (Qm, NULL, &m, Pm, rm, gm, 0, N, gm + 1, RLREF_EGREEDY_INCLUDE,
+                              rng));
+  for (int k = 0; k < 6; k++)
+    TU_ASSERT_REL (Q1[k], mpfr_get_d (Qm + k, MPFR_RNDN), 1e-12);
+  /* the start state must not be terminal; steps >= 0 */
+  {
+    unsigned char term[3] = { 1, 0, 0 };
+    rlref_mdp mt = { 3, 2, term };
+    TU_ASSERT_STATUS (rlref_mdp_qlearn_d (Q1, NULL, &mt, P3, R3, &g, 0, 10, &eps,
+                                          RLREF_EGREEDY_INCLUDE, rng), RLREF_EDOM);
+  }
+  TU_ASSERT_STATUS (rlref_mdp_qlearn_d (Q1, NULL, &m, P3, R3, &g, 0, -1, &eps,
+                                        RLREF_EGREEDY_INCLUDE, rng), RLREF_EDOM);
+  gsl_rng_free (rng);
+  free (e1);
+  free (e2);
+  tu_mp_vec_free (Pm, 18);
+  tu_mp_vec_free (rm, 6);
+  tu_mp_vec_free (gm, 2);
+  tu_mp_vec_free (Qm, 6);
+}
+END_TEST
+
+/* --- policy gradient --------------------------------------------------------- */
+
+static const double PP[8] = { 0.75, 0.25, 0.25, 0.75, 0.375, 0.625, 0.875, 0.125 };
+static const double PR[4] = { 1, 0, -0.5, 2 }, PRHO[2] = { 0.625, 0.375 };
+
+START_TEST (test_pg)
+{
+  rlref_mdp m = { 2, 2, NULL };
+  double th[4] = { 0.3, -0.2, 0.1, 0.5 }, g = 0.9, J, Jp, Jm, gt[4], ge[4], gs[4], var[3], w;
+  double tmp[4];
+  static const rlref_pg_estimator est[3] = { RLREF_PG_FULL, RLREF_PG_TO_GO, RLREF_PG_BASELINE };
+  TU_OK (rlref_mdp_pg_theorem_d (&J, gt, &m, PP, PR, PRHO, th, &g, 4));
+  /* central differences of J */
+  for (int i = 0; i < 4; i++)
+    {
+      double h = 1e-6, keep = th[i];
+      th[i] = keep + h;
+      TU_OK (rlref_mdp_pg_theorem_d (&Jp, tmp, &m, PP, PR, PRHO, th, &g, 4));
+      th[i] = keep - h;
+      TU_OK (rlref_mdp_pg_theorem_d (&Jm, tmp, &m, PP, PR, PRHO, th, &g, 4));
+      th[i] = keep;
+      TU_ASSERT_ABS (gt[i], (Jp - Jm) / (2 * h), 1e-8);
+    }
+  for (int e = 0; e < 3; e++)
+    {
+      TU_OK (rlref_mdp_pg_reinforce_d (ge, var + e, &m, PP, PR, PRHO, th, &g, 4, est[e]));
+      for (int i = 0; i < 4; i++)
+        TU_ASSERT_ABS (ge[i], gt[i], 64 * DBL_EPSILON);
+    }
+  ck_assert (var[2] < var[1] && var[1] < var[0]);
+  /* seed 003's form: biased at gamma 0.9, unbiased at gamma 1 */
+  TU_OK (rlref_mdp_pg_reinforce_d (gs, &w, &m, PP, PR, PRHO, th, &g, 4, RLREF_PG_SEED003));
+  ck_assert (fabs (gs[0] - gt[0]) > 1e-3);
+  g = 1;
+  TU_OK (rlref_mdp_pg_theorem_d (&J, gt, &m, PP, PR, PRHO, th, &g, 4));
+  TU_OK (rlref_mdp_pg_reinforce_d (gs, &w, &m, PP, PR, PRHO, th, &g, 4, RLREF_PG_SEED003));
+  for (int i = 0; i < 4; i++)
+    TU_ASSERT_ABS (gs[i], gt[i], 64 * DBL_EPSILON);
+  g = -0.5;
+  TU_ASSERT_STATUS (rlref_mdp_pg_theorem_d (&J, gt, &m, PP, PR, PRHO, th, &g, 4), RLREF_EDOM);
+  g = 0.9;
+  TU_ASSERT_STATUS (rlref_mdp_pg_theorem_d (&J, gt, &m, PP, PR, PRHO, th, &g, 0), RLREF_EDOM);
+}
+END_TEST
+
+/* The token MDP of a tabular tiny LM. */
+static const double TL[21] = { 1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0, 0.6, 0.5, 0, 2, 0, 0, 0, 1,
+                               -1, 0, -0.3, 0.3, 0 };
+static const double TR[5] = { 1, -0.5, 0, -0.25, -1 };
+
+static rlref_lm
+token_model (void)
+{
+  return (rlref_lm) { .V = 3, .eos = 2, .T = 3, .kind = RLREF_LM_TABULAR,
+                      .truncation = RLREF_LM_KEEP, .n_rows = 7,
+                      .reward = RLREF_REWARD_ADDITIVE };
+}
+
+START_TEST (test_token_pg)
+{
+  rlref_lm lm = token_model ();
+  double one = 1, J, gt[21], ge[21], var[3];
+  static const rlref_pg_estimator est[3] = { RLREF_PG_FULL, RLREF_PG_TO_GO, RLREF_PG_BASELINE };
+  TU_OK (rlref_lm_objective_d (&J, gt, &lm, TL, TL, TR, &one, RLREF_LM_OBJ_REWARD));
+  for (int e = 0; e < 3; e++)
+    {
+      TU_OK (rlref_mdp_token_reinforce_d (ge, var + e, &lm, TL, TR, est[e]));
+      for (int i = 0; i < 21; i++)
+        TU_ASSERT_ABS (ge[i], gt[i], 32 * DBL_EPSILON);
+    }
+  ck_assert (var[2] < var[1] && var[1] < var[0]);
+  TU_ASSERT_STATUS (rlref_mdp_token_reinforce_d (ge, var, &lm, TL, TR, RLREF_PG_SEED003),
+                    RLREF_EINVAL);
+}
+END_TEST
+
+/* The soft Bellman recursion: the sequence-level pi*, V(root) = beta log Z,
+ * and pi* -> pi_ref as beta grows. */
+START_TEST (test_soft)
+{
+  rlref_lm lm = token_model ();
+  double beta = 0.5, v1, v2, l1[21], l2[21], m[RLREF_LM_NMOMENTS], ref[21];
+  TU_OK (rlref_mdp_soft_bellman_d (&v1, l1, &lm, TL, TR, &beta));
+  TU_OK (rlref_mdp_soft_sequence_d (&v2, l2, &lm, TL, TR, &beta));
+  TU_ASSERT_REL (v1, v2, TU_TOL1);
+  for (int i = 0; i < 21; i++)
+    TU_ASSERT_ABS (l1[i], l2[i], TU_TOL2);
+  TU_OK (rlref_lm_moments_d (m, &lm, TL, TR, &beta, RLREF_LM_ALL, NULL, NULL));
+  TU_ASSERT_REL (v1, beta * m[RLREF_LM_LOG_Z], TU_TOL1);
+  beta = 1e6;
+  TU_OK (rlref_mdp_soft_bellman_d (&v1, l1, &lm, TL, TR, &beta));
+  for (int k = 0; k < 7; k++)
+    TU_OK (rlref_log_softmax_d (ref + 3 * k, TL + 3 * k, 3));
+  for (int i = 0; i < 21; i++)
+    TU_ASSERT_ABS (l1[i], ref[i], 1e-5);
+  TU_ASSERT_REL (v1, m[RLREF_LM_MEAN_R], 1e-5);   /* beta log E[e^{r/beta}] -> E[r] */
+  beta = 0;
+  TU_ASSERT_STATUS (rlref_mdp_soft_bellman_d (&v1, l1, &lm, TL, TR, &beta), RLREF_EDOM);
+}
+END_TEST
+
+static Suite *
+mdp_suite (void)
+{
+  Suite *s = suite_create ("mdp");
+  TCase *tc = tu_tcase ("mdp");
+  tcase_add_test (tc, test_return_closed_form);
+  tcase_add_test (tc, test_return_long_horizon);
+  tcase_add_test (tc, test_horizon);
+  tcase_add_test (tc, test_q_update_example);
+  tcase_add_test (tc, test_egreedy);
+  tcase_add_test (tc, test_gae_detector);
+  tcase_add_test (tc, test_gae_conventions);
+  tcase_add_test (tc, test_gae_lambda_limits);
+  tcase_add_test (tc, test_vpi_closed_form);
+  tcase_add_test (tc, test_bad_mdp);
+  tcase_add_test (tc, test_optimality);
+  tcase_add_test (tc, test_qlearning);
+  tcase_add_test (tc, test_pg);
+  tcase_add_test (tc, test_token_pg);
+  tcase_add_test (tc, test_soft);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+TU_MAIN (mdp_suite)
