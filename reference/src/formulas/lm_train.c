@@ -147,8 +147,13 @@ add_path_gradient (num_ptr g, const rlref_lm *lm, num_srcptr theta, const int *y
       status = FN (log_softmax) (lsm, AT (theta, row * V), (size_t) V);
       for (int a = 0; a < V && status == RLREF_SUCCESS; a++)
         {
-          num_exp (t, AT (lsm, a));
-          num_d_sub (t, a == y[k] ? 1.0 : 0.0, t);
+          /* [a = y_k] - pi(a | s): 1 - pi as -expm1(log pi), no cancellation
+           * when pi is near 1 */
+          if (a == y[k])
+            num_expm1 (t, AT (lsm, a));
+          else
+            num_exp (t, AT (lsm, a));
+          num_neg (t, t);
           num_mul (t, t, s);
           num_add (AT (g, row * V + a), AT (g, row * V + a), t);
         }

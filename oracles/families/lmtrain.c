@@ -1,0 +1,267 @@
+/* lmtrain.c -- the LMTRAIN family: the tiny language model's
+ * parameterisations (LM-PARAM), supervised fine-tuning on it (LM-SFT) and
+ * exact-gradient training runs (LM-TRAIN); seed 000 (13.1), section 1,
+ * (13.8), (13.17), (13.21). */
+#include "family.h"
+#include "lm_variant.h"
+
+RL_EVAL_DECL (lm_param);
+RL_EVAL_DECL (lm_sft);
+RL_EVAL_DECL (lm_train);
+
+#define SHAPE_INPUTS                                                          \
+  { "V", RL_INT, "vocabulary size (2 to 64)" },                               \
+  { "eos", RL_INT, "the EOS token" },                                         \
+  { "T", RL_INT, "maximum length: a sequence ends at EOS or is cut after T tokens" }, \
+  { "logits", RL_REAL_ARRAY, "bigram: (V + 1) rows of V, row s the state after token s, row V "    \
+    "the start; tabular: one row of V per prefix without EOS shorter than T, by length then "  \
+    "lexicographically (EOS skipped)" }
+
+/* --- LM-PARAM ------------------------------------------------------------- */
+
+static const rl_input in_shape[] = { SHAPE_INPUTS, RL_END };
+static const rl_output out_param[] = {
+  { "pi", "pi(a | s) = softmax(logits(s))_a, every row s", .len_of = "logits" },
+  { "log_pi", "log pi(a | s) = l_a - max - log1p(sum of the others' e^{l - max})",
+    .len_of = "logits" },
+  RL_END,
+};
+static const rl_io io_param_bigram = { in_shape, out_param, RL_EVALS (lm_param),
+                                       .part = "bigram" };
+static const rl_io io_param_tabular = { in_shape, out_param, RL_EVALS (lm_param),
+                                        .part = "tabular" };
+
+static const rl_lm_variant bigram_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, 0 };
+static const rl_lm_variant bigram_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 0, 0 };
+static const rl_lm_variant tabular_keep = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, 0 };
+static const rl_lm_variant tabular_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0, 0 };
+
+static const rl_variant v_param[] = {
+  { "bigram", "bigram (Markov) model: V + 1 rows, one per previous token and one for the "
+    "start", "seed 000 (13.1); README \"The tiny language model\"", &io_param_bigram,
+    .data = &bigram_keep },
+  { "tabular", "tabular model: one row per prefix without EOS (a logit for every context)",
+    "seed 000 (13.1); README \"The tiny language model\"", &io_param_tabular,
+    .data = &tabular_keep },
+  RL_END,
+};
+
+/* Models of the cases: B3 a bigram model, V = 3, EOS 2, T = 3 (4 rows); A3
+ * a tabular model, V = 3, EOS 2, T = 3 (7 prefixes: "", 0, 1, 00, 01, 10,
+ * 11); A2 a tabular model, V = 3, EOS 2, T = 2 (3 prefixes: "", 0, 1). */
+#define B3 "V=3 eos=2 T=3 logits=0.5,-0.2,0.1,0,1,-1,0,0,0,0.3,0.3,-0.5"
+#define A3 "V=3 eos=2 T=3 logits=1,0.5,-1,0.2,0.1,0.3,-0.4,0,0.6,0.5,0,2,0,0,0,1,-1,0,-0.3,0.3,0"
+#define A2 "V=3 eos=2 T=2 logits=0.5,-0.3,0.1,0.2,0.7,-0.4,-0.6,0.3,0.2"
+
+static const rl_case c_param[] = {
+  { "bigram", B3, "", "V = 3: four rows, the last the start" },
+  { "tabular", A3, "", "V = 3, T = 3: seven rows, one per prefix" },
+  { "bigram", "V=3 eos=2 T=1 logits=1000,0,-1000,0,0,0,0,0,0,0,0,0", "Extreme",
+    "a row 1000, 0, -1000: pi = 1, e^-1000, e^-2000 (0 in binary64), log pi_0 = -e^-1000" },
+  { "bigram", "V=3 eos=2 T=1 logits=700,710,705,0,0,0,-745,-750,-740,1e-300,0,-1e-300",
+    "Overflow", "e^710 overflows binary64 unless the row's maximum is subtracted" },
+  { "tabular", "V=2 eos=0 T=2 logits=0,0,3,-3", "", "V = 2: a logistic choice per row" },
+  { "bigram", "V=3 eos=2 T=3 logits=0,0,0,0,0,0,0,0,0", "LengthMismatch",
+    "three rows where a bigram model of V = 3 has four", .invalid_in = "*" },
+  { "tabular", B3, "LengthMismatch", "four rows where the tabular model has seven",
+    .invalid_in = "*" },
+  { "bigram", "V=3 eos=2 T=3 logits=0,0,0,0,inf,0,0,0,0,0,0,0", "NonFinite",
+    "an infinite logit", .invalid_in = "*" },
+  { "bigram", "V=1 eos=0 T=3 logits=0,0", "OutOfDomain", "V = 1", .invalid_in = "*" },
+  RL_END,
+};
+
+/* --- LM-SFT --------------------------------------------------------------- */
+
+static const rl_input in_sft[] = {
+  SHAPE_INPUTS,
+  { "data", RL_INT_ARRAY, "the demonstrations: sequences of the model written one after the "
+    "other, each ending at its first EOS or after T tokens" },
+  { "weights", RL_REAL_ARRAY, "one weight (count) >= 0 per sequence, not all 0: p_data(y) = "
+    "the weights of y's entries over all weights" },
+  RL_END,
+};
+static const rl_output out_sft[] = {
+  { "ce", "the SFT loss: cross-entropy -sum_y p_data(y) log q(y)" },
+  { "entropy", "H(p_data) = -sum_y p_data(y) log p_data(y)" },
+  { "kl", "KL(p_data || q) = sum_y p_data(y) log(p_data(y)/q(y)); ce = entropy + kl" },
+  { "grad", "d ce / d logits, exact", .len_of = "logits" },
+  RL_END,
+};
+static const rl_io io_sft = { in_sft, out_sft, RL_EVALS (lm_sft), .part = "sft" };
+
+#define KEEP_TEXT "cut sequences count as outcomes with their prefix probability"
+#define CONDITION_TEXT "q = pi_theta / P(EOS within T), the model given that EOS came " \
+  "within T tokens; a cut data sequence is refused"
+
+static const rl_variant v_sft[] = {
+  { "tabular-keep", "tabular policy; " KEEP_TEXT, "seed 000 section 1 (SFT as maximum "
+    "likelihood); libraries score a truncated response", &io_sft, .data = &tabular_keep },
+  { "tabular-condition", "tabular policy; " CONDITION_TEXT, "seed 000 section 1; sums over "
+    "complete y", &io_sft, .data = &tabular_condition },
+  { "bigram-keep", "bigram policy (rows shared by the prefixes ending alike); " KEEP_TEXT,
+    "seed 000 section 1", &io_sft, .data = &bigram_keep },
+  { "bigram-condition", "bigram policy; " CONDITION_TEXT, "seed 000 section 1", &io_sft,
+    .data = &bigram_condition },
+  RL_END,
+};
+
+static const rl_case c_sft[] = {
+  { "tabular-keep", A3 " data=0,2,1,0,2,2,0,1,1,0,2 weights=3,1,2,0.5,1",
+    "Duplicate", "five entries, four distinct sequences: (0 2) twice, (1 0 2), (2) and (0 1 1) "
+    "cut; p_data = 4, 1, 2, 0.5 over 7.5" },
+  { "bigram-keep", B3 " data=0,2,1,0,2,2,0,1,1,0,2 weights=3,1,2,0.5,1", "Duplicate",
+    "the same data against a bigram model" },
+  { "tabular-condition", A3 " data=0,2,1,0,2,2,0,1,2 weights=3,1,2,0.5",
+    "", "EOS-ended sequences only, against the conditioned model" },
+  { "bigram-condition", B3 " data=0,2,1,0,2,2,0,1,2 weights=3,1,2,0.5",
+    "", "EOS-ended sequences only, against the conditioned bigram model" },
+  { "tabular-keep,tabular-condition", A3 " data=2 weights=1", "PointMass",
+    "one sequence: H = 0, ce = kl = -log q((2))" },
+  { "tabular-keep", A3 " data=2,0,2,1,1,0 weights=1,0,2", "ZeroWeight",
+    "an entry of weight 0 counts for nothing (H over the support)" },
+  { "bigram-keep", "V=3 eos=2 T=3 logits=20,-20,0,20,-20,0,0,0,0,-20,20,0 data=1,1,1 weights=1",
+    "", "a sequence the model finds unlikely: 1 -> 1 twice at e^-40, log q(y) ~ -80" },
+  { "tabular-keep", A3 " data=0,2,1 weights=1,1", "LengthMismatch",
+    "two weights but the data end inside a sequence", .invalid_in = "*" },
+  { "tabular-keep", A3 " data=0,2,2 weights=1", "LengthMismatch",
+    "two sequences, one weight", .invalid_in = "*" },
+  { "tabular-keep", A3 " data=0,2,2 weights=1,-1", "OutOfDomain", "a negative weight",
+    .invalid_in = "*" },
+  { "tabular-keep", A3 " data=0,2,2 weights=0,0", "OutOfDomain", "every weight 0",
+    .invalid_in = "*" },
+  { "tabular-keep", A3 " data=0,3 weights=1", "OutOfDomain", "token 3 is not in 0..2",
+    .invalid_in = "*" },
+  { "tabular-condition", A3 " data=0,1,1 weights=1", "CutData",
+    "a cut sequence has no probability when cut sequences are conditioned away",
+    .invalid_in = "*" },
+  { "tabular-keep", A3 " data=2 weights=nan", "NonFinite", "a NaN weight", .invalid_in = "*" },
+  RL_END,
+};
+
+/* --- LM-TRAIN ------------------------------------------------------------- */
+
+#define TRAIN_IO(name, what)                                                  \
+  static const rl_io io_train_##name = {                                      \
+    .in = (const rl_input[]) {                                                \
+      SHAPE_INPUTS,                                                           \
+      { "reward", RL_REAL_ARRAY, "additive reward: V token rewards, per_length (times the " \
+        "length, EOS included), truncated (added to a cut sequence)" },       \
+      { "beta", RL_REAL, "the KL coefficient (and DPO's beta), > 0" },        \
+      { "lr", RL_REAL, "the learning rate, > 0" },                            \
+      { "at", RL_INT_ARRAY, "the steps reported, increasing from 0 (the start); the run "  \
+        "makes as many steps as the last" },                                  \
+      RL_END },                                                               \
+    .out = (const rl_output[]) {                                              \
+      { "objective", what, .len_of = "at" },                                  \
+      { "kl_pistar", "KL(pi_theta || pi*), pi* = pi_ref e^{r/beta}/Z (13.17), at each step " \
+        "of at", .len_of = "at" },                                            \
+      RL_END },                                                               \
+    RL_EVALS (lm_train), .part = "train-" #name,                              \
+  }
+TRAIN_IO (rlhf, "E_q[r] - beta KL(q || pi_ref) (13.8) at each step of at");
+TRAIN_IO (reward, "E_q[r] at each step of at");
+TRAIN_IO (dpo, "the population DPO loss (13.21) at each step of at");
+TRAIN_IO (ipo, "the population IPO loss at each step of at");
+
+static const rl_lm_variant train_rlhf = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_RLHF };
+static const rl_lm_variant train_reward = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0,
+                                            RLREF_LM_OBJ_REWARD };
+static const rl_lm_variant train_dpo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
+static const rl_lm_variant train_ipo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
+
+#define TRAIN_TEXT "a tabular policy theta_0 = the reference logits, cut sequences kept; "
+
+static const rl_variant v_train[] = {
+  { "rlhf", TRAIN_TEXT "gradient ascent theta <- theta + lr grad (E[r] - beta KL(q || pi_ref))",
+    "seed 000 (13.8), (13.13)-(13.17); rlref train --objective rlhf", &io_train_rlhf,
+    .data = &train_rlhf },
+  { "reward", TRAIN_TEXT "gradient ascent on E[r] alone (no KL: pi* is not its limit)",
+    "seed 000 (13.2); rlref train --objective reward", &io_train_reward, .data = &train_reward },
+  { "dpo", TRAIN_TEXT "gradient descent on the population DPO loss over pairs from pi_ref x "
+    "pi_ref labelled by Bradley-Terry on r", "seed 000 (13.21)-(13.22); rlref train "
+    "--objective dpo", &io_train_dpo, .data = &train_dpo },
+  { "ipo", TRAIN_TEXT "gradient descent on the population IPO loss (z - 1/(2 beta))^2",
+    "the IPO paper; rlref train --objective ipo", &io_train_ipo, .data = &train_ipo },
+  RL_END,
+};
+
+#define R3 " reward=1,-0.5,0,-0.25,-1"
+static const rl_case c_train[] = {
+  { "rlhf,dpo,ipo,reward", A2 R3 " beta=0.5 lr=0.5 at=0,1,5,12", "",
+    "V = 3, T = 2: 7 outcomes; 12 steps" },
+  { "rlhf", A3 R3 " beta=0.5 lr=0.5 at=0,3,8", "", "V = 3, T = 3: 15 outcomes" },
+  { "rlhf", A2 R3 " beta=0.5 lr=4 at=0,15,40", "ConvergesToPiStar",
+    "40 steps: the RLHF objective's maximiser is pi* (13.17), KL(pi_theta || pi*) falls from "
+    "0.97 to 2e-3" },
+  { "rlhf", A2 R3 " beta=2 lr=0.5 at=0", "", "no step: the objective at the reference is E[r], "
+    "and KL(pi_ref || pi*) = log Z - E[r]/beta" },
+  { "rlhf", A2 R3 " beta=0 lr=0.5 at=0,5", "OutOfDomain", "beta = 0", .invalid_in = "*" },
+  { "rlhf", A2 R3 " beta=0.5 lr=0 at=0,5", "OutOfDomain", "lr = 0", .invalid_in = "*" },
+  { "rlhf", A2 R3 " beta=0.5 lr=0.5 at=0,5,3", "OutOfDomain", "the steps do not increase",
+    .invalid_in = "*" },
+  { "rlhf", B3 R3 " beta=0.5 lr=0.5 at=0,5", "LengthMismatch",
+    "a bigram model's logits: the run is defined on a tabular model", .invalid_in = "*" },
+  { "dpo", A2 " reward=1,-0.5,0,-0.25 beta=0.5 lr=0.5 at=0,5", "LengthMismatch",
+    "a reward of V + 1 numbers", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_note n_lmtrain[] = {
+  { "Extreme", "EDGE_CASE", "Logits far apart: probabilities below binary64's range, "
+    "log-probabilities next to 0 that log(sum) would round to 0 (log1p keeps them)." },
+  { "Overflow", "EDGE_CASE", "e^logit overflows binary64: only the softmax shifted by the "
+    "row's maximum is finite." },
+  { "Duplicate", "EDGE_CASE", "A sequence listed more than once: its weights add." },
+  { "PointMass", "EDGE_CASE", "All the data on one sequence: H(p_data) = 0 and ce = kl." },
+  { "ZeroWeight", "EDGE_CASE", "An entry of weight 0 is no part of p_data's support." },
+  { "CutData", "INVALID_INPUT",
+    "A cut sequence in the data of a model that conditions cut sequences away: q(y) = 0, the "
+    "loss is infinite." },
+  { "ConvergesToPiStar", "PROPERTY",
+    "A long run: the policy approaches pi* = pi_ref e^{r/beta}/Z (13.17) and KL(pi_theta || "
+    "pi*) falls by orders of magnitude; in binary64 it is formed from log-probabilities each "
+    "rounded to |log q| u, so its relative error grows as it falls (the tolerance's U is "
+    "this formula's)." },
+  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
+  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
+  { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
+  RL_END,
+};
+
+/* LM-TRAIN is a recurrence: its certified digits are those of the
+ * exact-arithmetic run (MPFR at p and p + 64 bits, the same recurrence), the
+ * binary64 run is the user's, reproduced bit for bit by `rlref train`.  Its
+ * rounding errors add up over the steps (a contracting run damps them);
+ * and KL(pi_theta || pi*) near 0 cancels: U = 128 as for LM-EXACT. */
+#define TRAIN_ULPS 128
+
+static const rl_formula formulas[] = {
+  { "LM-PARAM", "the parameterisations of the tiny LM: the policy table",
+    "000 (13.1); catalogue LM-PARAM",
+    "pi(a | s) = softmax(logits(s))_a and log pi(a | s) (stable: shifted by the row's maximum, "
+    "log1p), every row s of a bigram model (V + 1 rows, the last the start) or a tabular one "
+    "(a row per prefix without EOS)", v_param, c_param, n_lmtrain },
+  { "LM-SFT", "supervised fine-tuning on the tiny LM: cross-entropy = H + KL",
+    "000 section 1; catalogue LM-SFT",
+    "data: sequences with weights, p_data their normalised weights; ce = -E_data[log q(y)] = "
+    "H(p_data) + KL(p_data || q), so maximum likelihood minimises the forward KL; and d ce / d "
+    "logits", v_sft, c_sft, n_lmtrain },
+  { "LM-TRAIN", "an exact-gradient training run on the tiny LM",
+    "000 (13.8), (13.17), (13.21); catalogue LM-TRAIN",
+    "theta_0 = the reference logits, theta <- theta +- lr grad J (exact gradients, sums over "
+    "every sequence); J and KL(pi_theta || pi*) at the listed steps.  The certified digits are "
+    "those of the exact-arithmetic recurrence; `rlref train --every K` prints the binary64 run "
+    "bit for bit.  Sampled runs (`rlref train --sampled N --seed S`, GSL mt19937) are binary64 "
+    "only: the draws are a deterministic function of the seed, so the same seed gives the same "
+    "run to the last bit, but not a golden value", v_train, c_train, n_lmtrain,
+    .ulps = TRAIN_ULPS },
+  RL_END,
+};
+
+RL_FAMILY (lmtrain) = {
+  .name = "lmtrain",
+  .title = "The tiny LM: parameterisations, supervised fine-tuning, training runs",
+  .rank = 11,
+  .formulas = formulas,
+};

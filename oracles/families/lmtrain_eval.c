@@ -1,0 +1,80 @@
+/* lmtrain_eval.c -- glue from the registry's inputs to LM-PARAM, LM-SFT
+ * and LM-TRAIN.  Compiled twice (binary64 and MPFR). */
+#include <limits.h>
+#include <stdlib.h>
+#include "family_eval.h"
+#include "lm_variant.h"
+
+/* The model's shape from the integer inputs V, eos, T (inputs 0, 1, 2) and
+ * the length of the logits (input 3), the kind and reading of the variant;
+ * EDOM or EINVAL when they do not fit. */
+static int
+shape (const rl_variant *v, const rl_args *a, rlref_lm *lm, rlref_reward_kind reward)
+{
+  const rl_lm_variant *d = v->data;
+  long V = a->iv[0][0], eos = a->iv[1][0], T = a->iv[2][0];
+  if (V < 2 || V > RLREF_LM_MAX_V)
+    RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
+  if (eos < 0 || eos >= V || T < 1 || T > RLREF_LM_MAX_T)
+    RLREF_ERROR ("EOS must be a token and T 1 to 32", RLREF_EDOM);
+  if (a->len[3] % (size_t) V)
+    RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
+  *lm = (rlref_lm) { .V = (int) V, .eos = (int) eos, .T = (int) T, .kind = d->kind,
+                     .truncation = d->truncation, .n_rows = a->len[3] / (size_t) V,
+                     .reward = reward };
+  return rlref_lm_check (lm);
+}
+
+/* LM-PARAM: x = logits (input 3); y = pi, log_pi (n_rows V each). */
+RL_ENTRY (lm_param)
+{
+  rlref_lm lm;
+  int status = shape (v, a, &lm, RLREF_REWARD_NONE);
+  if (status)
+    return status;
+  return LIB (lm_policy) (y[0], y[1], &lm, x[3]);
+}
+
+/* LM-SFT: x = logits (input 3), data (input 4, ints), x = weights (input
+ * 5); y = ce, entropy, kl, grad. */
+RL_ENTRY (lm_sft)
+{
+  rlref_lm lm;
+  int status = shape (v, a, &lm, RLREF_REWARD_NONE), *data;
+  size_t n = a->len[4];
+  if (status)
+    return status;
+  data = malloc ((n ? n : 1) * sizeof *data);
+  if (!data)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  /* tokens beyond int are no tokens: V - 1 + 1 = V is refused the same way */
+  for (size_t i = 0; i < n; i++)
+    data[i] = a->iv[4][i] < 0 || a->iv[4][i] >= lm.V ? lm.V : (int) a->iv[4][i];
+  status = LIB (lm_sft) (y[0], y[1], y[2], y[3], &lm, x[3], data, n, x[5], a->len[5]);
+  free (data);
+  return status;
+}
+
+/* LM-TRAIN: x = logits (input 3, the reference and theta_0), reward, beta,
+ * lr (inputs 4 to 6), at (input 7, ints); y = objective, kl_pistar. */
+RL_ENTRY (lm_train)
+{
+  const rl_lm_variant *d = v->data;
+  rlref_lm lm;
+  int status = shape (v, a, &lm, RLREF_REWARD_ADDITIVE), *at;
+  size_t n = a->len[7];
+  if (status)
+    return status;
+  if (a->len[4] != (size_t) lm.V + 2)
+    RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
+  at = malloc ((n ? n : 1) * sizeof *at);
+  if (!at)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  /* a step beyond int is beyond the longest run: -1 is refused as well */
+  for (size_t i = 0; i < n; i++)
+    at[i] = a->iv[7][i] < 0 || a->iv[7][i] > INT_MAX ? -1 : (int) a->iv[7][i];
+  status = LIB (lm_train_report) (y[0], y[1], &lm, x[3], x[4], x[5], d->objective, x[6], at,
+                                  n);
+  free (at);
+  return status;
+}

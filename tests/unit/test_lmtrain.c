@@ -1,0 +1,399 @@
+/* test_lmtrain.c -- the tiny LM's policy table (LM-PARAM), supervised
+ * fine-tuning (LM-SFT) and the training report (LM-TRAIN): closed forms,
+ * the identity ce = H + KL, gradients against MPFR central differences,
+ * the report against the calls `rlref train` makes, binary64 against
+ * MPFR, and bad input. */
+#include <math.h>
+#include <stdlib.h>
+#include <check.h>
+#include "rlref/rlref.h"
+#include "testutil.h"
+
+/* A3: a tabular model, V = 3, EOS 2, T = 3, rows "", 0, 1, 00, 01, 10, 11;
+ * B3: a bigram model of the same shape; A2: tabular, T = 2, rows "", 0, 1. */
+static const double A3[21] = { 1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0, 0.6, 0.5, 0, 2, 0, 0, 0,
+                               1, -1, 0, -0.3, 0.3, 0 };
+static const double B3[12] = { 0.5, -0.2, 0.1, 0, 1, -1, 0, 0, 0, 0.3, 0.3, -0.5 };
+static const double A2[9] = { 0.5, -0.3, 0.1, 0.2, 0.7, -0.4, -0.6, 0.3, 0.2 };
+static const double R3[5] = { 1, -0.5, 0, -0.25, -1 };
+
+static rlref_lm
+model (int T, rlref_lm_kind kind, rlref_lm_truncation trunc, rlref_reward_kind reward)
+{
+  rlref_lm lm = { .V = 3, .eos = 2, .T = T, .kind = kind, .truncation = trunc,
+                  .reward = reward };
+  lm.n_rows = kind == RLREF_LM_BIGRAM ? 4 : (size_t) rlref_lm_num_prefixes (3, T);
+  return lm;
+}
+
+static mpfr_ptr
+mp_of (const double *x, size_t n, mpfr_prec_t prec)
+{
+  mpfr_ptr v = tu_mp_vec_new (n, prec);
+  for (size_t i = 0; i < n; i++)
+    mpfr_set_d (v + i, x[i], MPFR_RNDN);
+  return v;
+}
+
+/* --- LM-PARAM ------------------------------------------------------------- */
+
+/* V = 2: each row is a logistic choice, pi = sigma(l_0 - l_1), sigma(l_1 -
+ * l_0); the row 1000, 0, -1000 has log pi_0 = -log1p(e^-1000 + e^-2000),
+ * -5.08e-435 at 256 bits (0 in binary64, not a NaN or a rounding of log 1
+ * to a positive number), and pi_1 = e^-1000 / (1 + ...). */
+START_TEST (test_policy_closed_forms)
+{
+  rlref_lm lm = { .V = 2, .eos = 0, .T = 2, .kind = RLREF_LM_TABULAR, .n_rows = 2 };
+  double logits[4] = { 0, 0, 3, -3 }, pi[4], lp[4];
+  TU_OK (rlref_lm_policy_d (pi, lp, &lm, logits));
+  TU_ASSERT_REL (pi[0], 0.5, TU_TOL0);
+  TU_ASSERT_REL (pi[2], 1 / (1 + exp (-6.0)), TU_TOL1);
+  TU_ASSERT_REL (pi[3], 1 / (1 + exp (6.0)), TU_TOL1);
+  TU_ASSERT_REL (lp[3], -6 - log1p (exp (-6.0)), TU_TOL1);
+  TU_ASSERT_REL (lp[2], -log1p (exp (-6.0)), TU_TOL1);
+  {
+    rlref_lm b = model (1, RLREF_LM_BIGRAM, RLREF_LM_KEEP, RLREF_REWARD_NONE);
+    double x[12] = { 1000, 0, -1000, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, p[12], l[12];
+    mpfr_ptr xm = mp_of (x, 12, 256), pm = tu_mp_vec_new (12, 256), lm_ = tu_mp_vec_new (12, 256);
+    mpfr_t want;
+    TU_OK (rlref_lm_policy_d (p, l, &b, x));
+    ck_assert (l[0] == 0 && p[0] == 1 && p[1] == 0);
+    TU_ASSERT_REL (l[1], -1000, TU_TOL0);
+    TU_OK (rlref_lm_policy_mp (pm, lm_, &b, xm));
+    mpfr_init2 (want, 320);
+    mpfr_set_si (want, -2000, MPFR_RNDN);
+    mpfr_exp (want, want, MPFR_RNDN);
+    mpfr_set_si (xm, -1000, MPFR_RNDN);
+    mpfr_exp (xm, xm, MPFR_RNDN);
+    mpfr_add (want, want, xm, MPFR_RNDN);
+    mpfr_log1p (want, want, MPFR_RNDN);
+    mpfr_neg (want, want, MPFR_RNDN);
+    TU_ASSERT_MP_AGREE (lm_, want, 70);
+    TU_ASSERT_MP_STR (lm_, "-5.075958897549456765291809479574e-435", 30);
+    TU_ASSERT_MP_STR (pm + 1, "5.075958897549456765291809479574e-435", 30);
+    mpfr_clear (want);
+    tu_mp_vec_free (xm, 12);
+    tu_mp_vec_free (pm, 12);
+    tu_mp_vec_free (lm_, 12);
+  }
+  /* the output may be the logits' storage: the same results */
+  {
+    double x[4] = { 0, 0, 3, -3 }, l2[4];
+    TU_OK (rlref_lm_policy_d (x, l2, &lm, x));
+    for (int k = 0; k < 4; k++)
+      {
+        TU_ASSERT_SAME (x[k], pi[k]);
+        TU_ASSERT_SAME (l2[k], lp[k]);
+      }
+  }
+  /* bad input */
+  logits[1] = NAN;
+  TU_ASSERT_STATUS (rlref_lm_policy_d (pi, lp, &lm, logits), RLREF_ENAN);
+  lm.n_rows = 3;
+  TU_ASSERT_STATUS (rlref_lm_policy_d (pi, lp, &lm, logits), RLREF_EINVAL);
+}
+END_TEST
+
+/* --- LM-SFT --------------------------------------------------------------- */
+
+/* A uniform tabular model, V = 2, EOS 1, T = 2, has outcomes (1), (0 1) and
+ * (0 0) cut with 1/2, 1/4, 1/4.  Data with those weights: KL = 0, ce = H =
+ * (3/2) log 2, gradient 0 (the maximum-likelihood point).  Data on (0 1)
+ * alone: ce = kl = 2 log 2, H = 0. */
+START_TEST (test_sft_closed_forms)
+{
+  rlref_lm lm = { .V = 2, .eos = 1, .T = 2, .kind = RLREF_LM_TABULAR, .n_rows = 2 };
+  double logits[4] = { 0 }, w[3] = { 0.5, 0.25, 0.25 }, ce, h, kl, g[4];
+  int data[5] = { 1, 0, 1, 0, 0 };
+  TU_OK (rlref_lm_sft_d (&ce, &h, &kl, g, &lm, logits, data, 5, w, 3));
+  TU_ASSERT_REL (ce, 1.5 * log (2.0), TU_TOL0);
+  TU_ASSERT_REL (h, 1.5 * log (2.0), TU_TOL0);
+  TU_ASSERT_ABS (kl, 0, 1e-16);
+  for (int k = 0; k < 4; k++)
+    TU_ASSERT_ABS (g[k], 0, 1e-16);
+  TU_OK (rlref_lm_sft_d (&ce, &h, &kl, g, &lm, logits, data + 1, 2, w, 1));
+  TU_ASSERT_REL (ce, 2 * log (2.0), TU_TOL0);
+  TU_ASSERT_REL (kl, 2 * log (2.0), TU_TOL0);
+  ck_assert (h == 0);
+  /* d ce / d l = -(e_y - pi) on the path: row "" (0: -(1 - 1/2)), row 0 (1) */
+  TU_ASSERT_REL (g[0], -0.5, TU_TOL0);
+  TU_ASSERT_REL (g[1], 0.5, TU_TOL0);
+  TU_ASSERT_REL (g[2], 0.5, TU_TOL0);
+  TU_ASSERT_REL (g[3], -0.5, TU_TOL0);
+  /* conditioned, uniform bigram V = 3, T = 3: P(EOS within T) = 19/27, so
+   * the sequence (2) has q = (1/3)/(19/27) = 9/19 and ce = log(19/9) */
+  {
+    rlref_lm b = model (3, RLREF_LM_BIGRAM, RLREF_LM_CONDITION, RLREF_REWARD_NONE);
+    double u[12] = { 0 }, one = 1;
+    int y = 2;
+    TU_OK (rlref_lm_sft_d (&ce, &h, &kl, NULL, &b, u, &y, 1, &one, 1));
+    TU_ASSERT_REL (ce, log (19.0 / 9.0), TU_TOL1);
+    TU_ASSERT_REL (kl, log (19.0 / 9.0), TU_TOL1);
+  }
+  /* one sequence (2) of the tabular A3: ce = -log pi(2 | "") = log(e + e^0.5 +
+   * e^-1) + 1 */
+  {
+    rlref_lm a = model (3, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_NONE);
+    double one = 1;
+    int y = 2;
+    TU_OK (rlref_lm_sft_d (&ce, &h, &kl, NULL, &a, A3, &y, 1, &one, 1));
+    TU_ASSERT_REL (ce, log (exp (1.0) + exp (0.5) + exp (-1.0)) + 1, TU_TOL1);
+  }
+}
+END_TEST
+
+/* Data listed with a duplicate entry, against the data merged: the same
+ * values (the weights add); ce = H + KL to 70 digits in MPFR; binary64
+ * within 1e-15 of MPFR. */
+static const int DUP[11] = { 0, 2, 1, 0, 2, 2, 0, 1, 1, 0, 2 };
+static const double DUPW[5] = { 3, 1, 2, 0.5, 1 };
+static const int MERGED[9] = { 0, 2, 1, 0, 2, 2, 0, 1, 1 };
+static const double MERGEDW[4] = { 4, 1, 2, 0.5 };
+
+START_TEST (test_sft_identity)
+{
+  rlref_lm lm = model (3, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_NONE);
+  double ce, h, kl, g[21], ce2, h2, kl2, g2[21];
+  mpfr_ptr x = mp_of (A3, 21, 256), w = mp_of (DUPW, 5, 256), o = tu_mp_vec_new (24, 256);
+  mpfr_t s;
+  TU_OK (rlref_lm_sft_d (&ce, &h, &kl, g, &lm, A3, DUP, 11, DUPW, 5));
+  TU_OK (rlref_lm_sft_d (&ce2, &h2, &kl2, g2, &lm, A3, MERGED, 9, MERGEDW, 4));
+  TU_ASSERT_SAME (ce, ce2);
+  TU_ASSERT_SAME (h, h2);
+  TU_ASSERT_SAME (kl, kl2);
+  for (int k = 0; k < 21; k++)
+    TU_ASSERT_SAME (g[k], g2[k]);
+  /* H of p = (4, 1, 2, 0.5)/7.5 */
+  TU_ASSERT_REL (h, -(4 / 7.5 * log (4 / 7.5) + 1 / 7.5 * log (1 / 7.5) + 2 / 7.5 * log (2 / 7.5)
+                      + 0.5 / 7.5 * log (0.5 / 7.5)), TU_TOL1);
+  TU_OK (rlref_lm_sft_mp (o, o + 1, o + 2, o + 3, &lm, x, DUP, 11, w, 5));
+  mpfr_init2 (s, 256);
+  mpfr_add (s, o + 1, o + 2, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (o, s, 70);
+  TU_ASSERT_REL (ce, mpfr_get_d (o, MPFR_RNDN), TU_TOL0);
+  TU_ASSERT_REL (kl, mpfr_get_d (o + 2, MPFR_RNDN), TU_TOL0);
+  for (int k = 0; k < 21; k++)
+    TU_ASSERT_ABS (g[k], mpfr_get_d (o + 3 + k, MPFR_RNDN), 1e-15);
+  mpfr_clear (s);
+  tu_mp_vec_free (x, 21);
+  tu_mp_vec_free (w, 5);
+  tu_mp_vec_free (o, 24);
+}
+END_TEST
+
+/* d ce / d logits against central differences of ce at 512 bits, step
+ * 2^-100 (error ~ 2^-200), for each parameterisation and reading. */
+START_TEST (test_sft_gradient)
+{
+  static const int eos_data[9] = { 0, 2, 1, 0, 2, 2, 0, 1, 2 };
+  for (int c = 0; c < 4; c++)
+    {
+      int bigram = c & 1, cond = c >> 1;
+      rlref_lm lm = model (3, bigram ? RLREF_LM_BIGRAM : RLREF_LM_TABULAR,
+                           cond ? RLREF_LM_CONDITION : RLREF_LM_KEEP, RLREF_REWARD_NONE);
+      size_t n = lm.n_rows * 3;
+      const int *data = cond ? eos_data : DUP;
+      size_t nd = cond ? 9 : 11, nw = cond ? 4 : 5;
+      mpfr_ptr x = mp_of (bigram ? B3 : A3, n, 512), w = mp_of (DUPW, nw, 512);
+      mpfr_ptr o = tu_mp_vec_new (3 + n, 512), p = tu_mp_vec_new (3, 512);
+      mpfr_ptr m = tu_mp_vec_new (3, 512);
+      mpfr_t fd;
+      mpfr_init2 (fd, 512);
+      rlref_mp_set_prec (512);
+      TU_OK (rlref_lm_sft_mp (o, o + 1, o + 2, o + 3, &lm, x, data, nd, w, nw));
+      for (size_t k = 0; k < n; k++)
+        {
+          mpfr_t keep;
+          mpfr_init2 (keep, 512);
+          mpfr_set (keep, x + k, MPFR_RNDN);
+          mpfr_add_d (x + k, keep, 0x1p-100, MPFR_RNDN);
+          TU_OK (rlref_lm_sft_mp (p, p + 1, p + 2, NULL, &lm, x, data, nd, w, nw));
+          mpfr_sub_d (x + k, keep, 0x1p-100, MPFR_RNDN);
+          TU_OK (rlref_lm_sft_mp (m, m + 1, m + 2, NULL, &lm, x, data, nd, w, nw));
+          mpfr_set (x + k, keep, MPFR_RNDN);
+          mpfr_sub (fd, p, m, MPFR_RNDN);
+          mpfr_mul_2si (fd, fd, 99, MPFR_RNDN);
+          mpfr_sub (fd, fd, o + 3 + k, MPFR_RNDN);
+          ck_assert_msg (fabs (mpfr_get_d (fd, MPFR_RNDN)) < 1e-50,
+                         "case %d, logit %zu: gradient %s, differences off by %s", c, k,
+                         tu_mp_str (o + 3 + k), tu_mp_str (fd));
+          mpfr_clear (keep);
+        }
+      rlref_mp_set_prec (RLREF_DEFAULT_PREC);
+      mpfr_clear (fd);
+      tu_mp_vec_free (x, n);
+      tu_mp_vec_free (w, nw);
+      tu_mp_vec_free (o, 3 + n);
+      tu_mp_vec_free (p, 3);
+      tu_mp_vec_free (m, 3);
+    }
+}
+END_TEST
+
+START_TEST (test_sft_bad_input)
+{
+  rlref_lm lm = model (3, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_NONE);
+  rlref_lm cond = model (3, RLREF_LM_TABULAR, RLREF_LM_CONDITION, RLREF_REWARD_NONE);
+  double ce, h, kl, w2[2] = { 1, 1 }, neg[2] = { 1, -1 }, zero[2] = { 0, 0 }, nan1 = NAN;
+  int d1[3] = { 0, 2, 1 }, d2[3] = { 0, 2, 2 }, bad[2] = { 0, 3 }, cut[3] = { 0, 1, 1 };
+  TU_ASSERT_STATUS (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, d1, 3, w2, 2), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, d2, 3, w2, 1), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, d2, 2, w2, 2), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, d2, 3, neg, 2), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, d2, 3, zero, 2), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, bad, 2, w2, 1), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, d2, 1, &nan1, 1), RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, d2, 0, w2, 0), RLREF_EINVAL);
+  TU_OK (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, cut, 3, w2, 1));
+  TU_ASSERT_STATUS (rlref_lm_sft_d (&ce, &h, &kl, NULL, &cond, A3, cut, 3, w2, 1), RLREF_EDOM);
+}
+END_TEST
+
+/* --- LM-TRAIN ------------------------------------------------------------- */
+
+/* At step 0 the policy is the reference: the RLHF objective is E_ref[r] and
+ * KL(pi_ref || pi*) = log Z - E_ref[r]/beta (LM-EXACT's moments). */
+START_TEST (test_train_at_reference)
+{
+  rlref_lm lm = model (2, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  double beta = 0.5, lr = 0.5, obj, kl, m[RLREF_LM_NMOMENTS];
+  int at0 = 0;
+  TU_OK (rlref_lm_train_report_d (&obj, &kl, &lm, A2, R3, &beta, RLREF_LM_OBJ_RLHF, &lr, &at0,
+                                  1));
+  TU_OK (rlref_lm_moments_d (m, &lm, A2, R3, &beta, RLREF_LM_ALL, NULL, NULL));
+  TU_ASSERT_REL (obj, m[RLREF_LM_MEAN_R], TU_TOL1);
+  TU_ASSERT_REL (kl, m[RLREF_LM_KL_REF_STAR], TU_TOL2);
+}
+END_TEST
+
+/* The report is the run `rlref train` makes: lm_descend step by step, the
+ * objective, and lm_objective (KL) against lm_pistar_logits, identical to
+ * the last bit; and a run reported at 0, 5, 12 ends where one reported at
+ * 12 alone does. */
+START_TEST (test_train_is_rlref_train)
+{
+  rlref_lm lm = model (2, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  static const int objs[4] = { RLREF_LM_OBJ_RLHF, RLREF_LM_OBJ_REWARD, RLREF_LM_OBJ_DPO,
+                               RLREF_LM_OBJ_IPO };
+  double beta = 0.5, lr = 0.5;
+  int at[3] = { 0, 5, 12 }, last = 12;
+  for (int o = 0; o < 4; o++)
+    {
+      double obj[3], kl[3], obj1, kl1, th[9], star[9], hist[13], v, k;
+      TU_OK (rlref_lm_train_report_d (obj, kl, &lm, A2, R3, &beta, objs[o], &lr, at, 3));
+      TU_OK (rlref_lm_train_report_d (&obj1, &kl1, &lm, A2, R3, &beta, objs[o], &lr, &last, 1));
+      TU_ASSERT_SAME (obj1, obj[2]);
+      TU_ASSERT_SAME (kl1, kl[2]);
+      TU_OK (rlref_lm_pistar_logits_d (star, &lm, A2, R3, &beta));
+      for (int i = 0; i < 9; i++)
+        th[i] = A2[i];
+      for (int s = 0; s < 3; s++)
+        {
+          int n = at[s] - (s ? at[s - 1] : 0);
+          TU_OK (rlref_lm_descend_d (th, hist, &lm, A2, R3, &beta, objs[o], &lr, n));
+          TU_OK (rlref_lm_objective_d (&v, NULL, &lm, th, A2, R3, &beta, objs[o]));
+          TU_OK (rlref_lm_objective_d (&k, NULL, &lm, th, star, R3, &beta, RLREF_LM_OBJ_KL));
+          TU_ASSERT_SAME (obj[s], v);
+          TU_ASSERT_SAME (kl[s], k);
+        }
+      /* ascent raises E[r] and the RLHF objective; descent lowers DPO and IPO */
+      if (o < 2)
+        ck_assert (obj[0] < obj[1] && obj[1] < obj[2]);
+      else
+        ck_assert (obj[0] > obj[1] && obj[1] > obj[2]);
+    }
+}
+END_TEST
+
+/* The certified reference: the MPFR run at 256 and at 320 bits agrees to 70
+ * digits (the recurrence is a contraction here, its exact value well
+ * defined), binary64 within 1e-13 of it; the RLHF run approaches pi*: KL
+ * falls at every listed step. */
+START_TEST (test_train_precisions)
+{
+  rlref_lm lm = model (2, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  double beta = 0.5, lr = 4, obj[4], kl[4];
+  int at[4] = { 0, 5, 15, 40 };
+  mpfr_ptr r[2];
+  for (int p = 0; p < 2; p++)
+    {
+      mpfr_prec_t prec = p ? 320 : 256;
+      mpfr_ptr x = mp_of (A2, 9, prec), rw = mp_of (R3, 5, prec), b = mp_of (&beta, 1, prec);
+      mpfr_ptr l = mp_of (&lr, 1, prec);
+      r[p] = tu_mp_vec_new (8, prec);
+      rlref_mp_set_prec (prec);
+      TU_OK (rlref_lm_train_report_mp (r[p], r[p] + 4, &lm, x, rw, b, RLREF_LM_OBJ_RLHF, l, at,
+                                       4));
+      rlref_mp_set_prec (RLREF_DEFAULT_PREC);
+      tu_mp_vec_free (x, 9);
+      tu_mp_vec_free (rw, 5);
+      tu_mp_vec_free (b, 1);
+      tu_mp_vec_free (l, 1);
+    }
+  TU_OK (rlref_lm_train_report_d (obj, kl, &lm, A2, R3, &beta, RLREF_LM_OBJ_RLHF, &lr, at, 4));
+  for (int i = 0; i < 8; i++)
+    TU_ASSERT_MP_AGREE (r[0] + i, r[1] + i, 70);
+  for (int i = 0; i < 4; i++)
+    {
+      TU_ASSERT_REL (obj[i], mpfr_get_d (r[1] + i, MPFR_RNDN), 1e-13);
+      TU_ASSERT_REL (kl[i], mpfr_get_d (r[1] + 4 + i, MPFR_RNDN), 1e-12);
+      if (i)
+        ck_assert (mpfr_less_p (r[1] + 4 + i, r[1] + 3 + i));
+    }
+  /* objective(pi) = beta log Z - beta KL(pi || pi*) (13.14-13.16): the
+   * objective approaches its maximum beta log Z as KL falls */
+  {
+    double m[RLREF_LM_NMOMENTS];
+    TU_OK (rlref_lm_moments_d (m, &lm, A2, R3, &beta, RLREF_LM_ALL, NULL, NULL));
+    for (int i = 0; i < 4; i++)
+      TU_ASSERT_ABS (obj[i], beta * m[RLREF_LM_LOG_Z] - beta * kl[i], 1e-15);
+    ck_assert (obj[3] < beta * m[RLREF_LM_LOG_Z]);
+  }
+  tu_mp_vec_free (r[0], 8);
+  tu_mp_vec_free (r[1], 8);
+}
+END_TEST
+
+START_TEST (test_train_bad_input)
+{
+  rlref_lm lm = model (2, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  rlref_lm big = model (3, RLREF_LM_BIGRAM, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  double beta = 0.5, lr = 0.5, zero = 0, obj[3], kl[3];
+  int at[3] = { 0, 5, 3 }, ok[2] = { 0, 5 }, far = RLREF_LM_TRAIN_MAX_STEPS + 1;
+  TU_ASSERT_STATUS (rlref_lm_train_report_d (obj, kl, &lm, A2, R3, &beta, RLREF_LM_OBJ_RLHF,
+                                             &lr, at, 3), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_train_report_d (obj, kl, &lm, A2, R3, &beta, RLREF_LM_OBJ_RLHF,
+                                             &zero, ok, 2), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_train_report_d (obj, kl, &lm, A2, R3, &zero, RLREF_LM_OBJ_RLHF,
+                                             &lr, ok, 2), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_train_report_d (obj, kl, &lm, A2, R3, &beta, RLREF_LM_OBJ_KL,
+                                             &lr, ok, 2), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_lm_train_report_d (obj, kl, &lm, A2, R3, &beta, RLREF_LM_OBJ_RLHF,
+                                             &lr, &far, 1), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_train_report_d (obj, kl, &lm, A2, R3, &beta, RLREF_LM_OBJ_RLHF,
+                                             &lr, ok, 0), RLREF_EINVAL);
+  /* pi* as logits needs a tabular model */
+  TU_ASSERT_STATUS (rlref_lm_train_report_d (obj, kl, &big, B3, R3, &beta, RLREF_LM_OBJ_RLHF,
+                                             &lr, ok, 2), RLREF_EINVAL);
+}
+END_TEST
+
+static Suite *
+lmtrain_suite (void)
+{
+  Suite *s = suite_create ("lmtrain");
+  TCase *tc = tu_tcase ("lmtrain");
+  tcase_add_test (tc, test_policy_closed_forms);
+  tcase_add_test (tc, test_sft_closed_forms);
+  tcase_add_test (tc, test_sft_identity);
+  tcase_add_test (tc, test_sft_gradient);
+  tcase_add_test (tc, test_sft_bad_input);
+  tcase_add_test (tc, test_train_at_reference);
+  tcase_add_test (tc, test_train_is_rlref_train);
+  tcase_add_test (tc, test_train_precisions);
+  tcase_add_test (tc, test_train_bad_input);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+TU_MAIN (lmtrain_suite)
