@@ -48,15 +48,6 @@ visit (void *ctx, const int *y, int L, int cut, mpfr_srcptr logp, mpfr_srcptr r,
   s->n++;
 }
 
-static mpfr_ptr
-vec (size_t n)
-{
-  mpfr_ptr v = malloc (n * sizeof *v);
-  for (size_t i = 0; i < n; i++)
-    mpfr_init2 (v + i, PREC), mpfr_set_zero (v + i, 1);
-  return v;
-}
-
 int
 main (void)
 {
@@ -64,7 +55,7 @@ main (void)
                   .truncation = RLREF_LM_KEEP, .n_rows = 7, .reward = RLREF_REWARD_ADDITIVE };
   static const rlref_dpo_convention sigmoid = { RLREF_DPO_SIGMOID, 0, 0 };
   struct seqs s;
-  mpfr_ptr ref = vec (NL), reward = vec (V + 2), m = vec (RLREF_LM_NMOMENTS), t = vec (16);
+  mpfr_ptr ref = mp_vec (NL), reward = mp_vec (V + 2), m = mp_vec (RLREF_LM_NMOMENTS), t = mp_vec (16);
   mpfr_ptr beta = t, lz = t + 1, a = t + 2, b = t + 3, c = t + 4, d = t + 5, e = t + 6;
   mpfr_ptr eps = t + 7, loss = t + 8, gw = t + 9, gl = t + 10, wt = t + 11, hi = t + 12,
     lo = t + 13, h = t + 14;
@@ -192,7 +183,7 @@ main (void)
 
   printf ("DPO-EQUIV: pi* and the population DPO loss on Bradley-Terry preferences\n");
   {
-    mpfr_ptr star = vec (NL), grad = vec (NL);
+    mpfr_ptr star = mp_vec (NL), grad = mp_vec (NL);
     double th[NL], star_d[NL], hist[501], bd = 0.5, lr = 40.0, kl = 0;
     mpfr_set_zero (b, 1);
     if (rlref_lm_pistar_logits_mp (star, &lm, ref, reward, beta)

@@ -49,14 +49,6 @@ vec_new (size_t n)
   return v;
 }
 
-static void
-vec_free (mpfr_ptr v, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    mpfr_clear (v + i);
-  free (v);
-}
-
 /* max_i |a_i - b_i| / |b_i| into res (an a_i != b_i = 0 gives +inf). */
 static void
 max_rel (mpfr_ptr res, mpfr_srcptr a, mpfr_srcptr b, size_t n)
@@ -317,12 +309,12 @@ derivation (const problem *c, gsl_rng *g)
       mpfr_set_ui (gap, 1, MPFR_RNDN);
       step (label, t, gap, 1, -(e - 8));
     }
-  vec_free (p, n);
-  vec_free (r, n);
-  vec_free (ps, n);
-  vec_free (psl, n);
-  vec_free (pi, n);
-  vec_free (dv, n);
+  mp_vec_free (p, n);
+  mp_vec_free (r, n);
+  mp_vec_free (ps, n);
+  mp_vec_free (psl, n);
+  mp_vec_free (pi, n);
+  mp_vec_free (dv, n);
   mpfr_clears (beta, z, logz, logzl, sum, t, u, j13, j14a, j14b, j16, obj, ident, kls, kll, scale,
                w13, w14, w16, wobj, wid, wkl, minkl, gap, js, bz, zero, (mpfr_ptr) 0);
 }
@@ -379,9 +371,9 @@ limit_large_beta (void)
       snprintf (label, sizeof label, "beta = 1e%d: beta^2 KL(pi* || pi_ref) -> Var[r]/2", k);
       step (label, k1, var, 1, bound);
     }
-  vec_free (p, 3);
-  vec_free (r, 3);
-  vec_free (ps, 3);
+  mp_vec_free (p, 3);
+  mp_vec_free (r, 3);
+  mp_vec_free (ps, 3);
   mpfr_clears (beta, e, c, var, tv, lz, k1, t, (mpfr_ptr) 0);
 }
 
@@ -470,10 +462,10 @@ limit_small_beta (void)
   step ("the limit is the point mass on outcome 1", p0 + 1, t, 0, -250);
   step ("pi*(0) = 0 at every beta", ps, zero, 0, -250);
   step ("beta = 1e-3: pi*(1) = 1 - O(e^{-1/beta})", ps + 1, t, 0, -240);
-  vec_free (p, 3);
-  vec_free (r, 3);
-  vec_free (ps, 3);
-  vec_free (p0, 3);
+  mp_vec_free (p, 3);
+  mp_vec_free (r, 3);
+  mp_vec_free (ps, 3);
+  mp_vec_free (p0, 3);
   mpfr_clears (beta, t, u, ta, lz, m, zero, (mpfr_ptr) 0);
 }
 

@@ -38,29 +38,12 @@ w1_model (mpfr_ptr logits, mpfr_ptr reward)
   mpfr_set_d (reward + V + 1, 0.0, MPFR_RNDN);
 }
 
-static mpfr_ptr
-vec (size_t n)
-{
-  mpfr_ptr v = malloc (n * sizeof *v);
-  for (size_t i = 0; i < n; i++)
-    mpfr_init2 (v + i, PREC), mpfr_set_zero (v + i, 1);
-  return v;
-}
-
-static void
-vec_free (mpfr_ptr v, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    mpfr_clear (v + i);
-  free (v);
-}
-
 static void
 compare (int T, rlref_lm_truncation trunc, double beta_d, mpfr_ptr logits, mpfr_ptr reward)
 {
   rlref_lm lm = { .V = V, .eos = EOS, .T = T, .kind = RLREF_LM_BIGRAM, .truncation = trunc,
                   .n_rows = V + 1, .reward = RLREF_REWARD_ADDITIVE };
-  mpfr_ptr e = vec (RLREF_LM_NMOMENTS), d = vec (RLREF_LM_NMOMENTS), t = vec (3);
+  mpfr_ptr e = mp_vec (RLREF_LM_NMOMENTS), d = mp_vec (RLREF_LM_NMOMENTS), t = mp_vec (3);
   char label[128];
   const char *reading = trunc == RLREF_LM_KEEP ? "cut kept" : "cut conditioned away";
   mpfr_set_d (t, beta_d, MPFR_RNDN);
@@ -99,9 +82,9 @@ compare (int T, rlref_lm_truncation trunc, double beta_d, mpfr_ptr logits, mpfr_
   step ("Gibbs: KL(pi*||pi_ref) >= 0", t + 1, t + 2, 0, -300);
   mpfr_min (t + 1, e + RLREF_LM_KL_REF_STAR, t + 2, MPFR_RNDN);
   step ("Gibbs: KL(pi_ref||pi*) >= 0", t + 1, t + 2, 0, -300);
-  vec_free (e, RLREF_LM_NMOMENTS);
-  vec_free (d, RLREF_LM_NMOMENTS);
-  vec_free (t, 3);
+  mp_vec_free (e, RLREF_LM_NMOMENTS);
+  mp_vec_free (d, RLREF_LM_NMOMENTS);
+  mp_vec_free (t, 3);
 }
 
 int
@@ -110,7 +93,7 @@ main (void)
   /* W1 itself (T = 8, 488,281 sequences) at beta 0.5; the extremes of beta
    * on the same model cut at T = 6 (19,531 sequences) */
   static const struct { int T; double beta; } runs[] = { { 8, 0.5 }, { 6, 1e-3 }, { 6, 1e3 } };
-  mpfr_ptr logits = vec ((V + 1) * V), reward = vec (V + 2);
+  mpfr_ptr logits = mp_vec ((V + 1) * V), reward = mp_vec (V + 2);
   rlref_mp_set_prec (PREC);
   w1_model (logits, reward);
   printf ("The W1 model: V = 6, EOS = 5, logit(a | prev) = ((3 prev + 5 a) mod 7)/4 - 0.75, "
@@ -120,7 +103,7 @@ main (void)
       compare (runs[i].T, RLREF_LM_KEEP, runs[i].beta, logits, reward);
       compare (runs[i].T, RLREF_LM_CONDITION, runs[i].beta, logits, reward);
     }
-  vec_free (logits, (V + 1) * V);
-  vec_free (reward, V + 2);
+  mp_vec_free (logits, (V + 1) * V);
+  mp_vec_free (reward, V + 2);
   return finish ();
 }

@@ -22,51 +22,11 @@
 
 enum { S = 3, A = 2 };
 
-static mpfr_ptr
-vec (size_t n)
-{
-  mpfr_ptr v = malloc (n * sizeof *v);
-  for (size_t i = 0; i < n; i++)
-    mpfr_init2 (v + i, PREC), mpfr_set_zero (v + i, 1);
-  return v;
-}
-
-static void
-vec_free (mpfr_ptr v, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    mpfr_clear (v + i);
-  free (v);
-}
-
-static void
-set (mpfr_ptr v, const double *d, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    mpfr_set_d (v + i, d[i], MPFR_RNDN);
-}
-
-/* max_i |a_i - b_i| into r. */
-static void
-maxdiff (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, size_t n)
-{
-  mpfr_t t;
-  mpfr_init2 (t, PREC);
-  mpfr_set_zero (r, 1);
-  for (size_t i = 0; i < n; i++)
-    {
-      mpfr_sub (t, a + i, b + i, MPFR_RNDN);
-      mpfr_abs (t, t, MPFR_RNDN);
-      mpfr_max (r, r, t, MPFR_RNDN);
-    }
-  mpfr_clear (t);
-}
-
 static void
 returns (void)
 {
   enum { T = 200 };
-  mpfr_ptr r = vec (T), g1 = vec (T), g2 = vec (T), t = vec (3);
+  mpfr_ptr r = mp_vec (T), g1 = mp_vec (T), g2 = mp_vec (T), t = mp_vec (3);
   printf ("Returns, T = %d, gamma = 0.999, rewards sin(k) (003 §1)\n", T);
   for (int k = 0; k < T; k++)
     {
@@ -77,7 +37,7 @@ returns (void)
   mpfr_set_d (t, 0.999, MPFR_RNDN);
   OK (rlref_mdp_return_mp (g1, r, T, t));
   OK (rlref_mdp_return_sum_mp (g2, r, T, t));
-  maxdiff (t + 1, g1, g2, T);
+  mp_maxdiff (t + 1, g1, g2, T);
   mpfr_set_zero (t + 2, 1);
   step ("sum_k gamma^k r_{t+k} = the recursion, max over t", t + 1, t + 2, 0, -235);
   /* G_t - (r_t + gamma G_{t+1}) for every t */
@@ -91,16 +51,16 @@ returns (void)
     }
   mpfr_set_zero (t + 2, 1);
   step ("G_t = r_t + gamma G_{t+1} on the sum form, max over t", t + 1, t + 2, 0, -235);
-  vec_free (r, T);
-  vec_free (g1, T);
-  vec_free (g2, T);
-  vec_free (t, 3);
+  mp_vec_free (r, T);
+  mp_vec_free (g1, T);
+  mp_vec_free (g2, T);
+  mp_vec_free (t, 3);
 }
 
 static void
 horizon (void)
 {
-  mpfr_ptr t = vec (4);
+  mpfr_ptr t = mp_vec (4);
   printf ("\nThe effective horizon\n");
   mpfr_set_d (t, 0.99, MPFR_RNDN);
   OK (rlref_mdp_horizon_mp (t + 1, t, 100));
@@ -120,7 +80,7 @@ horizon (void)
   step ("1/(1 - gamma) at the double 0.99", t + 1, t + 2, 1, -250);
   mpfr_set_ui (t + 2, 100, MPFR_RNDN);
   step ("... = 100 to the double's accuracy (0.99 is not a double)", t + 1, t + 2, 1, -45);
-  vec_free (t, 4);
+  mp_vec_free (t, 4);
 }
 
 static const double Pd[S * A * S] = { 0.5, 0.5, 0, 0, 0.2, 0.8, 0.3, 0.7, 0, 0.1, 0, 0.9,
@@ -132,15 +92,15 @@ static void
 bellman (double gd)
 {
   rlref_mdp m = { S, A, NULL };
-  mpfr_ptr P = vec (S * A * S), r = vec (S * A), pi = vec (S * A), g = vec (1);
-  mpfr_ptr V = vec (S), Q = vec (S * A), Vs = vec (S), Qs = vec (S * A), Vf = vec (S);
-  mpfr_ptr err = vec (41), bound = vec (41), Vk = vec (S), t = vec (4);
+  mpfr_ptr P = mp_vec (S * A * S), r = mp_vec (S * A), pi = mp_vec (S * A), g = mp_vec (1);
+  mpfr_ptr V = mp_vec (S), Q = mp_vec (S * A), Vs = mp_vec (S), Qs = mp_vec (S * A), Vf = mp_vec (S);
+  mpfr_ptr err = mp_vec (41), bound = mp_vec (41), Vk = mp_vec (S), t = mp_vec (4);
   size_t pol[S];
   long steps = 0, sweeps = 0;
   char label[128];
-  set (P, Pd, S * A * S);
-  set (r, Rd, S * A);
-  set (pi, pid, S * A);
+  mp_vec_set_d (P, Pd, S * A * S);
+  mp_vec_set_d (r, Rd, S * A);
+  mp_vec_set_d (pi, pid, S * A);
   mpfr_set_d (g, gd, MPFR_RNDN);
   printf ("\nBellman equations, 3 states, 2 actions, gamma = %g (003 §1)\n", gd);
   OK (rlref_mdp_vpi_mp (V, &m, P, r, pi, g));
@@ -207,7 +167,7 @@ bellman (double gd)
   printf ("  policy iteration: %ld improvement steps, policy (%zu, %zu, %zu)\n", steps, pol[0],
           pol[1], pol[2]);
   OK (rlref_mdp_value_iteration_fixed_mp (Vf, &sweeps, &m, P, r, g));
-  maxdiff (t + 1, Vf, Vs, S);
+  mp_maxdiff (t + 1, Vf, Vs, S);
   snprintf (label, sizeof label, "value iteration's fixed point (%ld sweeps) = V*", sweeps);
   step (label, t + 1, t + 2, 0, -240);
   OK (rlref_mdp_value_iteration_mp (Vk, err, bound, 40, &m, P, r, g));
@@ -221,19 +181,19 @@ bellman (double gd)
   step ("contraction: max_k (|V_k - V*| - gamma^k |V_0 - V*|)+, k = 0..40", t + 1, t + 2, 0,
         -240);
   mpfr_printf ("  k = 10: |V_k - V*| = %.6Rg, gamma^k |V_0 - V*| = %.6Rg\n", err + 10, bound + 10);
-  vec_free (P, S * A * S);
-  vec_free (r, S * A);
-  vec_free (pi, S * A);
-  vec_free (g, 1);
-  vec_free (V, S);
-  vec_free (Q, S * A);
-  vec_free (Vs, S);
-  vec_free (Qs, S * A);
-  vec_free (Vf, S);
-  vec_free (err, 41);
-  vec_free (bound, 41);
-  vec_free (Vk, S);
-  vec_free (t, 4);
+  mp_vec_free (P, S * A * S);
+  mp_vec_free (r, S * A);
+  mp_vec_free (pi, S * A);
+  mp_vec_free (g, 1);
+  mp_vec_free (V, S);
+  mp_vec_free (Q, S * A);
+  mp_vec_free (Vs, S);
+  mp_vec_free (Qs, S * A);
+  mp_vec_free (Vf, S);
+  mp_vec_free (err, 41);
+  mp_vec_free (bound, 41);
+  mp_vec_free (Vk, S);
+  mp_vec_free (t, 4);
 }
 
 static void
@@ -244,7 +204,7 @@ qlearning (void)
   double P[S * A * S], r[S * A], g = 0.9, eps = 0.1, Q1[S * A], Q2[S * A];
   double *e1 = malloc ((N + 1) * sizeof *e1), *e2 = malloc ((N + 1) * sizeof *e2);
   gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
-  mpfr_ptr t = vec (2);
+  mpfr_ptr t = mp_vec (2);
   memcpy (P, Pd, sizeof P);
   memcpy (r, Rd, sizeof r);
   printf ("\nQ-learning, alpha = 1/n(s, a), epsilon-greedy 0.1, gamma 0.9, seed 42, %d steps "
@@ -265,7 +225,7 @@ qlearning (void)
   gsl_rng_free (rng);
   free (e1);
   free (e2);
-  vec_free (t, 2);
+  mp_vec_free (t, 2);
 }
 
 int

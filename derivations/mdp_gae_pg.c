@@ -19,45 +19,6 @@
 #include "rlref/rlref.h"
 #include "residual.h"
 
-static mpfr_ptr
-vec (size_t n)
-{
-  mpfr_ptr v = malloc (n * sizeof *v);
-  for (size_t i = 0; i < n; i++)
-    mpfr_init2 (v + i, PREC), mpfr_set_zero (v + i, 1);
-  return v;
-}
-
-static void
-vec_free (mpfr_ptr v, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    mpfr_clear (v + i);
-  free (v);
-}
-
-static void
-set (mpfr_ptr v, const double *d, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    mpfr_set_d (v + i, d[i], MPFR_RNDN);
-}
-
-static void
-maxdiff (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, size_t n)
-{
-  mpfr_t t;
-  mpfr_init2 (t, PREC);
-  mpfr_set_zero (r, 1);
-  for (size_t i = 0; i < n; i++)
-    {
-      mpfr_sub (t, a + i, b + i, MPFR_RNDN);
-      mpfr_abs (t, t, MPFR_RNDN);
-      mpfr_max (r, r, t, MPFR_RNDN);
-    }
-  mpfr_clear (t);
-}
-
 static void
 gae (void)
 {
@@ -65,10 +26,10 @@ gae (void)
   static const double rd[W] = { 0.1, -0.3, 0.25, 0, 0.5, 1 }, vd[W] = { 0.5, 0.4, -0.2, 0.3,
                                                                           0.1, 0.7 };
   unsigned char mask[W] = { 1, 1, 1, 1, 1, 1 };
-  mpfr_ptr r = vec (W), v = vec (W), adv = vec (W), ret = vec (W), want = vec (W), t = vec (4);
+  mpfr_ptr r = mp_vec (W), v = mp_vec (W), adv = mp_vec (W), ret = mp_vec (W), want = mp_vec (W), t = mp_vec (4);
   char label[128];
-  set (r, rd, W);
-  set (v, vd, W);
+  mp_vec_set_d (r, rd, W);
+  mp_vec_set_d (v, vd, W);
   mpfr_set_d (t, 0.9, MPFR_RNDN);               /* gamma */
   printf ("GAE on a row of %d tokens, gamma 0.9 (000 13.11)\n", W);
   for (size_t c = 0; c < rlref_gae_num_conventions; c++)
@@ -85,7 +46,7 @@ gae (void)
             mpfr_set (want + s, r + s, MPFR_RNDN);
           mpfr_sub (want + s, want + s, v + s, MPFR_RNDN);
         }
-      maxdiff (t + 2, adv, want, W);
+      mp_maxdiff (t + 2, adv, want, W);
       mpfr_set_zero (t + 3, 1);
       snprintf (label, sizeof label, "%s: lambda 0 -> A_t = delta_t", rlref_gae_conventions[c].name);
       step (label, t + 2, t + 3, 0, -240);
@@ -95,15 +56,15 @@ gae (void)
       OK (rlref_mdp_return_mp (want, r, W, t));
       for (int s = 0; s < W; s++)
         mpfr_sub (want + s, want + s, v + s, MPFR_RNDN);
-      maxdiff (t + 2, adv, want, W);
+      mp_maxdiff (t + 2, adv, want, W);
       snprintf (label, sizeof label, "%s: lambda 1 -> A_t = G_t - V_t", rlref_gae_conventions[c].name);
       step (label, t + 2, t + 3, 0, -240);
     }
   {
     static const double dr[3] = { 0, 0, 1 }, dv[3] = { 0.1, 0.2, 0.3 };
     static const char *printed[3] = { "0.82675", "0.765", "0.7" };
-    set (r, dr, 3);
-    set (v, dv, 3);
+    mp_vec_set_d (r, dr, 3);
+    mp_vec_set_d (v, dv, 3);
     mpfr_set_ui (t, 1, MPFR_RNDN);
     mpfr_set_d (t + 1, 0.95, MPFR_RNDN);
     OK (rlref_mdp_gae_mp (adv, ret, r, v, mask, NULL, 1, 3, t, t + 1, RLREF_GAE_SEED));
@@ -116,12 +77,12 @@ gae (void)
         step (label, adv + s, t + 2, 1, -50);
       }
   }
-  vec_free (r, W);
-  vec_free (v, W);
-  vec_free (adv, W);
-  vec_free (ret, W);
-  vec_free (want, W);
-  vec_free (t, 4);
+  mp_vec_free (r, W);
+  mp_vec_free (v, W);
+  mp_vec_free (adv, W);
+  mp_vec_free (ret, W);
+  mp_vec_free (want, W);
+  mp_vec_free (t, 4);
 }
 
 /* Probabilities that are binary fractions, so that each row sums to 1
@@ -138,17 +99,17 @@ static void
 pg (double gd, long H)
 {
   rlref_mdp m = { S, A, NULL };
-  mpfr_ptr P = vec (S * A * S), r = vec (S * A), rho = vec (S), th = vec (S * A), g = vec (1);
-  mpfr_ptr J = vec (3), gt = vec (S * A), ge = vec (S * A), fd = vec (S * A), var = vec (4);
-  mpfr_ptr t = vec (3);
+  mpfr_ptr P = mp_vec (S * A * S), r = mp_vec (S * A), rho = mp_vec (S), th = mp_vec (S * A), g = mp_vec (1);
+  mpfr_ptr J = mp_vec (3), gt = mp_vec (S * A), ge = mp_vec (S * A), fd = mp_vec (S * A), var = mp_vec (4);
+  mpfr_ptr t = mp_vec (3);
   static const rlref_pg_estimator est[4] = { RLREF_PG_FULL, RLREF_PG_TO_GO, RLREF_PG_BASELINE,
                                              RLREF_PG_SEED003 };
   static const char *names[4] = { "full return", "reward to go", "baseline", "seed 003 (no gamma^t)" };
   char label[128];
-  set (P, Pd, S * A * S);
-  set (r, Rd, S * A);
-  set (rho, rhod, S);
-  set (th, thd, S * A);
+  mp_vec_set_d (P, Pd, S * A * S);
+  mp_vec_set_d (r, Rd, S * A);
+  mp_vec_set_d (rho, rhod, S);
+  mp_vec_set_d (th, thd, S * A);
   mpfr_set_d (g, gd, MPFR_RNDN);
   printf ("\nPolicy gradient, 2 states, 2 actions, H = %ld, gamma = %g (003 §2, 000 13.2-13.4)\n",
           H, gd);
@@ -168,13 +129,13 @@ pg (double gd, long H)
       mpfr_set (th + i, keep, MPFR_RNDN);
       mpfr_clear (keep);
     }
-  maxdiff (t, gt, fd, S * A);
+  mp_maxdiff (t, gt, fd, S * A);
   mpfr_set_zero (t + 1, 1);
   step ("theorem dJ/dtheta = central differences of J (h 2^-60)", t, t + 1, 0, -100);
   for (int e = 0; e < 4; e++)
     {
       OK (rlref_mdp_pg_reinforce_mp (ge, var + e, &m, P, r, rho, th, g, H, est[e]));
-      maxdiff (t, ge, gt, S * A);
+      mp_maxdiff (t, ge, gt, S * A);
       if (est[e] == RLREF_PG_SEED003 && gd != 1.0)
         {
           /* biased: show that it differs, as a residual of 0 when it does */
@@ -199,17 +160,17 @@ pg (double gd, long H)
   mpfr_sub (t, var + 1, var, MPFR_RNDN);
   mpfr_max (t, t, t + 1, MPFR_RNDN);
   step ("Var[reward to go] <= Var[full return] (the excess)", t, t + 1, 0, -300);
-  vec_free (P, S * A * S);
-  vec_free (r, S * A);
-  vec_free (rho, S);
-  vec_free (th, S * A);
-  vec_free (g, 1);
-  vec_free (J, 3);
-  vec_free (gt, S * A);
-  vec_free (ge, S * A);
-  vec_free (fd, S * A);
-  vec_free (var, 4);
-  vec_free (t, 3);
+  mp_vec_free (P, S * A * S);
+  mp_vec_free (r, S * A);
+  mp_vec_free (rho, S);
+  mp_vec_free (th, S * A);
+  mp_vec_free (g, 1);
+  mp_vec_free (J, 3);
+  mp_vec_free (gt, S * A);
+  mp_vec_free (ge, S * A);
+  mp_vec_free (fd, S * A);
+  mp_vec_free (var, 4);
+  mp_vec_free (t, 3);
 }
 
 static void
@@ -224,11 +185,11 @@ token (void)
                   .reward = RLREF_REWARD_ADDITIVE };
   static const rlref_pg_estimator est[3] = { RLREF_PG_FULL, RLREF_PG_TO_GO, RLREF_PG_BASELINE };
   static const char *names[3] = { "r(y) (13.3)", "reward to go", "baseline V(s_t) (13.4)" };
-  mpfr_ptr logits = vec (N), reward = vec (V + 2), J = vec (1), gt = vec (N), ge = vec (N);
-  mpfr_ptr var = vec (3), t = vec (2);
+  mpfr_ptr logits = mp_vec (N), reward = mp_vec (V + 2), J = mp_vec (1), gt = mp_vec (N), ge = mp_vec (N);
+  mpfr_ptr var = mp_vec (3), t = mp_vec (2);
   char label[128];
-  set (logits, lg, N);
-  set (reward, rw, V + 2);
+  mp_vec_set_d (logits, lg, N);
+  mp_vec_set_d (reward, rw, V + 2);
   mpfr_set_ui (t, 1, MPFR_RNDN);
   printf ("\nThe token MDP of a tabular tiny LM (V = 3, T = 3, 15 sequences; 000 §1.1, 13.2-13.4)\n");
   OK (rlref_lm_objective_mp (J, gt, &lm, logits, logits, reward, t, RLREF_LM_OBJ_REWARD));
@@ -236,19 +197,19 @@ token (void)
   for (int e = 0; e < 3; e++)
     {
       OK (rlref_mdp_token_reinforce_mp (ge, var + e, &lm, logits, reward, est[e]));
-      maxdiff (t, ge, gt, N);
+      mp_maxdiff (t, ge, gt, N);
       snprintf (label, sizeof label, "REINFORCE with %s: E g = grad E[r]", names[e]);
       step (label, t, t + 1, 0, -235);
     }
   mpfr_printf ("  variance: r(y) %.6Rg, reward to go %.6Rg, baseline %.6Rg\n", var, var + 1,
                var + 2);
-  vec_free (logits, N);
-  vec_free (reward, V + 2);
-  vec_free (J, 1);
-  vec_free (gt, N);
-  vec_free (ge, N);
-  vec_free (var, 3);
-  vec_free (t, 2);
+  mp_vec_free (logits, N);
+  mp_vec_free (reward, V + 2);
+  mp_vec_free (J, 1);
+  mp_vec_free (gt, N);
+  mp_vec_free (ge, N);
+  mp_vec_free (var, 3);
+  mp_vec_free (t, 2);
 }
 
 int

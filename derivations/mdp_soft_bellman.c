@@ -19,23 +19,6 @@
 
 enum { V = 3, ROWS = 7, N = ROWS * V };
 
-static mpfr_ptr
-vec (size_t n)
-{
-  mpfr_ptr v = malloc (n * sizeof *v);
-  for (size_t i = 0; i < n; i++)
-    mpfr_init2 (v + i, PREC), mpfr_set_zero (v + i, 1);
-  return v;
-}
-
-static void
-vec_free (mpfr_ptr v, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    mpfr_clear (v + i);
-  free (v);
-}
-
 /* The sequences' worst residual between the token-level sum and the
  * sequence-level log pi*(y). */
 struct walk
@@ -73,8 +56,8 @@ check (double beta_d)
   rlref_lm lm = { .V = V, .eos = 2, .T = 3, .kind = RLREF_LM_TABULAR,
                   .truncation = RLREF_LM_KEEP, .n_rows = ROWS,
                   .reward = RLREF_REWARD_ADDITIVE };
-  mpfr_ptr logits = vec (N), reward = vec (V + 2), beta = vec (1), ls = vec (N), lq = vec (N);
-  mpfr_ptr v = vec (2), mom = vec (RLREF_LM_NMOMENTS), t = vec (3);
+  mpfr_ptr logits = mp_vec (N), reward = mp_vec (V + 2), beta = mp_vec (1), ls = mp_vec (N), lq = mp_vec (N);
+  mpfr_ptr v = mp_vec (2), mom = mp_vec (RLREF_LM_NMOMENTS), t = mp_vec (3);
   struct walk w;
   char label[128];
   for (int i = 0; i < N; i++)
@@ -123,14 +106,14 @@ check (double beta_d)
   snprintf (label, sizeof label, "sum_a pi*(a|s) = 1, worst of %d prefixes", ROWS);
   step (label, t, t + 1, 0, -245);
   mpfr_clears (w.worst, w.t, w.u, (mpfr_ptr) 0);
-  vec_free (logits, N);
-  vec_free (reward, V + 2);
-  vec_free (beta, 1);
-  vec_free (ls, N);
-  vec_free (lq, N);
-  vec_free (v, 2);
-  vec_free (mom, RLREF_LM_NMOMENTS);
-  vec_free (t, 3);
+  mp_vec_free (logits, N);
+  mp_vec_free (reward, V + 2);
+  mp_vec_free (beta, 1);
+  mp_vec_free (ls, N);
+  mp_vec_free (lq, N);
+  mp_vec_free (v, 2);
+  mp_vec_free (mom, RLREF_LM_NMOMENTS);
+  mp_vec_free (t, 3);
 }
 
 int

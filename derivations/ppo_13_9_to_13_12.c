@@ -55,23 +55,6 @@ visit (void *ctx, const int *y, int L, int cut, mpfr_srcptr logp, mpfr_srcptr r,
   s->n++;
 }
 
-static mpfr_ptr
-vec (size_t n)
-{
-  mpfr_ptr v = malloc (n * sizeof *v);
-  for (size_t i = 0; i < n; i++)
-    mpfr_init2 (v + i, PREC), mpfr_set_zero (v + i, 1);
-  return v;
-}
-
-static void
-vec_free (mpfr_ptr v, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    mpfr_clear (v + i);
-  free (v);
-}
-
 static void
 set_vec (mpfr_ptr v, const double *d, size_t n)
 {
@@ -85,8 +68,8 @@ main (void)
   rlref_lm lm = { .V = V, .eos = EOS, .T = T, .kind = RLREF_LM_TABULAR,
                   .truncation = RLREF_LM_KEEP, .n_rows = 7, .reward = RLREF_REWARD_ADDITIVE };
   struct seqs sp, sq;
-  mpfr_ptr th = vec (NL), ref = vec (NL), reward = vec (V + 2), m = vec (RLREF_LM_NMOMENTS);
-  mpfr_ptr tl = vec (T), tr = vec (T), tok = vec (T), t = vec (16);
+  mpfr_ptr th = mp_vec (NL), ref = mp_vec (NL), reward = mp_vec (V + 2), m = mp_vec (RLREF_LM_NMOMENTS);
+  mpfr_ptr tl = mp_vec (T), tr = mp_vec (T), tok = mp_vec (T), t = mp_vec (16);
   mpfr_ptr beta = t, sl = t + 1, klt = t + 2, kl = t + 3, rt = t + 4, rl = t + 5, a = t + 6,
     b = t + 7, c = t + 8, d = t + 9, w = t + 10, er = t + 11, worst = t + 12;
   rlref_mp_set_prec (PREC);
@@ -175,7 +158,7 @@ main (void)
   {
     static const double zo_d[4] = { 0.2, -0.5, 1, 0 }, z_d[4] = { 0.5, -0.125, 0.25, -1 },
       f_d[4] = { 1, -2, 0.5, 3 };
-    mpfr_ptr zo = vec (4), z = vec (4), f = vec (4), g = vec (4), pg = vec (4);
+    mpfr_ptr zo = mp_vec (4), z = mp_vec (4), f = mp_vec (4), g = mp_vec (4), pg = mp_vec (4);
     mpfr_ptr eo = t + 13, ei = t + 14, en = t + 15;
     set_vec (zo, zo_d, 4);
     set_vec (z, z_d, 4);
@@ -205,11 +188,11 @@ main (void)
       }
     mpfr_set_zero (a, 1);
     step ("at theta = theta_old: max |CPI gradient - policy gradient|", worst, a, 0, -240);
-    vec_free (zo, 4);
-    vec_free (z, 4);
-    vec_free (f, 4);
-    vec_free (g, 4);
-    vec_free (pg, 4);
+    mp_vec_free (zo, 4);
+    mp_vec_free (z, 4);
+    mp_vec_free (f, 4);
+    mp_vec_free (g, 4);
+    mp_vec_free (pg, 4);
   }
 
   /* 13.12: the clipped surrogate */
@@ -218,8 +201,8 @@ main (void)
     static const rlref_ppo_clip_convention plain = { 0, 0 }, dual = { 1, 1 };
     enum { NG = 41 };
     double lp_d[NG], old_d[NG], adv_d[NG];
-    mpfr_ptr lp = vec (NG), old = vec (NG), adv = vec (NG), s = vec (NG), rho = vec (NG),
-      g = vec (NG);
+    mpfr_ptr lp = mp_vec (NG), old = mp_vec (NG), adv = mp_vec (NG), s = mp_vec (NG), rho = mp_vec (NG),
+      g = mp_vec (NG);
     mpfr_ptr eps = t + 13, cc = t + 14, loss = t + 15;
     mpfr_set_d (eps, 0.2, MPFR_RNDN);
     mpfr_set_ui (cc, 3, MPFR_RNDN);
@@ -283,23 +266,23 @@ main (void)
     mpfr_mul_d (b, b, 0.5, MPFR_RNDN);
     mpfr_printf ("  A = 0.5, eps = 0.2, rho = 1.5: surrogate %.20Rf, unclipped %.20Rf\n", d, w);
     step ("the example: surrogate = (1 + eps) A = 0.6", d, b, 1, -250);
-    vec_free (lp, NG);
-    vec_free (old, NG);
-    vec_free (adv, NG);
-    vec_free (s, NG);
-    vec_free (rho, NG);
-    vec_free (g, NG);
+    mp_vec_free (lp, NG);
+    mp_vec_free (old, NG);
+    mp_vec_free (adv, NG);
+    mp_vec_free (s, NG);
+    mp_vec_free (rho, NG);
+    mp_vec_free (g, NG);
   }
 
   for (int i = 0; i < NSEQ; i++)
     mpfr_clears (sp.lp[i], sp.r[i], sq.lp[i], sq.r[i], (mpfr_ptr) 0);
-  vec_free (th, NL);
-  vec_free (ref, NL);
-  vec_free (reward, V + 2);
-  vec_free (m, RLREF_LM_NMOMENTS);
-  vec_free (tl, T);
-  vec_free (tr, T);
-  vec_free (tok, T);
-  vec_free (t, 16);
+  mp_vec_free (th, NL);
+  mp_vec_free (ref, NL);
+  mp_vec_free (reward, V + 2);
+  mp_vec_free (m, RLREF_LM_NMOMENTS);
+  mp_vec_free (tl, T);
+  mp_vec_free (tr, T);
+  mp_vec_free (tok, T);
+  mp_vec_free (t, 16);
   return finish ();
 }

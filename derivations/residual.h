@@ -1,11 +1,12 @@
 /* residual.h -- what every derivation program shares: the working
  * precision, a count of failed steps, and the printing of one step's
- * residual against its bound.  Included by each program (one per
- * derivation); the functions are static. */
+ * residual against its bound, and small MPFR vector helpers.  Included
+ * by each program (one per derivation); the functions are static. */
 #ifndef RLREF_DERIVATIONS_RESIDUAL_H
 #define RLREF_DERIVATIONS_RESIDUAL_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <mpfr.h>
 
 #define PREC 256
@@ -30,6 +31,48 @@ step (const char *label, mpfr_srcptr a, mpfr_srcptr b, int rel, long bound_log2)
   mpfr_printf ("  %-62s %s residual %.3Re  bound 2^%ld  %s\n", label, rel ? "rel" : "abs", r,
                bound_log2, ok ? "ok" : "FAIL");
   mpfr_clears (r, bound, (mpfr_ptr) 0);
+}
+
+/* n MPFR numbers of PREC bits set to +0, and their release. */
+static inline mpfr_ptr
+mp_vec (size_t n)
+{
+  mpfr_ptr v = malloc (n * sizeof *v);
+  for (size_t i = 0; i < n; i++)
+    mpfr_init2 (v + i, PREC), mpfr_set_zero (v + i, 1);
+  return v;
+}
+
+static inline void
+mp_vec_free (mpfr_ptr v, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    mpfr_clear (v + i);
+  free (v);
+}
+
+/* v_i = d_i, i < n. */
+static inline void
+mp_vec_set_d (mpfr_ptr v, const double *d, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    mpfr_set_d (v + i, d[i], MPFR_RNDN);
+}
+
+/* r = max_i |a_i - b_i|. */
+static inline void
+mp_maxdiff (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, size_t n)
+{
+  mpfr_t t;
+  mpfr_init2 (t, PREC);
+  mpfr_set_zero (r, 1);
+  for (size_t i = 0; i < n; i++)
+    {
+      mpfr_sub (t, a + i, b + i, MPFR_RNDN);
+      mpfr_abs (t, t, MPFR_RNDN);
+      mpfr_max (r, r, t, MPFR_RNDN);
+    }
+  mpfr_clear (t);
 }
 
 /* A library call that must succeed: a failure is counted and printed. */
