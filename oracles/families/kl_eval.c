@@ -1,0 +1,184 @@
+/* kl_eval.c -- glue from the registry's inputs to the KL estimators.
+ * Compiled twice (binary64 and MPFR). */
+#include "family_eval.h"
+#include "kl_variant.h"
+
+/* Arrays 0 .. k-1 of the same length, returned in *n. */
+static int
+same_lengths (const rl_args *a, int k, size_t *n)
+{
+  for (int i = 1; i < k; i++)
+    if (a->len[i] != a->len[0])
+      RLREF_ERROR ("inputs of different lengths", RLREF_EINVAL);
+  *n = a->len[0];
+  return RLREF_SUCCESS;
+}
+
+/* KL-K1, KL-K2, KL-K3, KL-VARIANTS: x = logp, ref_logp; y = k, grad. */
+RL_ENTRY (kl_est)
+{
+  size_t n;
+  int status = same_lengths (a, 2, &n);
+  return status ? status : LIB (kl_estimate) (y[0], y[1], x[0], x[1], n, v->data);
+}
+
+/* KL-K3 bias-corrected: x = logp, ref_logp, old_logp; y = k, grad. */
+RL_ENTRY (kl_bias)
+{
+  size_t n;
+  int status = same_lengths (a, 3, &n);
+  (void) v;
+  return status ? status : LIB (kl_k3_bias_corrected) (y[0], y[1], x[0], x[1], x[2], n);
+}
+
+/* KL-K3 naive: x = logp, ref_logp; y = k, k_naive, ulp_naive, k_expm1, ulp_expm1. */
+RL_ENTRY (kl_naive)
+{
+  size_t n;
+  int status = same_lengths (a, 2, &n);
+  (void) v;
+  return status ? status : LIB (kl_k3_binary64) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], n);
+}
+
+/* KL-VARIANTS full: x = logp, ref_logp over the vocabulary; y = kl, grad. */
+RL_ENTRY (kl_full)
+{
+  size_t n;
+  int status = same_lengths (a, 2, &n);
+  (void) v;
+  return status ? status : LIB (kl_full) (y[0], y[1], x[0], x[1], n);
+}
+
+/* KL-EXACT discrete: x = p, p_ref; y = the eight outputs of kl_exact. */
+RL_ENTRY (kl_exact)
+{
+  size_t n;
+  num_ptr o = num_vec_new (RLREF_KL_NEXACT);
+  int status = o ? same_lengths (a, 2, &n) : RLREF_ENOMEM;
+  (void) v;
+  if (status == RLREF_SUCCESS)
+    status = LIB (kl_exact) (o, x[0], x[1], n);
+  for (int k = 0; status == RLREF_SUCCESS && k < RLREF_KL_NEXACT; k++)
+    num_set (y[k], AT (o, k));
+  num_vec_free (o, RLREF_KL_NEXACT);
+  return status;
+}
+
+/* The tabular model (cut sequences kept) of inputs V, eos, T and the
+ * logits (input 3), the reference logits (input 4) of the same length. */
+static int
+shape (const rl_args *a, rlref_lm *lm)
+{
+  long V = a->iv[0][0];
+  if (V < 2 || V > RLREF_LM_MAX_V)
+    RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
+  if (a->len[4] != a->len[3])
+    RLREF_ERROR ("ref_logits and logits differ in length", RLREF_EINVAL);
+  *lm = (rlref_lm) { .V = (int) V, .eos = (int) a->iv[1][0], .T = (int) a->iv[2][0],
+                     .kind = RLREF_LM_TABULAR, .truncation = RLREF_LM_KEEP,
+                     .n_rows = a->len[3] / (size_t) V, .reward = RLREF_REWARD_NONE };
+  if (a->len[3] % (size_t) V)
+    RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
+  return rlref_lm_check (lm);
+}
+
+/* KL-EXACT tiny-lm: V, eos, T, logits, ref_logits; y = kl, e_k2, e_k3,
+ * bias_k2, var_k1, var_k2, var_k3 (E[k3] - KL is 0 here). */
+RL_ENTRY (kl_exact_lm)
+{
+  rlref_lm lm;
+  num_ptr o = num_vec_new (RLREF_KL_NEXACT);
+  int status = o ? shape (a, &lm) : RLREF_ENOMEM;
+  static const int from[] = { RLREF_KL_KL, RLREF_KL_E_K2, RLREF_KL_E_K3, RLREF_KL_BIAS_K2,
+                              RLREF_KL_VAR_K1, RLREF_KL_VAR_K2, RLREF_KL_VAR_K3 };
+  if (status == RLREF_SUCCESS)
+    status = LIB (kl_exact_lm) (o, &lm, x[3], x[4], *(const int *) v->data);
+  for (int k = 0; status == RLREF_SUCCESS && k < 7; k++)
+    num_set (y[k], AT (o, from[k]));
+  num_vec_free (o, RLREF_KL_NEXACT);
+  return status;
+}
+
+/* KL-EXACT gaussian: x = mu, sigma, mu_ref, sigma_ref; y = the eleven
+ * outputs of kl_gauss. */
+RL_ENTRY (kl_gauss)
+{
+  num_ptr o = num_vec_new (RLREF_KL_NGAUSS);
+  int status = o ? LIB (kl_gauss) (o, x[0], x[1], x[2], x[3]) : RLREF_ENOMEM;
+  (void) v;
+  (void) a;
+  for (int k = 0; status == RLREF_SUCCESS && k < RLREF_KL_NGAUSS; k++)
+    num_set (y[k], AT (o, k));
+  num_vec_free (o, RLREF_KL_NGAUSS);
+  return status;
+}
+
+/* KL-EXACT monte-carlo: x = mu, sigma, mu_ref, sigma_ref, n and seed
+ * (ints 4, 5); y = the twelve outputs of kl_gauss_mc. */
+RL_ENTRY (kl_mc)
+{
+  long n = a->iv[4][0], seed = a->iv[5][0];
+  num_ptr o;
+  int status;
+  (void) v;
+  if (seed < 0)
+    RLREF_ERROR ("the seed must be >= 0", RLREF_EDOM);
+  o = num_vec_new (RLREF_KL_NMC);
+  status = o ? LIB (kl_gauss_mc) (o, x[0], x[1], x[2], x[3], n, (unsigned long) seed)
+    : RLREF_ENOMEM;
+  for (int k = 0; status == RLREF_SUCCESS && k < RLREF_KL_NMC; k++)
+    num_set (y[k], AT (o, k));
+  num_vec_free (o, RLREF_KL_NMC);
+  return status;
+}
+
+/* KL-GRAD softmax: x = logits, ref_logits; y = value, grad, kl, grad_kl,
+ * kl_reverse, grad_kl_reverse. */
+RL_ENTRY (kl_grad)
+{
+  const rl_kl_grad_variant *g = v->data;
+  size_t n;
+  int status = same_lengths (a, 2, &n);
+  if (status)
+    return status;
+  return LIB (kl_grad_softmax) (y[0], y[1], y[2], y[3], y[4], y[5], x[0], x[1], n,
+                                rlref_kl_convention_find (g->formula, g->convention), g->mode);
+}
+
+/* KL-GRAD tiny-lm: V, eos, T, logits, ref_logits; y as kl_grad, by
+ * lm_objective with the variant's estimator, RLREF_LM_OBJ_KL and
+ * RLREF_LM_OBJ_KL_REVERSE (LM-EXACT's gradients).  The logits are copied
+ * first: a gradient may be their very storage. */
+RL_ENTRY (kl_grad_lm)
+{
+  static const int extra[2] = { RLREF_LM_OBJ_KL, RLREF_LM_OBJ_KL_REVERSE };
+  rlref_lm lm;
+  size_t nl = a->len[3];
+  num_ptr t = NULL;
+  num_t beta;
+  int status = shape (a, &lm);
+  if (status)
+    return status;
+  num_init (beta);
+  num_set_d (beta, 1.0);
+  t = num_vec_new (5 * nl + 3);
+  status = t ? RLREF_SUCCESS : RLREF_ENOMEM;
+  for (size_t i = 0; status == RLREF_SUCCESS && i < nl; i++)
+    {
+      num_set (AT (t, i), AT (x[3], i));
+      num_set (AT (t, nl + i), AT (x[4], i));
+    }
+  for (int j = 0; status == RLREF_SUCCESS && j < 3; j++)
+    status = LIB (lm_objective) (AT (t, 5 * nl + (size_t) j), AT (t, (2 + (size_t) j) * nl),
+                                 &lm, t, AT (t, nl), NULL, beta,
+                                 j == 0 ? *(const int *) v->data : extra[j - 1]);
+  for (int j = 0; status == RLREF_SUCCESS && j < 3; j++)
+    {
+      num_set (y[2 * j], AT (t, 5 * nl + (size_t) j));
+      for (size_t i = 0; i < nl; i++)
+        num_set (AT (y[2 * j + 1], i), AT (t, (2 + (size_t) j) * nl + i));
+    }
+  num_clear (beta);
+  num_vec_free (t, 5 * nl + 3);
+  return status;
+}
