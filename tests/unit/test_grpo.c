@@ -1225,6 +1225,55 @@ draw_rewards (gsl_rng *rng, double *r, size_t N, int kind)
  * <= 32 eps (|A_mp| + max|r| / (std + eps)), the first-order rounding
  * noise of (r - mean)/(std + eps) (~1e-15 relative where rewards are of
  * the size of their spread); an exact 0 must be exact in both. */
+/* grpo_adv_ws: the values of grpo_adv under every convention, and, once
+ * the pool has grown, no allocation in binary64 over 2000 more calls on
+ * batches of the same shape; in MPFR a workspace of another precision is
+ * refused. */
+START_TEST (test_workspace_no_allocation)
+{
+  gsl_rng *rng = tu_rng_new ();
+  rlref_ws *ws = rlref_ws_new (53), *wm = rlref_ws_new (PREC), *w2 = rlref_ws_new (PREC + 64);
+  double r[32], a[32], b[32];
+  mpfr_ptr am = tu_mp_vec_new (32, PREC), bm = tu_mp_vec_new (32, PREC), rm = tu_mp_vec_new (32, PREC);
+  size_t nalloc = 0;
+  ck_assert_ptr_nonnull (ws);
+  for (int t = 0; t < 2001; t++)
+    {
+      draw_rewards (rng, r, 32, 0);
+      for (size_t k = 0; k < rlref_adv_num_conventions; k++)
+        {
+          const rlref_adv_convention *c = &rlref_adv_conventions[k];
+          int s1 = rlref_grpo_adv_d (a, r, 32, 8, c), s2 = rlref_grpo_adv_ws_d (b, r, 32, 8, c, ws);
+          ck_assert_int_eq (s1, s2);
+          for (size_t i = 0; s1 == RLREF_SUCCESS && i < 32; i++)
+            ck_assert_msg (tu_same_double (a[i], b[i]), "%s: %a vs %a", c->name, a[i], b[i]);
+        }
+      if (t == 0)
+        nalloc = rlref_ws_nalloc (ws);
+    }
+  ck_assert_uint_eq (rlref_ws_nalloc (ws), nalloc);
+  ck_assert_uint_le (nalloc, 2);
+  for (size_t i = 0; i < 32; i++)
+    mpfr_set_d (rm + i, r[i], MPFR_RNDN);
+  for (size_t k = 0; k < rlref_adv_num_conventions; k++)
+    {
+      const rlref_adv_convention *c = &rlref_adv_conventions[k];
+      int s1 = rlref_grpo_adv_mp (am, rm, 32, 8, c), s2 = rlref_grpo_adv_ws_mp (bm, rm, 32, 8, c, wm);
+      ck_assert_int_eq (s1, s2);
+      for (size_t i = 0; s1 == RLREF_SUCCESS && i < 32; i++)
+        ck_assert (mpfr_equal_p (am + i, bm + i) || (mpfr_nan_p (am + i) && mpfr_nan_p (bm + i)));
+    }
+  ck_assert_int_eq (rlref_grpo_adv_ws_mp (bm, rm, 32, 8, conv ("trl"), w2), RLREF_EINVAL);
+  tu_mp_vec_free (am, 32);
+  tu_mp_vec_free (bm, 32);
+  tu_mp_vec_free (rm, 32);
+  rlref_ws_free (ws);
+  rlref_ws_free (wm);
+  rlref_ws_free (w2);
+  gsl_rng_free (rng);
+}
+END_TEST
+
 START_TEST (test_random_d_vs_mp)
 {
   gsl_rng *rng = tu_rng_new ();
@@ -1405,6 +1454,7 @@ grpo_suite (void)
 
   tc = tu_tcase ("conventions");
   tcase_add_test (tc, test_conventions_listed);
+  tcase_add_test (tc, test_workspace_no_allocation);
   tcase_add_test (tc, test_convention_parameters);
   suite_add_tcase (s, tc);
 

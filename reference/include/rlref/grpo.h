@@ -7,6 +7,7 @@
 #include <mpfr.h>
 #include "rlref/status.h"
 #include "rlref/precision.h"
+#include "rlref/workspace.h"
 
 /* How the centred reward r - mean is scaled. */
 enum rlref_adv_scale

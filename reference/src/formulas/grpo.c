@@ -89,6 +89,8 @@ typedef struct
 {
   num_ptr buf;
   size_t W, n;
+  rlref_ws *pool;               /* buf taken from this workspace, or NULL */
+  size_t mark;
 } exact_ws;
 
 #define NTMP 2
@@ -125,13 +127,23 @@ words_bound (num_srcptr v, size_t N)
 }
 
 /* A scratch for sums of up to n of the values v[0..N-1] (n <= N), at the
- * working precision. */
+ * working precision: taken from the workspace pool when there is one (its
+ * precision must be the working precision), else allocated. */
 static int
-exact_ws_new (exact_ws *s, num_srcptr v, size_t N, size_t n)
+exact_ws_new (exact_ws *s, num_srcptr v, size_t N, size_t n, rlref_ws *pool)
 {
   s->W = words_bound (v, N);
   s->n = n;
-  s->buf = num_vec_new (WS_LEN (s));
+  s->pool = pool;
+  if (pool)
+    {
+      if (num_ws_prec (pool) != num_prec ())
+        RLREF_ERROR ("the workspace's precision is not the working precision", RLREF_EINVAL);
+      s->mark = rlref_ws_mark (pool);
+      s->buf = num_ws_take (pool, WS_LEN (s));
+    }
+  else
+    s->buf = num_vec_new (WS_LEN (s));
   if (!s->buf)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
   return RLREF_SUCCESS;
@@ -140,7 +152,9 @@ exact_ws_new (exact_ws *s, num_srcptr v, size_t N, size_t n)
 static void
 exact_ws_free (exact_ws *s)
 {
-  if (s->buf)
+  if (s->buf && s->pool)
+    rlref_ws_release (s->pool, s->mark);
+  else if (s->buf)
     num_vec_free (s->buf, WS_LEN (s));
   s->buf = NULL;
 }
@@ -565,7 +579,17 @@ int
 FN (grpo_adv) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
                const rlref_adv_convention *c)
 {
-  exact_ws s = { NULL, 0, 0 };
+  return FN (grpo_adv_ws) (adv, rewards, N, G, c, NULL);
+}
+
+/* The same with the scratch of the exact sums taken from the workspace ws
+ * (rlref/workspace.h) when ws is not NULL: called again with rewards of the
+ * same sizes and spread, binary64 allocates nothing. */
+int
+FN (grpo_adv_ws) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
+                  const rlref_adv_convention *c, rlref_ws *ws)
+{
+  exact_ws s = { NULL, 0, 0, NULL, 0 };
   int status = RLREF_SUCCESS;
   if (!adv || !rewards || !c || N == 0 || G == 0)
     FAIL ("empty rewards, zero group size or NULL argument", RLREF_EINVAL);
@@ -576,7 +600,7 @@ FN (grpo_adv) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
       if (!num_is_finite (AT (rewards, i)))
         FAIL ("non-finite reward", RLREF_ENAN);
   if (c->scale != RLREF_SCALE_F32_ONEPASS && c->scale != RLREF_SCALE_F32_TRL)
-    TRY (exact_ws_new (&s, rewards, N, c->scale == RLREF_SCALE_BATCH_STD ? N : G));
+    TRY (exact_ws_new (&s, rewards, N, c->scale == RLREF_SCALE_BATCH_STD ? N : G, ws));
   if (c->scale == RLREF_SCALE_BATCH_STD)
     {
       status = batch_std_adv (adv, rewards, N, G, c, &s);
@@ -613,7 +637,7 @@ FN (grpo_group_stats) (num_ptr mean, num_ptr std, num_srcptr rewards, size_t G,
                        const rlref_adv_convention *c)
 {
   num_t mu, var;
-  exact_ws s = { NULL, 0, 0 };
+  exact_ws s = { NULL, 0, 0, NULL, 0 };
   size_t m;
   long k;
   int status = RLREF_SUCCESS;
@@ -623,7 +647,7 @@ FN (grpo_group_stats) (num_ptr mean, num_ptr std, num_srcptr rewards, size_t G,
   for (size_t i = 0; i < G; i++)
     if (!num_is_finite (AT (rewards, i)))
       FAIL ("non-finite reward", RLREF_ENAN);
-  TRY (exact_ws_new (&s, rewards, G, G));
+  TRY (exact_ws_new (&s, rewards, G, G, NULL));
   k = scale_exponent (rewards, G, 0.0, 1);
   TRY (scaled_stats (mu, var, &m, &s, rewards, G, c->ddof, k));
   num_sqrt (var, var);
