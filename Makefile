@@ -193,7 +193,7 @@ $(TGENERIC): tests/generic/tgeneric.c $(ORC_A) $(LIB_A)
 PLOTS_TMP := $(BUILD)/plots-check
 check-plots: $(RLREF)
 	rm -rf $(PLOTS_TMP) && mkdir -p $(PLOTS_TMP)
-	cp plots/Makefile plots/*.py plots/*.sh $(PLOTS_TMP)/
+	cp plots/Makefile plots/*.mk plots/*.py plots/*.sh $(PLOTS_TMP)/
 	$(MAKE) -s -C $(PLOTS_TMP) data RLREF=$(abspath $(RLREF)) MODELS=$(abspath oracles/models)
 	diff -r $(PLOTS_TMP)/data plots/data && echo "plots: every data file is current"
 
