@@ -31,20 +31,22 @@ static const rl_output out_moments[] = {
   RL_END,
 };
 
+static const rl_input in_exact[] = {
+  SHAPE_INPUTS,
+  { "reward", RL_REAL_ARRAY, "additive reward: V token rewards, then per_length (times the "
+    "length, EOS included), then truncated (added to a cut sequence)" },
+  { "beta", RL_REAL, "the KL coefficient, > 0" },
+  RL_END,
+};
+
 static const rl_io io_exact_bigram = {
-  .in = (const rl_input[]) {
-    SHAPE_INPUTS,
-    { "reward", RL_REAL_ARRAY, "additive reward: V token rewards, then per_length (times the "
-      "length, EOS included), then truncated (added to a cut sequence)" },
-    { "beta", RL_REAL, "the KL coefficient, > 0" },
-    RL_END },
-  .out = out_moments, RL_EVALS (lm_exact), .part = "bigram",
+  .in = in_exact, .out = out_moments, RL_EVALS (lm_exact), .part = "bigram",
 };
 static const rl_io io_exact_tabular = {
-  .in = io_exact_bigram.in, .out = out_moments, RL_EVALS (lm_exact), .part = "tabular",
+  .in = in_exact, .out = out_moments, RL_EVALS (lm_exact), .part = "tabular",
 };
 static const rl_io io_dp = {
-  .in = io_exact_bigram.in, .out = out_moments, RL_EVALS (lm_exact), .part = "dp",
+  .in = in_exact, .out = out_moments, RL_EVALS (lm_exact), .part = "dp",
 };
 
 static const rl_output out_enum[] = {
