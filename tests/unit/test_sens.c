@@ -503,6 +503,52 @@ START_TEST (test_certify_hook_nondiff_and_failure)
 }
 END_TEST
 
+/* y = 1 - x on the domain x <= 1 (EDOM beyond), with its sensitivity
+ * |x| supplied.  At the edge x = 1 a perturbed input leaves the domain:
+ * BOTH keeps the supplied sensitivity instead of failing; inside the domain
+ * it still compares. */
+static int
+edge_cb (const void *ctx, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
+{
+  (void) ctx;
+  (void) nx;
+  (void) ny;
+  if (mpfr_cmp_ui (x, 1) > 0)
+    return RLREF_EDOM;
+  mpfr_ui_sub (y, 1, x, MPFR_RNDN);
+  return RLREF_SUCCESS;
+}
+
+static int
+edge_sens_cb (const void *ctx, mpfr_srcptr x, size_t nx, mpfr_srcptr y, size_t ny,
+              mpfr_ptr sens, int *nondiff)
+{
+  (void) ctx;
+  (void) nx;
+  (void) y;
+  (void) ny;
+  mpfr_abs (sens, x, MPFR_RNDN);
+  nondiff[0] = 0;
+  return RLREF_SUCCESS;
+}
+
+START_TEST (test_certify_both_at_domain_edge)
+{
+  const double edge[1] = { 1.0 }, inside[1] = { 0.5 };
+  rlref_certified c;
+  TU_OK (rlref_certify_with (edge_cb, edge_sens_cb, NULL, edge, 1, 1, 128, 20,
+                             RLREF_SENS_BOTH, &c));
+  ck_assert (mpfr_cmp_ui (c.sens_mp, 1) == 0 && c.sens[0] == 1.0);
+  rlref_certified_clear (&c);
+  TU_ASSERT_STATUS (rlref_certify_with (edge_cb, NULL, NULL, edge, 1, 1, 128, 20,
+                                        RLREF_SENS_FD, &c), RLREF_EDOM);
+  TU_OK (rlref_certify_with (edge_cb, edge_sens_cb, NULL, inside, 1, 1, 128, 20,
+                             RLREF_SENS_BOTH, &c));
+  ck_assert (mpfr_cmp_d (c.sens_mp, 0.5) == 0);
+  rlref_certified_clear (&c);
+}
+END_TEST
+
 /* A negative or NaN sensitivity from a hook is refused (ERANGE). */
 START_TEST (test_certify_hook_negative)
 {
@@ -670,6 +716,7 @@ sens_suite (void)
   tcase_add_test (tc, test_certify_hook_modes);
   tcase_add_test (tc, test_certify_hook_nondiff_and_failure);
   tcase_add_test (tc, test_certify_hook_negative);
+  tcase_add_test (tc, test_certify_both_at_domain_edge);
   tcase_add_test (tc, test_central_zero_slope);
   tcase_add_test (tc, test_central_rounding_noise);
   tcase_add_test (tc, test_central_tiny_slope_kept);
