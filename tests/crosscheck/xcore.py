@@ -431,3 +431,37 @@ def selftest(t):
         tie = mpf(1) + mpf(2) ** -53                  # exactly halfway: ties to even -> 1.0
         ok2 = nearest_double(tie) == 1.0 and nearest_double(tie + mpf(2) ** -300) > 1.0
     t.true("nearest_double", ok1 and ok2)
+
+
+# ----------------------------------------------------------------------------------------------
+# Central differences for the families' self-tests
+# ----------------------------------------------------------------------------------------------
+
+FD_STEP = Fraction(1, 2 ** 100)  # central-difference step; error O(h^2) ~ 1e-60
+
+
+def bumped(inputs, name, i, dx):
+    """A copy of inputs with inputs[name][i] moved by the exact rational dx."""
+    ins = dict(inputs)
+    arr = list(ins[name])
+    arr[i] = Fraction(arr[i]) + dx
+    ins[name] = arr
+    return ins
+
+
+def central(fn, variant, params, inputs, name, i, out="loss"):
+    """d out / d inputs[name][i] by a central difference in exact rational steps, at 600 bits;
+    fn(variant, params, inputs, ctx) is a family's evaluator."""
+    with mp.workprec(600):
+        up = fn(variant, params, bumped(inputs, name, i, FD_STEP), Ctx())[out]
+        dn = fn(variant, params, bumped(inputs, name, i, -FD_STEP), Ctx())[out]
+        return (up - dn) / (2 * M(FD_STEP))
+
+
+def refused(fn, variant, params, inputs):
+    """The status code with which fn rejects inputs, or None."""
+    try:
+        fn(variant, params, inputs, Ctx())
+    except Reject as ex:
+        return ex.code
+    return None

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import Ctx, M, Reject, get_input, sigmoid, softplus
+from xcore import Ctx, M, Reject, get_input, sigmoid, softplus, bumped, central, refused
 
 
 # ----------------------------------------------------------------------------------------------
@@ -700,32 +700,6 @@ DETECTORS = [dpo_detectors, dpo_cross_file, dpo_exact_values]
 # ----------------------------------------------------------------------------------------------
 # Self-tests (xcheck.py --selftest), at mp.prec 400
 # ----------------------------------------------------------------------------------------------
-
-H = Fraction(1, 2 ** 100)        # central-difference step; error O(H^2) ~ 1e-60
-
-
-def bumped(inputs, name, i, dx):
-    ins = dict(inputs)
-    arr = list(ins[name])
-    arr[i] = Fraction(arr[i]) + dx
-    ins[name] = arr
-    return ins
-
-
-def central(fn, variant, params, inputs, name, i, out="loss"):
-    """d out / d inputs[name][i] by a central difference in exact rational steps, at 600 bits."""
-    with mp.workprec(600):
-        up = fn(variant, params, bumped(inputs, name, i, H), Ctx())[out]
-        dn = fn(variant, params, bumped(inputs, name, i, -H), Ctx())[out]
-        return (up - dn) / (2 * M(H))
-
-
-def refused(fn, variant, params, inputs):
-    try:
-        fn(variant, params, inputs, Ctx())
-    except Reject as ex:
-        return ex.code
-    return None
 
 
 def selftest_detectors(t):

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import Ctx, M, Reject, get_input
+from xcore import Ctx, M, Reject, get_input, bumped, central, refused
 
 
 # ----------------------------------------------------------------------------------------------
@@ -815,31 +815,6 @@ DETECTORS = [ppo_detectors, ppo_exact_values]
 # ----------------------------------------------------------------------------------------------
 # Self-tests (xcheck.py --selftest), at mp.prec 400
 # ----------------------------------------------------------------------------------------------
-
-H = Fraction(1, 2 ** 100)
-
-
-def bumped(inputs, name, i, dx):
-    ins = dict(inputs)
-    arr = list(ins[name])
-    arr[i] = Fraction(arr[i]) + dx
-    ins[name] = arr
-    return ins
-
-
-def central(fn, variant, params, inputs, name, i, out):
-    with mp.workprec(600):
-        up = fn(variant, params, bumped(inputs, name, i, H), Ctx())[out]
-        dn = fn(variant, params, bumped(inputs, name, i, -H), Ctx())[out]
-        return (up - dn) / (2 * M(H))
-
-
-def refused(fn, variant, params, inputs):
-    try:
-        fn(variant, params, inputs, Ctx())
-    except Reject as ex:
-        return ex.code
-    return None
 
 
 def selftest_clip(t):
