@@ -17,6 +17,26 @@
 #include "kl_series.h"
 #include "flow.h"
 
+/* The clamp of an estimate k to [-clamp, clamp] (clamp > 0; 0: none), as
+ * the libraries clamp it: a clamped value passes no gradient, so g = 0
+ * there, and also wherever pass is already 0. */
+static void
+clamp_estimate (num_ptr k, num_ptr g, double clamp, int pass)
+{
+  if (clamp > 0 && num_cmp_d (k, clamp) > 0)
+    {
+      num_set_d (k, clamp);
+      pass = 0;
+    }
+  else if (clamp > 0 && num_cmp_d (k, -clamp) < 0)
+    {
+      num_set_d (k, -clamp);
+      pass = 0;
+    }
+  if (!pass)
+    num_set_zero (g);
+}
+
 /* n >= 1 finite entries in each of the k arrays a, b, c. */
 static int
 check_arrays (size_t n, num_srcptr a, num_srcptr b, num_srcptr c, int k)
@@ -108,21 +128,7 @@ token_exact (num_ptr k, num_ptr g, num_srcptr l, const rlref_kl_convention *c, n
       num_neg (g, g);
       break;
     }
-  if (c->kl_clamp > 0)
-    {
-      if (num_cmp_d (k, c->kl_clamp) > 0)
-        {
-          num_set_d (k, c->kl_clamp);
-          pass = 0;
-        }
-      else if (num_cmp_d (k, -c->kl_clamp) < 0)
-        {
-          num_set_d (k, -c->kl_clamp);
-          pass = 0;
-        }
-    }
-  if (!pass)
-    num_set_zero (g);
+  clamp_estimate (k, g, c->kl_clamp, pass);
   if (c->straight_through)
     num_set (g, l);
 }
@@ -200,21 +206,7 @@ token_f32 (num_ptr k, num_ptr g, num_srcptr logp, num_srcptr ref, const rlref_kl
     case RLREF_KL_ABS:
       FAIL ("no binary32 convention of abs", RLREF_EINVAL);
     }
-  if (c->kl_clamp > 0)
-    {
-      if (num_cmp_d (k, c->kl_clamp) > 0)
-        {
-          num_set_d (k, c->kl_clamp);
-          pass = 0;
-        }
-      else if (num_cmp_d (k, -c->kl_clamp) < 0)
-        {
-          num_set_d (k, -c->kl_clamp);
-          pass = 0;
-        }
-    }
-  if (!pass)
-    num_set_zero (g);
+  clamp_estimate (k, g, c->kl_clamp, pass);
 done:
   return status;
 }
