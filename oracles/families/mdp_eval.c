@@ -116,18 +116,27 @@ mdp_of (const rl_args *a, size_t iterm, rlref_mdp *m, unsigned char **term)
   return RLREF_SUCCESS;
 }
 
+/* The MDP of MDP-VPI and MDP-QPI (terminal states input 5) and the length
+ * of their policy pi (input 4, S A values). */
+static int
+mdp_with_policy (const rl_args *a, rlref_mdp *m, unsigned char **term)
+{
+  int status = mdp_of (a, 5, m, term);
+  if (status == RLREF_SUCCESS && a->len[4] != m->S * m->A)
+    {
+      rlref_error ("pi must hold S A values", __FILE__, __LINE__, RLREF_EINVAL);
+      status = RLREF_EINVAL;
+    }
+  return status;
+}
+
 /* MDP-VPI: S, A; x = P, R, pi; terminal; x = gamma (input 6); y = V[S]. */
 RL_ENTRY (mdp_vpi)
 {
   rlref_mdp m;
   unsigned char *term;
-  int status = mdp_of (a, 5, &m, &term);
+  int status = mdp_with_policy (a, &m, &term);
   (void) v;
-  if (status == RLREF_SUCCESS && a->len[4] != m.S * m.A)
-    {
-      rlref_error ("pi must hold S A values", __FILE__, __LINE__, RLREF_EINVAL);
-      status = RLREF_EINVAL;
-    }
   if (status == RLREF_SUCCESS)
     status = LIB (mdp_vpi) (y[0], &m, x[2], x[3], x[4], x[6]);
   free (term);
@@ -139,13 +148,8 @@ RL_ENTRY (mdp_qpi)
 {
   rlref_mdp m;
   unsigned char *term;
-  int status = mdp_of (a, 5, &m, &term);
+  int status = mdp_with_policy (a, &m, &term);
   (void) v;
-  if (status == RLREF_SUCCESS && a->len[4] != m.S * m.A)
-    {
-      rlref_error ("pi must hold S A values", __FILE__, __LINE__, RLREF_EINVAL);
-      status = RLREF_EINVAL;
-    }
   if (status == RLREF_SUCCESS)
     status = LIB (mdp_qpi) (y[0], &m, x[2], x[3], x[4], x[6]);
   free (term);
