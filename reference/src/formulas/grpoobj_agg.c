@@ -1,0 +1,255 @@
+/* grpoobj_agg.c -- how per-token losses become one loss (GRPO-AGG,
+ * CONVENTIONS.md "Loss aggregation"; 000 13.32-13.33; 003), GMPO's
+ * arithmetic and geometric means (003's example), and GFPO's filters
+ * (GRPO-GFPO, 003), written once for both backends. */
+#include <stdlib.h>
+#include "rlref/num.h"
+#include "rlref/grpoobj.h"
+#include "flow.h"
+#include "grpoobj_layout.h"
+
+/* GRPO-AGG: value = sum_t w_t L_t with the weight of token t of sequence i
+ *   token-mean 1/N (13.33), seq-mean-token-mean 1/(B n_i) (13.32),
+ *   seq-mean-token-sum 1/B, seq-mean-token-sum-norm 1/(B L_const), without B
+ *   1/L_const, group-mean length 1/(B Lbar) = 1/N, token sum 1, micro-batch
+ *   1/(K N_k) for K micro-batches of N_k masked tokens each;
+ * 0 at masked tokens. */
+int
+FN (grpo_agg) (num_ptr value, num_ptr weights, num_srcptr L, const long *lens, size_t G,
+               const long *mask, size_t n, enum rlref_grpo_agg_mode mode, num_srcptr L_const,
+               long micro)
+{
+  size_t *cnt = NULL, N = 0;
+  num_ptr w = NULL;
+  num_t v;
+  int status;
+  if (!weights)
+    RLREF_ERROR ("weights missing", RLREF_EINVAL);
+  status = grpoobj_nonempty (L, n, "L must hold n >= 1 per-token losses");
+  if (status == RLREF_SUCCESS)
+    status = grpoobj_finite (L, n, "a per-token loss is not finite");
+  if (status)
+    return status;
+  num_init (v);
+  cnt = malloc (G ? G * sizeof *cnt : 1);
+  w = num_vec_new (n + G);
+  if (!cnt || !w)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  TRY (grpoobj_layout (cnt, lens, G, mask, n));
+  if (mode == RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM || mode == RLREF_AGG_SUM_NORM_NO_B)
+    {
+      TRY (grpoobj_param (L_const, 0, "L_const must be finite and > 0"));
+      if (num_sgn (L_const) <= 0)
+        FAIL ("L_const must be finite and > 0", RLREF_EDOM);
+    }
+  if (mode == RLREF_AGG_MICRO_BATCH && (micro < 1 || G % (size_t) micro != 0))
+    FAIL ("the micro-batch size must be >= 1 and divide the number of sequences", RLREF_EDOM);
+  for (size_t i = 0; i < G; i++)
+    N += cnt[i];
+#define WS(i) AT (w, n + (i))
+  for (size_t i = 0; i < G; i++)
+    {
+      num_set_si (WS (i), 1);
+      switch (mode)
+        {
+        case RLREF_AGG_TOKEN_MEAN:
+        case RLREF_AGG_GROUP_MEAN_LENGTH:       /* B Lbar = N */
+          num_div_si (WS (i), WS (i), (long) N);
+          break;
+        case RLREF_AGG_SEQ_MEAN_TOKEN_MEAN:
+          num_div_si (WS (i), WS (i), (long) (G * cnt[i]));
+          break;
+        case RLREF_AGG_SEQ_MEAN_TOKEN_SUM:
+          num_div_si (WS (i), WS (i), (long) G);
+          break;
+        case RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM:
+          num_mul_si (v, L_const, (long) G);
+          num_div (WS (i), WS (i), v);
+          break;
+        case RLREF_AGG_SUM_NORM_NO_B:
+          num_div (WS (i), WS (i), L_const);
+          break;
+        case RLREF_AGG_TOKEN_SUM:
+          break;
+        case RLREF_AGG_MICRO_BATCH:
+          {
+            size_t k0 = i - i % (size_t) micro, Nk = 0;
+            for (size_t j = k0; j < k0 + (size_t) micro; j++)
+              Nk += cnt[j];
+            num_div_si (WS (i), WS (i), (long) (G / (size_t) micro * Nk));
+          }
+          break;
+        default:
+          FAIL ("unknown aggregation mode", RLREF_EINVAL);
+        }
+    }
+  for (size_t i = 0, t0 = 0; i < G; t0 += (size_t) lens[i], i++)
+    for (size_t u = t0; u < t0 + (size_t) lens[i]; u++)
+      {
+        if (grpoobj_in (mask, u))
+          num_set (AT (w, u), WS (i));
+        else
+          num_set_zero (AT (w, u));
+      }
+  TRY (num_dot (v, w, L, n));
+  if (num_is_zero (v))
+    num_set_zero (v);
+  if (value)
+    num_set (value, v);
+  for (size_t u = 0; u < n; u++)
+    num_set (AT (weights, u), AT (w, u));
+#undef WS
+done:
+  num_vec_free (w, n + G);
+  free (cnt);
+  num_clear (v);
+  return status;
+}
+
+/* GRPO-GMPO, 003's example: arith = (1/n) sum x, geo = (prod x)^{1/n} =
+ * exp((1/n) sum log x) for x >= 0 ([1, 1, 1, 10]: 3.25 and 10^{1/4} = 1.778). */
+int
+FN (grpo_means) (num_ptr arith, num_ptr geo, num_srcptr x, size_t n)
+{
+  num_ptr w = NULL;
+  num_t a, g;
+  int status, zero = 0;
+  if (!arith)
+    RLREF_ERROR ("arith missing", RLREF_EINVAL);
+  status = grpoobj_nonempty (x, n, "the terms must hold n >= 1 values");
+  if (status == RLREF_SUCCESS)
+    status = grpoobj_finite (x, n, "a term is not finite");
+  for (size_t i = 0; i < n && status == RLREF_SUCCESS; i++)
+    if (num_sgn (AT (x, i)) < 0)
+      RLREF_ERROR ("the terms are absolute values, >= 0", RLREF_EDOM);
+  if (status)
+    return status;
+  NUM_INIT (a, g);
+  w = num_vec_new (n);
+  if (!w)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  TRY (num_sum (a, x, n));
+  num_div_si (a, a, (long) n);
+  for (size_t i = 0; i < n; i++)
+    {
+      if (num_is_zero (AT (x, i)))
+        zero = 1;
+      else
+        num_log (AT (w, i), AT (x, i));
+    }
+  if (zero)
+    num_set_zero (g);
+  else
+    {
+      TRY (num_sum (g, w, n));
+      num_div_si (g, g, (long) n);
+      num_exp (g, g);
+    }
+  num_set (arith, a);
+  if (geo)
+    num_set (geo, g);
+done:
+  num_vec_free (w, n);
+  NUM_CLEAR (a, g);
+  return status;
+}
+
+/* 1 when response j comes before response i: shorter (SHORTEST), or a larger
+ * r/|o| (TOKEN_EFFICIENCY: the sign of r_j |o_i| - r_i |o_j|, one exact dot
+ * product), then shorter, then the lower index. */
+static int
+gfpo_before (int *before, num_srcptr r, const long *lens, size_t j, size_t i,
+             enum rlref_gfpo_filter filter, num_ptr t4)
+{
+  int status = RLREF_SUCCESS, sign = 0;
+  if (filter == RLREF_GFPO_TOKEN_EFFICIENCY)
+    {
+      num_set (AT (t4, 0), AT (r, j));
+      num_neg (AT (t4, 1), AT (r, i));
+      num_set_si (AT (t4, 2), lens[i]);
+      num_set_si (AT (t4, 3), lens[j]);
+      status = num_dot (AT (t4, 4), AT (t4, 0), AT (t4, 2), 2);
+      if (status == RLREF_SUCCESS)
+        sign = num_sgn (AT (t4, 4));
+    }
+  if (sign != 0)
+    *before = sign > 0;
+  else
+    *before = lens[j] < lens[i] || (lens[j] == lens[i] && j < i);
+  return status;
+}
+
+/* GRPO-GFPO (003 "GFPO"): sample N, keep k (shortest k of N, or the k most
+ * reward per token); keep[i] = 1 when rank(i) < k, the rank the number of
+ * responses before i; mean_kept = (1/k) sum over the kept of r_i. */
+int
+FN (grpo_gfpo) (num_ptr keep, num_ptr key, num_ptr mean_kept, num_srcptr rewards,
+                const long *lens, size_t N, long k, enum rlref_gfpo_filter filter)
+{
+  num_ptr w = NULL;
+  num_t mk;
+  int status;
+  if (!keep)
+    RLREF_ERROR ("keep missing", RLREF_EINVAL);
+  status = grpoobj_nonempty (rewards, N, "rewards must hold N >= 1 values");
+  if (status == RLREF_SUCCESS)
+    status = grpoobj_finite (rewards, N, "a reward is not finite");
+  if (status)
+    return status;
+  if (!lens)
+    RLREF_ERROR ("lens missing", RLREF_EINVAL);
+  for (size_t i = 0; i < N; i++)
+    if (lens[i] < 1)
+      RLREF_ERROR ("a response length must be >= 1", RLREF_EINVAL);
+  if (k < 1 || (size_t) k > N)
+    RLREF_ERROR ("k must be 1 to N", RLREF_EDOM);
+  num_init (mk);
+  w = num_vec_new (3 * N + 5);
+  if (!w)
+    FAIL ("out of memory", RLREF_ENOMEM);
+#define KP(i) AT (w, (i))
+#define KY(i) AT (w, N + (i))
+#define KR(i) AT (w, 2 * N + (i))
+#define T4 AT (w, 3 * N)
+  for (size_t i = 0; i < N; i++)
+    {
+      size_t rank = 0;
+      for (size_t j = 0; j < N; j++)
+        {
+          int before = 0;
+          if (j == i)
+            continue;
+          TRY (gfpo_before (&before, rewards, lens, j, i, filter, T4));
+          rank += (size_t) before;
+        }
+      num_set_si (KP (i), rank < (size_t) k);
+      if (rank < (size_t) k)
+        num_set (KR (i), AT (rewards, i));
+      if (filter == RLREF_GFPO_TOKEN_EFFICIENCY)
+        num_div_si (KY (i), AT (rewards, i), lens[i]);
+      else
+        num_set_si (KY (i), lens[i]);
+    }
+  TRY (num_sum (mk, KR (0), N));
+  num_div_si (mk, mk, k);
+  if (num_is_zero (mk))
+    num_set_zero (mk);
+  for (size_t i = 0; i < N; i++)
+    {
+      if (num_is_zero (KY (i)))
+        num_set_zero (KY (i));
+      num_set (AT (keep, i), KP (i));
+      if (key)
+        num_set (AT (key, i), KY (i));
+    }
+  if (mean_kept)
+    num_set (mean_kept, mk);
+#undef KP
+#undef KY
+#undef KR
+#undef T4
+done:
+  num_vec_free (w, 3 * N + 5);
+  num_clear (mk);
+  return status;
+}

@@ -1,0 +1,649 @@
+/* test_grpoobj.c -- the GRPO objective family: the loss aggregation modes
+ * on the CONVENTIONS.md detector, GSPO's sequence ratio on its detector,
+ * GMPO's example [1, 1, 1, 10], the GRPO objective with both KL placements
+ * and CISPO, Dr.GRPO's three readings, GFPO's filters, every gradient
+ * against central differences, bad input, aliasing; binary64 (_d) and
+ * MPFR (_mp).
+ *
+ * Expected values: the numbers printed in CONVENTIONS.md and seed 003;
+ * closed forms written out here and evaluated with MPFR at 512 bits from
+ * the exact binary64 inputs; central differences of the MPFR loss at 256
+ * bits for the gradients. */
+#include "testutil.h"
+
+#define PREC 256
+#define REF_PREC 512
+
+static mpfr_ptr
+mpv (const double *x, size_t n)
+{
+  return tu_mp_vec_from_d (x, n, PREC);
+}
+
+static void
+mps (mpfr_ptr r, double d)
+{
+  mpfr_init2 (r, PREC);
+  mpfr_set_d (r, d, MPFR_RNDN);
+}
+
+/* ===== GRPO-AGG ========================================================== */
+
+/* CONVENTIONS.md: L = [[2], [1, 1, 1]] -> token-mean 1.25, seq-mean-token-mean
+ * 1.5, seq-mean-token-sum 2.5, sum-norm (L_const 4) 0.625, 1.25 without B;
+ * 003's group-mean length equals the token mean, its token sum is 5;
+ * micro-batches of one sequence give 1.5, of two 1.25.  The weights are
+ * the exact fractions of each mode. */
+START_TEST (test_agg_detector)
+{
+  static const struct
+  {
+    enum rlref_grpo_agg_mode mode;
+    long micro;
+    double value, w0, w1;       /* the weight of the first token, of the others */
+  } m[] = {
+    { RLREF_AGG_TOKEN_MEAN, 1, 1.25, 0.25, 0.25 },
+    { RLREF_AGG_SEQ_MEAN_TOKEN_MEAN, 1, 1.5, 0.5, 1.0 / 6 },
+    { RLREF_AGG_SEQ_MEAN_TOKEN_SUM, 1, 2.5, 0.5, 0.5 },
+    { RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM, 1, 0.625, 0.125, 0.125 },
+    { RLREF_AGG_SUM_NORM_NO_B, 1, 1.25, 0.25, 0.25 },
+    { RLREF_AGG_GROUP_MEAN_LENGTH, 1, 1.25, 0.25, 0.25 },
+    { RLREF_AGG_TOKEN_SUM, 1, 5.0, 1.0, 1.0 },
+    { RLREF_AGG_MICRO_BATCH, 1, 1.5, 0.5, 1.0 / 6 },
+    { RLREF_AGG_MICRO_BATCH, 2, 1.25, 0.25, 0.25 },
+  };
+  double L[4] = { 2, 1, 1, 1 }, lc = 4, v, w[4];
+  long lens[2] = { 1, 3 }, mask[4] = { 1, 1, 1, 1 };
+  mpfr_ptr Lm = mpv (L, 4), wm = tu_mp_vec_new (4, PREC);
+  mpfr_t LC, vm;
+  mps (LC, lc);
+  mpfr_init2 (vm, PREC);
+  for (size_t k = 0; k < sizeof m / sizeof m[0]; k++)
+    {
+      TU_OK (rlref_grpo_agg_d (&v, w, L, lens, 2, mask, 4, m[k].mode, &lc, m[k].micro));
+      TU_OK (rlref_grpo_agg_mp (vm, wm, Lm, lens, 2, mask, 4, m[k].mode, LC, m[k].micro));
+      ck_assert_msg (v == m[k].value, "mode %zu: %.17g, expected %g", k, v, m[k].value);
+      ck_assert (mpfr_cmp_d (vm, m[k].value) == 0);
+      TU_ASSERT_REL (w[0], m[k].w0, TU_TOL0);
+      for (int t = 1; t < 4; t++)
+        {
+          TU_ASSERT_REL (w[t], m[k].w1, TU_TOL0);
+          TU_ASSERT_REL (mpfr_get_d (wm + t, MPFR_RNDN), m[k].w1, TU_TOL0);
+        }
+    }
+  tu_mp_vec_free (Lm, 4);
+  tu_mp_vec_free (wm, 4);
+  mpfr_clears (LC, vm, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* Masked tokens weigh 0 and leave n_i; micro-batches of unequal token
+ * counts: (5/4 + 10.5/5)/2 = 1.675 against the token mean 15.5/9. */
+START_TEST (test_agg_padding_micro)
+{
+  double L[6] = { 0.5, -1.25, 2, 0.75, 3, -0.5 }, v, w[6];
+  long lens[3] = { 2, 3, 1 }, mask[6] = { 1, 0, 1, 1, 0, 1 };
+  double L9[9] = { 2, 1, 1, 1, 0.5, -1, 3, 4, 4 }, w9[9];
+  long lens9[4] = { 1, 3, 2, 3 }, mask9[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+  TU_OK (rlref_grpo_agg_d (&v, w, L, lens, 3, mask, 6, RLREF_AGG_SEQ_MEAN_TOKEN_MEAN, NULL, 1));
+  /* (0.5/1 + (2 + 0.75)/2 - 0.5/1)/3 = 1.375/3 */
+  TU_ASSERT_REL (v, 1.375 / 3, TU_TOL0);
+  ck_assert (w[1] == 0 && w[4] == 0);
+  TU_ASSERT_REL (w[2], 1.0 / 6, TU_TOL0);
+  TU_OK (rlref_grpo_agg_d (&v, w, L, lens, 3, mask, 6, RLREF_AGG_TOKEN_MEAN, NULL, 1));
+  TU_ASSERT_REL (v, 2.75 / 4, TU_TOL0);
+  TU_OK (rlref_grpo_agg_d (&v, w9, L9, lens9, 4, mask9, 9, RLREF_AGG_MICRO_BATCH, NULL, 2));
+  TU_ASSERT_REL (v, 1.675, TU_TOL0);
+  TU_OK (rlref_grpo_agg_d (&v, w9, L9, lens9, 4, mask9, 9, RLREF_AGG_TOKEN_MEAN, NULL, 1));
+  TU_ASSERT_REL (v, 15.5 / 9, TU_TOL0);
+  TU_ASSERT_STATUS (rlref_grpo_agg_d (&v, w9, L9, lens9, 4, mask9, 9, RLREF_AGG_MICRO_BATCH,
+                                      NULL, 3), RLREF_EDOM);
+}
+END_TEST
+
+/* ===== GRPO-GMPO example and GRPO-GSPO detector =========================== */
+
+/* 003: [1, 1, 1, 10] -> arithmetic 3.25, geometric 10^{1/4} = 1.778. */
+START_TEST (test_gmpo_example)
+{
+  double x[4] = { 1, 1, 1, 10 }, a, g;
+  mpfr_ptr xm = mpv (x, 4);
+  mpfr_t am, gm, want;
+  mpfr_inits2 (PREC, am, gm, (mpfr_ptr) 0);
+  mpfr_init2 (want, REF_PREC);
+  TU_OK (rlref_grpo_means_d (&a, &g, x, 4));
+  TU_OK (rlref_grpo_means_mp (am, gm, xm, 4));
+  ck_assert (a == 3.25 && mpfr_cmp_d (am, 3.25) == 0);
+  ck_assert_msg (fabs (g - 1.778) < 5e-4, "geo %.17g", g);
+  mpfr_set_ui (want, 10, MPFR_RNDN);
+  mpfr_rootn_ui (want, want, 4, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (gm, want, 70);
+  TU_ASSERT_REL (g, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  x[0] = 0;
+  TU_OK (rlref_grpo_means_d (&a, &g, x, 4));
+  ck_assert (g == 0 && a == 3.0);
+  x[0] = -1;
+  TU_ASSERT_STATUS (rlref_grpo_means_d (&a, &g, x, 4), RLREF_EDOM);
+  tu_mp_vec_free (xm, 4);
+  mpfr_clears (am, gm, want, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* CONVENTIONS.md: log-ratios [0.3, -0.1] -> s = e^{0.1} (the mean of the
+ * exact doubles); inside the clip range the gradient is -A s/(G n). */
+START_TEST (test_gspo_detector)
+{
+  double lp[2] = { 0.3, -0.1 }, old[2] = { 0, 0 }, adv = 1, el = 3e-4, eh = 4e-4, loss, s, g[2];
+  double wide = 0.5;
+  long lens[1] = { 2 }, mask[2] = { 1, 1 };
+  mpfr_ptr lpm = mpv (lp, 2), oldm = mpv (old, 2), advm = mpv (&adv, 1), gm = tu_mp_vec_new (2, PREC),
+    sm = tu_mp_vec_new (1, PREC);
+  mpfr_t EL, EH, lm, want;
+  mps (EL, el);
+  mps (EH, wide);
+  mpfr_init2 (lm, PREC);
+  mpfr_init2 (want, REF_PREC);
+  mpfr_set_d (want, 0.3, MPFR_RNDN);
+  mpfr_add_d (want, want, -0.1, MPFR_RNDN);
+  mpfr_div_2ui (want, want, 1, MPFR_RNDN);
+  mpfr_exp (want, want, MPFR_RNDN);
+  TU_OK (rlref_grpo_gspo_d (&loss, &s, g, lp, old, &adv, lens, 1, mask, 2, 0.0, &el, &eh));
+  TU_ASSERT_REL (s, mpfr_get_d (want, MPFR_RNDN), TU_TOL0);
+  ck_assert_msg (fabs (s - 1.105170918) < 1e-9, "s %.17g", s);
+  /* clipped at 1 + 4e-4 (A > 0): loss -(1 + 4e-4), no gradient */
+  TU_ASSERT_REL (loss, -(1 + eh), TU_TOL0);
+  ck_assert (g[0] == 0 && g[1] == 0);
+  /* eps_high 0.5: inside; loss -s, grad -s/2 per token */
+  TU_OK (rlref_grpo_gspo_mp (lm, sm, gm, lpm, oldm, advm, lens, 1, mask, 2, 0.0, EL, EH));
+  TU_ASSERT_MP_AGREE (sm, want, 70);
+  mpfr_neg (want, want, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (lm, want, 70);
+  mpfr_div_2ui (want, want, 1, MPFR_RNDN);
+  TU_ASSERT_MP_AGREE (gm, want, 70);
+  TU_ASSERT_MP_AGREE (gm + 1, want, 70);
+  tu_mp_vec_free (lpm, 2);
+  tu_mp_vec_free (oldm, 2);
+  tu_mp_vec_free (advm, 1);
+  tu_mp_vec_free (gm, 2);
+  tu_mp_vec_free (sm, 1);
+  mpfr_clears (EL, EH, lm, want, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* verl's cap: a mean log-ratio of 20 gives s = e^10 and no gradient; the
+ * uncapped form e^20. */
+START_TEST (test_gspo_cap)
+{
+  double lp[3] = { 25, 15, -1 }, old[3] = { 0, 0, -1 }, adv[2] = { -1, 0.5 }, el = 3e-4,
+    eh = 4e-4, loss, s[2], g[3];
+  long lens[2] = { 2, 1 }, mask[3] = { 1, 1, 1 };
+  TU_OK (rlref_grpo_gspo_d (&loss, s, g, lp, old, adv, lens, 2, mask, 3, 0.0, &el, &eh));
+  TU_ASSERT_REL (s[0], exp (20.0), TU_TOL0);
+  TU_ASSERT_REL (g[0], exp (20.0) / 4, TU_TOL0);        /* -(1/G) A s / n, A = -1 */
+  TU_OK (rlref_grpo_gspo_d (&loss, s, g, lp, old, adv, lens, 2, mask, 3, RLREF_GSPO_VERL_CAP,
+                            &el, &eh));
+  TU_ASSERT_REL (s[0], exp (10.0), TU_TOL0);
+  ck_assert (g[0] == 0 && g[1] == 0);
+  /* -(1/2)(min(-e^10, -(1 + 4e-4)) + 0.5): the second sequence has s = 1 */
+  TU_ASSERT_REL (loss, -0.5 * (-exp (10.0) + 0.5), TU_TOL1);
+}
+END_TEST
+
+/* ===== GRPO-OBJ =========================================================== */
+
+/* The reference objective of a case, at REF_PREC, from the definitions:
+ * s_t = min(rho A, clip(rho) A), k3_t = e^-k - 1 + k. */
+typedef struct
+{
+  const double *lp, *old, *ref, *adv;
+  const long *lens;
+  size_t G, n;
+  double el, eh, beta;
+  enum rlref_grpo_obj_kind kind;
+} obj_case;
+
+static void
+ref_obj (mpfr_ptr J, const obj_case *c)
+{
+  mpfr_t rho, s, k, t, lo, hi, acc, kacc, seq, kseq;
+  size_t N = 0, u = 0;
+  mpfr_inits2 (REF_PREC, rho, s, k, t, lo, hi, acc, kacc, seq, kseq, (mpfr_ptr) 0);
+  mpfr_set_zero (acc, 1);
+  mpfr_set_zero (kacc, 1);
+  mpfr_set_d (lo, 1, MPFR_RNDN);
+  mpfr_sub_d (lo, lo, c->el, MPFR_RNDN);
+  mpfr_set_d (hi, 1, MPFR_RNDN);
+  mpfr_add_d (hi, hi, c->eh, MPFR_RNDN);
+  for (size_t i = 0; i < c->G; i++)
+    N += (size_t) c->lens[i];
+  for (size_t i = 0; i < c->G; i++)
+    {
+      mpfr_set_zero (seq, 1);
+      mpfr_set_zero (kseq, 1);
+      for (long j = 0; j < c->lens[i]; j++, u++)
+        {
+          mpfr_set_d (t, c->lp[u], MPFR_RNDN);
+          mpfr_sub_d (t, t, c->old[u], MPFR_RNDN);
+          mpfr_exp (rho, t, MPFR_RNDN);
+          mpfr_mul_d (s, rho, c->adv[i], MPFR_RNDN);
+          mpfr_max (t, rho, lo, MPFR_RNDN);
+          mpfr_min (t, t, hi, MPFR_RNDN);
+          mpfr_mul_d (t, t, c->adv[i], MPFR_RNDN);
+          mpfr_min (s, s, t, MPFR_RNDN);
+          mpfr_set_d (t, c->lp[u], MPFR_RNDN);
+          mpfr_sub_d (t, t, c->ref[u], MPFR_RNDN);     /* k */
+          mpfr_neg (k, t, MPFR_RNDN);
+          mpfr_exp (k, k, MPFR_RNDN);
+          mpfr_sub_ui (k, k, 1, MPFR_RNDN);
+          mpfr_add (k, k, t, MPFR_RNDN);
+          mpfr_add (seq, seq, s, MPFR_RNDN);
+          mpfr_add (kseq, kseq, k, MPFR_RNDN);
+        }
+      mpfr_div_ui (seq, seq, (unsigned long) (c->G * (size_t) c->lens[i]), MPFR_RNDN);
+      mpfr_add (acc, acc, seq, MPFR_RNDN);
+      if (c->kind == RLREF_GRPO_OBJ_KL_INSIDE)
+        mpfr_div_ui (kseq, kseq, (unsigned long) (c->G * (size_t) c->lens[i]), MPFR_RNDN);
+      else
+        mpfr_div_ui (kseq, kseq, (unsigned long) N, MPFR_RNDN);
+      mpfr_add (kacc, kacc, kseq, MPFR_RNDN);
+    }
+  mpfr_mul_d (kacc, kacc, c->beta, MPFR_RNDN);
+  mpfr_sub (J, acc, kacc, MPFR_RNDN);
+  mpfr_clears (rho, s, k, t, lo, hi, acc, kacc, seq, kseq, (mpfr_ptr) 0);
+}
+
+/* The MPFR loss with logp = L (for central differences). */
+typedef struct
+{
+  const obj_case *c;
+  mpfr_ptr L;
+} obj_fd;
+
+static void
+obj_loss_mp (mpfr_ptr out, void *ctx)
+{
+  const obj_fd *f = ctx;
+  const obj_case *c = f->c;
+  mpfr_ptr O = mpv (c->old, c->n), R = mpv (c->ref, c->n), A = mpv (c->adv, c->G);
+  mpfr_t EL, EH, B;
+  mps (EL, c->el);
+  mps (EH, c->eh);
+  mps (B, c->beta);
+  TU_OK (rlref_grpo_obj_mp (out, NULL, NULL, f->L, O, R, A, c->lens, c->G, NULL, c->n, c->kind,
+                            EL, EH, B));
+  tu_mp_vec_free (O, c->n);
+  tu_mp_vec_free (R, c->n);
+  tu_mp_vec_free (A, c->G);
+  mpfr_clears (EL, EH, B, (mpfr_ptr) 0);
+}
+
+static void
+central (mpfr_ptr d, mpfr_ptr x, void (*f) (mpfr_ptr, void *), void *ctx)
+{
+  mpfr_t x0, h, up, dn;
+  mpfr_inits2 (PREC, x0, h, up, dn, (mpfr_ptr) 0);
+  mpfr_set (x0, x, MPFR_RNDN);
+  mpfr_set_si_2exp (h, 1, -90, MPFR_RNDN);
+  mpfr_add (x, x0, h, MPFR_RNDN);
+  f (up, ctx);
+  mpfr_sub (x, x0, h, MPFR_RNDN);
+  f (dn, ctx);
+  mpfr_set (x, x0, MPFR_RNDN);
+  mpfr_sub (d, up, dn, MPFR_RNDN);
+  mpfr_mul_2si (d, d, 89, MPFR_RNDN);
+  mpfr_clears (x0, h, up, dn, (mpfr_ptr) 0);
+}
+
+/* Both KL placements on three sequences (clipped above, below, not at
+ * all): the loss against the definitions at 512 bits (70 digits in MPFR,
+ * binary64 within 16 u), the KL term of 000 (the token mean over the group)
+ * against that of 003 (the mean of per-sequence means), and every
+ * gradient against central differences. */
+START_TEST (test_obj_placements)
+{
+  static const double lp[6] = { -1, -0.3, -2, -0.9, 0.5, -0.125 },
+    old[6] = { -1.25, -0.625, -1.5, -2.25, 0.375, -0.5 },
+    ref[6] = { -0.875, -0.5, -2.125, -1, 0.25, -0.25 }, adv[3] = { 0.75, -0.8, 1.5 };
+  static const long lens[3] = { 2, 3, 1 };
+  static const enum rlref_grpo_obj_kind kinds[2] = { RLREF_GRPO_OBJ_KL_OUTSIDE,
+                                                     RLREF_GRPO_OBJ_KL_INSIDE };
+  double kl[2];
+  for (int q = 0; q < 2; q++)
+    {
+      obj_case c = { lp, old, ref, adv, lens, 3, 6, 0.2, 0.2, 0.5, kinds[q] };
+      double loss, g[6];
+      mpfr_ptr L = mpv (lp, 6), gm = tu_mp_vec_new (6, PREC);
+      mpfr_t lm, km, want, d;
+      obj_fd f = { &c, L };
+      mpfr_inits2 (PREC, lm, km, d, (mpfr_ptr) 0);
+      mpfr_init2 (want, REF_PREC);
+      TU_OK (rlref_grpo_obj_d (&loss, &kl[q], g, lp, old, ref, adv, lens, 3, NULL, 6, kinds[q],
+                               &c.el, &c.eh, &c.beta));
+      obj_loss_mp (lm, &f);
+      ref_obj (want, &c);
+      mpfr_neg (want, want, MPFR_RNDN);
+      TU_ASSERT_MP_AGREE (lm, want, 70);
+      TU_ASSERT_REL (loss, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+      {
+        mpfr_ptr O = mpv (old, 6), R = mpv (ref, 6), A = mpv (adv, 3);
+        mpfr_t EL, EH, B;
+        mps (EL, 0.2);
+        mps (EH, 0.2);
+        mps (B, 0.5);
+        TU_OK (rlref_grpo_obj_mp (lm, km, gm, L, O, R, A, lens, 3, NULL, 6, kinds[q], EL, EH, B));
+        TU_ASSERT_REL (kl[q], mpfr_get_d (km, MPFR_RNDN), TU_TOL1);
+        tu_mp_vec_free (O, 6);
+        tu_mp_vec_free (R, 6);
+        tu_mp_vec_free (A, 3);
+        mpfr_clears (EL, EH, B, (mpfr_ptr) 0);
+      }
+      for (int j = 0; j < 6; j++)
+        {
+          central (d, L + j, obj_loss_mp, &f);
+          TU_ASSERT_MP_AGREE (gm + j, d, 40);
+          TU_ASSERT_REL (g[j], mpfr_get_d (d, MPFR_RNDN), TU_TOL1);
+        }
+      /* tokens 0, 1, 2, 5 are clipped: only the KL term moves them */
+      tu_mp_vec_free (L, 6);
+      tu_mp_vec_free (gm, 6);
+      mpfr_clears (lm, km, want, d, (mpfr_ptr) 0);
+    }
+  ck_assert_msg (kl[0] != kl[1], "the two placements give the same KL term %.17g", kl[0]);
+}
+END_TEST
+
+/* CISPO: rho = e^3 with A = 1: TRL's weight min(rho, 5) = 5, verl's clip
+ * 1.2; the gradient -c A/N (beta 0), the value -c A logp/N. */
+START_TEST (test_obj_cispo)
+{
+  double lp[2] = { 3, -1 }, old[2] = { 0, -1 }, ref[2] = { 2, -1 }, adv[2] = { 1, -1 };
+  double el = 0.2, eh5 = 5, eh = 0.2, beta = 0, loss, kl, g[2];
+  long lens[2] = { 1, 1 };
+  TU_OK (rlref_grpo_obj_d (&loss, &kl, g, lp, old, ref, adv, lens, 2, NULL, 2,
+                           RLREF_GRPO_OBJ_CISPO_TRL, NULL, &eh5, &beta));
+  TU_ASSERT_REL (g[0], -5.0 / 2, TU_TOL0);
+  TU_ASSERT_REL (g[1], 1.0 / 2, TU_TOL0);        /* rho = 1, A = -1 */
+  TU_ASSERT_REL (loss, -(5.0 * 3 + 1.0 * -1 * -1) / 2, TU_TOL0);
+  TU_OK (rlref_grpo_obj_d (&loss, &kl, g, lp, old, ref, adv, lens, 2, NULL, 2,
+                           RLREF_GRPO_OBJ_CISPO_VERL, &el, &eh, &beta));
+  TU_ASSERT_REL (g[0], -1.2 / 2, TU_TOL0);
+  /* the KL term: (k3(1) + k3(0))/2 = e^-1/2 */
+  TU_ASSERT_REL (kl, exp (-1.0) / 2, TU_TOL1);
+}
+END_TEST
+
+/* A log-ratio to the reference of 1e-10: k3 ~ 5e-21, kept. */
+START_TEST (test_obj_k3_small)
+{
+  double lp[1] = { -1.0000000001 }, old[1] = { -1.0000000001 }, ref[1] = { -1 }, adv[1] = { 1 };
+  double el = 0.2, eh = 0.2, beta = 1, loss, kl, g;
+  long lens[1] = { 1 };
+  double k = lp[0] - ref[0];
+  TU_OK (rlref_grpo_obj_d (&loss, &kl, &g, lp, old, ref, adv, lens, 1, NULL, 1,
+                           RLREF_GRPO_OBJ_KL_OUTSIDE, &el, &eh, &beta));
+  TU_ASSERT_REL (kl, k * k / 2 * (1 - k / 3), TU_TOL1);
+  TU_ASSERT_REL (loss, -1 + kl, TU_TOL0);
+}
+END_TEST
+
+/* ===== GRPO-DR ============================================================ */
+
+/* A short wrong answer (1 token) and a long right one (3 tokens), all
+ * on-policy (rho = 1, so s_t = A_i): 000 sums each sequence's tokens over
+ * G, 003 averages over the N = 4 tokens with A = +-1/sqrt(1/2) (ddof 1),
+ * TRL divides by G L_const. */
+START_TEST (test_dr_readings)
+{
+  double lp[4] = { -0.5, -1.5, -0.25, -1 }, r[2] = { 0, 1 }, el = 0.2, eh = 0.2, lc = 512;
+  double loss, adv[2], g[4];
+  long lens[2] = { 1, 3 };
+  TU_OK (rlref_grpo_dr_d (&loss, adv, g, lp, lp, r, lens, 2, NULL, 4, RLREF_DR_NO_NORM, &el,
+                          &eh, &lc));
+  ck_assert (adv[0] == -0.5 && adv[1] == 0.5);
+  TU_ASSERT_REL (loss, -(-0.5 + 3 * 0.5) / 2, TU_TOL0);
+  TU_ASSERT_REL (g[0], 0.5 / 2, TU_TOL0);
+  TU_OK (rlref_grpo_dr_d (&loss, adv, g, lp, lp, r, lens, 2, NULL, 4,
+                          RLREF_DR_GROUP_MEAN_LENGTH, &el, &eh, &lc));
+  TU_ASSERT_REL (adv[1], sqrt (0.5), TU_TOL0);
+  TU_ASSERT_REL (loss, -(-sqrt (0.5) + 3 * sqrt (0.5)) / 4, TU_TOL0);
+  TU_ASSERT_REL (g[1], -sqrt (0.5) / 4, TU_TOL0);
+  TU_OK (rlref_grpo_dr_d (&loss, adv, g, lp, lp, r, lens, 2, NULL, 4, RLREF_DR_CONST_LENGTH,
+                          &el, &eh, &lc));
+  TU_ASSERT_REL (loss, -(-0.5 + 1.5) / 1024, TU_TOL0);
+  TU_ASSERT_REL (g[3], -0.5 / 1024, TU_TOL0);
+  /* equal rewards: every advantage 0 */
+  r[0] = r[1] = 1;
+  TU_OK (rlref_grpo_dr_d (&loss, adv, g, lp, lp, r, lens, 2, NULL, 4,
+                          RLREF_DR_GROUP_MEAN_LENGTH, &el, &eh, &lc));
+  ck_assert (loss == 0 && adv[0] == 0 && g[2] == 0 && !signbit (loss));
+}
+END_TEST
+
+/* ===== GRPO-GMPO ========================================================== */
+
+/* A > 0 clips l = 1 to 0.4, A < 0 clips -1 to -0.4: ratio e^{(0.4 + 0.2)/2}
+ * and e^{(-0.4 - 0.2)/2}; only the tokens 0.2, -0.2 carry a gradient. */
+START_TEST (test_gmpo_clip)
+{
+  double lp[4] = { 1, 0.2, -1, -0.2 }, old[4] = { 0, 0, 0, 0 }, adv[2] = { 1, -1 };
+  double cl = 0.4, ch = 0.4, loss, ratio[2], g[4];
+  long lens[2] = { 2, 2 }, mask[4] = { 1, 1, 1, 1 };
+  TU_OK (rlref_grpo_gmpo_d (&loss, ratio, g, lp, old, adv, lens, 2, mask, 4, &cl, &ch));
+  TU_ASSERT_REL (ratio[0], exp ((0.4 + 0.2) / 2), TU_TOL0);
+  TU_ASSERT_REL (ratio[1], exp ((-0.4 - 0.2) / 2), TU_TOL0);
+  TU_ASSERT_REL (loss, -(ratio[0] - ratio[1]) / 2, TU_TOL0);
+  ck_assert (g[0] == 0 && g[2] == 0);
+  TU_ASSERT_REL (g[1], -ratio[0] / 4, TU_TOL0);
+  TU_ASSERT_REL (g[3], ratio[1] / 4, TU_TOL0);
+}
+END_TEST
+
+/* ===== GRPO-GFPO ========================================================== */
+
+START_TEST (test_gfpo)
+{
+  double r[6] = { 1, 0.5, 1, 0, 0.75, 1 }, keep[6], key[6], mean;
+  long lens[6] = { 120, 40, 80, 30, 40, 200 };
+  double r3[3] = { 1, 2, 0.5 };
+  long l3[3] = { 10, 20, 5 };
+  TU_OK (rlref_grpo_gfpo_d (keep, key, &mean, r, lens, 6, 3, RLREF_GFPO_SHORTEST));
+  ck_assert (keep[0] == 0 && keep[1] == 1 && keep[2] == 0 && keep[3] == 1 && keep[4] == 1
+             && keep[5] == 0);
+  TU_ASSERT_REL (mean, 1.25 / 3, TU_TOL0);
+  /* r/|o|: 1/120, 1/80, 1/80, 0, 3/160, 1/200: keep 4, then the tie 1 (40) before 2 (80) */
+  TU_OK (rlref_grpo_gfpo_d (keep, key, &mean, r, lens, 6, 2, RLREF_GFPO_TOKEN_EFFICIENCY));
+  ck_assert (keep[4] == 1 && keep[1] == 1 && keep[2] == 0);
+  TU_ASSERT_REL (key[4], 0.75 / 40, TU_TOL0);
+  /* three ties at 0.1: the shortest two (5 and 10) */
+  TU_OK (rlref_grpo_gfpo_d (keep, key, &mean, r3, l3, 3, 2, RLREF_GFPO_TOKEN_EFFICIENCY));
+  ck_assert (keep[0] == 1 && keep[1] == 0 && keep[2] == 1);
+  TU_ASSERT_STATUS (rlref_grpo_gfpo_d (keep, key, &mean, r3, l3, 3, 0, RLREF_GFPO_SHORTEST),
+                    RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_grpo_gfpo_d (keep, key, &mean, r3, l3, 3, 4, RLREF_GFPO_SHORTEST),
+                    RLREF_EDOM);
+  l3[1] = 0;
+  TU_ASSERT_STATUS (rlref_grpo_gfpo_d (keep, key, &mean, r3, l3, 3, 1, RLREF_GFPO_SHORTEST),
+                    RLREF_EINVAL);
+}
+END_TEST
+
+/* ===== bad input ========================================================== */
+
+START_TEST (test_bad_inputs)
+{
+  double lp[3] = { -1, -2, -3 }, old[3] = { -1, -2, -3 }, ref[3] = { -1, -2, -3 },
+    adv[2] = { 1, -1 }, el = 0.2, eh = 0.2, beta = 0.04, loss, g[3];
+  double bad = -0.1, one = 1, nan_lp[3] = { -1, NAN, -3 }, inf_lp[3] = { -1, -2, INFINITY };
+  long lens[2] = { 1, 2 }, mask[3] = { 1, 1, 1 }, mask2[3] = { 1, 2, 1 }, mask0[3] = { 1, 0, 0 };
+  long lens0[2] = { 3, 0 }, lens4[2] = { 2, 2 };
+  mpfr_ptr L = mpv (lp, 3), A = mpv (adv, 2);
+  mpfr_t lm, EL, EH, B, NEG;
+  mpfr_init2 (lm, PREC);
+  mps (EL, el);
+  mps (EH, eh);
+  mps (B, beta);
+  mps (NEG, -0.1);
+#define OBJ_D(lpx, lensx, maskx, elx, ehx, bx)                                \
+  rlref_grpo_obj_d (&loss, NULL, g, lpx, old, ref, adv, lensx, 2, maskx, 3,     \
+                    RLREF_GRPO_OBJ_KL_INSIDE, elx, ehx, bx)
+  TU_OK (OBJ_D (lp, lens, mask, &el, &eh, &beta));
+  TU_ASSERT_STATUS (OBJ_D (lp, lens, mask2, &el, &eh, &beta), RLREF_EDOM);
+  TU_ASSERT_STATUS (OBJ_D (lp, lens, mask0, &el, &eh, &beta), RLREF_EDOM);
+  TU_ASSERT_STATUS (OBJ_D (lp, lens0, mask, &el, &eh, &beta), RLREF_EINVAL);
+  TU_ASSERT_STATUS (OBJ_D (lp, lens4, mask, &el, &eh, &beta), RLREF_EINVAL);
+  TU_ASSERT_STATUS (OBJ_D (nan_lp, lens, mask, &el, &eh, &beta), RLREF_ENAN);
+  TU_ASSERT_STATUS (OBJ_D (inf_lp, lens, mask, &el, &eh, &beta), RLREF_ENAN);
+  TU_ASSERT_STATUS (OBJ_D (lp, lens, mask, &bad, &eh, &beta), RLREF_EDOM);
+  TU_ASSERT_STATUS (OBJ_D (lp, lens, mask, &one, &eh, &beta), RLREF_EDOM);
+  TU_ASSERT_STATUS (OBJ_D (lp, lens, mask, &el, &bad, &beta), RLREF_EDOM);
+  TU_ASSERT_STATUS (OBJ_D (lp, lens, mask, &el, &eh, &bad), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_grpo_obj_d (&loss, NULL, g, lp, old, ref, adv, lens, 2, mask, 0,
+                                      RLREF_GRPO_OBJ_KL_INSIDE, &el, &eh, &beta), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_grpo_obj_mp (lm, NULL, NULL, L, L, L, A, lens, 2, mask2, 3,
+                                       RLREF_GRPO_OBJ_KL_OUTSIDE, EL, EH, B), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_grpo_gspo_mp (lm, NULL, NULL, L, L, A, lens, 2, mask, 3, 0.0, NEG, EH),
+                    RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_grpo_gmpo_mp (lm, NULL, NULL, L, L, A, lens0, 2, mask, 3, EL, EH),
+                    RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_grpo_dr_d (&loss, NULL, NULL, lp, old, adv, lens, 2, mask0, 3,
+                                     RLREF_DR_NO_NORM, &el, &eh, NULL), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_grpo_dr_d (&loss, NULL, NULL, lp, old, adv, lens, 2, mask, 3,
+                                     RLREF_DR_CONST_LENGTH, &el, &eh, &bad), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_grpo_agg_d (&loss, g, lp, lens, 2, mask, 3,
+                                      RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM, &bad, 1), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_grpo_agg_d (&loss, g, nan_lp, lens, 2, mask, 3, RLREF_AGG_TOKEN_MEAN,
+                                      NULL, 1), RLREF_ENAN);
+#undef OBJ_D
+  tu_mp_vec_free (L, 3);
+  tu_mp_vec_free (A, 2);
+  mpfr_clears (lm, EL, EH, B, NEG, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* ===== aliasing =========================================================== */
+
+static const double al_lp[4] = { -1, -0.3, -2, -0.9 }, al_old[4] = { -1.25, -0.625, -1.5, -2.25 },
+  al_ref[4] = { -0.875, -0.5, -2.125, -1 }, al_adv[2] = { 0.75, -0.8 }, al_beta = 0.25;
+static const long al_lens[2] = { 1, 3 };
+
+/* slots: loss, kl, grad[4] | logp[4], old[4], ref[4], adv[2], beta */
+static int
+al_obj_d (double *const *s, const void *ctx)
+{
+  const enum rlref_grpo_obj_kind *k = ctx;
+  double el = 0.2, eh = 0.2;
+  return rlref_grpo_obj_d (s[0], s[1], s[2], s[3], s[4], s[5], s[6], al_lens, 2, NULL, 4, *k,
+                           &el, &eh, s[7]);
+}
+
+static int
+al_obj_mp (mpfr_ptr const *s, const void *ctx)
+{
+  const enum rlref_grpo_obj_kind *k = ctx;
+  mpfr_t el, eh;
+  int st;
+  mps (el, 0.2);
+  mps (eh, 0.2);
+  st = rlref_grpo_obj_mp (s[0], s[1], s[2], s[3], s[4], s[5], s[6], al_lens, 2, NULL, 4, *k,
+                          el, eh, s[7]);
+  mpfr_clears (el, eh, (mpfr_ptr) 0);
+  return st;
+}
+
+/* slots: loss, s[2], grad[4] | logp[4], old[4], adv[2] */
+static int
+al_gspo_d (double *const *s, const void *ctx)
+{
+  double el = 0.2, eh = 0.2;
+  (void) ctx;
+  return rlref_grpo_gspo_d (s[0], s[1], s[2], s[3], s[4], s[5], al_lens, 2, NULL, 4, 0.0, &el,
+                            &eh);
+}
+
+static int
+al_gspo_mp (mpfr_ptr const *s, const void *ctx)
+{
+  mpfr_t el, eh;
+  int st;
+  (void) ctx;
+  mps (el, 0.2);
+  mps (eh, 0.2);
+  st = rlref_grpo_gspo_mp (s[0], s[1], s[2], s[3], s[4], s[5], al_lens, 2, NULL, 4, 0.0, el, eh);
+  mpfr_clears (el, eh, (mpfr_ptr) 0);
+  return st;
+}
+
+/* slots: value, weights[4] | L[4] */
+static int
+al_agg_d (double *const *s, const void *ctx)
+{
+  (void) ctx;
+  return rlref_grpo_agg_d (s[0], s[1], s[2], al_lens, 2, NULL, 4, RLREF_AGG_SEQ_MEAN_TOKEN_MEAN,
+                           NULL, 1);
+}
+
+static int
+al_agg_mp (mpfr_ptr const *s, const void *ctx)
+{
+  (void) ctx;
+  return rlref_grpo_agg_mp (s[0], s[1], s[2], al_lens, 2, NULL, 4,
+                            RLREF_AGG_SEQ_MEAN_TOKEN_MEAN, NULL, 1);
+}
+
+START_TEST (test_aliasing)
+{
+  static const enum rlref_grpo_obj_kind kinds[3] = { RLREF_GRPO_OBJ_KL_OUTSIDE,
+    RLREF_GRPO_OBJ_KL_INSIDE, RLREF_GRPO_OBJ_CISPO_VERL };
+  for (int q = 0; q < 3; q++)
+    {
+      tu_alias_case c = { "grpo_obj", 8, 3, { 1, 1, 4, 4, 4, 4, 2, 1 },
+                          { NULL, NULL, NULL, al_lp, al_old, al_ref, al_adv, &al_beta },
+                          al_obj_d, al_obj_mp, &kinds[q] };
+      ck_assert (tu_check_aliasing (&c) > 0);
+    }
+  {
+    tu_alias_case c = { "grpo_gspo", 6, 3, { 1, 2, 4, 4, 4, 2 },
+                        { NULL, NULL, NULL, al_lp, al_old, al_adv }, al_gspo_d, al_gspo_mp,
+                        NULL };
+    ck_assert (tu_check_aliasing (&c) > 0);
+  }
+  {
+    tu_alias_case c = { "grpo_agg", 3, 2, { 1, 4, 4 }, { NULL, NULL, al_lp }, al_agg_d,
+                        al_agg_mp, NULL };
+    ck_assert (tu_check_aliasing (&c) > 0);
+  }
+}
+END_TEST
+
+static Suite *
+grpoobj_suite (void)
+{
+  Suite *s = suite_create ("grpoobj");
+  TCase *tc;
+
+  tc = tu_tcase ("aggregate");
+  tcase_add_test (tc, test_agg_detector);
+  tcase_add_test (tc, test_agg_padding_micro);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("sequence");
+  tcase_add_test (tc, test_gmpo_example);
+  tcase_add_test (tc, test_gspo_detector);
+  tcase_add_test (tc, test_gspo_cap);
+  tcase_add_test (tc, test_gmpo_clip);
+  tcase_add_test (tc, test_gfpo);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("objective");
+  tcase_add_test (tc, test_obj_placements);
+  tcase_add_test (tc, test_obj_cispo);
+  tcase_add_test (tc, test_obj_k3_small);
+  tcase_add_test (tc, test_dr_readings);
+  tcase_add_test (tc, test_bad_inputs);
+  tcase_add_test (tc, test_aliasing);
+  suite_add_tcase (s, tc);
+
+  return s;
+}
+
+TU_MAIN_SEEDED (grpoobj_suite)
