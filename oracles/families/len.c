@@ -1,0 +1,282 @@
+/* len.c -- the LEN family: the per-token weights of the loss
+ * normalisations (LEN-WEIGHTS), the exact expected length drift of one
+ * update under each (LEN-DRIFT) and the entropy along exact-gradient
+ * training with symmetric clip, clip-higher and dynamic sampling
+ * (ENT-COLLAPSE), on the think-then-answer model of rlref/len.h; seed 000
+ * sections 12.2-12.3, (13.24), (13.29)-(13.33); seed 003 (Dr.GRPO); seed
+ * 004: inputs, outputs, variants and golden cases. */
+#include "rlref/len.h"
+#include "family.h"
+
+RL_EVAL_DECL (len_weights);
+RL_EVAL_DECL (len_drift);
+RL_EVAL_DECL (ent_collapse);
+
+/* --- LEN-WEIGHTS ------------------------------------------------------------ */
+
+static const rl_io io_weights = {
+  .in = (const rl_input[]) {
+    { "lengths", RL_REAL_ARRAY, "the token count |y_i| > 0 of each response of the batch" },
+    { "group_size", RL_INT, "G, responses per prompt (default: all, one group)",
+      .defaults_to_len_of = "lengths" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "w", "the weight of each token of response i in the loss", .len_of = "lengths" },
+    { "share", "|y_i| w_i: response i's part of the loss", .len_of = "lengths" },
+    { "total", "sum_i |y_i| w_i" },
+    RL_END },
+  RL_EVALS (len_weights), .part = "weights",
+};
+
+static const rlref_len_norm n_smtm = RLREF_LEN_SEQ_MEAN_TOKEN_MEAN;
+static const rlref_len_norm n_tm = RLREF_LEN_TOKEN_MEAN;
+static const rlref_len_norm n_smts = RLREF_LEN_SEQ_MEAN_TOKEN_SUM;
+static const rlref_len_norm n_gml = RLREF_LEN_GROUP_MEAN_LENGTH;
+static const rlref_len_norm n_smtsn = RLREF_LEN_SEQ_MEAN_TOKEN_SUM_NORM;
+
+#define WHO_SMTM "seed 000 (13.24, 13.32) GRPO; TRL loss_type=\"grpo\"; verl " \
+  "loss_agg_mode=\"seq-mean-token-mean\""
+#define WHO_TM "seed 000 (13.33) DAPO; verl loss_agg_mode=\"token-mean\" (default); OpenRLHF; " \
+  "TRL loss_type=\"dapo\" and \"bnpo\""
+#define WHO_SMTS "Dr.GRPO without 1/|y| (seed 004's table); verl loss_agg_mode=" \
+  "\"seq-mean-token-sum\""
+#define WHO_GML "seed 003 (Dr.GRPO: 1/|o_i| replaced by the group mean length)"
+#define WHO_SMTSN "TRL loss_type=\"dr_grpo\" (L_const = max_completion_length); verl " \
+  "loss_agg_mode=\"seq-mean-token-sum-norm\""
+
+static const rl_variant v_weights[] = {
+  { "seq-mean-token-mean", "w_i = 1/(B |y_i|): each response's token mean, then the mean over "
+    "the B responses", WHO_SMTM, &io_weights, .data = &n_smtm },
+  { "token-mean", "w_i = 1/sum_j |y_j|: every token of the batch weighs the same", WHO_TM,
+    &io_weights, .data = &n_tm },
+  { "seq-mean-token-sum", "w_i = 1/B: token sums, no 1/|y|", WHO_SMTS, &io_weights,
+    .data = &n_smts },
+  { "group-mean-length", "w_i = 1/(B mean_{j in g(i)} |y_j|): the group's mean length for "
+    "every response of the group", WHO_GML, &io_weights, .data = &n_gml },
+  { "seq-mean-token-sum-norm", "w_i = 1/(B L_const), L_const = max_len (16)", WHO_SMTSN,
+    &io_weights, .params = { { "max_len", 16, .in_x = 1 } }, .data = &n_smtsn },
+  RL_END,
+};
+
+static const rl_case c_weights[] = {
+  { "*", "lengths=1,3 group_size=2", "Detector",
+    "CONVENTIONS.md: per-token losses [[2], [1,1,1]]: sum_i w_i sum_t L = 1.5 (grpo), 1.25 "
+    "(token-mean), 2.5 (sum), 0.625 with L_const = 4 (here 16: 0.15625)" },
+  { "*", "lengths=100,1000 group_size=2", "SeedExample",
+    "seed 000 6.3: a 100-token and a 1000-token response weigh the same under 13.32, so each "
+    "token of the long one weighs 10 times less; token-mean weighs every token 1/1100" },
+  { "*", "lengths=1,3,2,2,10,20 group_size=3", "",
+    "two groups of three: token-mean pools the batch, group-mean-length normalises each group "
+    "by its own mean (6/3 = 2 and 32/3)" },
+  { "*", "lengths=7 group_size=1", "", "one response: 1/7 a token under 13.24, 13.33 and the "
+    "group mean length, 1 without 1/|y|, 1/16 under the constant" },
+  { "*", "lengths=2.5,0.5 group_size=2", "", "lengths as real token weights (masked counts): "
+    "computed as written" },
+  { "*", "lengths=3,-1 group_size=2", "NegativeLength", "a negative length",
+    .invalid_in = "*" },
+  { "*", "lengths=3,0 group_size=2", "NegativeLength",
+    "a response of no tokens: 1/|y| is undefined", .invalid_in = "*" },
+  { "*", "lengths= group_size=1", "Empty", "no responses", .invalid_in = "*" },
+  { "*", "lengths=1,2,3,4 group_size=3", "LengthMismatch", "groups of 3 do not divide 4",
+    .invalid_in = "*" },
+  { "*", "lengths=1,nan group_size=2", "NonFinite", "a NaN length", .invalid_in = "*" },
+  { "seq-mean-token-sum-norm", "lengths=1,2 group_size=2 max_len=0", "OutOfDomain",
+    "L_const = 0", .invalid_in = "*" },
+  RL_END,
+};
+
+/* --- LEN-DRIFT -------------------------------------------------------------- */
+
+#define MODEL_DOC "the think-then-answer model: 3 logits (w think, c correct answer, x wrong " \
+  "answer) per step t = 0..T-1; c and x end the response, T tokens w are cut (reward 0)"
+
+static const rl_io io_drift = {
+  .in = (const rl_input[]) {
+    { "logits", RL_REAL_ARRAY, MODEL_DOC },
+    { "G", RL_INT, "responses per group (1 to 20)" },
+    { "eta", RL_REAL, "the step size of the one-step change len_step" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "len", "E[|y|]" },
+    { "acc", "E[r], the probability of a correct answer" },
+    { "dlen", "d E[|y|]/d eta along g = E[sum_i w_i A_i grad log pi(y_i)]" },
+    { "dlen_pos", "d E[|y|] along the part of g from the terms with A > 0 (correct answers)" },
+    { "dlen_neg", "d E[|y|] along the part of g from the terms with A < 0 (wrong answers)" },
+    { "dlen_correct", "d E[|y| | correct]/d eta along g" },
+    { "dlen_wrong", "d E[|y| | wrong or cut]/d eta along g" },
+    { "dacc", "d E[r]/d eta along g" },
+    { "len_step", "E[|y|] at theta + eta g minus E[|y|] at theta" },
+    RL_END },
+  RL_EVALS (len_drift), .part = "drift",
+};
+
+#define DRIFT_TEXT " over the group (L_const = T); A of 13.23, ddof 0, 0 for a group of equal " \
+  "rewards; g at the old policy (ratio 1)"
+
+static const rl_variant v_drift[] = {
+  { "seq-mean-token-mean", "w_i = 1/(G |y_i|)" DRIFT_TEXT, WHO_SMTM, &io_drift,
+    .data = &n_smtm },
+  { "token-mean", "w_i = 1/sum_j |y_j|" DRIFT_TEXT, WHO_TM, &io_drift, .data = &n_tm },
+  { "seq-mean-token-sum", "w_i = 1/G" DRIFT_TEXT, WHO_SMTS, &io_drift, .data = &n_smts },
+  { "group-mean-length", "w_i = 1/(G mean |y|) = 1/sum_j |y_j| (one group: token-mean's)"
+    DRIFT_TEXT, WHO_GML, &io_drift, .data = &n_gml },
+  { "seq-mean-token-sum-norm", "w_i = 1/(G T), the direction of seq-mean-token-sum scaled by "
+    "1/T" DRIFT_TEXT, WHO_SMTSN, &io_drift, .data = &n_smtsn },
+  RL_END,
+};
+
+static const rl_case c_drift[] = {
+  { "*", "logits=0,0,0,0,0,0,0,0,0 G=4 eta=1", "LengthBias",
+    "uniform steps, T = 3: 7 responses, 210 groups of 4; GRPO's 1/|y| makes the wrong "
+    "answers' part lengthen (dlen_neg > 0), the unnormalised sum shortens both" },
+  { "*", "logits=0.5,0,0,0.5,0,0,0.5,0,0 G=3 eta=1", "LengthBias",
+    "thinking favoured at every step: E[|y|] 1.66" },
+  { "*", "logits=1,-1,0,1,-1,0,1,-1,0 G=3 eta=2", "LengthBias",
+    "a hard prompt: accuracy 0.19" },
+  { "*", "logits=0,-1,1,0,0,0,0,1,-1 G=3 eta=1", "LengthBias",
+    "thinking helps: a correct answer is likelier after more thinking" },
+  { "*", "logits=0,0,0 G=2 eta=1", "", "T = 1: no thinking, every length 1: no drift" },
+  { "*", "logits=0,0,0,0,0,0 G=1 eta=1", "GroupOfOne",
+    "a group of one: every advantage 0, no update" },
+  { "*", "logits=0,0,0,0,0,0 G=0 eta=1", "OutOfDomain", "G = 0", .invalid_in = "*" },
+  { "*", "logits=0,0,0,0,0,0,0,0,0 G=40 eta=1", "TooLarge",
+    "9.3e6 groups of 40 among 7 responses", .invalid_in = "*" },
+  { "*", "logits=0,0,0,0 G=2 eta=1", "LengthMismatch", "not 3 logits a step",
+    .invalid_in = "*" },
+  { "*", "logits=0,nan,0 G=2 eta=1", "NonFinite", "a NaN logit", .invalid_in = "*" },
+  RL_END,
+};
+
+/* --- ENT-COLLAPSE ----------------------------------------------------------- */
+
+static const rl_io io_ent = {
+  .in = (const rl_input[]) {
+    { "logits", RL_REAL_ARRAY, MODEL_DOC " (the start of the run)" },
+    { "G", RL_INT, "responses per group (1 to 20)" },
+    { "lr", RL_REAL, "the learning rate of the inner steps, > 0" },
+    { "mu", RL_INT, "inner steps per batch (the old policy held), 1 to 1000" },
+    { "steps", RL_INT, "outer steps (batches), 1 to 10000" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "entropy0", "H(pi) = -sum_y pi(y) log pi(y) at the start" },
+    { "entropy", "H(pi) after each outer step", .len_is = "steps" },
+    { "acc", "E[r] after each outer step", .len_is = "steps" },
+    { "mean_len", "E[|y|] after each outer step", .len_is = "steps" },
+    RL_END },
+  RL_EVALS (ent_collapse), .part = "entropy",
+};
+
+static const rlref_ent_recipe r_symmetric = { 0.2, 0.2, 0, RLREF_LEN_SEQ_MEAN_TOKEN_MEAN };
+static const rlref_ent_recipe r_higher = { 0.2, 0.28, 0, RLREF_LEN_SEQ_MEAN_TOKEN_MEAN };
+static const rlref_ent_recipe r_dynamic = { 0.2, 0.2, 1, RLREF_LEN_SEQ_MEAN_TOKEN_MEAN };
+
+#define ENT_TEXT "each outer step: pi_old = pi_theta, then mu steps theta <- theta + lr grad L, " \
+  "L = E_group[sum_i w_i sum_t min(rho A_i, clip(rho, 1 - eps_low, 1 + eps_high) A_i)] " \
+  "exactly (every group of G enumerated), w_i = 1/(G |y_i|) (13.24), A of 13.23 (ddof 0); "
+
+static const rl_variant v_ent[] = {
+  { "symmetric", ENT_TEXT "eps_low = eps_high = 0.2", "seed 000 (13.12), (13.25) GRPO/PPO",
+    &io_ent, .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 } }, .data = &r_symmetric },
+  { "clip-higher", ENT_TEXT "eps_low = 0.2, eps_high = 0.28",
+    "seed 000 (13.31) DAPO clip-higher; verl clip_ratio_high; TRL epsilon_high",
+    &io_ent, .params = { { "eps_low", 0.2 }, { "eps_high", 0.28 } }, .data = &r_higher },
+  { "dynamic-sampling", ENT_TEXT "eps 0.2; only groups with 0 < correct < G, the expectation "
+    "renormalised by P(kept) (the batch refilled with such groups)",
+    "seed 000 (13.30) DAPO dynamic sampling; verl filter_groups; OpenRLHF dynamic_filtering",
+    &io_ent, .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 } }, .data = &r_dynamic },
+  RL_END,
+};
+
+static const rl_case c_ent[] = {
+  { "*", "logits=0,-1.5,0.5,0,-1.5,0.5 G=3 lr=4 mu=4 steps=12", "EntropyCollapse",
+    "T = 2, a rare correct answer (p 0.078 at each step): the entropy rises while c gains, "
+    "then collapses" },
+  { "*", "logits=0,-1,0,0,-1,0,0,-1,0 G=3 lr=2 mu=4 steps=6", "EntropyCollapse",
+    "T = 3, 343 groups of 3" },
+  { "*", "logits=0,-2,1,0,-2,1 G=2 lr=8 mu=8 steps=5", "EntropyCollapse ClipActive",
+    "large steps: the clip binds within each batch; clip-higher's entropy stays above the "
+    "symmetric clip's" },
+  { "*", "logits=0,0,0 G=1 lr=1 mu=2 steps=3", "GroupOfOne",
+    "a group of one: no advantage, no update; dynamic sampling keeps no group",
+    .invalid_in = "dynamic-sampling" },
+  { "*", "logits=0,0,0 G=2 lr=0 mu=2 steps=3", "OutOfDomain", "lr = 0", .invalid_in = "*" },
+  { "*", "logits=0,0,0 G=2 lr=1 mu=0 steps=3", "OutOfDomain", "no inner step",
+    .invalid_in = "*" },
+  { "*", "logits=0,0,0,0 G=2 lr=1 mu=2 steps=3", "LengthMismatch", "not 3 logits a step",
+    .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_note notes[] = {
+  { "Detector", "CONVENTION",
+    "The detector of CONVENTIONS.md \"Loss aggregation\": per-token losses [[2], [1, 1, 1]] "
+    "give a different loss under each normalisation." },
+  { "SeedExample", "WORKED_EXAMPLE",
+    "Seed 000 section 6.3: a 100-token and a 1000-token response count the same under the "
+    "sample-level mean (13.32), so each token of the long one weighs ten times less." },
+  { "LengthBias", "PROPERTY",
+    "The exact expected update of one group, every group enumerated.  Reading A (seed 000 "
+    "section 12.2, seed 004): GRPO's 1/|y| dilutes the penalty of long wrong answers and "
+    "favours short correct ones, so wrong answers lengthen.  Reading B (seed 003): 1/|y| "
+    "weighs the tokens of short responses more, so the model learns to write short.  On these "
+    "models both halves hold against the unnormalised update (seq-mean-token-sum), though its "
+    "tokens weigh |y| times more: under seq-mean-token-mean the part of the update from wrong "
+    "answers (dlen_neg) is larger, positive in every case while the unnormalised one is "
+    "negative in three, which is A; the part from correct answers (dlen_pos) is smaller, which "
+    "is B for correct answers only.  The net drift dlen of 1/|y| is above the unnormalised "
+    "one where a cut response scores 0 and the accuracy does not depend on the length, below "
+    "it where thinking raises the accuracy (the fourth model): neither reading decides the "
+    "net sign, which depends on the model." },
+  { "EntropyCollapse", "PROPERTY",
+    "Exact-gradient training: each outer step holds pi_old and makes mu gradient steps on the "
+    "exact expected clipped surrogate (13.29 with 13.24's weights); the expectation over the "
+    "groups of G is a finite sum, so the curves carry no sampling noise.  Dynamic sampling "
+    "(13.30) in expectation only rescales the update by 1/P(0 < correct < G): a larger step "
+    "where the accuracy is near 0 or 1, which here collapses the entropy sooner." },
+  { "ClipActive", "PROPERTY",
+    "Steps large enough that rho leaves [1 - eps_low, 1 + eps_high] within a batch: the "
+    "three recipes part." },
+  { "GroupOfOne", "EDGE_CASE",
+    "G = 1: every advantage is 0 (a group of equal rewards), nothing moves; dynamic sampling "
+    "keeps no group (rejected: no batch can be filled)." },
+  { "NegativeLength", "INVALID_INPUT", "A length <= 0: a response has at least one token." },
+  { "TooLarge", "INVALID_INPUT",
+    "More groups than the enumeration takes (G at most 20, at most 5e4 multisets)." },
+  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
+  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
+  { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
+  { "Empty", "INVALID_INPUT", "No data: must be rejected." },
+  RL_END,
+};
+
+/* The drift and the training runs are sums over up to 2401 groups and
+ * recurrences of up to 100 gradient steps: binary64 rounds each term. */
+#define LEN_ULPS 256
+
+static const rl_formula formulas[] = {
+  { "LEN-WEIGHTS", "per-token weight under each loss normalisation",
+    "000 section 12.2, (13.24), (13.32), (13.33); 003 Dr.GRPO",
+    "w_i the weight of each token of response i: 1/(B |y_i|) (13.24, GRPO), 1/sum |y| (13.33, "
+    "DAPO), 1/B (Dr.GRPO), 1/(B mean of the group's |y|) (seed 003), 1/(B L_const) (TRL "
+    "dr_grpo); share_i = |y_i| w_i", v_weights, c_weights, notes },
+  { "LEN-DRIFT", "exact expected change of E[|y|] after one update under each normalisation",
+    "000 section 12.2; 004; 003 (the opposite claim)",
+    "on the think-then-answer model, g = E[sum_i w_i A_i grad log pi(y_i)] over every group "
+    "of G; d E[|y|] along g and along its parts from correct (A > 0) and wrong (A < 0) "
+    "answers, d E[|y| | correct], d E[|y| | wrong], d E[r], and E[|y|] after theta + eta g",
+    v_drift, c_drift, notes, .ulps = LEN_ULPS },
+  { "ENT-COLLAPSE", "policy entropy along exact-gradient training: symmetric clip, "
+    "clip-higher, dynamic sampling", "000 section 12.3, (13.29)-(13.31)",
+    "H(pi) = -sum pi log pi after each outer step of mu exact gradient steps on the expected "
+    "clipped surrogate under the batch's old policy (every group enumerated); clip 0.2/0.2, "
+    "0.2/0.28, or 0.2/0.2 with only groups of mixed rewards", v_ent, c_ent, notes,
+    .ulps = LEN_ULPS },
+  RL_END,
+};
+
+RL_FAMILY (len) = {
+  .name = "len",
+  .title = "Length bias and entropy collapse",
+  .rank = 9,
+  .formulas = formulas,
+};
