@@ -1,0 +1,125 @@
+/* dapo_eval.c -- glue from the registry's inputs and outputs to the DAPO
+ * formulas.  Compiled twice (binary64 and MPFR).  Parameters are found by
+ * name; integer inputs arrive as longs. */
+#include <string.h>
+#include "family_eval.h"
+#include "dapo_variant.h"
+
+/* The real parameter of v named name (x[n_in + p]), or NULL. */
+static num_srcptr
+param (const rl_variant *v, num_srcptr const *x, const char *name)
+{
+  size_t n_in = rl_n_in (v->io);
+  for (size_t p = 0; v->params[p].name; p++)
+    if (strcmp (v->params[p].name, name) == 0)
+      return x[n_in + p];
+  return NULL;
+}
+
+/* DAPO-OBJ: x = logp, old_logp [n], lengths ints [G], rewards [G];
+ * eps_low, eps_high (, c); y = objective, adv, grad, clipfrac. */
+RL_ENTRY (dapo_obj)
+{
+  const rl_dapo_obj_variant *d = v->data;
+  const rlref_adv_convention *ac = rlref_adv_convention_find (d->adv);
+  if (!ac)
+    RLREF_ERROR ("DAPO-OBJ: unknown advantage convention", RLREF_EINVAL);
+  return LIB (dapo_obj) (y[0], y[1], y[2], y[3], x[0], x[1], a->len[0], a->iv[2], x[3],
+                         a->len[3], ac, &d->clip, param (v, x, "eps_low"),
+                         param (v, x, "eps_high"), param (v, x, "c"));
+}
+
+/* DAPO-CLIPHIGHER: rlref_ppo_clip itself.  x = logp, old_logp, adv [n],
+ * mask ints; eps_low, eps_high (, c); y = loss, surrogate, ratio, grad,
+ * clipfrac. */
+RL_ENTRY (dapo_cliphigher)
+{
+  return LIB (ppo_clip) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3], a->len[0],
+                         v->data, param (v, x, "eps_low"), param (v, x, "eps_high"),
+                         param (v, x, "c"));
+}
+
+/* DAPO-TOKLOSS: lengths ints [G]; y = token_weight, response_weight. */
+RL_ENTRY (dapo_tokloss)
+{
+  const enum rlref_dapo_norm *norm = v->data;
+  (void) x;
+  return LIB (dapo_tokloss) (y[0], y[1], a->iv[0], a->len[0], *norm);
+}
+
+/* DAPO-TOKLOSS-EX: short, long ints; y = short_weight, long_weight,
+ * weight_ratio, long_share. */
+RL_ENTRY (dapo_tokloss_ex)
+{
+  const enum rlref_dapo_norm *norm = v->data;
+  long len[2] = { a->iv[0][0], a->iv[1][0] };
+  num_ptr tw = NULL, rw = NULL;
+  int status;
+  (void) x;
+  tw = num_vec_new (2);
+  rw = num_vec_new (2);
+  if (!tw || !rw)
+    {
+      num_vec_free (tw, 2);
+      num_vec_free (rw, 2);
+      RLREF_ERROR ("DAPO-TOKLOSS-EX: out of memory", RLREF_ENOMEM);
+    }
+  status = LIB (dapo_tokloss) (tw, rw, len, 2, *norm);
+  if (status == RLREF_SUCCESS)
+    {
+      num_set (y[0], AT (tw, 0));
+      num_set (y[1], AT (tw, 1));
+      num_set (y[3], AT (rw, 1));
+      /* the ratio of the weights, 1/(G s) over 1/(G l) or 1: l/s, one quotient */
+      if (*norm == RLREF_DAPO_SAMPLE_LEVEL)
+        {
+          num_set_si (y[2], len[1]);
+          num_div_si (y[2], y[2], len[0]);
+        }
+      else
+        num_set_si (y[2], 1);
+    }
+  num_vec_free (tw, 2);
+  num_vec_free (rw, 2);
+  return status;
+}
+
+/* DAPO-OVERLONG: lengths ints [n], L_max, L_cache ints; factor (verl,
+ * openrlhf); y = penalty, filter. */
+RL_ENTRY (dapo_overlong)
+{
+  const enum rlref_dapo_overlong *reading = v->data;
+  (void) x;
+  return LIB (dapo_overlong) (y[0], y[1], a->iv[0], a->len[0], a->iv[1][0], a->iv[2][0],
+                              *reading, param (v, x, "factor"));
+}
+
+/* DAPO-DYNSAMPLE keep rules: x = rewards [n], group_size int; y = keep,
+ * mean, std, kept. */
+RL_ENTRY (dapo_keep)
+{
+  const enum rlref_dapo_keep *rule = v->data;
+  size_t kept = 0;
+  int status = LIB (dapo_keep) (y[0], y[1], y[2], &kept, x[0], a->len[0], a->iv[1][0], *rule);
+  if (status == RLREF_SUCCESS)
+    num_set_si (y[3], (long) kept);
+  return status;
+}
+
+/* DAPO-DYNSAMPLE refill, rounds of M: x = p; G, B, M ints; y = keep_prob,
+ * expected_rounds, expected_groups. */
+RL_ENTRY (dapo_refill_batch)
+{
+  const int *g1 = v->data;
+  return LIB (dapo_refill) (y[0], y[1], y[2], x[0], a->iv[1][0], a->iv[2][0], a->iv[3][0],
+                            RLREF_DAPO_REFILL_BATCH, *g1);
+}
+
+/* DAPO-DYNSAMPLE refill, prompt by prompt: x = p; G, B ints; y =
+ * keep_prob, expected_groups. */
+RL_ENTRY (dapo_refill_prompt)
+{
+  const int *g1 = v->data;
+  return LIB (dapo_refill) (y[0], NULL, y[1], x[0], a->iv[1][0], a->iv[2][0], 1,
+                            RLREF_DAPO_REFILL_PROMPT, *g1);
+}

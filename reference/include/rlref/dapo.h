@@ -1,0 +1,65 @@
+/* rlref/dapo.h -- DAPO (DAPO-*): the objective with token-level
+ * normalisation (13.29), the decoupled clip (13.31, through rlref/ppo.h's
+ * rlref_ppo_clip), dynamic sampling's keep rules and refill accounting
+ * (13.30), sample- against token-level weights (13.32, 13.33) and the soft
+ * overlong penalty with the overlong filter (13.34); binary64 and MPFR.
+ *
+ * A group of G responses is laid out one response after another: token
+ * arrays hold sum_i lengths[i] entries, response i owning lengths[i]
+ * consecutive ones.  Every output may share storage with an input of the
+ * same length (reference/README.md, "Aliasing"). */
+#ifndef RLREF_DAPO_H
+#define RLREF_DAPO_H
+
+#include <stddef.h>
+#include <mpfr.h>
+#include "rlref/status.h"
+#include "rlref/precision.h"
+#include "rlref/grpo.h"
+#include "rlref/ppo.h"
+
+/* DAPO-TOKLOSS: how the token terms of a group are averaged. */
+enum rlref_dapo_norm
+{
+  RLREF_DAPO_SAMPLE_LEVEL,      /* (1/G) sum_i (1/|y_i|) sum_t (13.32, GRPO) */
+  RLREF_DAPO_TOKEN_LEVEL        /* (1/sum_i |y_i|) sum_i sum_t (13.33, DAPO) */
+};
+
+/* DAPO-OVERLONG: the three readings of the soft overlong penalty. */
+enum rlref_dapo_overlong
+{
+  RLREF_DAPO_OVERLONG_PAPER,    /* 13.34: 0, linear, -1 beyond L_max (seed 000, TRL) */
+  RLREF_DAPO_OVERLONG_VERL,     /* min(-(L - (L_max - L_cache))/L_cache f, 0), not floored */
+  RLREF_DAPO_OVERLONG_OPENRLHF  /* -min(L - (L_max - L_cache), L_cache)/L_cache f */
+};
+
+/* DAPO-DYNSAMPLE: when a group is kept. */
+enum rlref_dapo_keep
+{
+  RLREF_DAPO_KEEP_STD,          /* population std > 0, or one sample (verl) */
+  RLREF_DAPO_KEEP_MEAN,         /* 0 < mean < 1, strict (OpenRLHF) */
+  RLREF_DAPO_KEEP_COUNT         /* 0 < #{r > 0} < G (13.30) */
+};
+
+/* DAPO-DYNSAMPLE refill: how groups are drawn until B are kept. */
+enum rlref_dapo_refill
+{
+  RLREF_DAPO_REFILL_BATCH,      /* rounds of M prompts (verl) */
+  RLREF_DAPO_REFILL_PROMPT      /* prompt by prompt (OpenRLHF) */
+};
+
+/* The refill accounting's limits: B kept groups, M prompts a round, and
+ * the rounds summed (EMAXITER beyond). */
+#define RLREF_DAPO_MAX_B 10000L
+#define RLREF_DAPO_MAX_M 1000000L
+#define RLREF_DAPO_MAX_WORK 20000000L
+
+#include "rlref/tmpl/begin_d.h"
+#include "rlref/tmpl/dapo.h"
+#include "rlref/tmpl/end.h"
+
+#include "rlref/tmpl/begin_mp.h"
+#include "rlref/tmpl/dapo.h"
+#include "rlref/tmpl/end.h"
+
+#endif
