@@ -1,0 +1,657 @@
+/* grpobase.c -- the GRPO baselines family: the bound and the scale of the
+ * group advantage (GRPO-ADV-BOUND, GRPO-ADV-SCALE), the zero-mean score of
+ * 13.27 on the tiny LM (GRPO-BASELINE), the leave-one-out advantage of
+ * RLOO under the libraries' conventions with its identity, TRL's shaped
+ * reward and sequence ratio (GRPO-RLOO), the variance of the baselines
+ * (GRPO-VAR, 13.28'), the difficulty weight of the std normalisation
+ * (GRPO-STDBIAS) and ReMax (GRPO-REMAX): inputs, outputs, variants and
+ * golden cases. */
+#include "rlref/grpobase.h"
+#include "family.h"
+
+RL_EVAL_DECL (adv_bound);
+RL_EVAL_DECL (adv_scale);
+RL_EVAL_DECL (rloo_adv);
+RL_EVAL_DECL (rloo_strided);
+RL_EVAL_DECL (rloo_identity);
+RL_EVAL_DECL (rloo_kl);
+RL_EVAL_DECL (rloo_loss);
+RL_EVAL_DECL (var_exact);
+RL_EVAL_DECL (var_mc);
+RL_EVAL_DECL (stdbias);
+RL_EVAL_DECL (remax);
+RL_EVAL_DECL (remax_seq);
+RL_EVAL_DECL (baseline);
+
+/* --- GRPO-ADV-BOUND, GRPO-ADV-SCALE ------------------------------------ */
+
+static const rl_io io_bound = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "the G rewards of one group" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "max_abs", "max_i |A_i|, A_i = (r_i - mean)/std (eps 0; 0 when the std is 0)" },
+    { "bound", "Samuelson's bound: sqrt(G - 1) (ddof 0), (G - 1)/sqrt(G) (ddof 1)" },
+    RL_END },
+  RL_EVALS (adv_bound), .part = "bound",
+};
+
+static const rl_io io_scale = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "the G rewards of one group" },
+    { "eps", RL_REAL, "eps added to the std, > 0" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "std_adv", "the std (same ddof) of A_i = (r_i - mean)/(sigma + eps)" },
+    { "ratio", "sigma/(sigma + eps)" },
+    RL_END },
+  RL_EVALS (adv_scale), .part = "scale",
+};
+
+static const int ddof0 = 0, ddof1 = 1;
+
+static const rl_variant v_bound[] = {
+  { "ddof0", "A = (r - mean)/std, population std (ddof 0); |A| <= sqrt(G - 1)",
+    "seed 000 (13.23, its worked example implies ddof 0); seed 001", &io_bound,
+    .params = { { "ddof", 0, .is_int = 1 } }, .data = &ddof0 },
+  { "ddof1", "A = (r - mean)/std, sample std (ddof 1); |A| <= (G - 1)/sqrt(G)",
+    "seed 003; TRL, verl, OpenRLHF (without their eps)", &io_bound,
+    .params = { { "ddof", 1, .is_int = 1 } }, .data = &ddof1 },
+  RL_END,
+};
+
+static const rl_variant v_scale[] = {
+  { "ddof0", "A = (r - mean)/(sigma + eps), sigma of ddof 0: the population std of A is "
+    "sigma/(sigma + eps)", "seed 001 (group_advantages, ddof 0)", &io_scale,
+    .params = { { "ddof", 0, .is_int = 1 } }, .data = &ddof0 },
+  { "ddof1", "A = (r - mean)/(s + eps), s of ddof 1: the ddof-1 std of A is s/(s + eps)",
+    "TRL (eps 1e-4), verl (1e-6), OpenRLHF (1e-9)", &io_scale,
+    .params = { { "ddof", 1, .is_int = 1 } }, .data = &ddof1 },
+  RL_END,
+};
+
+#define ONE64 "rewards=1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
+
+static const rl_case c_bound[] = {
+  { "*", ONE64, "SeedDerived Attained",
+    "one success in G = 64 attains the bound: 7.937 (ddof 0), 7.875 (ddof 1)" },
+  { "*", "rewards=0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1", "Attained", "one failure in 64: the same |A|" },
+  { "*", "rewards=1,0,0,0,0,0,0,0", "Attained", "one success in 8: sqrt(7) = 2.6458, 7/sqrt(8) = 2.4749" },
+  { "*", "rewards=1,0", "Attained", "G = 2: every |A| is 1 (ddof 0), 1/sqrt(2) (ddof 1)" },
+  { "*", "rewards=1,1,0,0", "", "two of four: |A| = 1 (ddof 0), 0.866 (ddof 1), below the bound" },
+  { "*", "rewards=0.3,-1.7,2.25,0,5.5,-3.125", "", "real-valued rewards, below the bound" },
+  { "*", "rewards=100000000,100000001,100000001,100000001", "LargeOffset",
+    "1e8 offset: the one low reward attains the bound" },
+  { "*", "rewards=1e-8,0,0,0,0,0,0,0", "TinyVariance Attained",
+    "a spread of 1e-8 still gives |A| = sqrt(7): sigma -> 0 does not make A explode" },
+  { "*", "rewards=1,1,1", "ZeroVariance", "zero variance: A = 0" },
+  { "*", "rewards=1.5e308,-1.5e308,1e308", "RangeScaling",
+    "rewards near DBL_MAX: the deviations overflow binary64 unless scaled" },
+  { "*", "rewards=0.5", "GroupOfOne", "G = 1: bound 0 (ddof 0); ddof 1 has no std",
+    .invalid_in = "ddof1" },
+  { "*", "rewards=", "Empty", "no rewards", .invalid_in = "*" },
+  { "*", "rewards=1,nan,0", "NonFinite", "a NaN reward", .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_case c_scale[] = {
+  { "*", "rewards=1,0,0,1 eps=1e-8", "SeedDerived", "seed 001's eps: the std of A is 1 - 2e-8" },
+  { "*", "rewards=1,0,0,1 eps=0.5", "", "sigma 0.5 (ddof 0): std of A = 0.5" },
+  { "*", "rewards=0,1e-4 eps=1e-4", "TinyVariance",
+    "TRL's eps against a spread of 1e-4: std of A 0.414 (ddof 1)" },
+  { "*", "rewards=0,1e-4 eps=1e-6", "TinyVariance", "verl's eps: 0.986 (ddof 1)" },
+  { "*", "rewards=0.2,0.8,0.4,0.6 eps=1e-9", "", "OpenRLHF's eps" },
+  { "*", "rewards=100000000,100000001,100000002 eps=1e-4", "LargeOffset",
+    "1e8 offset, spread 1" },
+  { "*", "rewards=1,1,1 eps=1e-8", "ZeroVariance", "zero variance: A = 0, std 0, ratio 0" },
+  { "*", "rewards=1.5e308,-1.5e308,1e308 eps=1e-8", "RangeScaling",
+    "rewards near DBL_MAX: r - mean and sigma overflow unless scaled; the ratio is 1 - 7e-317" },
+  { "*", "rewards=1e-320,0 eps=1e-8", "RangeScaling",
+    "subnormal rewards: sigma/(sigma + eps) = 7.07e-313 (ddof 1), itself subnormal; eps 2^-k "
+    "must not overflow" },
+  { "*", "rewards=0.5 eps=1e-8", "GroupOfOne", "G = 1: 0 (ddof 0); ddof 1 has no std",
+    .invalid_in = "ddof1" },
+  { "*", "rewards=1,0 eps=0", "OutOfDomain", "eps = 0", .invalid_in = "*" },
+  { "*", "rewards=1,0 eps=-1e-8", "OutOfDomain", "eps < 0", .invalid_in = "*" },
+  { "*", "rewards=1,nan eps=1e-8", "NonFinite", "a NaN reward", .invalid_in = "*" },
+  RL_END,
+};
+
+/* --- GRPO-RLOO ------------------------------------------------------- */
+
+static const rl_io io_rloo = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "N rewards, groups of G contiguous" },
+    { "group_size", RL_INT, "G (default: N, one group)", .defaults_to_len_of = "rewards" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "adv", "leave-one-out advantage of each response (13.28)", .len_of = "rewards" },
+    RL_END },
+  RL_EVALS (rloo_adv), .part = "advantage",
+};
+
+static const rl_io io_strided = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "N rewards sample-major: response j of prompt q at j (N/G) + q" },
+    { "group_size", RL_INT, "G, responses per prompt (rloo_k)", .defaults_to_len_of = "rewards" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "adv", "leave-one-out advantage of each response, in the same layout", .len_of = "rewards" },
+    RL_END },
+  RL_EVALS (rloo_strided), .part = "strided",
+};
+
+static const rl_io io_identity = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "N rewards, groups of G contiguous" },
+    { "group_size", RL_INT, "G >= 2 (default: N, one group)", .defaults_to_len_of = "rewards" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "loo", "r_i - (sum_{j != i} r_j)/(G - 1) (13.28)", .len_of = "rewards" },
+    { "centered", "r_i - mean of the group", .len_of = "rewards" },
+    { "scale", "(G - 1)/G: centered = scale * loo" },
+    RL_END },
+  RL_EVALS (rloo_identity), .part = "identity",
+};
+
+static const rl_io io_kl = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "N rewards (nan: unscorable), groups of G contiguous" },
+    { "logp_old", RL_REAL_ARRAY, "log pi_old of each token, N rows of L" },
+    { "logp_ref", RL_REAL_ARRAY, "log pi_ref of each token", .same_len_as = "logp_old" },
+    { "mask", RL_INT_ARRAY, "1 for a completion token, 0 for padding", .same_len_as = "logp_old" },
+    { "group_size", RL_INT, "G (default: N, one group)", .defaults_to_len_of = "rewards" },
+    { "beta", RL_REAL, "the KL coefficient" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "penalty", "beta sum_t mask (logp_old - logp_ref), subtracted from the reward",
+      .len_of = "rewards" },
+    { "adv", "TRL's leave-one-out advantage of the shaped rewards", .len_of = "rewards" },
+    RL_END },
+  RL_EVALS (rloo_kl), .part = "kl-reward",
+};
+
+static const rl_io io_loss = {
+  .in = (const rl_input[]) {
+    { "logp", RL_REAL_ARRAY, "log pi_theta of each token, N rows of L" },
+    { "logp_old", RL_REAL_ARRAY, "log pi_old of each token", .same_len_as = "logp" },
+    { "mask", RL_INT_ARRAY, "1 for a completion token, 0 for padding", .same_len_as = "logp" },
+    { "adv", RL_REAL_ARRAY, "the advantage of each of the N sequences" },
+    { "eps_low", RL_REAL, "lower clip width, 0 <= eps_low < 1" },
+    { "eps_high", RL_REAL, "upper clip width, >= 0" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "ratio", "exp(sum_t mask (logp - logp_old)), one ratio per sequence", .len_of = "adv" },
+    { "seq_loss", "-min(ratio A, clip(ratio, 1 - eps_low, 1 + eps_high) A)", .len_of = "adv" },
+    { "loss", "the mean of seq_loss" },
+    RL_END },
+  RL_EVALS (rloo_loss), .part = "loss",
+};
+
+static const enum rlref_rloo_convention rloo_seed = RLREF_RLOO_SEED, rloo_trl = RLREF_RLOO_TRL,
+  rloo_verl = RLREF_RLOO_VERL, rloo_vec = RLREF_RLOO_VERL_VECTORIZED;
+
+static const rl_variant v_rloo[] = {
+  { "seed-000", "A_i = r_i - (sum_j r_j - r_i)/(G - 1) (13.28); a group of one, NaN or "
+    "infinite rewards refused", "seed 000 (13.28, section 11 Table 4); seeds 001, 004",
+    &io_rloo, .data = &rloo_seed },
+  { "trl", "13.28 over the scorable (non-NaN) rewards of the group, c of them: (c r_i - S)/(c - "
+    "1); a NaN reward, and a group with fewer than two scorable rewards, get 0 "
+    "(nan_to_num); an infinite reward refused (nan_to_num would give +-DBL_MAX)",
+    "TRL (1.10 development line) RLOOTrainer", &io_rloo, .data = &rloo_trl },
+  { "verl", "13.28 as r n/(n - 1) - mean n/(n - 1); a group of one keeps A = r (mean 0); NaN "
+    "or infinite rewards refused", "verl (August 2026 main) compute_rloo_outcome_advantage",
+    &io_rloo, .data = &rloo_verl },
+  { "verl-vectorized", "(c r - S)/max(c - 1, 1) (c > 1): a group of one gives 0; NaN or "
+    "infinite rewards refused", "verl (August 2026 main) rloo_vectorized", &io_rloo,
+    .data = &rloo_vec },
+  { "trl-strided", "13.28 with the rewards laid out sample-major (reshape(rloo_k, -1)): "
+    "response j of prompt q at j P + q; rloo_k = 1, NaN or infinite rewards refused",
+    "TRL up to 0.19 RLOOTrainer (the layout changed to grouped by prompt afterwards)", &io_strided },
+  { "identity", "loo (13.28), centered r - mean and scale (G - 1)/G: r - mean = ((G - 1)/G) "
+    "loo, the group-mean baseline a fixed rescaling of the leave-one-out one",
+    "seed 000 section 5 (G = 8: 0.875; G = 64: 0.984)", &io_identity },
+  { "trl-kl", "penalty beta sum_t mask (logp_old - logp_ref) (k1 summed over the sequence), "
+    "then trl's leave-one-out advantage of r - penalty", "TRL (1.10 development line) RLOOTrainer, beta != 0",
+    &io_kl },
+  { "trl-seq-ratio", "one ratio per sequence, exp(sum_t mask (logp - logp_old)) (not GSPO's "
+    "1/|y| power), clipped to [1 - eps_low, 1 + eps_high]; loss = mean_i -min(rho A, clip(rho) A)",
+    "TRL (1.10 development line) RLOOTrainer; seed 000 section 11 Table 4 (sequence-level "
+    "ratio)", &io_loss },
+  RL_END,
+};
+
+static rl_outcome
+single_rloo (const rl_variant *v)
+{
+  const enum rlref_rloo_convention *c = v->data;
+  if (*c == RLREF_RLOO_SEED)
+    return RL_INVALID;
+  return *c == RLREF_RLOO_VERL ? RL_ACCEPTABLE : RL_VALID;
+}
+
+static rl_outcome
+nan_rloo (const rl_variant *v)
+{
+  const enum rlref_rloo_convention *c = v->data;
+  return *c == RLREF_RLOO_TRL ? RL_VALID : RL_INVALID;
+}
+
+#define ADV "seed-000,trl,verl,verl-vectorized"
+#define LP3 " logp_old=-0.5,-1.2,-0.1,-2,-0.3,-0.7,-1,-1,-1,-0.2,-0.4,-0.6" \
+  " logp_ref=-0.4,-1.5,-0.1,-1.5,-0.3,-1,-1.2,-0.9,-1,-0.2,-0.6,-0.5"
+
+static const rl_case c_rloo[] = {
+  { ADV, "rewards=1,0,0,0 group_size=4", "", "one success in four: 1 and -1/3" },
+  { ADV, "rewards=1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 group_size=64", "SeedDerived", "one success in 64: 1 and -1/63" },
+  { ADV, "rewards=-1,1,3,5,7,9,11,13 group_size=8", "", "a group of eight" },
+  { ADV, "rewards=1,0,0,1,0.5,0.25,1,0 group_size=4", "MultiGroup", "two groups of four" },
+  { ADV, "rewards=0.1,0.1,0.1 group_size=3", "ZeroVariance",
+    "equal rewards: exactly 0, though a binary64 sum of 0.1s is not 0.3" },
+  { ADV, "rewards=100000000,100000001,100000002 group_size=3", "LargeOffset", "1e8 offset" },
+  { ADV, "rewards=1,2,1e-200 group_size=3", "ExactSum",
+    "1e-200 beside 1 and 2 keeps its bits in the other advantages" },
+  { ADV, "rewards=1.5e308,1.7e308 group_size=2", "RangeScaling",
+    "-+2e307 though the sum of the rewards overflows binary64" },
+  { ADV, "rewards=0.5 group_size=1", "GroupOfOne",
+    "a group of one: refused (13.28), 0 (TRL, verl rloo_vectorized), r (verl rloo)",
+    .expect = single_rloo },
+  { ADV, "rewards=0.5,2 group_size=1", "GroupOfOne MultiGroup", "two groups of one",
+    .expect = single_rloo },
+  { ADV, "rewards=1,nan,0,1 group_size=4", "NaNReward",
+    "an unscorable response: TRL averages the scorable siblings (1 - 1/2, ...) and gives it 0",
+    .expect = nan_rloo },
+  { ADV, "rewards=1,nan group_size=2", "NaNReward GroupOfOne",
+    "one scorable response: TRL's 0/0 becomes 0", .expect = nan_rloo },
+  { ADV, "rewards=inf,0 group_size=2", "NonFinite", "an infinite reward", .invalid_in = "*" },
+  { ADV, "rewards= group_size=1", "Empty", "no rewards", .invalid_in = "*" },
+  { ADV, "rewards=1,2,3 group_size=2", "LengthMismatch", "3 rewards in groups of 2",
+    .invalid_in = "*" },
+  { "trl-strided", "rewards=1,0.5,0,0.25,0,1,0,0 group_size=4", "Layout",
+    "two prompts, four responses each, sample-major: prompt 0 has 1, 0, 0, 0, prompt 1 has "
+    "0.5, 0.25, 1, 0; read as contiguous groups the advantages differ" },
+  { "trl-strided", "rewards=1,0,0,1,0.5,0.25,1,0 group_size=4", "Layout",
+    "the grouped batch of the seed-000 case read sample-major" },
+  { "trl-strided", "rewards=1,0,0,0 group_size=4", "", "one prompt: the layouts agree" },
+  { "trl-strided", "rewards=0.5,2 group_size=1", "GroupOfOne", "rloo_k = 1: no baseline",
+    .invalid_in = "*" },
+  { "trl-strided", "rewards=1,2,3 group_size=2", "LengthMismatch", "3 rewards, rloo_k = 2",
+    .invalid_in = "*" },
+  { "identity", "rewards=-1,1,3,5,7,9,11,13 group_size=8", "SeedDerived",
+    "G = 8: r - mean = 0.875 loo" },
+  { "identity", "rewards=1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 group_size=64", "SeedDerived",
+    "G = 64: r - mean = 0.984375 loo" },
+  { "identity", "rewards=1,0 group_size=2", "", "G = 2: scale 1/2" },
+  { "identity", "rewards=0.3,-1.7,2.25,0,5.5,-3.125,1,0.5 group_size=4", "MultiGroup",
+    "two groups of four: scale 3/4" },
+  { "identity", "rewards=1,2,1e-200 group_size=3", "ExactSum", "1e-200 beside 1 and 2" },
+  { "identity", "rewards=0.5 group_size=1", "GroupOfOne", "no leave-one-out baseline",
+    .invalid_in = "*" },
+  { "trl-kl", "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,0 group_size=4 beta=0.05",
+    "", "k1 of the old policy against the reference, summed over the unmasked tokens" },
+  { "trl-kl", "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,0 group_size=2 beta=0.5",
+    "MultiGroup", "two groups of two, beta 0.5" },
+  { "trl-kl", "rewards=1,nan,0,1" LP3 " mask=1,1,1,1,1,1,1,1,1,1,1,1 group_size=4 beta=0.1",
+    "NaNReward", "an unscorable response stays NaN before the advantage, which gives it 0 "
+    "(its penalty is still formed)" },
+  { "trl-kl", "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,0 group_size=4 beta=0",
+    "", "beta = 0: the plain trl advantage" },
+  { "trl-kl", "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,2 group_size=4 beta=0.05",
+    "OutOfDomain", "a mask element of 2", .invalid_in = "*" },
+  { "trl-kl", "rewards=1,0,0,1 logp_old=-0.5,-1 logp_ref=-0.5,-1 mask=1,1 group_size=4 "
+    "beta=0.05", "LengthMismatch", "2 log-probabilities for 4 sequences", .invalid_in = "*" },
+  { "trl-seq-ratio", "logp=-0.2,-0.3,-1,-0.5,-0.4,-0.1 logp_old=-0.5,-0.5,-0.75,-0.25,-0.5,-0.1 "
+    "mask=1,1,1,1,1,1 adv=1,-1,0.5 eps_low=0.2 eps_high=0.2", "Clipped",
+    "sequence log-ratios 0.5, -0.5, 0.1: ratios 1.6487 (clipped to 1.2 for A > 0), 0.6065 "
+    "(clipped to 0.8 for A < 0), 1.1052 (inside)" },
+  { "trl-seq-ratio", "logp=-0.2,-0.3,-1,-0.5,-0.4,-0.1 logp_old=-0.5,-0.5,-0.75,-0.25,-0.5,-0.1 "
+    "mask=1,0,1,1,1,0 adv=-1,1,2 eps_low=0.2 eps_high=0.28", "Clipped",
+    "masked tokens left out of the sums; DAPO's clip-higher widths" },
+  { "trl-seq-ratio", "logp=-3,-3,-3,-3 logp_old=-1,-1,-1,-1 mask=1,1,1,1 adv=1,-2 eps_low=0.2 "
+    "eps_high=0.2", "Clipped",
+    "sequence log-ratio -4: ratio e^-4 (one ratio per sequence, not the 1/|y| power)" },
+  { "trl-seq-ratio", "logp=800,0 logp_old=0,0 mask=1,1 adv=1 eps_low=0.2 eps_high=0.2",
+    "Overflow", "a sequence log-ratio of 800: the ratio exceeds binary64", .invalid_in = "*" },
+  { "trl-seq-ratio", "logp=-1,-1 logp_old=-1,-1 mask=1,1 adv=1 eps_low=1 eps_high=0.2",
+    "OutOfDomain", "eps_low = 1", .invalid_in = "*" },
+  { "trl-seq-ratio", "logp=-1,nan logp_old=-1,-1 mask=1,1 adv=1 eps_low=0.2 eps_high=0.2",
+    "NonFinite", "a NaN log-probability", .invalid_in = "*" },
+  RL_END,
+};
+
+/* --- GRPO-VAR ---------------------------------------------------------- */
+
+#define DRAW_INPUTS                                                          \
+  { "values", RL_REAL_ARRAY, "the reward values" },                          \
+  { "weights", RL_INT_ARRAY, "their integer weights (>= 0, summing to 1 .. 2^31): P(v_j) = "  \
+    "w_j/W", .same_len_as = "values" },                                      \
+  { "group_size", RL_INT, "G >= 2" }
+
+static const rl_io io_var = {
+  .in = (const rl_input[]) { DRAW_INPUTS, RL_END },
+  .out = (const rl_output[]) {
+    { "sigma2", "sigma_r^2, the variance of one reward" },
+    { "var_mean", "Var[mean of G] = sigma^2/G (13.28')" },
+    { "var_loo", "Var[leave-one-out baseline] = sigma^2/(G - 1) (13.28')" },
+    { "removed", "sigma^2/G - sigma^2/(2G) = sigma^2/(2G): what doubling G removes" },
+    RL_END },
+  RL_EVALS (var_exact), .part = "exact",
+};
+
+static const rl_io io_var_mc = {
+  .in = (const rl_input[]) {
+    DRAW_INPUTS,
+    { "trials", RL_INT, "groups drawn (trials x G at most 1e7)" },
+    { "seed", RL_INT, "gsl_rng_set seed of GSL's mt19937 (0 to 2^32 - 1)" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "var_mean", "sample variance (ddof 1) over the trials of the group mean" },
+    { "var_loo", "sample variance over the trials of the first draw's leave-one-out baseline" },
+    RL_END },
+  RL_EVALS (var_mc), .part = "monte-carlo",
+};
+
+static const rl_variant v_var[] = {
+  { "exact", "rewards i.i.d. from values with weights: sigma^2 exactly, Var[mean] = sigma^2/G, "
+    "Var[b_loo] = sigma^2/(G - 1)", "seed 000 (13.28')", &io_var },
+  { "monte-carlo", "trials groups of G draws from GSL's mt19937 (a draw: the first j with k W < "
+    "C_j 2^32, k = gsl_rng_get, C_j the cumulative weight; the same draws in binary64 and "
+    "MPFR); the sample variances (ddof 1) of the group mean and of the first draw's "
+    "leave-one-out baseline", "seed 000 (13.28'), checked by simulation", &io_var_mc },
+  RL_END,
+};
+
+#define BERN "values=0,1 weights=1,1"
+#define THREE "values=0.3,-1,2.5 weights=3,5,2"
+
+static const rl_case c_var[] = {
+  { "exact", BERN " group_size=2", "SeedExample",
+    "G = 2: Var[b_loo] = sigma^2, the baseline as noisy as the signal" },
+  { "exact", BERN " group_size=8", "SeedExample",
+    "G = 8: going to 16 removes sigma^2/16 of Var[mean]" },
+  { "exact", BERN " group_size=64", "SeedExample",
+    "G = 64: going to 128 removes sigma^2/128" },
+  { "exact", BERN " group_size=16", "", "G = 16: half of G = 8's sigma^2/8" },
+  { "exact", THREE " group_size=8", "", "three values with weights 3, 5, 2" },
+  { "exact", "values=100000000,100000001 weights=1,3 group_size=4", "LargeOffset",
+    "1e8 offset: sigma^2 = 3/16 without cancellation" },
+  { "exact", "values=1e150,-1e150,0 weights=1,1,1 group_size=8", "RangeScaling",
+    "sigma^2 = 6.7e299, though the squares of the deviations times W^2 overflow unless scaled" },
+  { "monte-carlo", "values=1e150,-1e150,0 weights=1,1,1 group_size=8 trials=10 seed=1",
+    "RangeScaling MonteCarlo", "sums and squares of 1e150 rewards, scaled" },
+  { "exact", "values=1e200,-1e200 weights=1,1 group_size=2", "RangeScaling",
+    "sigma^2 = 1e400 lies beyond binary64", .invalid_in = "*" },
+  { "exact", BERN " group_size=1", "OutOfDomain", "G = 1", .invalid_in = "*" },
+  { "exact", "values=0,1 weights=1,-1 group_size=2", "OutOfDomain", "a negative weight",
+    .invalid_in = "*" },
+  { "exact", "values=0,1 weights=0,0 group_size=2", "OutOfDomain", "zero total weight",
+    .invalid_in = "*" },
+  { "exact", "values=0,nan weights=1,1 group_size=2", "NonFinite", "a NaN value",
+    .invalid_in = "*" },
+  { "monte-carlo", BERN " group_size=8 trials=250 seed=1", "MonteCarlo",
+    "2000 draws: near 1/32 and 1/28" },
+  { "monte-carlo", "values=0,1 weights=1,3 group_size=2 trials=1000 seed=42", "MonteCarlo",
+    "G = 2: both near sigma^2/2 and sigma^2 = 3/16" },
+  { "monte-carlo", THREE " group_size=64 trials=31 seed=7", "MonteCarlo",
+    "G = 64, 1984 draws" },
+  { "monte-carlo", BERN " group_size=8 trials=1 seed=1", "OutOfDomain", "one trial",
+    .invalid_in = "*" },
+  { "monte-carlo", BERN " group_size=8 trials=10 seed=-1", "OutOfDomain", "a negative seed",
+    .invalid_in = "*" },
+  RL_END,
+};
+
+/* --- GRPO-STDBIAS ------------------------------------------------------ */
+
+static const rl_io io_stdbias = {
+  .in = (const rl_input[]) {
+    { "p", RL_REAL, "success rate of the prompt, in [0, 1]" },
+    { "group_size", RL_INT, "G, 2 to 1024" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "weight", "w(p): E[sum_i A_i grad log pi(y_i)] = w(p) grad p (binary reward, groups of G)" },
+    { "per_sample", "w(p)/G" },
+    RL_END },
+  RL_EVALS (stdbias), .part = "weight",
+};
+
+#define STDBIAS_RULE "w(p) = G sum_k C(G-1, k) p^k (1-p)^(G-1-k) (A+(k+1) - A-(k)), A+(K), A-(K) " \
+  "the advantages of a success and of a failure in a group with K successes: "
+
+static const rl_variant v_stdbias[] = {
+  { "seed-000", STDBIAS_RULE "(r - mean)/std, ddof 0, 0 at zero variance (13.23); for large G "
+    "w/G -> 1/sqrt(p (1 - p)), the difficulty bias", "seed 000 (13.23, section 11)", &io_stdbias,
+    .params = { { "ddof", 0, .is_int = 1 }, { "eps", 0 } }, .data = "seed-000" },
+  { "seed-003", STDBIAS_RULE "ddof 1, eps 0", "seed 003", &io_stdbias,
+    .params = { { "ddof", 1, .is_int = 1 }, { "eps", 0 } }, .data = "seed-003" },
+  { "trl", STDBIAS_RULE "ddof 1, (r - mean)/(std + 1e-4)", "TRL", &io_stdbias,
+    .params = { { "ddof", 1, .is_int = 1 }, { "eps", 1e-4 } }, .data = "trl" },
+  { "verl", STDBIAS_RULE "ddof 1, (r - mean)/(std + 1e-6)", "verl", &io_stdbias,
+    .params = { { "ddof", 1, .is_int = 1 }, { "eps", 1e-6 } }, .data = "verl" },
+  { "openrlhf", STDBIAS_RULE "ddof 1, (r - mean)/(std + 1e-9)", "OpenRLHF", &io_stdbias,
+    .params = { { "ddof", 1, .is_int = 1 }, { "eps", 1e-9 } }, .data = "openrlhf" },
+  { "no-std", STDBIAS_RULE "r - mean: w = G - 1 at every p, no difficulty bias",
+    "Dr.GRPO (seed 000 section 11); TRL, verl, OpenRLHF by switch", &io_stdbias,
+    .data = "no-std" },
+  { "rloo", STDBIAS_RULE "the leave-one-out advantage (13.28): w = G at every p",
+    "RLOO (seed 000 section 11)", &io_stdbias, .data = "rloo" },
+  RL_END,
+};
+
+static const rl_case c_stdbias[] = {
+  { "*", "p=0.5 group_size=8", "", "a prompt of middle difficulty" },
+  { "*", "p=0.1 group_size=8", "Difficulty", "a hard prompt: the std conventions weigh it more" },
+  { "*", "p=0.9 group_size=8", "Difficulty", "an easy prompt: the same weight as p = 0.1" },
+  { "*", "p=0.01 group_size=64", "Difficulty", "a very hard prompt, G = 64" },
+  { "*", "p=0.5 group_size=64", "", "G = 64: per sample near 1/sqrt(p (1 - p)) = 2" },
+  { "*", "p=0.3 group_size=16", "", "G = 16" },
+  { "*", "p=0.5 group_size=2", "", "G = 2" },
+  { "*", "p=0 group_size=8", "Difficulty",
+    "p = 0, the limit: G times the advantage of a lone success (sqrt(7) per sample, ddof 0)" },
+  { "*", "p=0.99 group_size=64", "Difficulty", "a very easy prompt, G = 64: the mirror of p = 0.01" },
+  { "*", "p=1.5 group_size=8", "OutOfDomain", "p > 1", .invalid_in = "*" },
+  { "*", "p=nan group_size=8", "NonFinite", "NaN", .invalid_in = "*" },
+  { "*", "p=0.5 group_size=1", "OutOfDomain", "G = 1", .invalid_in = "*" },
+  RL_END,
+};
+
+/* --- GRPO-REMAX -------------------------------------------------------- */
+
+static const rl_io io_remax = {
+  .in = (const rl_input[]) {
+    { "token_rewards", RL_REAL_ARRAY, "per-token rewards, B rows of L (the score on the last "
+      "token)" },
+    { "mask", RL_INT_ARRAY, "1 for a response token, 0 for padding", .same_len_as = "token_rewards" },
+    { "baselines", RL_REAL_ARRAY, "the reward of the greedy response to each row's prompt" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "adv", "returns_t - baseline mask_t", .len_of = "token_rewards" },
+    { "returns", "sum_{t' >= t} mask r (returns-to-go)", .len_of = "token_rewards" },
+    RL_END },
+  RL_EVALS (remax), .part = "token",
+};
+
+static const rl_io io_remax_seq = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "N sampled responses' rewards, one group per prompt" },
+    { "greedy", RL_REAL_ARRAY, "the greedy response's reward of each of the M prompts" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "adv", "r_i - greedy reward of its prompt", .len_of = "rewards" },
+    RL_END },
+  RL_EVALS (remax_seq), .part = "sequence",
+};
+
+static const rl_variant v_remax[] = {
+  { "verl", "returns-to-go minus the greedy response's reward on every response token",
+    "verl (August 2026 main) compute_remax_outcome_advantage", &io_remax },
+  { "seed-004", "A_i = r_i - r(greedy response): the greedy reward as the baseline, no group "
+    "statistics", "seed 004 (ReMax)", &io_remax_seq },
+  RL_END,
+};
+
+static const rl_case c_remax[] = {
+  { "verl", "token_rewards=0,0,1,0,0,0.5 mask=1,1,1,1,1,0 baselines=0.5,0.25", "",
+    "two responses of length 3 and 2: the outcome reward on the last token" },
+  { "verl", "token_rewards=0,0,1,0,0,0,0,0,0,0,0,0 mask=1,1,1,1,1,1,1,1,1,1,1,1 "
+    "baselines=1,1,0", "", "a success, a failure against a successful greedy answer, a "
+    "failure against a failing one" },
+  { "verl", "token_rewards=0.1,-0.2,0.3,1 mask=1,1,1,1 baselines=0.6", "",
+    "per-token rewards: the returns-to-go" },
+  { "verl", "token_rewards=1e-200,1,0,0 mask=1,1,1,1 baselines=1", "ExactSum",
+    "1e-200 beside 1: the first return minus the baseline is 1e-200, not 0" },
+  { "verl", "token_rewards=0,1,2 mask=1,2,1 baselines=0", "OutOfDomain", "a mask of 2",
+    .invalid_in = "*" },
+  { "verl", "token_rewards=0,1,2,3,4 mask=1,1,1,1,1 baselines=0,1", "LengthMismatch",
+    "5 token rewards in 2 rows", .invalid_in = "*" },
+  { "verl", "token_rewards=0,nan mask=1,1 baselines=0", "NonFinite", "a NaN reward",
+    .invalid_in = "*" },
+  { "seed-004", "rewards=1,0,1,1,0,0 greedy=1,0", "", "two prompts, groups of three" },
+  { "seed-004", "rewards=0.7,0.2 greedy=0.5", "", "one prompt" },
+  { "seed-004", "rewards=1,0,1 greedy=1,0", "LengthMismatch", "3 rewards for 2 prompts",
+    .invalid_in = "*" },
+  RL_END,
+};
+
+/* --- GRPO-BASELINE ----------------------------------------------------- */
+
+static const rl_io io_baseline = {
+  .in = (const rl_input[]) {
+    { "V", RL_INT, "vocabulary size (2 to 64)" },
+    { "eos", RL_INT, "the EOS token" },
+    { "T", RL_INT, "maximum length: a sequence ends at EOS or is cut after T tokens (kept)" },
+    { "logits", RL_REAL_ARRAY, "bigram: (V + 1) rows of V, row V the start; tabular: one row "
+      "per prefix without EOS shorter than T, by length then lexicographically" },
+    { "reward", RL_REAL_ARRAY, "additive reward: V token rewards, per_length, truncated" },
+    { "b", RL_REAL, "the baseline b(x), a constant" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "value", "E[r]" },
+    { "grad", "d E[r]/d logits, exact (the policy-gradient theorem's sum)", .len_of = "logits" },
+    { "pg", "E[(r - b) grad log pi(y)]: equal to grad for every b, since E[b grad log pi] = 0 "
+      "(13.27)", .len_of = "logits" },
+    { "sq", "E[(r - b)^2 |grad log pi(y)|^2], the estimator's second moment, which b changes" },
+    RL_END },
+  RL_EVALS (baseline), .part = "baseline",
+};
+
+static const rlref_lm_kind lm_bigram = RLREF_LM_BIGRAM, lm_tabular = RLREF_LM_TABULAR;
+
+static const rl_variant v_baseline[] = {
+  { "bigram", "a bigram tiny LM, every sequence enumerated (cut sequences kept); grad log pi "
+    "with respect to each logit", "seed 000 (13.27)", &io_baseline, .data = &lm_bigram },
+  { "tabular", "a tabular tiny LM (logits per prefix), every sequence enumerated",
+    "seed 000 (13.27)", &io_baseline, .data = &lm_tabular },
+  RL_END,
+};
+
+#define B3 "V=3 eos=2 T=3 logits=0.5,-0.2,0.1,0,1,-1,0,0,0,0.3,0.3,-0.5"
+#define A3 "V=3 eos=2 T=3 logits=1,0.5,-1,0.2,0.1,0.3,-0.4,0,0.6,0.5,0,2,0,0,0,1,-1,0,-0.3,0.3,0"
+#define R3 " reward=1,-0.5,0,-0.25,-1"
+
+static const rl_case c_baseline[] = {
+  { "bigram", B3 R3 " b=0", "", "no baseline: pg is the REINFORCE gradient, = grad" },
+  { "bigram", B3 R3 " b=-0.75", "", "a baseline near E[r]: the same pg, a smaller sq" },
+  { "bigram", B3 R3 " b=3", "", "a poor baseline: the same pg, a larger sq" },
+  { "bigram", "V=4 eos=0 T=3 logits=0.4,0,-0.3,0.2,-1,0.5,0.5,0,0,0,0,0,1,-0.5,0.25,0.75,0.1,"
+    "0.2,0.3,-0.6 reward=0,1,-1,0.5,-0.1,-2 b=0.5", "", "V = 4, T = 3: 40 sequences" },
+  { "tabular", A3 R3 " b=0", "", "a tabular model, no baseline" },
+  { "tabular", A3 R3 " b=-1", "", "a tabular model, b = -1" },
+  { "tabular", A3 R3 " b=10", "", "a tabular model, b = 10" },
+  { "bigram", B3 R3 " b=nan", "NonFinite", "a NaN baseline", .invalid_in = "*" },
+  { "bigram", "V=3 eos=2 T=3 logits=0,0,0,0,0,0,0,0,0" R3 " b=0", "LengthMismatch",
+    "three rows of logits where a bigram model of V = 3 has four", .invalid_in = "*" },
+  { "bigram", "V=5 eos=4 T=6 logits=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 "
+    "reward=0,0,0,0,1,0,0 b=0", "TooLarge", "5461 sequences: more than GRPO-BASELINE enumerates",
+    .invalid_in = "*" },
+  RL_END,
+};
+
+static const rl_note notes[] = {
+  { "SeedDerived", "WORKED_EXAMPLE",
+    "A number the seeds print (000 section 5: one success in 64 gives 7.937 / 7.875; G = 8 "
+    "gives 0.875 and G = 64 0.984; seed 001's eps) recomputed from the formula." },
+  { "SeedExample", "WORKED_EXAMPLE",
+    "Seed 000's reading of 13.28': G = 2 gives Var[b_loo] = sigma^2; doubling G halves "
+    "Var[mean], so 8 -> 16 removes sigma^2/16 and 64 -> 128 only sigma^2/128." },
+  { "Attained", "EDGE_CASE",
+    "One reward apart from G - 1 equal ones attains Samuelson's bound: |A| is bounded by "
+    "sqrt(G - 1) (ddof 0), (G - 1)/sqrt(G) (ddof 1), whatever the spread." },
+  { "TinyVariance", "EDGE_CASE",
+    "A spread comparable to eps (or far below 1): the advantage stays bounded; what grows as "
+    "sigma -> 0 is the weight per unit of reward difference, 1/(sigma + eps)." },
+  { "ZeroVariance", "EDGE_CASE",
+    "All rewards of a group equal: the advantage is exactly 0 (a binary64 mean of equal values "
+    "need not equal them)." },
+  { "LargeOffset", "NUMERICAL",
+    "Large rewards with a small spread: a one-pass sum of squares cancels; the deviations must "
+    "be formed exactly." },
+  { "ExactSum", "NUMERICAL",
+    "Rewards spanning more bits than the working precision: the sums keep the small ones." },
+  { "RangeScaling", "NUMERICAL",
+    "Sums or squares that leave the binary64 range while the result need not: scaled by a "
+    "power of two; a result beyond the range is refused (ERANGE)." },
+  { "GroupOfOne", "EDGE_CASE",
+    "A group of one has no leave-one-out baseline: refused (13.28), 0 (TRL, verl "
+    "rloo_vectorized), or the raw reward (verl rloo: acceptable as verl's behaviour, not a "
+    "sound advantage)." },
+  { "MultiGroup", "CONVENTION", "Several groups in one batch: groups do not mix." },
+  { "NaNReward", "CONVENTION",
+    "Unscorable (NaN) rewards: TRL leaves them out of the leave-one-out sums and gives them 0; "
+    "the other conventions refuse the input (ENAN) rather than return NaN." },
+  { "NonFinite", "INVALID_INPUT", "NaN or infinite input where a number is needed." },
+  { "Clipped", "CONVENTION",
+    "One ratio per sequence, exp of the summed token log-ratios, clipped at the sequence level "
+    "(TRL's RLOO), not GSPO's length-normalised 1/|y| power." },
+  { "Overflow", "INVALID_INPUT",
+    "The sequence ratio lies beyond binary64 (a summed log-ratio of 800): refused (ERANGE)." },
+  { "Layout", "CONVENTION",
+    "Older TRL (to 0.19) laid the samples out sample-major (all prompts' first responses, then "
+    "their second ...): reading such a batch as contiguous groups mixes prompts." },
+  { "MonteCarlo", "CONVENTION",
+    "A seeded run of GSL's mt19937: the same draws in binary64 and MPFR (integer comparisons), "
+    "so the value is that run's exact statistic; it estimates the exact variances within its "
+    "sampling error." },
+  { "Difficulty", "CONVENTION",
+    "A hard or easy prompt (p near 0 or 1): dividing by the group std multiplies its weight "
+    "(difficulty bias, seed 000 section 11); no-std and rloo weigh every p the same." },
+  { "TooLarge", "INVALID_INPUT", "More sequences than the enumeration takes." },
+  { "Empty", "INVALID_INPUT", "No data: must be rejected." },
+  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
+  { "OutOfDomain", "INVALID_INPUT", "A value outside its domain." },
+  RL_END,
+};
+
+static const rl_formula formulas[] = {
+  { "GRPO-ADV-BOUND", "the group advantage is bounded (Samuelson)", "000 section 5 (claim); extension",
+    "max_i |A_i| <= sqrt(G - 1) (ddof 0), (G - 1)/sqrt(G) (ddof 1), A = (r - mean)/std; "
+    "attained by one success in G (G = 64: 7.937 / 7.875)", v_bound, c_bound, notes },
+  { "GRPO-ADV-SCALE", "with eps > 0 the std of the advantages is sigma/(sigma + eps) < 1", "001",
+    "A_i = (r_i - mean)/(sigma + eps): std(A) (the same ddof) = sigma/(sigma + eps)",
+    v_scale, c_scale, notes },
+  { "GRPO-BASELINE", "a baseline leaves the policy gradient unchanged (13.27), on the tiny LM",
+    "000 (13.27)",
+    "E[b grad log pi] = b grad sum_y pi = 0: E[(r - b) grad log pi] = grad E[r] for every b, "
+    "every component, by enumeration", v_baseline, c_baseline, notes },
+  { "GRPO-RLOO", "leave-one-out advantage (13.28) and the library conventions",
+    "000 (13.28), section 11; 001; 004",
+    "A_i = r_i - (sum_{j != i} r_j)/(G - 1); r_i - mean = ((G - 1)/G) A_i; TRL's k1-shaped "
+    "reward and sequence-level ratio", v_rloo, c_rloo, notes },
+  { "GRPO-VAR", "variance of the group-mean and leave-one-out baselines (13.28')",
+    "000 (13.28')", "Var[mean] = sigma^2/G, Var[b_loo] = sigma^2/(G - 1); exact and by a seeded "
+    "Monte-Carlo run", v_var, c_var, notes },
+  { "GRPO-STDBIAS", "the per-prompt weight of the std normalisation (difficulty bias)",
+    "000 section 11", "binary reward of success rate p: E[sum_i A_i grad log pi(y_i)] = w(p) "
+    "grad p; w(p) = G E_{k ~ Bin(G-1, p)}[A+(k+1) - A-(k)]", v_stdbias, c_stdbias, notes },
+  { "GRPO-REMAX", "ReMax: the greedy response's reward as the baseline", "004",
+    "A = r - r(greedy); verl: returns-to-go minus the greedy reward on each response token",
+    v_remax, c_remax, notes },
+  RL_END,
+};
+
+RL_FAMILY (grpobase) = {
+  .name = "grpobase",
+  .title = "GRPO baselines: bound, leave-one-out, variance, difficulty weight, ReMax",
+  .rank = 6,
+  .formulas = formulas,
+};

@@ -1,0 +1,47 @@
+/* rlref/grpobase.h -- GRPO baselines (GRPO-ADV-BOUND, GRPO-ADV-SCALE,
+ * GRPO-BASELINE, GRPO-RLOO, GRPO-VAR, GRPO-STDBIAS, GRPO-REMAX): the bound
+ * and the scale of the group advantage, the leave-one-out advantage of RLOO
+ * under the libraries' conventions, the variance of the group-mean and
+ * leave-one-out baselines, the difficulty weight of the std normalisation,
+ * ReMax, and the zero-mean score of 13.27 on the tiny LM; binary64 and
+ * MPFR. */
+#ifndef RLREF_GRPOBASE_H
+#define RLREF_GRPOBASE_H
+
+#include <stddef.h>
+#include <mpfr.h>
+#include "rlref/status.h"
+#include "rlref/precision.h"
+#include "rlref/grpo.h"
+#include "rlref/lm.h"
+
+/* What a leave-one-out advantage does with a group of one and with NaN
+ * rewards (CONVENTIONS.md "RLOO and ReMax"). */
+enum rlref_rloo_convention
+{
+  RLREF_RLOO_SEED,              /* 13.28 as written: a group of one, NaN or inf refused */
+  RLREF_RLOO_TRL,               /* NaN rewards left out, advantage 0; fewer than two
+                                   scorable rewards in a group: 0 (nan_to_num) */
+  RLREF_RLOO_VERL,              /* verl rloo: a group of one keeps A = r */
+  RLREF_RLOO_VERL_VECTORIZED    /* verl rloo_vectorized: a group of one gives 0 */
+};
+
+/* Largest group of GRPO-STDBIAS, and most trials x G of the Monte-Carlo
+ * run of GRPO-VAR. */
+#define RLREF_STDBIAS_MAX_G 1024
+#define RLREF_VAR_MC_MAX 10000000L
+/* Most tokens in a row of GRPO-REMAX (each return is an exact sum of its
+ * tail). */
+#define RLREF_REMAX_MAX_L 4096
+/* Most sequences of GRPO-BASELINE's enumeration. */
+#define RLREF_BASELINE_MAX_SEQUENCES 4096
+
+#include "rlref/tmpl/begin_d.h"
+#include "rlref/tmpl/grpobase.h"
+#include "rlref/tmpl/end.h"
+
+#include "rlref/tmpl/begin_mp.h"
+#include "rlref/tmpl/grpobase.h"
+#include "rlref/tmpl/end.h"
+
+#endif
