@@ -29,7 +29,8 @@ static const char *usage =
   "sequences from pi_theta (reward, rlhf: REINFORCE with the batch mean as\n"
   "baseline) or N pairs from pi_ref labelled by Bradley-Terry (dpo) with GSL's\n"
   "mt19937 seeded with S (default 1): the same seed gives the same run to the\n"
-  "last bit.  Defaults: N 1000 steps, LR 1, beta from the model.\n";
+  "last bit, or stops (EPREC) where a draw falls within 2^-40 of the probability\n"
+  "it is compared with.  Defaults: N 1000 steps, LR 1, beta from the model.\n";
 
 static int
 objective_of (const char *s)

@@ -1,13 +1,14 @@
 /* lmtrain.c -- the LMTRAIN family: the tiny language model's
  * parameterisations (LM-PARAM), supervised fine-tuning on it (LM-SFT) and
- * exact-gradient training runs (LM-TRAIN); seed 000 (13.1), section 1,
- * (13.8), (13.17), (13.21). */
+ * training runs (LM-TRAIN), by exact gradients or from seeded samples; seed
+ * 000 (13.1), section 1, (13.2)-(13.4), (13.8), (13.17), (13.21). */
 #include "family.h"
 #include "lm_variant.h"
 
 RL_EVAL_DECL (lm_param);
 RL_EVAL_DECL (lm_sft);
 RL_EVAL_DECL (lm_train);
+RL_EVAL_DECL (lm_train_sampled);
 
 #define SHAPE_INPUTS                                                          \
   { "V", RL_INT, "vocabulary size (2 to 64)" },                               \
@@ -164,6 +165,31 @@ TRAIN_IO (reward, "E_q[r] at each step of at");
 TRAIN_IO (dpo, "the population DPO loss (13.21) at each step of at");
 TRAIN_IO (ipo, "the population IPO loss at each step of at");
 
+#define SAMPLED_IO(name, what)                                                \
+  static const rl_io io_sampled_##name = {                                    \
+    .in = (const rl_input[]) {                                                \
+      SHAPE_INPUTS,                                                           \
+      { "reward", RL_REAL_ARRAY, "additive reward: V token rewards, per_length (times the " \
+        "length, EOS included), truncated (added to a cut sequence)" },       \
+      { "beta", RL_REAL, "the KL coefficient (and DPO's beta), > 0" },        \
+      { "lr", RL_REAL, "the learning rate, > 0" },                            \
+      { "n", RL_INT, "the batch: sequences (pairs for DPO) drawn at each step, 2 to 1e4" }, \
+      { "seed", RL_INT, "the seed of GSL's mt19937, 0 to 2^32 - 1 (0 means GSL's default " \
+        "4357)" },                                                            \
+      { "at", RL_INT_ARRAY, "the steps reported, increasing from 0 (the start); the run "  \
+        "makes as many steps as the last" },                                  \
+      RL_END },                                                               \
+    .out = (const rl_output[]) {                                              \
+      { "objective", what, .len_of = "at" },                                  \
+      { "kl_pistar", "KL(pi_theta || pi*), pi* = pi_ref e^{r/beta}/Z (13.17), at each step " \
+        "of at", .len_of = "at" },                                            \
+      RL_END },                                                               \
+    RL_EVALS (lm_train_sampled), .part = "sampled-" #name,                    \
+  }
+SAMPLED_IO (rlhf, "the exact E_q[r] - beta KL(q || pi_ref) (13.8) at each step of at");
+SAMPLED_IO (reward, "the exact E_q[r] at each step of at");
+SAMPLED_IO (dpo, "the exact population DPO loss (13.21) at each step of at");
+
 static const rl_lm_variant train_rlhf = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_RLHF };
 static const rl_lm_variant train_reward = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0,
                                             RLREF_LM_OBJ_REWARD };
@@ -171,6 +197,8 @@ static const rl_lm_variant train_dpo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLR
 static const rl_lm_variant train_ipo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
 
 #define TRAIN_TEXT "a tabular policy theta_0 = the reference logits, cut sequences kept; "
+#define SAMPLED_TEXT "each step a batch drawn with GSL's mt19937 seeded by seed (a token: " \
+  "the first b of 0..V-2 with u < sum_{j<=b} pi(j | s), else V - 1; u = gsl_rng_uniform); "
 
 static const rl_variant v_train[] = {
   { "rlhf", TRAIN_TEXT "gradient ascent theta <- theta + lr grad (E[r] - beta KL(q || pi_ref))",
@@ -183,10 +211,25 @@ static const rl_variant v_train[] = {
     "--objective dpo", &io_train_dpo, .data = &train_dpo },
   { "ipo", TRAIN_TEXT "gradient descent on the population IPO loss (z - 1/(2 beta))^2",
     "the IPO paper; rlref train --objective ipo", &io_train_ipo, .data = &train_ipo },
+  { "sampled-rlhf", TRAIN_TEXT SAMPLED_TEXT "n sequences from pi_theta, f = r - beta (log "
+    "pi_theta - log pi_ref), theta <- theta + (lr/n) sum_i (f_i - mean f) grad log "
+    "pi_theta(y_i) (REINFORCE, the batch mean as baseline)", "seed 000 (13.2)-(13.4), (13.8); "
+    "rlref train --objective rlhf --sampled N --seed S", &io_sampled_rlhf, .data = &train_rlhf },
+  { "sampled-reward", TRAIN_TEXT SAMPLED_TEXT "as sampled-rlhf with f = r", "seed 000 "
+    "(13.2)-(13.4); rlref train --objective reward --sampled N --seed S", &io_sampled_reward,
+    .data = &train_reward },
+  { "sampled-dpo", TRAIN_TEXT SAMPLED_TEXT "n pairs from pi_ref x pi_ref, then one uniform "
+    "per pair: the first preferred when u < sigma(r_1 - r_2); theta <- theta + (lr/n) "
+    "sum_pairs beta sigma(-beta z) (grad log pi_theta(y_w) - grad log pi_theta(y_l)), the "
+    "descent on the mean of -log sigma(beta z)", "seed 000 (13.6), (13.21)-(13.22); rlref "
+    "train --objective dpo --sampled N --seed S", &io_sampled_dpo, .data = &train_dpo },
   RL_END,
 };
 
 #define R3 " reward=1,-0.5,0,-0.25,-1"
+/* A2 with the start row log(2 u/(1 - u)), 0, 0: pi(0 | start) = u = 1791095845/2^32,
+ * the first draw of seed 1, to 6e-18. */
+#define NEAR "V=3 eos=2 T=2 logits=0x1.6ebb6343ad035p-2,0,0,0.2,0.7,-0.4,-0.6,0.3,0.2"
 static const rl_case c_train[] = {
   { "rlhf,dpo,ipo,reward", A2 R3 " beta=0.5 lr=0.5 at=0,1,5,12", "",
     "V = 3, T = 2: 7 outcomes; 12 steps" },
@@ -204,6 +247,27 @@ static const rl_case c_train[] = {
     "a bigram model's logits: the run is defined on a tabular model", .invalid_in = "*" },
   { "dpo", A2 " reward=1,-0.5,0,-0.25 beta=0.5 lr=0.5 at=0,5", "LengthMismatch",
     "a reward of V + 1 numbers", .invalid_in = "*" },
+  { "sampled-rlhf,sampled-reward", A2 R3 " beta=0.5 lr=0.5 n=4 seed=1 at=0,1,5,12", "Sampled",
+    "V = 3, T = 2: 7 outcomes; 4 sequences a step, seed 1, 12 steps" },
+  { "sampled-rlhf", A2 R3 " beta=0.5 lr=0.5 n=4 seed=1 at=12", "Sampled Segments",
+    "the run of the case above reported at step 12 alone: the same values there" },
+  { "sampled-dpo", A2 R3 " beta=0.5 lr=0.5 n=2 seed=1 at=0,1,5,12", "Sampled",
+    "V = 3, T = 2: 2 pairs a step, seed 1, 12 steps" },
+  { "sampled-rlhf", A3 R3 " beta=0.5 lr=0.5 n=4 seed=42 at=0,4,10", "Sampled",
+    "V = 3, T = 3: 15 outcomes; 4 sequences a step, 10 steps" },
+  { "sampled-reward", A2 R3 " beta=0.5 lr=1 n=8 seed=0 at=0,5", "Sampled",
+    "seed 0 (GSL's 4357); 8 sequences a step, 5 steps of REINFORCE on E[r]" },
+  { "sampled-dpo", A2 R3 " beta=0.5 lr=2 n=3 seed=7 at=0,8", "Sampled",
+    "seed 7, 3 pairs a step, lr = 2, 8 steps" },
+  { "sampled-rlhf,sampled-reward,sampled-dpo", NEAR R3 " beta=0.5 lr=0.5 n=2 seed=1 at=0,1",
+    "NearBoundary", "the first row's logit 0 set so that pi(0 | start) is the first draw of "
+    "seed 1 to 1e-16", .invalid_in = "*" },
+  { "sampled-rlhf", A2 R3 " beta=0.5 lr=0.5 n=1 seed=1 at=0,5", "OutOfDomain",
+    "a batch of one", .invalid_in = "*" },
+  { "sampled-dpo", A2 R3 " beta=0.5 lr=0.5 n=2 seed=-1 at=0,5", "OutOfDomain",
+    "a negative seed", .invalid_in = "*" },
+  { "sampled-reward", A2 R3 " beta=0.5 lr=0.5 n=2 seed=1 at=3,2", "OutOfDomain",
+    "the steps do not increase", .invalid_in = "*" },
   RL_END,
 };
 
@@ -218,6 +282,20 @@ static const rl_note n_lmtrain[] = {
   { "CutData", "INVALID_INPUT",
     "A cut sequence in the data of a model that conditions cut sequences away: q(y) = 0, the "
     "loss is infinite." },
+  { "Sampled", "PROPERTY",
+    "A seeded sampled run: its certified values are those of the exact-arithmetic recurrence "
+    "given the seeded draws (GSL's mt19937, gsl_rng_uniform = k/2^32): every token and "
+    "preference label is decided by comparing a draw with a quantity rounded once (a "
+    "cumulative probability, sigma(r_1 - r_2)), so binary64 and MPFR draw the same batches "
+    "unless a draw lies within 2^-40 of that quantity, where the run stops with EPREC.  What "
+    "is certified is the run given those draws, not the expectation over seeds." },
+  { "Segments", "PROPERTY",
+    "The steps reported do not change the run: the stream carries over from one reported "
+    "step to the next." },
+  { "NearBoundary", "INVALID_INPUT",
+    "A draw within 2^-40 of the cumulative probability it is compared with: binary64 and "
+    "exact arithmetic could draw different tokens, so the run is refused (EPREC: its digits "
+    "cannot be certified); another seed avoids it." },
   { "ConvergesToPiStar", "PROPERTY",
     "A long run: the policy approaches pi* = pi_ref e^{r/beta}/Z (13.17) and KL(pi_theta || "
     "pi*) falls by orders of magnitude; in binary64 it is formed from log-probabilities each "
@@ -247,15 +325,16 @@ static const rl_formula formulas[] = {
     "data: sequences with weights, p_data their normalised weights; ce = -E_data[log q(y)] = "
     "H(p_data) + KL(p_data || q), so maximum likelihood minimises the forward KL; and d ce / d "
     "logits", v_sft, c_sft, n_lmtrain },
-  { "LM-TRAIN", "an exact-gradient training run on the tiny LM",
-    "000 (13.8), (13.17), (13.21); catalogue LM-TRAIN",
+  { "LM-TRAIN", "a training run on the tiny LM: exact gradients, or seeded samples",
+    "000 (13.2)-(13.4), (13.8), (13.17), (13.21); catalogue LM-TRAIN",
     "theta_0 = the reference logits, theta <- theta +- lr grad J (exact gradients, sums over "
-    "every sequence); J and KL(pi_theta || pi*) at the listed steps.  The certified digits are "
-    "those of the exact-arithmetic recurrence; `rlref train --every K` prints the binary64 run "
-    "bit for bit.  Sampled runs (`rlref train --sampled N --seed S`, GSL mt19937) are binary64 "
-    "only: the draws are a deterministic function of the seed, so the same seed gives the same "
-    "run to the last bit, but not a golden value", v_train, c_train, n_lmtrain,
-    .ulps = TRAIN_ULPS },
+    "every sequence), or +- lr times an estimate from n sequences or pairs drawn each step "
+    "with GSL's mt19937 seeded by seed (the sampled variants); J and KL(pi_theta || pi*) at the "
+    "listed steps.  The certified digits are those of the exact-arithmetic recurrence, for a "
+    "sampled run given its seeded draws (every draw is compared with a quantity rounded once, "
+    "and a draw within 2^-40 of it stops the run with EDOM, so binary64 and MPFR draw the "
+    "same batches); `rlref train --every K [--sampled N --seed S]` prints the binary64 run bit "
+    "for bit", v_train, c_train, n_lmtrain, .ulps = TRAIN_ULPS },
   RL_END,
 };
 

@@ -1,6 +1,7 @@
 """What every cross-check family shares: reading the golden encoding, exact rounding to binary64
-and binary32, the evaluation context, exact arithmetic on binary64 inputs, and the mpmath
-primitives (sigmoid, softplus, logsumexp, a shift-invariant Newton maximiser).
+and binary32, the evaluation context, exact arithmetic on binary64 inputs, the mpmath
+primitives (sigmoid, softplus, logsumexp, a shift-invariant Newton maximiser), and GSL's
+MT19937 stream replayed (gsl_rng_set, gsl_rng_uniform, gsl_ran_gaussian).
 
 Nothing here knows a formula id; the families are the modules of families/.
 """
@@ -389,6 +390,39 @@ def mpf_str(x, n=25):
 
 
 # ----------------------------------------------------------------------------------------------
+# GSL's MT19937 stream replayed
+# ----------------------------------------------------------------------------------------------
+
+def gsl_mt19937(seed):
+    """A random.Random holding the state gsl_rng_set(mt19937, seed) leaves (seed 0 -> 4357)."""
+    s = seed & 0xffffffff
+    if s == 0:
+        s = 4357
+    mt = [s]
+    for i in range(1, 624):
+        mt.append((1812433253 * (mt[-1] ^ (mt[-1] >> 30)) + i) & 0xffffffff)
+    r = random.Random()
+    r.setstate((3, tuple(mt + [624]), None))
+    return r
+
+
+def gsl_uniform(r):
+    """gsl_rng_uniform(r) for mt19937: the next 32-bit output k over 2^32, exact in binary64."""
+    return r.getrandbits(32) / 4294967296.0
+
+
+def gsl_gaussian(r):
+    """gsl_ran_gaussian(r, 1.0): the polar (Box-Muller) method on gsl_rng_uniform = k/2^32."""
+    while True:
+        x = -1 + 2 * gsl_uniform(r)
+        y = -1 + 2 * gsl_uniform(r)
+        r2 = x * x + y * y
+        if not (r2 > 1.0 or r2 == 0):
+            break
+    return 1.0 * y * math.sqrt(-2.0 * math.log(r2) / r2)
+
+
+# ----------------------------------------------------------------------------------------------
 # Self-tests: a family's SELFTESTS are functions of one SelfTest
 # ----------------------------------------------------------------------------------------------
 
@@ -431,6 +465,9 @@ def selftest(t):
         tie = mpf(1) + mpf(2) ** -53                  # exactly halfway: ties to even -> 1.0
         ok2 = nearest_double(tie) == 1.0 and nearest_double(tie + mpf(2) ** -300) > 1.0
     t.true("nearest_double", ok1 and ok2)
+    # GSL's tests: 4293858116 is the first output of mt19937 seeded 4357 (gsl_rng_set with 0)
+    t.true("mt19937 seed 4357 first output 4293858116",
+           gsl_mt19937(0).getrandbits(32) == 4293858116)
 
 
 # ----------------------------------------------------------------------------------------------

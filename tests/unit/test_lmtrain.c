@@ -2,10 +2,12 @@
  * fine-tuning (LM-SFT) and the training report (LM-TRAIN): closed forms,
  * the identity ce = H + KL, gradients against MPFR central differences,
  * the report against the calls `rlref train` makes, binary64 against
- * MPFR, and bad input. */
+ * MPFR, the sampled step against one worked by hand on fixed draws, the
+ * boundary refusal, and bad input. */
 #include <math.h>
 #include <stdlib.h>
 #include <check.h>
+#include <gsl/gsl_rng.h>
 #include "rlref/rlref.h"
 #include "testutil.h"
 
@@ -378,6 +380,272 @@ START_TEST (test_train_bad_input)
 }
 END_TEST
 
+/* --- LM-TRAIN, sampled ----------------------------------------------------- */
+
+/* A random stream that returns the uniforms it is given, in order. */
+typedef struct
+{
+  const double *u;
+  size_t n, i;
+} fixed_state;
+
+static void
+fixed_set (void *state, unsigned long seed)
+{
+  (void) state;
+  (void) seed;
+}
+
+static unsigned long
+fixed_get (void *state)
+{
+  (void) state;
+  return 0;
+}
+
+static double
+fixed_get_double (void *state)
+{
+  fixed_state *f = state;
+  ck_assert_msg (f->i < f->n, "more draws than the test gives");
+  return f->u[f->i++];
+}
+
+static const gsl_rng_type fixed_type = { "fixed", 0xffffffffUL, 0, sizeof (fixed_state),
+                                         fixed_set, fixed_get, fixed_get_double };
+
+static gsl_rng *
+fixed_rng (const double *u, size_t n)
+{
+  gsl_rng *r = gsl_rng_alloc (&fixed_type);
+  fixed_state *f = r->state;
+  f->u = u;
+  f->n = n;
+  f->i = 0;
+  return r;
+}
+
+/* softmax of a row of 3 logits, in double */
+static void
+softmax3 (double *p, const double *l)
+{
+  double m = fmax (l[0], fmax (l[1], l[2])), s = 0;
+  for (int a = 0; a < 3; a++)
+    s += p[a] = exp (l[a] - m);
+  for (int a = 0; a < 3; a++)
+    p[a] /= s;
+}
+
+/* One REINFORCE step on E[r], and one DPO step, by hand (A2: rows "", "0",
+ * "1"; n = 2, lr = 0.5).  Draws 0.99 (above pi_0 + pi_1 of the start row: y_1 = (2), EOS),
+ * then 0.01 (token 0) and 0.5 (row "0": pi_0 = 0.33, pi_0 + pi_1 = 0.87:
+ * token 1, cut at T = 2): y_2 = (0 1).  r(y_1) = 0 - 0.25 = -0.25, r(y_2) =
+ * 1 - 0.5 - 2 (0.25) - 1 = -1, mean -0.625, so theta += (0.5/2) (0.375
+ * grad log pi(y_1) - 0.375 grad log pi(y_2)), grad log pi(y) = e_{y_t} -
+ * pi(. | s_t) in the row of each prefix s_t.  Both backends. */
+START_TEST (test_sampled_step_by_hand)
+{
+  rlref_lm lm = model (2, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  static const double u[3] = { 0.99, 0.01, 0.5 };
+  double beta = 0.5, lr = 0.5, th[9], want[9], p0[3], p1[3], c = 0.25 * 0.375;
+  gsl_rng *r = fixed_rng (u, 3);
+  softmax3 (p0, A2);
+  softmax3 (p1, A2 + 3);
+  ck_assert (p0[0] + p0[1] < 0.99 && p0[0] > 0.01 && p1[0] < 0.5 && p1[0] + p1[1] > 0.5);
+  for (int k = 0; k < 9; k++)
+    want[k] = th[k] = A2[k];
+  for (int a = 0; a < 3; a++)
+    {
+      /* y_1 = (2): row "" gets +c (e_2 - pi); y_2 = (0 1): row "" and row
+       * "0" get -c (e_y - pi) */
+      want[a] += c * ((a == 2) - p0[a]) - c * ((a == 0) - p0[a]);
+      want[3 + a] -= c * ((a == 1) - p1[a]);
+    }
+  TU_OK (rlref_lm_sampled_descend_d (th, NULL, &lm, A2, R3, &beta, RLREF_LM_OBJ_REWARD, &lr, 1,
+                                     2, r));
+  ck_assert_uint_eq (((fixed_state *) r->state)->i, 3);
+  for (int k = 0; k < 9; k++)
+    TU_ASSERT_ABS (th[k], want[k], 4 * DBL_EPSILON);
+  {
+    mpfr_ptr x = mp_of (A2, 9, 256), t = mp_of (A2, 9, 256), rw = mp_of (R3, 5, 256);
+    mpfr_ptr b = mp_of (&beta, 1, 256), l = mp_of (&lr, 1, 256);
+    ((fixed_state *) r->state)->i = 0;
+    TU_OK (rlref_lm_sampled_descend_mp (t, NULL, &lm, x, rw, b, RLREF_LM_OBJ_REWARD, l, 1, 2,
+                                        r));
+    for (int k = 0; k < 9; k++)
+      TU_ASSERT_ABS (mpfr_get_d (t + k, MPFR_RNDN), want[k], 4 * DBL_EPSILON);
+    tu_mp_vec_free (x, 9);
+    tu_mp_vec_free (t, 9);
+    tu_mp_vec_free (rw, 5);
+    tu_mp_vec_free (b, 1);
+    tu_mp_vec_free (l, 1);
+  }
+  gsl_rng_free (r);
+  /* DPO, n = 2 pairs from pi_ref: (2), (0 1) as above, then (2), (2); labels
+   * 0.3 < sigma(r(2) - r(0 1)) = sigma(0.75) = 0.68: (2) preferred; 0.9 >
+   * sigma(0) for the equal pair (no gradient).  At theta = ref z = 0, the
+   * weight beta sigma(0) = 1/4: theta += (0.5/2) (1/4) (grad log pi((2)) -
+   * grad log pi((0 1))). */
+  {
+    static const double v[7] = { 0.99, 0.01, 0.5, 0.99, 0.99, 0.3, 0.9 };
+    double d = 0.0625;
+    r = fixed_rng (v, 7);
+    for (int k = 0; k < 9; k++)
+      want[k] = th[k] = A2[k];
+    for (int a = 0; a < 3; a++)
+      {
+        want[a] += d * ((a == 2) - p0[a]) - d * ((a == 0) - p0[a]);
+        want[3 + a] -= d * ((a == 1) - p1[a]);
+      }
+    TU_OK (rlref_lm_sampled_descend_d (th, NULL, &lm, A2, R3, &beta, RLREF_LM_OBJ_DPO, &lr, 1,
+                                       2, r));
+    ck_assert_uint_eq (((fixed_state *) r->state)->i, 7);
+    for (int k = 0; k < 9; k++)
+      TU_ASSERT_ABS (th[k], want[k], 4 * DBL_EPSILON);
+    gsl_rng_free (r);
+  }
+}
+END_TEST
+
+/* A draw on a boundary is refused in both backends (EPREC): u = pi_0 of the
+ * start row; 2^-39 away it is decided (token 0 above, token 1 below).  A
+ * DPO label drawn at sigma(r_1 - r_2) = 1/2 (two equal sequences) too. */
+START_TEST (test_sampled_boundary)
+{
+  rlref_lm lm = model (2, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  double beta = 0.5, lr = 0.5, th[9], p0[3], u[4];
+  mpfr_ptr x = mp_of (A2, 9, 256), t = mp_of (A2, 9, 256), rw = mp_of (R3, 5, 256);
+  mpfr_ptr b = mp_of (&beta, 1, 256), l = mp_of (&lr, 1, 256);
+  gsl_rng *r;
+  softmax3 (p0, A2);
+  /* u = pi_0: refused; then u = pi_0 + 2^-39 gives token 1 and u = pi_0 - 2^-39
+   * token 0, each followed by EOS (0.999), and a second sequence (2) */
+  for (int c = 0; c < 3; c++)
+    {
+      int want = c == 0 ? RLREF_EPREC : RLREF_SUCCESS;
+      u[0] = p0[0] + (c == 0 ? 0 : c == 1 ? 0x1p-39 : -0x1p-39);
+      u[1] = u[2] = u[3] = 0.999;
+      for (int k = 0; k < 9; k++)
+        th[k] = A2[k];
+      r = fixed_rng (u, 4);
+      TU_ASSERT_STATUS (rlref_lm_sampled_descend_d (th, NULL, &lm, A2, R3, &beta,
+                                                    RLREF_LM_OBJ_REWARD, &lr, 1, 2, r), want);
+      ((fixed_state *) r->state)->i = 0;
+      TU_ASSERT_STATUS (rlref_lm_sampled_descend_mp (t, NULL, &lm, x, rw, b,
+                                                     RLREF_LM_OBJ_REWARD, l, 1, 2, r), want);
+      gsl_rng_free (r);
+    }
+  /* DPO, n = 2: four sequences (2) (0.999 each), then labels 0.25 and 0.5:
+   * sigma(0) = 1/2 is met exactly */
+  {
+    static const double v[6] = { 0.999, 0.999, 0.999, 0.999, 0.25, 0.5 };
+    r = fixed_rng (v, 6);
+    TU_ASSERT_STATUS (rlref_lm_sampled_descend_d (th, NULL, &lm, A2, R3, &beta,
+                                                  RLREF_LM_OBJ_DPO, &lr, 1, 2, r), RLREF_EPREC);
+    ((fixed_state *) r->state)->i = 0;
+    TU_ASSERT_STATUS (rlref_lm_sampled_descend_mp (t, NULL, &lm, x, rw, b, RLREF_LM_OBJ_DPO,
+                                                   l, 1, 2, r), RLREF_EPREC);
+    gsl_rng_free (r);
+  }
+  tu_mp_vec_free (x, 9);
+  tu_mp_vec_free (t, 9);
+  tu_mp_vec_free (rw, 5);
+  tu_mp_vec_free (b, 1);
+  tu_mp_vec_free (l, 1);
+}
+END_TEST
+
+/* A seeded mt19937 run: two segments (5 + 7 steps) are the run of 12 bit for
+ * bit, with or without the history; MPFR at 256 and 320 bits draws the
+ * same batches and agrees to 70 digits, binary64 within 1e-13 of it; DPO
+ * lowers the population loss. */
+START_TEST (test_sampled_precisions)
+{
+  rlref_lm lm = model (2, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  static const int objs[3] = { RLREF_LM_OBJ_RLHF, RLREF_LM_OBJ_REWARD, RLREF_LM_OBJ_DPO };
+  double beta = 0.5, lr = 0.5;
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  for (int o = 0; o < 3; o++)
+    {
+      double a[9], b[9], h[13], h2[8], v;
+      mpfr_ptr m[2];
+      for (int k = 0; k < 9; k++)
+        a[k] = b[k] = A2[k];
+      gsl_rng_set (rng, 1);
+      TU_OK (rlref_lm_sampled_descend_d (a, h, &lm, A2, R3, &beta, objs[o], &lr, 12, 2, rng));
+      gsl_rng_set (rng, 1);
+      TU_OK (rlref_lm_sampled_descend_d (b, NULL, &lm, A2, R3, &beta, objs[o], &lr, 5, 2, rng));
+      TU_OK (rlref_lm_sampled_descend_d (b, h2, &lm, A2, R3, &beta, objs[o], &lr, 7, 2, rng));
+      for (int k = 0; k < 9; k++)
+        TU_ASSERT_SAME (b[k], a[k]);
+      TU_ASSERT_SAME (h2[7], h[12]);
+      TU_OK (rlref_lm_objective_d (&v, NULL, &lm, a, A2, R3, &beta, objs[o]));
+      TU_ASSERT_SAME (v, h[12]);
+      if (objs[o] == RLREF_LM_OBJ_DPO)
+        ck_assert (h[12] < h[0]);
+      for (int p = 0; p < 2; p++)
+        {
+          mpfr_prec_t prec = p ? 320 : 256;
+          mpfr_ptr x = mp_of (A2, 9, prec), rw = mp_of (R3, 5, prec), bb = mp_of (&beta, 1, prec);
+          mpfr_ptr l = mp_of (&lr, 1, prec);
+          m[p] = mp_of (A2, 9, prec);
+          rlref_mp_set_prec (prec);
+          gsl_rng_set (rng, 1);
+          TU_OK (rlref_lm_sampled_descend_mp (m[p], NULL, &lm, x, rw, bb, objs[o], l, 12, 2,
+                                              rng));
+          rlref_mp_set_prec (RLREF_DEFAULT_PREC);
+          tu_mp_vec_free (x, 9);
+          tu_mp_vec_free (rw, 5);
+          tu_mp_vec_free (bb, 1);
+          tu_mp_vec_free (l, 1);
+        }
+      for (int k = 0; k < 9; k++)
+        {
+          TU_ASSERT_MP_AGREE (m[0] + k, m[1] + k, 70);
+          TU_ASSERT_ABS (a[k], mpfr_get_d (m[1] + k, MPFR_RNDN), 1e-13);
+        }
+      /* the run moved: not the reference */
+      ck_assert (fabs (a[0] - A2[0]) > 1e-3 || fabs (a[1] - A2[1]) > 1e-3);
+      tu_mp_vec_free (m[0], 9);
+      tu_mp_vec_free (m[1], 9);
+    }
+  gsl_rng_free (rng);
+}
+END_TEST
+
+START_TEST (test_sampled_bad_input)
+{
+  rlref_lm lm = model (2, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  double beta = 0.5, lr = 0.5, zero = 0, th[9], bad[9], nanr[5];
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  for (int k = 0; k < 9; k++)
+    th[k] = bad[k] = A2[k];
+  for (int k = 0; k < 5; k++)
+    nanr[k] = R3[k];
+  bad[4] = INFINITY;
+  nanr[3] = NAN;
+  TU_ASSERT_STATUS (rlref_lm_sampled_descend_d (th, NULL, &lm, A2, R3, &beta,
+                                                RLREF_LM_OBJ_REWARD, &lr, 3, 1, rng), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_sampled_descend_d (th, NULL, &lm, A2, R3, &beta,
+                                                RLREF_LM_OBJ_REWARD, &zero, 3, 2, rng),
+                    RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_sampled_descend_d (th, NULL, &lm, A2, R3, &beta,
+                                                RLREF_LM_OBJ_REWARD, &lr, 3, 2, NULL), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_sampled_descend_d (th, NULL, &lm, A2, R3, &zero, RLREF_LM_OBJ_RLHF,
+                                                &lr, 3, 2, rng), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_lm_sampled_descend_d (th, NULL, &lm, A2, R3, &beta, RLREF_LM_OBJ_IPO,
+                                                &lr, 3, 2, rng), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_lm_sampled_descend_d (th, NULL, &lm, bad, R3, &beta,
+                                                RLREF_LM_OBJ_DPO, &lr, 3, 2, rng), RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_lm_sampled_descend_d (th, NULL, &lm, A2, nanr, &beta,
+                                                RLREF_LM_OBJ_REWARD, &lr, 3, 2, rng), RLREF_ENAN);
+  /* nothing was written */
+  for (int k = 0; k < 9; k++)
+    TU_ASSERT_SAME (th[k], A2[k]);
+  gsl_rng_free (rng);
+}
+END_TEST
+
 static Suite *
 lmtrain_suite (void)
 {
@@ -392,6 +660,10 @@ lmtrain_suite (void)
   tcase_add_test (tc, test_train_is_rlref_train);
   tcase_add_test (tc, test_train_precisions);
   tcase_add_test (tc, test_train_bad_input);
+  tcase_add_test (tc, test_sampled_step_by_hand);
+  tcase_add_test (tc, test_sampled_boundary);
+  tcase_add_test (tc, test_sampled_precisions);
+  tcase_add_test (tc, test_sampled_bad_input);
   suite_add_tcase (s, tc);
   return s;
 }

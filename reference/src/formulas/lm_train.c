@@ -239,12 +239,42 @@ FN (lm_pair_descend) (num_ptr theta, num_ptr logp_w, num_ptr logp_l, const rlref
   return status;
 }
 
-/* One sequence drawn from the policy with logits theta: tokens by the
- * inverse CDF of pi(. | s) at a uniform draw of rng, until EOS or T tokens.
- * Returns the length; *cut is set when it reached T without EOS. */
+/* A draw closer than this to a boundary it is compared with (a cumulative
+ * probability, a preference probability) is refused, EDOM (the seed and
+ * model are outside the domain where the run is one run): binary64 and
+ * exact arithmetic, whose policies differ by rounding, could decide it
+ * apart. */
+#define DRAW_GUARD 0x1p-40
+
+/* The decision u < c of a draw u from the sign of d = c - u (exactly
+ * rounded: its sign is exact); *status EPREC when |d| < DRAW_GUARD (the
+ * run cannot be certified: binary64 and exact arithmetic could part). */
+static int
+below (num_srcptr d, int *status)
+{
+  num_t a;
+  num_init (a);
+  num_abs (a, d);
+  if (num_cmp_d (a, DRAW_GUARD) < 0)
+    {
+      rlref_error ("lm_sampled_descend: a draw within 2^-40 of the probability it is "
+                   "compared with: binary64 and exact arithmetic could part (another seed)",
+                   __FILE__, __LINE__, RLREF_EPREC);
+      *status = RLREF_EPREC;
+    }
+  num_clear (a);
+  return num_sgn (d) > 0;
+}
+
+/* One sequence drawn from the policy with logits theta: at each prefix s a
+ * uniform u = gsl_rng_uniform (k/2^32) picks the first token b of 0..V-2
+ * with u < c_b = sum_{j<=b} pi(j | s), or V - 1 when there is none (the
+ * sign of c_b - u is that of its exactly rounded sum, num_sum of pi(0..b |
+ * s) and -u), until EOS or T tokens.  Returns the length; *cut is set when
+ * it reached T without EOS.  w has V + 1 scalars. */
 static int
 draw (int *y, int *cut, const rlref_lm *lm, num_srcptr theta, gsl_rng *rng, num_ptr lsm,
-      num_ptr t, int *status)
+      num_ptr w, num_ptr t, int *status)
 {
   int V = lm->V, L = 0;
   *cut = 0;
@@ -255,19 +285,19 @@ draw (int *y, int *cut, const rlref_lm *lm, num_srcptr theta, gsl_rng *rng, num_
       double u = gsl_rng_uniform (rng);
       int a = V - 1;
       *status = FN (log_softmax) (lsm, AT (theta, row * V), (size_t) V);
-      if (*status)
-        return 0;
-      num_set_zero (t);
-      for (int b = 0; b < V; b++)
+      for (int b = 0; b < V - 1 && *status == RLREF_SUCCESS; b++)
         {
-          num_exp (AT (t, 1), AT (lsm, b));
-          num_add (t, t, AT (t, 1));
-          if (num_cmp_d (t, u) > 0)
+          num_exp (AT (w, b), AT (lsm, b));
+          num_set_d (AT (w, b + 1), -u);
+          *status = num_sum (t, w, (size_t) b + 2);
+          if (*status == RLREF_SUCCESS && below (t, status))
             {
               a = b;
               break;
             }
         }
+      if (*status)
+        return 0;
       y[L++] = a;
       if (a == lm->eos)
         return L;
@@ -301,8 +331,12 @@ reward_of (num_ptr r, const rlref_lm *lm, num_srcptr reward, const int *y, int L
  * f = r or r - beta h (13.2-13.4); DPO (descended): n pairs from pi_ref,
  * y1 labelled preferred with probability sigma(r1 - r2) (13.6), and the
  * gradient of the mean pair loss -log sigma(beta (h_w - h_l)).  Cut
- * sequences conditioned away are drawn again.  With the same rng seed the
- * run is the same to the last bit. */
+ * sequences conditioned away are drawn again.  history may be NULL: the
+ * run alone, no objective formed.  With the same rng seed the run is the
+ * same to the last bit; every decision compares a binary64 draw with a
+ * quantity rounded once (draw, below), so binary64 and MPFR follow the same
+ * trajectory, or stop with EDOM where a draw falls within 2^-40 of the
+ * boundary it is compared with. */
 int
 FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
                          num_srcptr ref_logits, num_srcptr reward, num_srcptr beta,
@@ -320,18 +354,27 @@ FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
   if (n < 2 || steps < 0 || !rng || !num_is_finite (lr) || num_sgn (lr) <= 0)
     RLREF_ERROR ("a batch of at least 2, steps >= 0, a positive learning rate and an rng",
                  RLREF_EDOM);
+  for (size_t i = 0; i < nl; i++)
+    if (!num_is_finite (AT (theta, i)) || !num_is_finite (AT (ref_logits, i)))
+      RLREF_ERROR ("a logit is not finite", RLREF_ENAN);
+  for (int i = 0; lm->reward == RLREF_REWARD_ADDITIVE && i < lm->V + 2; i++)
+    if (!num_is_finite (AT (reward, i)))
+      RLREF_ERROR ("a reward term is not finite", RLREF_ENAN);
+  if (!num_is_finite (beta) || num_sgn (beta) <= 0)
+    RLREF_ERROR ("beta must be finite and positive", RLREF_EDOM);
   ys = malloc (2 * (size_t) n * (size_t) T * sizeof *ys);
   lens = malloc (2 * (size_t) n * sizeof *lens);
   g = num_vec_new (nl);
-  t = num_vec_new (8 + (size_t) lm->V);
+  t = num_vec_new (9 + 2 * (size_t) lm->V);
   f = num_vec_new (2 * (size_t) n);
   if (!ys || !lens || !g || !t || !f)
     status = RLREF_ENOMEM;
   for (int k = 0; k <= steps && status == RLREF_SUCCESS; k++)
     {
       int m = objective == RLREF_LM_OBJ_DPO ? 2 * n : n;
-      status = FN (lm_objective) (AT (history, k), NULL, lm, theta, ref_logits, reward, beta,
-                                  objective);
+      if (history)
+        status = FN (lm_objective) (AT (history, k), NULL, lm, theta, ref_logits, reward, beta,
+                                    objective);
       if (status || k == steps)
         break;
       /* the batch: sequences from pi_theta, or pairs from pi_ref */
@@ -341,7 +384,7 @@ FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
           do
             lens[i] = draw (ys + (size_t) i * T, &cut, lm,
                             objective == RLREF_LM_OBJ_DPO ? ref_logits : theta, rng, AT (t, 8),
-                            t, &status);
+                            AT (t, 8 + lm->V), t, &status);
           while (status == RLREF_SUCCESS && cut && lm->truncation == RLREF_LM_CONDITION);
           if (status == RLREF_SUCCESS)
             reward_of (AT (f, i), lm, reward, ys + (size_t) i * T, lens[i], cut);
@@ -386,7 +429,8 @@ FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
               int L1 = lens[2 * i], L2 = lens[2 * i + 1], swap;
               num_sub (AT (t, 2), AT (f, 2 * i), AT (f, 2 * i + 1));
               status = FN (sigmoid) (AT (t, 2), AT (t, 2));
-              swap = num_cmp_d (AT (t, 2), gsl_rng_uniform (rng)) <= 0;
+              num_sub_d (AT (t, 2), AT (t, 2), gsl_rng_uniform (rng));
+              swap = status == RLREF_SUCCESS && !below (AT (t, 2), &status);
               /* z = h_w - h_l; the weight lr beta sigma(-beta z) / n */
               for (int j = 0; j < 2 && status == RLREF_SUCCESS; j++)
                 {
@@ -420,7 +464,7 @@ FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
   free (ys);
   free (lens);
   num_vec_free (g, nl);
-  num_vec_free (t, 8 + (size_t) lm->V);
+  num_vec_free (t, 9 + 2 * (size_t) lm->V);
   num_vec_free (f, 2 * (size_t) n);
   return status;
 }

@@ -42,7 +42,7 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import M, Reject, R, X, get_input
+from xcore import M, Reject, R, X, get_input, gsl_mt19937
 
 
 DBL_MAX = float.fromhex("0x1.fffffffffffffp+1023")
@@ -249,20 +249,6 @@ def _weights(inputs):
     if sum(w) > 2 ** 31:
         raise Reject("EDOM", "the weights must sum to at most 2^31")
     return [_q(x) for x in v], w
-
-
-def gsl_mt19937(seed):
-    """A random.Random holding the state gsl_rng_set(mt19937, seed) leaves (seed 0 -> 4357)."""
-    import random
-    s = seed & 0xffffffff
-    if s == 0:
-        s = 4357
-    mt = [s]
-    for i in range(1, 624):
-        mt.append((1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & 0xffffffff)
-    rng = random.Random()
-    rng.setstate((3, tuple(mt + [624]), None))
-    return rng
 
 
 def eval_var(variant, params, inputs, ctx):

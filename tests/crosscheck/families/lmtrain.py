@@ -27,6 +27,19 @@ ordered pairs of distinct sequences from q_ref x q_ref labelled by Bradley-Terry
 KL(pi_theta_k || pi*), pi* = pi_ref e^{r/beta} / Z (13.15, 13.17).  The recurrence is run in
 exact arithmetic to the working precision: the golden certifies the exact recurrence.
 
+LM-TRAIN sampled (README "The tiny language model", `rlref train --sampled N --seed S`): the
+same start and report, the step an estimate from a batch drawn with GSL's mt19937 seeded by
+gsl_rng_set(seed), replayed here (xcore.gsl_mt19937; gsl_rng_uniform = k/2^32).  A sequence is
+drawn token by token, one uniform u per token: a = the first b of 0..V-2 with u < c_b = sum_{j
+<= b} pi(j | s), else V - 1; it ends at EOS or after T tokens.  E[r], RLHF: n sequences from
+pi_theta, f_i = r_i (- beta (log pi_theta(y_i) - log pi_ref(y_i))), theta <- theta + (lr/n)
+sum_i (f_i - mean f) grad log pi_theta(y_i) (REINFORCE with the batch mean as baseline, 13.2-13.4).
+DPO: 2n sequences from pi_ref, pairs (y_2i, y_2i+1), then one uniform per pair: y_2i is preferred
+when u < sigma(r_2i - r_2i+1) (13.6); theta <- theta + (lr/n) sum_pairs beta sigma(-beta z)
+(grad log pi_theta(y_w) - grad log pi_theta(y_l)), z = h_w - h_l (the gradient of the mean of
+-log sigma(beta z), 13.21).  A comparison whose two sides differ by less than 2^-40 makes the run
+undecidable between binary64 and exact arithmetic: refused, EPREC.
+
 Every sum is over exact binary64 inputs at the working precision; nothing here reads the C code.
 """
 
@@ -37,11 +50,13 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import Ctx, Reject, X
+from xcore import Ctx, Reject, X, gsl_mt19937, gsl_uniform
 
 VMAX = 64
 PREFIX_LIMIT = 10 ** 5      # rows of a tabular model, prefixes walked for the conditioned mass
 STEP_LIMIT = 10 ** 4        # the longest training run accepted here
+BATCH_LIMIT = 10 ** 4       # the largest batch of a sampled run
+DRAW_GUARD = Fraction(1, 2 ** 40)   # a draw this close to a boundary is undecidable (EPREC)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -337,8 +352,8 @@ class Trainer:
         return mp.fsum(mp.exp(a) * (a - b) for a, b in zip(lq, self.lstar))
 
 
-def eval_train(variant, params, inputs, ctx):
-    obj = variant_of(variant, "LM-TRAIN", ("rlhf", "reward", "dpo", "ipo"))
+def train_inputs(inputs, obj):
+    """The trainer, lr and the steps reported, checked."""
     tr = Trainer(inputs, obj)
     lr = real(inputs.get("lr"), "lr")
     if not lr > 0:
@@ -350,6 +365,14 @@ def eval_train(variant, params, inputs, ctx):
         raise Reject("EDOM", "the steps must increase from 0 or more")
     if at[-1] > STEP_LIMIT:
         raise Reject("EDOM", "a run of %d steps" % at[-1], firm=False)
+    return tr, lr, at
+
+
+def eval_train(variant, params, inputs, ctx):
+    if variant.startswith("sampled-"):
+        return eval_sampled(variant, inputs)
+    obj = variant_of(variant, "LM-TRAIN", ("rlhf", "reward", "dpo", "ipo"))
+    tr, lr, at = train_inputs(inputs, obj)
     sign = 1 if obj in ("reward", "rlhf") else -1
     theta = list(tr.ref.logits)
     want = set(at)
@@ -362,6 +385,97 @@ def eval_train(variant, params, inputs, ctx):
             kl.append(tr.kl_star(lq))
         if not last:
             theta = [t + sign * lr * g for t, g in zip(theta, grad)]
+    return {"objective": objective, "kl_pistar": kl}
+
+
+def decide(u, c):
+    """u < c, refused (EPREC) when |c - u| < 2^-40."""
+    d = c - X(u)
+    if abs(d) < X(DRAW_GUARD):
+        raise Reject("EPREC", "a draw within 2^-40 of a boundary (%s)" % mp.nstr(d, 5))
+    return d > 0
+
+
+def draw(m, theta, rng):
+    """One sequence from the tabular policy with logits theta: (tokens, cut)."""
+    y = []
+    while True:
+        r = m.row(y)
+        p = [mp.exp(x) for x in log_softmax(theta[r * m.V:(r + 1) * m.V])]
+        u = gsl_uniform(rng)
+        a, c = m.V - 1, mpf(0)
+        for b in range(m.V - 1):
+            c += p[b]
+            if decide(u, c):
+                a = b
+                break
+        y.append(a)
+        if a == m.eos:
+            return tuple(y), False
+        if len(y) == m.T:
+            return tuple(y), True
+
+
+def sampled_step(tr, theta, lr, obj, batch, prefer_first):
+    """theta after one step on a batch: the outcome indices drawn (2n for DPO, in pairs) and,
+    for DPO, whether each pair's first sequence is the preferred one."""
+    lq, sc = tr.at(theta)
+    coef = {}
+    if obj in ("reward", "rlhf"):
+        n = len(batch)
+        f = [tr.r[i] - (tr.beta * (lq[i] - tr.lref[i]) if obj == "rlhf" else 0) for i in batch]
+        mean = mp.fsum(f) / n
+        for i, fi in zip(batch, f):
+            coef[i] = coef.get(i, mpf(0)) + (fi - mean) / n
+    else:
+        n = len(batch) // 2
+        for k in range(n):
+            w, l = batch[2 * k], batch[2 * k + 1]
+            if not prefer_first[k]:
+                w, l = l, w
+            z = (lq[w] - tr.lref[w]) - (lq[l] - tr.lref[l])
+            c = tr.beta * sigmoid(-tr.beta * z) / n
+            coef[w] = coef.get(w, mpf(0)) + c
+            coef[l] = coef.get(l, mpf(0)) - c
+    theta = list(theta)
+    for i, c in coef.items():
+        for k, x in sc[i].items():
+            theta[k] += lr * c * x
+    return theta
+
+
+def eval_sampled(variant, inputs):
+    obj = variant_of(variant, "LM-TRAIN", ("sampled-rlhf", "sampled-reward",
+                                           "sampled-dpo"))[len("sampled-"):]
+    tr, lr, at = train_inputs(inputs, obj)
+    n, seed = inputs.get("n"), inputs.get("seed")
+    if not is_int(n) or not is_int(seed):
+        raise Reject("EINVAL", "n and seed are integers")
+    if not 2 <= n <= BATCH_LIMIT:
+        raise Reject("EDOM", "a batch of %d: 2 to 1e4" % n)
+    if not 0 <= seed <= 0xffffffff:
+        raise Reject("EDOM", "the seed is 0 to 2^32 - 1")
+    rng = gsl_mt19937(seed)
+    index = {y: i for i, (y, _) in enumerate(tr.outs)}
+    theta = list(tr.ref.logits)
+    want = set(at)
+    objective, kl = [], []
+    for k in range(at[-1] + 1):
+        if k in want:
+            value, _, lq = tr.value_grad(theta, False)
+            objective.append(value)
+            kl.append(tr.kl_star(lq))
+        if k == at[-1]:
+            break
+        source = tr.ref.logits if obj == "dpo" else theta
+        m = 2 * n if obj == "dpo" else n
+        batch = [index[draw(tr.ref, source, rng)[0]] for _ in range(m)]
+        first = []
+        if obj == "dpo":
+            for i in range(n):
+                d = tr.r[batch[2 * i]] - tr.r[batch[2 * i + 1]]
+                first.append(decide(gsl_uniform(rng), sigmoid(d)))
+        theta = sampled_step(tr, theta, lr, obj, batch, first)
     return {"objective": objective, "kl_pistar": kl}
 
 
@@ -476,4 +590,56 @@ def selftest_train(t):
                worst < mpf(10) ** -40)
 
 
-SELFTESTS = [selftest_param, selftest_sft, selftest_train]
+def selftest_sampled(t):
+    """The sampled step's expectation over every batch: REINFORCE with the batch mean as
+    baseline gives (1 - 1/n) grad J for E[r] and RLHF; one DPO pair gives -2 grad L (L sums over
+    ordered pairs with weight q_ref q_ref sigma, half the expectation over a labelled pair);
+    the draw's inverse CDF; a boundary met within 2^-40 is refused (EDOM)."""
+    rnd = random.Random(11)
+    V, eos, T = 3, 2, 2
+    n = n_prefixes(V, T) * V
+    inp = {"V": V, "eos": eos, "T": T, "logits": [rnd.uniform(-1, 1) for _ in range(n)],
+           "reward": [1.0, -0.5, 0.25, -0.125, 0.5], "beta": 0.5}
+    for obj in ("reward", "rlhf", "dpo"):
+        tr = Trainer(inp, obj)
+        theta = [X(x) + mpf(rnd.uniform(-0.3, 0.3)) for x in inp["logits"]]
+        _, grad, lq = tr.value_grad(theta)
+        q = tr.qref if obj == "dpo" else [mp.exp(x) for x in lq]
+        mean = [mpf(0)] * n
+        idx = range(len(tr.outs))
+        for i, j in itertools.product(idx, idx):
+            if obj == "dpo":
+                p1 = sigmoid(tr.r[i] - tr.r[j])
+                cases = ((q[i] * q[j] * p1, [True]), (q[i] * q[j] * (1 - p1), [False]))
+            else:
+                cases = ((q[i] * q[j], []),)
+            for pr, first in cases:
+                new = sampled_step(tr, theta, mpf(1), obj, [i, j], first)
+                for k in range(n):
+                    mean[k] += pr * (new[k] - theta[k])
+        want = [g / 2 for g in grad] if obj != "dpo" else [-2 * g for g in grad]
+        worst = max(abs(a - b) for a, b in zip(mean, want))
+        t.true("%s: E[step] = %s (%s)" % (obj, "grad J / 2" if obj != "dpo" else "-2 grad L",
+                                          mp.nstr(worst, 3)), worst < mpf(10) ** -100)
+    # the inverse CDF of the row log 1, log 2, log 3 (pi = 1/6, 1/3, 1/2): u = 0.1 -> 0,
+    # u = 0.25 -> 1, u = 0.75 -> 2 (EOS); u = 1/2 on the boundary c_1 = 1/2 is refused
+    m = Model("tabular", {"V": 3, "eos": 2, "T": 1, "logits": [0.0, 0.0, 0.0]})
+    th = [mp.log(1), mp.log(2), mp.log(3)]
+
+    class Fixed:
+        def __init__(self, us):
+            self.us = list(us)
+
+        def getrandbits(self, k):
+            return int(self.us.pop(0) * 2 ** 32)
+    got = [draw(m, th, Fixed([u]))[0] for u in (0.1, 0.25, 0.75)]
+    t.true("inverse CDF: %s" % got, got == [(0,), (1,), (2,)])
+    try:
+        draw(m, th, Fixed([0.5]))
+        code = None
+    except Reject as ex:
+        code = ex.code
+    t.true("a uniform on a boundary: %s" % code, code == "EPREC")
+
+
+SELFTESTS = [selftest_param, selftest_sft, selftest_train, selftest_sampled]

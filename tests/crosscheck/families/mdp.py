@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import M, Q, R, Reject, X, get_input
+from xcore import M, Q, R, Reject, X, get_input, gsl_mt19937
 
 
 # ----------------------------------------------------------------------------------------------
@@ -454,16 +454,6 @@ def eval_opt(variant, params, inputs, ctx):
 #   gamma max_a' Q(s', a') (r at a terminal s'), Q(s, a) += alpha (y - Q(s, a)); a terminal s'
 #   restarts the episode at the start state.
 # ----------------------------------------------------------------------------------------------
-
-def gsl_mt19937(seed):
-    import random
-    s = seed if seed != 0 else 4357
-    mt = [s & 0xffffffff]
-    for i in range(1, 624):
-        mt.append((1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & 0xffffffff)
-    rng = random.Random()
-    rng.setstate((3, tuple(mt + [624]), None))
-    return rng
 
 
 def qlearn(m, start, steps, seed, eps, kind):
