@@ -13,5 +13,7 @@
 #include "rlref/certify.h"
 /* One header per family, listed by the build (rlref/families.h). */
 #include "rlref/families.h"
+/* The binary64 batch kernels (one call over many groups, tokens or pairs). */
+#include "rlref/batch.h"
 
 #endif

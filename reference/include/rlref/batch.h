@@ -1,0 +1,134 @@
+/* rlref/batch.h -- binary64 batch kernels: GRPO advantages over N groups,
+ * the KL estimators k1, k2, k3 over n log-ratios, the pairwise DPO losses
+ * and their gradients over B pairs, and GAE over a batch of sequences.
+ *
+ * They are not a second precision but a fast path held to the scalar
+ * reference (rlref_grpo_adv_ws_d, rlref_kl_estimate_d, rlref_dpo_loss_d,
+ * rlref_mdp_gae_d): a plain loop over contiguous arrays, one validation
+ * pass, the passes the arithmetic needs, and no allocation (except where
+ * said).  Each function states how its outputs relate to the reference:
+ * bit for bit (the same operations in the same order), or within a stated
+ * bound where a sum is taken in another order.  u = 2^-53.  Statuses are
+ * those of the scalar reference.  Outputs must not overlap inputs unless
+ * said (the pointers are restrict). */
+#ifndef RLREF_BATCH_H
+#define RLREF_BATCH_H
+
+#include <stddef.h>
+#include "rlref/status.h"
+#include "rlref/workspace.h"
+#include "rlref/grpo.h"
+#include "rlref/dpo.h"
+#include "rlref/mdp.h"
+
+/* Threads.  A kernel over many elements (65536 or more) splits its work
+ * into 8 fixed chunks, combined in a fixed order, and runs them on up to
+ * rlref_batch_set_threads (n) threads (1 by default: no thread is started
+ * unless asked).  The results do not depend on the number of threads. */
+#define RLREF_BATCH_MAX_THREADS 8
+/* Sets the number of threads, clamped to [1, 8]; returns the previous
+ * one.  Not to be called while a kernel runs. */
+int rlref_batch_set_threads (int n);
+int rlref_batch_threads (void);
+
+/* Groups of at most this many rewards are held on the stack. */
+#define RLREF_BATCH_GMAX 256
+
+/* GRPO-ADV over N rewards laid out as N/G contiguous groups of G, under
+ * any convention c of rlref_adv_conventions: adv bit for bit that of
+ * rlref_grpo_adv_ws_d (adv may be rewards).
+ *
+ * For the exact conventions (scale GROUP_STD or NONE) each group of
+ * G <= RLREF_BATCH_GMAX finite rewards is done in one pass for max |r|,
+ * one for the scaled rewards and their sum, one for the deviations and
+ * the sum of their squares, one for the advantages.  A sum is taken as a
+ * plain sum only where it is exact, which is checked as it goes (binary,
+ * integer and dyadic rewards); otherwise that sum is taken again exactly
+ * (rlref_num_sum_d, rlref_num_dot_d), on the stack.  Both give the
+ * reference's correctly rounded values.  For GROUP_STD and G a multiple
+ * of 4, a first attempt runs in four lanes (vectorised, and compiled also
+ * for AVX2) with checks that make any order of summation exact; large
+ * batches split over the threads (rlref_batch_set_threads) when adv does
+ * not overlap rewards.  The binary32 conventions run their reference code
+ * per group (it allocates nothing); batch-std, groups larger than
+ * RLREF_BATCH_GMAX, and groups holding a NaN or infinite reward under a
+ * NaN-skipping convention are passed to rlref_grpo_adv_ws_d with the
+ * workspace ws (NULL: allocated there).  Statuses as rlref_grpo_adv_d:
+ * EINVAL (NULL, N or G 0, G not dividing N), ENAN (a non-finite reward
+ * where c refuses one), EDOM (a group of one that c refuses), ERANGE. */
+RLREF_WUR int rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
+                                    const rlref_adv_convention *c, rlref_ws *ws);
+
+/* The sums of the KL estimators (kl.h), sums[0..2] = sum k1, sum k2,
+ * sum k3. */
+enum { RLREF_BATCH_K1, RLREF_BATCH_K2, RLREF_BATCH_K3 };
+
+/* KL-K1, KL-K2, KL-K3 over n >= 1 tokens at l_i = logp[i] - ref_logp[i]
+ * (ref_logp NULL: logp holds the log-ratios l_i):
+ *   k1[i] = l,  k2[i] = l^2/2,  k3[i] = e^-l - 1 + l  (13.26),
+ *   sums[j] = the sum over i of estimator j;
+ * any of k1, k2, k3, sums may be NULL.  k1 and k2 are bit for bit those
+ * of rlref_kl_estimate_d (conventions "plain"); so is k3 ("stable") for
+ * |l| >= 1/2 (expm1(-l) + l).  For |l| < 1/2 k3 is l^2/2 + (-l)^3 q(-l),
+ * q(x) = sum_{j=0}^{14} x^j/(j + 3)! in Horner form: within 2 ulp of the
+ * exact k3 (1.6 ulp measured), and within 7 ulp of the reference, which
+ * sums the same series term by term (up to about 5 ulp from the exact
+ * value); the tests check both.  The sums: blocks of 256 tokens in 8
+ * interleaved partial sums, the blocks of each of 8 fixed chunks added
+ * with Neumaier's compensation, the chunks likewise:
+ * |sum - S| <= 2u |S| + 40u sum_i |k_i|, S the exact sum of the kernel's
+ * own per-token values (for k2 and k3, >= 0: within 42u of S).  ENAN for
+ * a non-finite input, ERANGE where k2 or k3 overflows, EINVAL for n = 0
+ * or no logp. */
+RLREF_WUR int rlref_kl_batch (double *k1, double *k2, double *k3, double *sums,
+                              const double *logp, const double *ref_logp, size_t n);
+
+/* DPO-LOSS, DPO-CDPO, DPO-IPO over B pairs, one fused pass per pair: for
+ * each pair D (rlref/dpo.h), z = b D, one e = exp(-|z|) and one
+ * log1p(e) give softplus(+-z) = max(+-z, 0) + log1p(e) and sigma(+-z)
+ * (1/(1 + e) or e/(1 + e)), so sigma(z) - 1 is formed as -sigma(-z).
+ * Outputs as rlref_dpo_loss_d (losses, grad_w, grad_l, reward_w, reward_l
+ * may be NULL; n_w, n_l read only when c->per_token), each bit for bit
+ * that of the reference, the loss too (the same left-to-right sum).
+ * Statuses as rlref_dpo_loss_d. */
+RLREF_WUR int rlref_dpo_loss_batch (double *loss, double *losses, double *grad_w,
+                                    double *grad_l, double *reward_w, double *reward_l,
+                                    const double *logp_w, const double *logp_l,
+                                    const double *ref_w, const double *ref_l, const long *n_w,
+                                    const long *n_l, size_t B, const rlref_dpo_convention *c,
+                                    double beta, double eps);
+
+/* DPO-LOSS (13.21), sigmoid form, beta once, D from whole-sequence
+ * log-probabilities: the loss and its gradients of rlref_dpo_loss_batch
+ * (grad_w, grad_l may be NULL) on the fast path.  Built with SLEEF
+ * (-DRLREF_HAVE_SLEEF, -lsleef) on a processor with AVX2 and FMA, four
+ * pairs at a time with SLEEF's exp and log1p (each within 1 ulp): every
+ * gradient within 8 ulp of the reference's (3 measured) and 5 ulp of the
+ * exact value, and the loss, summed in 8 chunks of four lanes, within
+ * 8 ulp plus (B/4 + 12) u sum_i l_i / B of the reference's (the tests
+ * check these bounds).  Otherwise, and for
+ * B < 4 or NULL gradients, it is rlref_dpo_loss_batch, bit for bit.
+ * Statuses as rlref_dpo_loss_d. */
+RLREF_WUR int rlref_dpo_sigmoid_batch_simd (double *loss, double *grad_w, double *grad_l,
+                                            const double *logp_w, const double *logp_l,
+                                            const double *ref_w, const double *ref_l, size_t B,
+                                            double beta);
+/* "SLEEF AVX2", or the scalar path, as chosen on this machine. */
+const char *rlref_dpo_sigmoid_batch_simd_path (void);
+
+/* MDP-GAE (13.11) over B rows of W positions under rule c, the inputs and
+ * outputs of rlref_mdp_gae_d.  The running advantage is carried as a
+ * double-double hi + lo, each step's eight terms (r, gamma V_next as an
+ * exact product, -V, (gamma lambda)(hi + lo) with gamma lambda itself an
+ * exact product) added with error-free transformations: where the
+ * reference rounds the exact sum once, this sum has a relative error of
+ * about 8u^2 before its last rounding.  |adv - ref| <= ulp(ref) +
+ * 2^-100 W M and |ret - ref| <= ulp(ref) + 2^-100 W M, M the largest
+ * |r| + |V| + |score| of the row (the tests check it).  Nothing is
+ * allocated.  Statuses as rlref_mdp_gae_d. */
+RLREF_WUR int rlref_gae_batch (double *adv, double *ret, const double *rewards,
+                               const double *values, const unsigned char *mask,
+                               const double *score, size_t B, size_t W, double gamma,
+                               double lambda, rlref_gae_rule c);
+
+#endif

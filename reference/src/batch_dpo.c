@@ -1,0 +1,333 @@
+/* batch_dpo.c -- binary64 batch kernel of the pairwise DPO losses
+ * (DPO-LOSS (seed 000 13.21), DPO-CDPO, DPO-IPO) and their gradients, held
+ * bit for bit to rlref_dpo_loss_d (src/formulas/dpo.c).
+ *
+ * The reference forms softplus(x) = max(x, 0) + log1p(e^-|x|) and
+ * sigma(x) = 1/(1 + e^-x) (x >= 0) or e^x/(e^x + 1) (x < 0) in separate
+ * calls; each exponentiates -|x|, the same number for x = z and x = -z.
+ * So one e = exp(-|z|) and one log1p(e) per pair give every softplus and
+ * sigma the convention needs, each with the reference's operations, and
+ * sigma(z) - 1 is never formed: the gradient takes -sigma(-z).  One pass
+ * checks the inputs (finiteness, and D and b D in range), one computes;
+ * the loss is the reference's left-to-right sum.  Nothing is allocated. */
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include "rlref/batch.h"
+#include "batch_threads.h"
+
+/* With SLEEF (-DRLREF_HAVE_SLEEF, linked with -lsleef), the sigmoid loss
+ * of rlref_dpo_sigmoid_batch_simd runs four pairs at a time on AVX2.
+ * sleef.h declares its AVX2 functions only where AVX is enabled: the
+ * headers are read with AVX2 enabled, and only the function that uses
+ * them is compiled for AVX2 (and chosen at run time). */
+#if defined(RLREF_HAVE_SLEEF) && defined(__x86_64__) && defined(__GNUC__)
+#define SIMD_AVX2 1
+#pragma GCC push_options
+#pragma GCC target ("avx2,fma")
+#include <immintrin.h>
+#include <sleef.h>
+#pragma GCC pop_options
+#endif
+
+/* x, the log-ratio difference of pair i (rlref/dpo.h):
+ *   D = (lw - ll)  or  lw/n_w - ll/n_l,  lw = logp_w - ref_w, ll = logp_l - ref_l. */
+static inline double
+pair_D (double lw, double ll, const long *n_w, const long *n_l, size_t i, int per_token)
+{
+  return per_token ? lw / (double) n_w[i] - ll / (double) n_l[i] : lw - ll;
+}
+
+/* The reference's checks, in its order: NULL arguments and an empty batch
+ * (EINVAL), a non-finite log-probability (ENAN, array by array), beta
+ * (ENAN, EDOM), the token counts (EINVAL, EDOM), eps (ENAN, EDOM), then D
+ * or b D overflowing (ERANGE).  One pass over the pairs gathers the flags. */
+static int
+check_inputs (const double *const v[4], const long *n_w, const long *n_l, size_t B,
+              const rlref_dpo_convention *c, double b, double beta, double eps)
+{
+  int nan[4] = { 0, 0, 0, 0 }, range = 0, counts = 0;
+  int pt = c->per_token, ipo = c->form == RLREF_DPO_IPO;
+  int have_counts = !pt || (n_w && n_l);
+  for (int j = 0; j < 4; j++)
+    if (!v[j])
+      {
+        /* the arrays before it are still checked first */
+        for (int jj = 0; jj < j; jj++)
+          for (size_t i = 0; i < B; i++)
+            if (!isfinite (v[jj][i]))
+              RLREF_ERROR ("non-finite log-probability", RLREF_ENAN);
+        RLREF_ERROR ("log-probabilities missing", RLREF_EINVAL);
+      }
+  for (size_t i = 0; i < B; i++)
+    {
+      double pw = v[0][i], pl = v[1][i], rw = v[2][i], rl = v[3][i], D, z;
+      nan[0] |= !isfinite (pw);
+      nan[1] |= !isfinite (pl);
+      nan[2] |= !isfinite (rw);
+      nan[3] |= !isfinite (rl);
+      if (pt && have_counts)
+        counts |= (n_w[i] < 1) | (n_l[i] < 1);
+      D = have_counts ? pair_D (pw - rw, pl - rl, n_w, n_l, i, pt) : 0.0;
+      z = b * D;
+      range |= (!isfinite (D)) | (!ipo & !isfinite (z));
+    }
+  for (int j = 0; j < 4; j++)
+    if (nan[j])
+      RLREF_ERROR ("non-finite log-probability", RLREF_ENAN);
+  if (!isfinite (beta))
+    RLREF_ERROR ("beta must be finite and > 0", RLREF_ENAN);
+  if (!(beta > 0.0))
+    RLREF_ERROR ("beta must be finite and > 0", RLREF_EDOM);
+  if (!have_counts)
+    RLREF_ERROR ("token counts missing", RLREF_EINVAL);
+  if (counts)
+    RLREF_ERROR ("a token count must be at least 1", RLREF_EDOM);
+  if (c->form == RLREF_DPO_CDPO || c->form == RLREF_DPO_ROBUST)
+    {
+      if (!isfinite (eps))
+        RLREF_ERROR ("label smoothing eps must be finite and >= 0", RLREF_ENAN);
+      if (eps < 0.0)
+        RLREF_ERROR ("label smoothing eps must be finite and >= 0", RLREF_EDOM);
+      if (c->form == RLREF_DPO_CDPO && eps > 1.0)
+        RLREF_ERROR ("cDPO needs 0 <= eps <= 1", RLREF_EDOM);
+      if (c->form == RLREF_DPO_ROBUST && eps >= 0.5)
+        RLREF_ERROR ("robust DPO needs 0 <= eps < 1/2", RLREF_EDOM);
+    }
+  if (range)
+    RLREF_ERROR ("the log-ratio difference overflows", RLREF_ERANGE);
+  return RLREF_SUCCESS;
+}
+
+/* Per pair, with z = b D, t = -z, E = exp(-|z|), L = log1p(E), P = E + 1,
+ * sigma(x) = 1/P for x >= 0 and E/P for x < 0, softplus(x) = max(x, 0) + L:
+ *   sigmoid  l = softplus(t)                           g = -(b sigma(t))
+ *   hinge    l = 1 - z if > 0, else 0                  g = -b, or 0
+ *   cdpo     l = (1-e) softplus(t) + e softplus(z)     g = (e sigma(z) - (1-e) sigma(t)) b
+ *   robust   l = ((1-e) softplus(t) - e softplus(z))/(1 - 2e)
+ *            g = -(((1-e) sigma(t) + e sigma(z)) b)/(1 - 2e)
+ *   ipo      l = (D - 1/(2b))^2                        g = 2 (D - 1/(2b))
+ * then dloss/dlogp_w = g/B (/n_w), dloss/dlogp_l = -(g/B (/n_l)),
+ * loss = (sum_i l_i)/B, rewards beta lw, beta ll. */
+int
+rlref_dpo_loss_batch (double *loss, double *restrict losses, double *restrict grad_w,
+                      double *restrict grad_l, double *restrict reward_w,
+                      double *restrict reward_l, const double *restrict logp_w,
+                      const double *restrict logp_l, const double *restrict ref_w,
+                      const double *restrict ref_l, const long *restrict n_w,
+                      const long *restrict n_l, size_t B, const rlref_dpo_convention *c,
+                      double beta, double eps)
+{
+  const double *v[4] = { logp_w, logp_l, ref_w, ref_l };
+  double b, q, e1, sum = 0.0, Bd = (double) B, den = 1.0;
+  int status, pt, form;
+  if (!loss || !c)
+    RLREF_ERROR ("loss or convention missing", RLREF_EINVAL);
+  if (B == 0)
+    RLREF_ERROR ("empty batch", RLREF_EINVAL);
+  if (c->form != RLREF_DPO_SIGMOID && c->form != RLREF_DPO_HINGE && c->form != RLREF_DPO_CDPO
+      && c->form != RLREF_DPO_ROBUST && c->form != RLREF_DPO_IPO)
+    RLREF_ERROR ("unknown DPO form", RLREF_EINVAL);
+  b = c->beta_squared ? beta * beta : beta;
+  status = check_inputs (v, n_w, n_l, B, c, b, beta, eps);
+  if (status)
+    return status;
+  pt = c->per_token;
+  form = c->form;
+  q = 1.0 / (b * 2.0);
+  e1 = 1.0 - eps;
+  if (form == RLREF_DPO_ROBUST)
+    den = 1.0 - eps * 2.0;
+  for (size_t i = 0; i < B; i++)
+    {
+      double lw = logp_w[i] - ref_w[i], ll = logp_l[i] - ref_l[i];
+      double D = pair_D (lw, ll, n_w, n_l, i, pt), z = b * D, t = -z;
+      double l, g;
+      if (form == RLREF_DPO_SIGMOID || form == RLREF_DPO_CDPO || form == RLREF_DPO_ROBUST)
+        {
+          double E = exp (-fabs (z)), L = log1p (E), P = E + 1.0;
+          double sp_t = (t > 0.0 ? t : 0.0) + L;
+          if (form == RLREF_DPO_SIGMOID)
+            {
+              l = sp_t;
+              g = -(b * ((t >= 0.0 ? 1.0 : E) / P));
+            }
+          else
+            {
+              double sp_z = (z > 0.0 ? z : 0.0) + L, hi = 1.0 / P, lo = E / P;
+              double a = sp_t * e1, s = sp_z * eps;
+              double st = (t >= 0.0 ? hi : lo) * e1, sz = (z >= 0.0 ? hi : lo) * eps;
+              if (form == RLREF_DPO_CDPO)
+                {
+                  l = a + s;
+                  g = (sz - st) * b;
+                }
+              else
+                {
+                  l = (a - s) / den;
+                  g = -((st + sz) * b) / den;
+                }
+            }
+        }
+      else if (form == RLREF_DPO_HINGE)
+        {
+          double a = 1.0 - z;
+          l = a > 0.0 ? a : 0.0;
+          g = a > 0.0 ? -b : 0.0;
+        }
+      else
+        {
+          double a = D - q;
+          l = a * a;
+          g = a * 2.0;
+        }
+      sum += l;
+      g = g / Bd;
+      if (losses)
+        losses[i] = l;
+      if (grad_w)
+        grad_w[i] = pt ? g / (double) n_w[i] : g;
+      if (grad_l)
+        grad_l[i] = -(pt ? g / (double) n_l[i] : g);
+      if (reward_w)
+        reward_w[i] = beta * lw;
+      if (reward_l)
+        reward_l[i] = beta * ll;
+    }
+  *loss = sum / Bd;
+  return RLREF_SUCCESS;
+}
+
+#ifdef SIMD_AVX2
+/* The sigmoid form of rlref_dpo_loss_batch, four pairs at a time, n a
+ * multiple of 4: z = b D, E = exp(-|z|) and L = log1p(E) by SLEEF
+ * (Sleef_expd4_u10avx2, Sleef_log1pd4_u10avx2, each within 1 ulp), then
+ * the reference's operations: l = max(-z, 0) + L, g = -(b s)/B,
+ * s = (-z >= 0 ? 1 : E)/(E + 1).  The losses are summed in four lanes,
+ * each left to right, the lanes added as (0 + 1) + (2 + 3); n = 0 gives
+ * sum 0.  Returns 0,
+ * or 1 when an input or z is not finite (the outputs are then to be
+ * discarded: the caller finds the status). */
+__attribute__ ((target ("avx2,fma"))) static int
+sigmoid_avx2 (double *sum, double *restrict grad_w, double *restrict grad_l,
+              const double *restrict pw, const double *restrict pl, const double *restrict rw,
+              const double *restrict rl, size_t n, double b, double Bd)
+{
+  const __m256d vb = _mm256_set1_pd (b), vB = _mm256_set1_pd (Bd), one = _mm256_set1_pd (1.0);
+  const __m256d zero = _mm256_setzero_pd (), sign = _mm256_set1_pd (-0.0);
+  const __m256d big = _mm256_set1_pd (DBL_MAX);
+  __m256d acc = _mm256_setzero_pd (), ok = _mm256_castsi256_pd (_mm256_set1_epi64x (-1));
+  double lane[4];
+  for (size_t i = 0; i < n; i += 4)
+    {
+      __m256d a = _mm256_loadu_pd (pw + i), c = _mm256_loadu_pd (rw + i);
+      __m256d d = _mm256_loadu_pd (pl + i), e = _mm256_loadu_pd (rl + i);
+      __m256d z = _mm256_mul_pd (vb, _mm256_sub_pd (_mm256_sub_pd (a, c), _mm256_sub_pd (d, e)));
+      __m256d t = _mm256_xor_pd (z, sign), nz = _mm256_or_pd (z, sign);
+      __m256d E = Sleef_expd4_u10avx2 (nz), L = Sleef_log1pd4_u10avx2 (E);
+      __m256d P = _mm256_add_pd (E, one), pos = _mm256_cmp_pd (t, zero, _CMP_GE_OQ);
+      __m256d l = _mm256_add_pd (_mm256_and_pd (_mm256_cmp_pd (t, zero, _CMP_GT_OQ), t), L);
+      __m256d s = _mm256_div_pd (_mm256_blendv_pd (E, one, pos), P);
+      __m256d g = _mm256_div_pd (_mm256_xor_pd (_mm256_mul_pd (vb, s), sign), vB);
+      /* every input finite (|x| <= DBL_MAX is false for NaN), and z */
+      __m256d m = _mm256_and_pd (_mm256_cmp_pd (_mm256_andnot_pd (sign, a), big, _CMP_LE_OQ),
+                                 _mm256_cmp_pd (_mm256_andnot_pd (sign, c), big, _CMP_LE_OQ));
+      m = _mm256_and_pd (m, _mm256_cmp_pd (_mm256_andnot_pd (sign, d), big, _CMP_LE_OQ));
+      m = _mm256_and_pd (m, _mm256_cmp_pd (_mm256_andnot_pd (sign, e), big, _CMP_LE_OQ));
+      ok = _mm256_and_pd (ok, _mm256_and_pd (m, _mm256_cmp_pd (_mm256_andnot_pd (sign, z), big,
+                                                                _CMP_LE_OQ)));
+      acc = _mm256_add_pd (acc, l);
+      _mm256_storeu_pd (grad_w + i, g);
+      _mm256_storeu_pd (grad_l + i, _mm256_xor_pd (g, sign));
+    }
+  _mm256_storeu_pd (lane, acc);
+  *sum = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+  return _mm256_movemask_pd (ok) != 0xf;
+}
+
+/* A chunk of the AVX2 loop: quads [nq k/8, nq (k + 1)/8) of the pairs. */
+typedef struct
+{
+  double *grad_w, *grad_l;
+  const double *pw, *pl, *rw, *rl;
+  size_t nq;
+  double b, Bd, sum[BATCH_CHUNKS];
+  int bad[BATCH_CHUNKS];
+} sigmoid_job;
+
+static void
+sigmoid_chunk (void *arg, size_t k)
+{
+  sigmoid_job *j = arg;
+  size_t first = j->nq * k / BATCH_CHUNKS * 4, last = j->nq * (k + 1) / BATCH_CHUNKS * 4;
+  j->bad[k] = sigmoid_avx2 (&j->sum[k], j->grad_w + first, j->grad_l + first, j->pw + first,
+                            j->pl + first, j->rw + first, j->rl + first, last - first, j->b,
+                            j->Bd);
+}
+#endif
+
+/* DPO-LOSS (13.21), sigmoid form, on the fast path (rlref/batch.h): one
+ * pass, the checks folded into it, over 8 chunks (on the threads of
+ * rlref_batch_set_threads when B is large) whose sums are added in order;
+ * where a check fails, the reference's checks name the status. */
+int
+rlref_dpo_sigmoid_batch_simd (double *loss, double *grad_w, double *grad_l,
+                              const double *logp_w, const double *logp_l, const double *ref_w,
+                              const double *ref_l, size_t B, double beta)
+{
+  rlref_dpo_convention c = { RLREF_DPO_SIGMOID, 0, 0 };
+#ifdef SIMD_AVX2
+  const double *v[4] = { logp_w, logp_l, ref_w, ref_l };
+  size_t n4 = B - B % 4;
+  double sum = 0.0, tail = 0.0, Bd = (double) B;
+  int bad;
+  if (!__builtin_cpu_supports ("avx2") || !__builtin_cpu_supports ("fma") || !loss || !grad_w
+      || !grad_l || !logp_w || !logp_l || !ref_w || !ref_l || B < 4 || !(beta > 0.0)
+      || !(beta <= DBL_MAX))
+    return rlref_dpo_loss_batch (loss, NULL, grad_w, grad_l, NULL, NULL, logp_w, logp_l, ref_w,
+                                 ref_l, NULL, NULL, B, &c, beta, 0.0);
+  {
+    sigmoid_job job = { grad_w, grad_l, logp_w, logp_l, ref_w, ref_l, n4 / 4, beta, Bd,
+                        { 0 }, { 0 } };
+    (void) rlref_batch_run (sigmoid_chunk, &job, BATCH_CHUNKS, B >= BATCH_MIN_PARALLEL);
+    bad = 0;
+    for (size_t k = 0; k < BATCH_CHUNKS; k++)
+      {
+        sum += job.sum[k];
+        bad |= job.bad[k];
+      }
+  }
+  for (size_t i = n4; i < B; i++)
+    {
+      double z = beta * ((logp_w[i] - ref_w[i]) - (logp_l[i] - ref_l[i])), t = -z;
+      double E = exp (-fabs (z)), g;
+      bad |= !isfinite (logp_w[i]) | !isfinite (logp_l[i]) | !isfinite (ref_w[i])
+        | !isfinite (ref_l[i]) | !isfinite (z);
+      tail += (t > 0.0 ? t : 0.0) + log1p (E);
+      g = -(beta * ((t >= 0.0 ? 1.0 : E) / (E + 1.0))) / Bd;
+      grad_w[i] = g;
+      grad_l[i] = -g;
+    }
+  if (bad)
+    {
+      int status = check_inputs (v, NULL, NULL, B, &c, beta, beta, 0.0);
+      return status ? status : RLREF_ERANGE;
+    }
+  *loss = (sum + tail) / Bd;
+  return RLREF_SUCCESS;
+#else
+  return rlref_dpo_loss_batch (loss, NULL, grad_w, grad_l, NULL, NULL, logp_w, logp_l, ref_w,
+                               ref_l, NULL, NULL, B, &c, beta, 0.0);
+#endif
+}
+
+/* Which path rlref_dpo_sigmoid_batch_simd takes on this machine. */
+const char *
+rlref_dpo_sigmoid_batch_simd_path (void)
+{
+#ifdef SIMD_AVX2
+  if (__builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma"))
+    return "SLEEF AVX2";
+#endif
+  return "scalar (bit for bit rlref_dpo_loss_batch)";
+}

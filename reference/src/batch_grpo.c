@@ -1,0 +1,491 @@
+/* batch_grpo.c -- binary64 batch kernel of the group-relative advantage
+ * (GRPO-ADV; seed 000 (13.23), seeds 001 and 003, the conventions of
+ * grpo_conventions.c), held bit for bit to rlref_grpo_adv_ws_d
+ * (src/formulas/grpo.c).
+ *
+ * The reference scales each group by 2^k (max |r| 2^k in [1/2, 1)), takes
+ * its sum S exactly, the mean as mu_0 = o(S/G) and mu_1 = o(o(S - G mu_0)/G),
+ * the deviations d = o(o(x - mu_0) - mu_1), and the variance from the
+ * correctly rounded sum of the d^2.  Here the same values come from plain
+ * sums whose additions and products are checked to be exact as they go:
+ * an addition t = o(a + b) is exact iff t - a = b and t - b = a (with
+ * |a| >= |b|, t - a is computed exactly, and with |b| > |a|, t - b: a
+ * rounded addition shows in one of them); a square of a d with at most 26
+ * significant bits (Veltkamp's split leaves no low part) and |d| >= 2^-480
+ * is exact.  An exact sum may be taken in any order, so four partial sums
+ * run side by side.  Where a check fails, that sum is taken again with the
+ * exact accumulator (rlref_num_sum_d, rlref_num_dot_d), which rounds once
+ * as the reference does; o(S - G mu_0) is one rounding of a residual
+ * formed exactly (Dekker's product, residual) when S is a double, else one
+ * exact dot product.  For GROUP_STD and G a multiple of
+ * 4, group_lanes tries first a form whose checks make every order of
+ * summation exact (multiples of a power of 2 that bound the partial sums),
+ * so its loops run in four lanes and vectorise.  Nothing is allocated. */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "rlref/batch.h"
+#include "rlref/num.h"
+#include "batch_threads.h"
+
+/* The scaled eps stays at most 2^EPS_EXP_MAX (as grpo.c). */
+#define EPS_EXP_MAX 1000
+
+/* 2^27 + 1, Veltkamp's splitting constant for binary64. */
+#define SPLIT 134217729.0
+
+/* a + b rounded, and *bad set when the addition was not exact. */
+static inline double
+add_checked (double a, double b, int *bad)
+{
+  double t = a + b;
+  *bad |= (t - a != b) | (t - b != a);
+  return t;
+}
+
+/* Whether d * d is exact: d = 0, or |d| >= 2^-480 (no underflow) with at
+ * most 26 significant bits (|d| <= 2: the split does not overflow). */
+static inline int
+square_exact (double d)
+{
+  double c = SPLIT * d, hi = c - (c - d);
+  return d == 0.0 || (fabs (d) >= 0x1p-480 && d - hi == 0.0);
+}
+
+/* 2^e as a double, for -1022 <= e <= 1023 (built from its bits). */
+static inline double
+pow2 (long e)
+{
+  uint64_t b = (uint64_t) (e + 1023) << 52;
+  double d;
+  memcpy (&d, &b, sizeof d);
+  return d;
+}
+
+/* The exponent e of a finite x > 0, x = f 2^e with f in [1/2, 1) (frexp),
+ * read from its bits when x is normal. */
+static inline long
+exponent_of (double x)
+{
+  uint64_t b;
+  int e;
+  memcpy (&b, &x, sizeof b);
+  if ((b >> 52) != 0)
+    return (long) (b >> 52) - 1022;
+  frexp (x, &e);
+  return e;
+}
+
+/* The reference's scale exponent k of a group whose largest magnitude is
+ * mx (finite): max |r| 2^k in [1/2, 1), at most kcap (the cap that keeps
+ * eps 2^(w k) <= 2^EPS_EXP_MAX when eps > 0); 0 when mx = 0. */
+static inline long
+scale_k (double mx, long kcap)
+{
+  long k;
+  if (mx == 0.0)
+    return 0;
+  k = -exponent_of (mx);
+  return k > kcap ? kcap : k;
+}
+
+/* y = x 2^k, rounded once (a product with 2^k is one rounding, as ldexp). */
+static inline void
+scale_by (double *restrict y, const double *x, size_t n, long k)
+{
+  if (k >= -1022 && k <= 1023)
+    {
+      double p = pow2 (k);
+      for (size_t i = 0; i < n; i++)
+        y[i] = x[i] * p;
+    }
+  else
+    for (size_t i = 0; i < n; i++)
+      y[i] = ldexp (x[i], (int) k);
+}
+
+/* The sum of x[0..n-1], exactly when *bad stays 0 (four partial sums,
+ * every addition checked). */
+static inline double
+sum_checked (const double *x, size_t n, int *bad)
+{
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  size_t i = 0;
+  int b = 0;
+  for (; i + 4 <= n; i += 4)
+    {
+      s0 = add_checked (s0, x[i], &b);
+      s1 = add_checked (s1, x[i + 1], &b);
+      s2 = add_checked (s2, x[i + 2], &b);
+      s3 = add_checked (s3, x[i + 3], &b);
+    }
+  for (; i < n; i++)
+    s0 = add_checked (s0, x[i], &b);
+  s0 = add_checked (add_checked (s0, s1, &b), add_checked (s2, s3, &b), &b);
+  *bad |= b;
+  return s0;
+}
+
+/* The sum of the squares of d[0..n-1], exactly when *bad stays 0. */
+static inline double
+sumsq_checked (const double *d, size_t n, int *bad)
+{
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  size_t i = 0;
+  int ok = 1, b = 0;
+  for (; i + 4 <= n; i += 4)
+    {
+      ok &= square_exact (d[i]) & square_exact (d[i + 1]) & square_exact (d[i + 2])
+        & square_exact (d[i + 3]);
+      s0 = add_checked (s0, d[i] * d[i], &b);
+      s1 = add_checked (s1, d[i + 1] * d[i + 1], &b);
+      s2 = add_checked (s2, d[i + 2] * d[i + 2], &b);
+      s3 = add_checked (s3, d[i + 3] * d[i + 3], &b);
+    }
+  for (; i < n; i++)
+    {
+      ok &= square_exact (d[i]);
+      s0 = add_checked (s0, d[i] * d[i], &b);
+    }
+  s0 = add_checked (add_checked (s0, s1, &b), add_checked (s2, s3, &b), &b);
+  *bad |= b | !ok;
+  return s0;
+}
+
+/* o(S - m mu0) for a double S and mu0 = o(S/m), 1 <= m <= 2^26: with
+ * Dekker's product, m mu0 = p + e exactly (m needs no split; mu0 = h + t
+ * by Veltkamp), S - p is exact (Sterbenz), and o((S - p) - e) is the one
+ * rounding.  Where mu0 is too small for the split to be exact, fma. */
+static inline double
+residual (double S, double md, double mu0)
+{
+  double c, h, t, p, e;
+  if (!(fabs (mu0) >= 0x1p-900))
+    return fma (-md, mu0, S);
+  c = SPLIT * mu0;
+  h = c - (c - mu0);
+  t = mu0 - h;
+  p = md * mu0;
+  e = (md * h - p) + md * t;
+  return (S - p) - e;
+}
+
+/* Centres the m >= 2 scaled rewards x[0..m-1] in place as the reference
+ * does (grpo.c, centre): S = sum x exactly, mu_0 = o(S/m),
+ * mu_1 = o(o(S - m mu_0)/m), x_j <- o(o(x_j - mu_0) - mu_1); S = 0 leaves
+ * x.  co[0..m] is scratch for the exact dot product. */
+static inline void
+centre (double *restrict x, double *restrict co, size_t m)
+{
+  int bad = 0;
+  double md = (double) m, S = sum_checked (x, m, &bad), mu0, mu1;
+  if (bad)
+    S = rlref_num_sum_d (x, m);
+  if (S == 0.0)
+    return;
+  mu0 = S / md;
+  if (!bad)
+    mu1 = residual (S, md, mu0);
+  else
+    {
+      /* o(S - m mu_0): sum_j x_j 1 + mu_0 (-m), rounded once */
+      for (size_t j = 0; j < m; j++)
+        co[j] = 1.0;
+      co[m] = -md;
+      x[m] = mu0;
+      mu1 = rlref_num_dot_d (x, co, m + 1);
+    }
+  mu1 = mu1 / md;
+  for (size_t j = 0; j < m; j++)
+    x[j] = (x[j] - mu0) - mu1;
+}
+
+/* A group of one, as group_std_adv: refused, r/(1 + eps) (mean 0, std 1),
+ * or 0; Dr.GRPO gives r - r = +0 (a zero r is left as it is). */
+static int
+group_of_one (double *adv, const double *r, const rlref_adv_convention *c)
+{
+  if (c->scale == RLREF_SCALE_NONE)
+    {
+      adv[0] = r[0] == 0.0 ? r[0] : 0.0;
+      return RLREF_SUCCESS;
+    }
+  if (c->single == RLREF_SINGLE_REFUSE)
+    RLREF_ERROR ("this convention refuses a group of one", RLREF_EDOM);
+  if (c->single == RLREF_SINGLE_RAW && isfinite (r[0]))
+    adv[0] = r[0] / (c->eps + 1.0);
+  else
+    adv[0] = 0.0;
+  return RLREF_SUCCESS;
+}
+
+/* One group of 2 <= G <= RLREF_BATCH_GMAX finite rewards under an exact
+ * convention (13.23): x = r 2^k, centred (d), and
+ *   GROUP_STD  A = d/(std + eps 2^k)  or  d/sqrt(var + eps 2^2k), var =
+ *              sum d^2/(G - ddof) (0 when G <= ddof), with the guard
+ *              (std > 0, std > eps 2^k) and 0 where the denominator is 0;
+ *   NONE       A = d 2^-k (ERANGE beyond the largest double).
+ * x and co hold G + 1 doubles each; adv may be r. */
+static inline int
+group_exact (double *adv, const double *r, size_t G, const rlref_adv_convention *c, double mx,
+             long kcap, double *restrict x, double *restrict co)
+{
+  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1, bad = 0, zero = 0;
+  int none = c->scale == RLREF_SCALE_NONE;
+  long k = scale_k (mx, kcap);
+  double var = 0.0, std, eps, den, q;
+  scale_by (x, r, G, k);
+  centre (x, co, G);
+  if (none)
+    {
+      for (size_t i = 0; i < G; i++)
+        {
+          double a = ldexp (x[i], (int) -k);
+          if (!isfinite (a))
+            RLREF_ERROR ("r - mean exceeds the largest double", RLREF_ERANGE);
+          adv[i] = a;
+        }
+      return RLREF_SUCCESS;
+    }
+  if ((long) G - c->ddof > 0)
+    {
+      q = sumsq_checked (x, G, &bad);
+      if (bad)
+        q = rlref_num_dot_d (x, x, G);
+      var = q / (double) ((long) G - c->ddof);
+    }
+  std = sqrt (var);
+  eps = w * k >= -1022 && w * k <= 1023 ? c->eps * pow2 (w * k) : ldexp (c->eps, (int) (w * k));
+  if (c->guard == RLREF_GUARD_POSITIVE)
+    zero = !(std > 0.0);
+  else if (c->guard == RLREF_GUARD_EPS)
+    zero = !(std > eps);
+  den = c->eps_at == RLREF_EPS_IN_SQRT ? sqrt (var + eps) : std + eps;
+  zero |= den == 0.0;
+  for (size_t i = 0; i < G; i++)
+    adv[i] = zero ? 0.0 : x[i] / den;
+  return RLREF_SUCCESS;
+}
+
+/* The fast path of group_exact for GROUP_STD, 4 <= G <= RLREF_BATCH_GMAX,
+ * G a multiple of 4, in four lanes (loops the compiler vectorizes; also
+ * compiled for AVX2, the same operations).  Its sums are plain sums in any
+ * order, taken only when they are exact: every scaled reward is a multiple
+ * of 2^L1 (c1 = 1.5 2^(52 + L1) rounds x to such a multiple, so x + c1 - c1
+ * = x says it is one), and every d has at most 26 significant bits, is 0
+ * or >= 2^-26 in magnitude, and its square is a multiple of 2^L2; with
+ * L1 = b - 53, L2 = b - 51, 2^b >= G, every partial sum is then a multiple
+ * of 2^L1 (2^L2) below 2^b (2^(b + 2)): exact.  Returns 1 when it wrote
+ * the advantages, 0 when a check failed (nothing written; x is scratch). */
+__attribute__ ((target_clones ("avx2", "default"))) static int
+group_lanes (double *adv, const double *r, size_t G, const rlref_adv_convention *c, long kcap,
+             double c1, double c2, double *restrict x)
+{
+  /* the checks accumulate in doubles: nan picks up r 0 (NaN for a NaN or
+   * an infinite r), dev the |distances| that must all be 0 */
+  double m[4] = { 0, 0, 0, 0 }, nan[4] = { 0, 0, 0, 0 }, dev[4] = { 0, 0, 0, 0 };
+  double sx[4] = { 0, 0, 0, 0 }, sq[4] = { 0, 0, 0, 0 };
+  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1, zero = 0;
+  double mx, p, S, Q, md = (double) G, mu0 = 0.0, mu1 = 0.0, var = 0.0, std, eps, den;
+  long k;
+  for (size_t i = 0; i < G; i += 4)
+    for (size_t j = 0; j < 4; j++)
+      {
+        double a = fabs (r[i + j]);
+        nan[j] += r[i + j] * 0.0;
+        m[j] = a > m[j] ? a : m[j];
+      }
+  if (!((nan[0] + nan[1]) + (nan[2] + nan[3]) == 0.0))
+    return 0;
+  mx = (m[0] > m[1] ? m[0] : m[1]) > (m[2] > m[3] ? m[2] : m[3])
+    ? (m[0] > m[1] ? m[0] : m[1]) : (m[2] > m[3] ? m[2] : m[3]);
+  k = scale_k (mx, kcap);
+  if (k < -1022 || k > 1023 || w * k < -1022 || w * k > 1023)
+    return 0;
+  p = pow2 (k);
+  for (size_t i = 0; i < G; i += 4)
+    for (size_t j = 0; j < 4; j++)
+      {
+        double v = r[i + j] * p;
+        x[i + j] = v;
+        sx[j] += v;
+        dev[j] += fabs (((v + c1) - c1) - v);
+      }
+  if (!((dev[0] + dev[1]) + (dev[2] + dev[3]) == 0.0))
+    return 0;
+  S = (sx[0] + sx[1]) + (sx[2] + sx[3]);
+  if (S != 0.0)
+    {
+      mu0 = S / md;
+      mu1 = residual (S, md, mu0) / md;
+    }
+  for (size_t i = 0; i < G; i += 4)
+    for (size_t j = 0; j < 4; j++)
+      {
+        double d = (x[i + j] - mu0) - mu1, t = SPLIT * d, hi = t - (t - d), q = d * d;
+        double small = fabs (d) >= 0x1p-26 || d == 0.0 ? 0.0 : 1.0;
+        x[i + j] = d;
+        sq[j] += q;
+        dev[j] += (fabs (d - hi) + small) + fabs (((q + c2) - c2) - q);
+      }
+  if (!((dev[0] + dev[1]) + (dev[2] + dev[3]) == 0.0))
+    return 0;
+  Q = (sq[0] + sq[1]) + (sq[2] + sq[3]);
+  if ((long) G - c->ddof > 0)
+    var = Q / (double) ((long) G - c->ddof);
+  std = sqrt (var);
+  eps = c->eps * pow2 (w * k);
+  if (c->guard == RLREF_GUARD_POSITIVE)
+    zero = !(std > 0.0);
+  else if (c->guard == RLREF_GUARD_EPS)
+    zero = !(std > eps);
+  den = c->eps_at == RLREF_EPS_IN_SQRT ? sqrt (var + eps) : std + eps;
+  zero |= den == 0.0;
+  if (zero)
+    for (size_t i = 0; i < G; i++)
+      adv[i] = 0.0;
+  else
+    for (size_t i = 0; i < G; i += 4)
+      for (size_t j = 0; j < 4; j++)
+        adv[i + j] = x[i + j] / den;
+  return 1;
+}
+
+/* A chunk of the fast path on a thread (batch_threads.h): groups
+ * [k ng/8, (k + 1) ng/8) of the batch; stop[k] is the first group that
+ * group_lanes declined (ng when none). */
+typedef struct
+{
+  double *adv;
+  const double *rewards;
+  size_t ng, G;
+  const rlref_adv_convention *c;
+  long kcap;
+  double c1, c2;
+  size_t stop[BATCH_CHUNKS];
+} lanes_job;
+
+static void
+lanes_chunk (void *arg, size_t k)
+{
+  lanes_job *j = arg;
+  double x[RLREF_BATCH_GMAX + 1];
+  size_t first = j->ng * k / BATCH_CHUNKS, last = j->ng * (k + 1) / BATCH_CHUNKS;
+  j->stop[k] = j->ng;
+  for (size_t q = first; q < last; q++)
+    if (!group_lanes (j->adv + q * j->G, j->rewards + q * j->G, j->G, j->c, j->kcap, j->c1,
+                      j->c2, x))
+      {
+        j->stop[k] = q;
+        return;
+      }
+}
+
+/* GRPO-ADV over N/G groups (13.23): one pass validates (the refusing
+ * conventions), then each group as above. */
+int
+rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
+                      const rlref_adv_convention *c, rlref_ws *ws)
+{
+  double x[RLREF_BATCH_GMAX + 1], co[RLREF_BATCH_GMAX + 1];
+  double c1 = 0.0, c2 = 0.0;
+  size_t g0;
+  long kcap = LONG_MAX;
+  int exact, lanes, status;
+  if (!adv || !rewards || !c || N == 0 || G == 0)
+    RLREF_ERROR ("empty rewards, zero group size or NULL argument", RLREF_EINVAL);
+  if (N % G != 0)
+    RLREF_ERROR ("number of rewards is not a multiple of the group size", RLREF_EINVAL);
+  lanes = c->scale == RLREF_SCALE_GROUP_STD && G >= 4 && G % 4 == 0 && G <= RLREF_BATCH_GMAX;
+  if (c->nan != RLREF_NAN_SKIP && !lanes)
+    {
+      int bad = 0;
+      for (size_t i = 0; i < N; i++)
+        bad |= !isfinite (rewards[i]);
+      if (bad)
+        RLREF_ERROR ("non-finite reward", RLREF_ENAN);
+    }
+  if (c->scale == RLREF_SCALE_BATCH_STD)
+    return rlref_grpo_adv_ws_d (adv, rewards, N, G, c, ws);
+  exact = c->scale == RLREF_SCALE_GROUP_STD || c->scale == RLREF_SCALE_NONE;
+  if (c->scale == RLREF_SCALE_GROUP_STD && c->eps > 0)
+    {
+      /* grpo.c, scale_exponent: k <= (EPS_EXP_MAX - e(eps))/w */
+      int ee, w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1;
+      frexp (c->eps, &ee);
+      kcap = (EPS_EXP_MAX - ee) / w;
+    }
+  if (lanes)
+    {
+      /* group_lanes: 2^b >= G, b >= 2; c1 = 1.5 2^(b - 1), c2 = 1.5 2^(b + 1) */
+      int b = 2;
+      while (((size_t) 1 << b) < G)
+        b++;
+      c1 = 1.5 * pow2 (b - 1);
+      c2 = 1.5 * pow2 (b + 1);
+    }
+  g0 = 0;
+  if (lanes && N >= BATCH_MIN_PARALLEL && rlref_batch_threads () > 1
+      && ((uintptr_t) (adv + N) <= (uintptr_t) rewards
+          || (uintptr_t) (rewards + N) <= (uintptr_t) adv))
+    {
+      /* the fast path over 8 chunks of groups on the threads; each chunk
+       * stops at its first group the fast path does not take, and the
+       * sequential loop below goes on from the first such group (adv
+       * does not overlap rewards: a group may be done twice) */
+      lanes_job job = { adv, rewards, N / G, G, c, kcap, c1, c2, { 0 } };
+      if (rlref_batch_run (lanes_chunk, &job, BATCH_CHUNKS, 1) == 0)
+        {
+          g0 = N;
+          for (size_t k = 0; k < BATCH_CHUNKS; k++)
+            if (job.stop[k] < N / G)
+              {
+                g0 = job.stop[k] * G;
+                break;
+              }
+        }
+    }
+  for (size_t g = g0; g < N; g += G)
+    {
+      const double *r = rewards + g;
+      double mx = 0.0;
+      int finite = 1;
+      if (lanes && group_lanes (adv + g, r, G, c, kcap, c1, c2, x))
+        continue;
+      if (!exact || G > RLREF_BATCH_GMAX)
+        status = rlref_grpo_adv_ws_d (adv + g, r, G, G, c, ws);
+      else if (G == 1)
+        status = group_of_one (adv + g, r, c);
+      else
+        {
+          double m1 = 0.0;
+          size_t i = 0;
+          for (; i + 2 <= G; i += 2)
+            {
+              double a0 = fabs (r[i]), a1 = fabs (r[i + 1]);
+              finite &= (a0 <= DBL_MAX) & (a1 <= DBL_MAX);
+              mx = a0 > mx ? a0 : mx;
+              m1 = a1 > m1 ? a1 : m1;
+            }
+          for (; i < G; i++)
+            {
+              double a = fabs (r[i]);
+              finite &= a <= DBL_MAX;
+              mx = a > mx ? a : mx;
+            }
+          mx = m1 > mx ? m1 : mx;
+          if (finite)
+            status = group_exact (adv + g, r, G, c, mx, kcap, x, co);
+          else if (c->nan != RLREF_NAN_SKIP)
+            RLREF_ERROR ("non-finite reward", RLREF_ENAN);
+          else
+            status = rlref_grpo_adv_ws_d (adv + g, r, G, G, c, ws);
+        }
+      if (status)
+        return status;
+    }
+  return RLREF_SUCCESS;
+}

@@ -1,0 +1,665 @@
+/* test_batch.c -- the binary64 batch kernels (rlref/batch.h) held to the
+ * scalar reference on seeded random batches and on edge inputs:
+ *
+ *   rlref_grpo_adv_batch  bit for bit rlref_grpo_adv_d, every convention,
+ *                         on binary, integer, dyadic and real rewards, tiny
+ *                         and huge scales, zero-variance groups, G = 1, 2,
+ *                         3, 4, 8, 16, 300 (> RLREF_BATCH_GMAX), NaN and
+ *                         inf (skipped or refused as the convention says),
+ *                         adv = rewards; nothing allocated from the
+ *                         workspace; the same bits on 2 threads;
+ *   rlref_kl_batch        k1, k2 bit for bit rlref_kl_estimate_d, k3 bit
+ *                         for bit for |l| >= 1/2 and, below, within 2 ulp
+ *                         of the exact k3 (MPFR) and 7 ulp of the reference
+ *                         (whose term-by-term series is itself up to about
+ *                         5 ulp from the exact value there), the sums within
+ *                         2u |S| + 40u sum |k| of the exact sum of the
+ *                         per-token values (mpfr_sum), on 1 and 2 threads;
+ *   rlref_dpo_loss_batch  bit for bit rlref_dpo_loss_d, every form, with
+ *                         and without beta^2 and per-token means;
+ *   rlref_dpo_sigmoid_batch_simd  on the SLEEF path within the bounds of
+ *                         rlref/batch.h, else bit for bit;
+ *   rlref_gae_batch       within ulp(ref) + 2^-100 W M of rlref_mdp_gae_d,
+ *                         every rule;
+ * and each with the reference's status on bad input. */
+#include <gsl/gsl_randist.h>
+#include "testutil.h"
+#include "rlref/batch.h"
+
+/* ulp(x) of binary64: 2^(E - 52) for 2^E <= |x| < 2^(E+1), 2^-1074 below. */
+static double
+ulp_of (double x)
+{
+  int e;
+  x = fabs (x);
+  if (x < 0x1p-1022)
+    return 0x1p-1074;
+  frexp (x, &e);
+  return ldexp (1.0, e - 53);
+}
+
+/* The sum of v[0..n-1] rounded once to binary64 (mpfr_sum). */
+static double
+exact_sum (const double *v, size_t n)
+{
+  mpfr_t *x = malloc (n * sizeof *x), s;
+  mpfr_ptr *p = malloc (n * sizeof *p);
+  double d;
+  ck_assert (x && p);
+  for (size_t i = 0; i < n; i++)
+    {
+      mpfr_init2 (x[i], 53);
+      mpfr_set_d (x[i], v[i], MPFR_RNDN);
+      p[i] = x[i];
+    }
+  mpfr_init2 (s, 53);
+  mpfr_sum (s, p, n, MPFR_RNDN);
+  d = mpfr_get_d (s, MPFR_RNDN);
+  for (size_t i = 0; i < n; i++)
+    mpfr_clear (x[i]);
+  mpfr_clear (s);
+  free (x);
+  free (p);
+  return d;
+}
+
+/* --- GRPO-ADV ------------------------------------------------------------ */
+
+/* Reward generators: binary, small integers, dyadic (k/8), real uniform,
+ * real with a common tiny or huge scale, constant groups, mixed scales. */
+static double
+draw_reward (gsl_rng *r, int kind, size_t i, size_t G)
+{
+  switch (kind)
+    {
+    case 0:
+      return (double) (gsl_rng_uniform (r) < 0.5);
+    case 1:
+      return (double) gsl_rng_uniform_int (r, 11) - 5.0;
+    case 2:
+      return (double) gsl_rng_uniform_int (r, 64) / 8.0;
+    case 3:
+      return tu_uniform (r, -3, 3);
+    case 4:
+      return tu_uniform (r, 0, 1) * 1e-200;
+    case 5:
+      return tu_uniform (r, -1, 1) * 1e300;
+    case 6:
+      return 0.75;                               /* zero variance */
+    case 7:
+      return (i % G == 0) ? 1e200 : tu_uniform (r, -1, 1) * 1e-100;
+    case 8:
+      return 1.0 + ldexp ((double) gsl_rng_uniform_int (r, 4), -52);   /* near-ties */
+    case 10:
+      return i % 7 == 3 ? NAN : i % 11 == 5 ? -INFINITY : (double) (gsl_rng_uniform (r) < 0.5);
+    default:
+      return (i % 3 == 0) ? -0.0 : 0.0;          /* signed zeros */
+    }
+}
+
+/* Every convention, group sizes 1, 2, 3, 4, 8, 16, 300, every kind of
+ * reward (kind 10 with NaN and inf):
+ * the batch kernel bit for bit the reference, also with adv = rewards. */
+START_TEST (test_grpo_matches_reference)
+{
+  static const size_t Gs[] = { 1, 2, 3, 4, 8, 16, 300 };
+  gsl_rng *r = tu_rng_new ();
+  enum { NMAX = 1200 };
+  double *rw = malloc (NMAX * sizeof *rw), *a1 = malloc (NMAX * sizeof *a1),
+    *a2 = malloc (NMAX * sizeof *a2);
+  rlref_ws *ws = rlref_ws_new (53);
+  size_t cases = 0;
+  ck_assert (rw && a1 && a2 && ws);
+  for (size_t ci = 0; ci < rlref_adv_num_conventions; ci++)
+    for (size_t gi = 0; gi < sizeof Gs / sizeof Gs[0]; gi++)
+      for (int kind = 0; kind < 11; kind++)
+        {
+          const rlref_adv_convention *c = &rlref_adv_conventions[ci];
+          size_t G = Gs[gi], N = G * (G == 300 ? 2 : 1 + gsl_rng_uniform_int (r, 40));
+          int s1, s2;
+          for (size_t i = 0; i < N; i++)
+            rw[i] = draw_reward (r, kind, i, G);
+          s1 = rlref_grpo_adv_d (a1, rw, N, G, c);
+          s2 = rlref_grpo_adv_batch (a2, rw, N, G, c, kind % 2 ? ws : NULL);
+          ck_assert_msg (s1 == s2, "%s G=%zu kind %d: status %s, reference %s", c->name, G,
+                         kind, rlref_status_name (s2), rlref_status_name (s1));
+          if (s1)
+            continue;
+          for (size_t i = 0; i < N; i++)
+            ck_assert_msg (tu_same_double (a2[i], a1[i]),
+                           "%s G=%zu kind %d adv[%zu] = %a, reference %a", c->name, G, kind, i,
+                           a2[i], a1[i]);
+          /* in place */
+          memcpy (a2, rw, N * sizeof *rw);
+          TU_OK (rlref_grpo_adv_batch (a2, a2, N, G, c, ws));
+          for (size_t i = 0; i < N; i++)
+            TU_ASSERT_SAME (a2[i], a1[i]);
+          cases++;
+        }
+  ck_assert (cases > 400);
+  rlref_ws_free (ws);
+  free (rw); free (a1); free (a2);
+  gsl_rng_free (r);
+}
+END_TEST
+
+/* Hand-checked values: [1,0,0,1] under seed-000 gives +-1 (std 0.5); a
+ * zero-variance group under seed-001 and seed-000-code gives 0; the small
+ * reward beside large ones is not lost (grpo.c): [1, 2, 1e-200] under
+ * no-std gives r - mean = -1e-200/3, 1 - 1e-200/3 -> 1, and -1. */
+START_TEST (test_grpo_examples)
+{
+  double r[4] = { 1, 0, 0, 1 }, a[4], z[4] = { 2, 2, 2, 2 };
+  double m[3] = { 1, 2, 1e-200 }, b[3];
+  TU_OK (rlref_grpo_adv_batch (a, r, 4, 4, rlref_adv_convention_find ("seed-000"), NULL));
+  TU_ASSERT_SAME (a[0], 1.0);
+  TU_ASSERT_SAME (a[1], -1.0);
+  TU_OK (rlref_grpo_adv_batch (a, z, 4, 4, rlref_adv_convention_find ("seed-001"), NULL));
+  TU_ASSERT_SAME (a[2], 0.0);
+  TU_OK (rlref_grpo_adv_batch (a, z, 4, 2, rlref_adv_convention_find ("seed-000-code"), NULL));
+  TU_ASSERT_SAME (a[3], 0.0);
+  TU_OK (rlref_grpo_adv_batch (b, m, 3, 3, rlref_adv_convention_find ("no-std"), NULL));
+  TU_ASSERT_REL (b[0], -1e-200 / 3.0, TU_TOL0);
+  TU_ASSERT_SAME (b[1], 1.0);
+  TU_ASSERT_SAME (b[2], -1.0);
+}
+END_TEST
+
+/* The reference's statuses on bad input, and no allocation from the
+ * workspace on the fast path. */
+START_TEST (test_grpo_bad_input)
+{
+  const rlref_adv_convention *trl = rlref_adv_convention_find ("trl");
+  const rlref_adv_convention *orl = rlref_adv_convention_find ("openrlhf");
+  const rlref_adv_convention *verl = rlref_adv_convention_find ("verl");
+  double r[4] = { 1, 0, NAN, 1 }, a[4], ok[4] = { 1, 0, 0, 1 };
+  double big[64];
+  rlref_ws *ws = rlref_ws_new (53);
+  size_t n0;
+  TU_ASSERT_STATUS (rlref_grpo_adv_batch (a, r, 4, 2, verl, NULL), RLREF_ENAN);
+  r[2] = INFINITY;
+  TU_ASSERT_STATUS (rlref_grpo_adv_batch (a, r, 4, 2, orl, NULL), RLREF_ENAN);
+  TU_OK (rlref_grpo_adv_batch (a, r, 4, 2, trl, NULL));    /* TRL skips: group 2 -> 0 */
+  TU_ASSERT_SAME (a[2], 0.0);
+  TU_ASSERT_SAME (a[3], 0.0);
+  ck_assert (a[0] > 0);
+  TU_ASSERT_STATUS (rlref_grpo_adv_batch (a, ok, 4, 1, orl, NULL), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_grpo_adv_batch (a, ok, 4, 3, trl, NULL), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_grpo_adv_batch (a, ok, 0, 2, trl, NULL), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_grpo_adv_batch (a, ok, 4, 0, trl, NULL), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_grpo_adv_batch (NULL, ok, 4, 2, trl, NULL), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_grpo_adv_batch (a, ok, 4, 2, NULL, NULL), RLREF_EINVAL);
+  TU_OK (rlref_grpo_adv_batch (a, ok, 4, 1, verl, NULL));  /* r/(1 + 1e-6) */
+  TU_ASSERT_SAME (a[0], 1.0 / (1e-6 + 1.0));
+  for (int i = 0; i < 64; i++)
+    big[i] = 0.1 * i;                          /* sums that are not exact */
+  ck_assert (ws);
+  TU_OK (rlref_grpo_adv_batch (big, big, 64, 16, trl, ws));
+  n0 = rlref_ws_nalloc (ws);
+  for (int k = 0; k < 100; k++)
+    TU_OK (rlref_grpo_adv_batch (a, ok, 4, 2, trl, ws));
+  ck_assert_uint_eq (rlref_ws_nalloc (ws), n0);
+  rlref_ws_free (ws);
+}
+END_TEST
+
+/* --- KL ------------------------------------------------------------------- */
+
+/* k1, k2 bit for bit; k3 bit for bit where |l| >= 1/2, else within 2 ulp of
+ * the exact value and 7 ulp of the reference; sums within the bound. */
+START_TEST (test_kl_matches_reference)
+{
+  gsl_rng *r = tu_rng_new ();
+  enum { NMAX = 3000 };
+  const rlref_kl_convention *c1 = rlref_kl_convention_find ("KL-K1", "plain");
+  const rlref_kl_convention *c2 = rlref_kl_convention_find ("KL-K2", "plain");
+  const rlref_kl_convention *c3 = rlref_kl_convention_find ("KL-K3", "stable");
+  double *lp = malloc (NMAX * sizeof *lp), *rf = malloc (NMAX * sizeof *rf),
+    *k1 = malloc (NMAX * sizeof *k1), *k2 = malloc (NMAX * sizeof *k2),
+    *k3 = malloc (NMAX * sizeof *k3), *e = malloc (NMAX * sizeof *e),
+    *l = malloc (NMAX * sizeof *l);
+  double worst_exact = 0, worst_ref = 0;
+  mpfr_t lm, km;
+  ck_assert (c1 && c2 && c3 && lp && rf && k1 && k2 && k3 && e && l);
+  mpfr_init2 (lm, 256);
+  mpfr_init2 (km, 256);
+  for (int rep = 0; rep < 24; rep++)
+    {
+      size_t n = rep == 0 ? 1 : rep == 1 ? 256 : 1 + gsl_rng_uniform_int (r, NMAX);
+      double scale = rep % 4 == 0 ? 0.05 : rep % 4 == 1 ? 0.6 : rep % 4 == 2 ? 3 : 300;
+      double sums[3], abs_[3] = { 0, 0, 0 }, exact[3];
+      for (size_t i = 0; i < n; i++)
+        {
+          lp[i] = tu_uniform (r, -12, 0);
+          rf[i] = lp[i] - tu_uniform (r, -1, 1) * scale;
+          if (i % 97 == 5)
+            rf[i] = lp[i];                        /* l = 0 */
+        }
+      TU_OK (rlref_kl_batch (k1, k2, k3, sums, lp, rf, n));
+      TU_OK (rlref_kl_estimate_d (e, NULL, lp, rf, n, c1));
+      for (size_t i = 0; i < n; i++)
+        {
+          TU_ASSERT_SAME (k1[i], e[i]);
+          l[i] = lp[i] - rf[i];
+        }
+      TU_OK (rlref_kl_estimate_d (e, NULL, lp, rf, n, c2));
+      for (size_t i = 0; i < n; i++)
+        TU_ASSERT_SAME (k2[i], e[i]);
+      TU_OK (rlref_kl_estimate_d (e, NULL, lp, rf, n, c3));
+      for (size_t i = 0; i < n; i++)
+        {
+          if (fabs (l[i]) >= 0.5)
+            TU_ASSERT_SAME (k3[i], e[i]);
+          else
+            {
+              double de, dr;
+              mpfr_set_d (lm, l[i], MPFR_RNDN);
+              TU_OK (rlref_kl_k3_mp (km, lm));
+              mpfr_sub_d (km, km, k3[i], MPFR_RNDN);
+              de = fabs (mpfr_get_d (km, MPFR_RNDN)) / ulp_of (k3[i]);
+              dr = fabs (k3[i] - e[i]) / ulp_of (e[i]);
+              worst_exact = de > worst_exact ? de : worst_exact;
+              worst_ref = dr > worst_ref ? dr : worst_ref;
+              ck_assert_msg (de <= 2.0, "k3(%a) = %a: %.2f ulp from the exact value", l[i],
+                             k3[i], de);
+              ck_assert_msg (dr <= 7.0, "k3(%a) = %a, reference %a: %.2f ulp", l[i], k3[i],
+                             e[i], dr);
+            }
+        }
+      exact[0] = exact_sum (k1, n);
+      exact[1] = exact_sum (k2, n);
+      exact[2] = exact_sum (k3, n);
+      for (size_t i = 0; i < n; i++)
+        {
+          abs_[0] += fabs (k1[i]);
+          abs_[1] += k2[i];
+          abs_[2] += k3[i];
+        }
+      for (int j = 0; j < 3; j++)
+        ck_assert_msg (fabs (sums[j] - exact[j])
+                       <= 0x1p-52 * fabs (exact[j]) + 40 * 0x1p-53 * abs_[j] * (1 + 1e-12),
+                       "rep %d n %zu sum %d = %.17g, exact %.17g", rep, n, j, sums[j], exact[j]);
+      /* log-ratios given directly; NULL outputs */
+      TU_OK (rlref_kl_batch (NULL, NULL, e, NULL, l, NULL, n));
+      for (size_t i = 0; i < n; i++)
+        TU_ASSERT_SAME (e[i], k3[i]);
+    }
+  printf ("kl batch: k3 below |l| = 1/2 within %.2f ulp of exact, %.2f ulp of the reference\n",
+          worst_exact, worst_ref);
+  mpfr_clears (lm, km, (mpfr_ptr) 0);
+  free (lp); free (rf); free (k1); free (k2); free (k3); free (e); free (l);
+  gsl_rng_free (r);
+}
+END_TEST
+
+/* Edges: l = 0 and +-1/2 exactly, tiny l, NaN, inf, empty, overflow. */
+START_TEST (test_kl_edges)
+{
+  double l[6] = { 0.0, -0.0, 0.5, -0.5, 1e-300, -1e-10 }, k1[6], k2[6], k3[6], s[3];
+  double bad[2] = { 0.0, NAN }, huge[1] = { -800.0 };
+  TU_OK (rlref_kl_batch (k1, k2, k3, s, l, NULL, 6));
+  TU_ASSERT_SAME (k3[0], 0.0);
+  TU_ASSERT_SAME (k3[1], 0.0);
+  TU_ASSERT_SAME (k3[2], expm1 (-0.5) + 0.5);
+  TU_ASSERT_SAME (k3[3], expm1 (0.5) - 0.5);
+  TU_ASSERT_SAME (k3[4], 0.0);                 /* 1e-600/2 underflows */
+  TU_ASSERT_REL (k3[5], 0.5e-20 * (1 + 1e-10 / 3), TU_TOL0);
+  TU_ASSERT_SAME (k2[2], 0.125);
+  TU_ASSERT_STATUS (rlref_kl_batch (k1, k2, k3, s, bad, NULL, 2), RLREF_ENAN);
+  bad[1] = INFINITY;
+  TU_ASSERT_STATUS (rlref_kl_batch (k1, k2, k3, s, l, bad, 2), RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_kl_batch (k1, k2, k3, s, l, NULL, 0), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_kl_batch (k1, k2, k3, s, NULL, NULL, 2), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_kl_batch (k1, k2, k3, s, huge, NULL, 1), RLREF_ERANGE);
+  ck_assert (isinf (k3[0]) && isinf (s[2]));
+}
+END_TEST
+
+/* --- DPO ------------------------------------------------------------------ */
+
+START_TEST (test_dpo_matches_reference)
+{
+  gsl_rng *r = tu_rng_new ();
+  enum { B = 700 };
+  double pw[B], pl[B], rw[B], rl[B], out1[5][B], out2[5][B];
+  long nw[B], nl[B];
+  for (int form = RLREF_DPO_SIGMOID; form <= RLREF_DPO_IPO; form++)
+    for (int flags = 0; flags < 4; flags++)
+      for (int rep = 0; rep < 3; rep++)
+        {
+          rlref_dpo_convention c = { (enum rlref_dpo_form) form, flags & 1, (flags >> 1) & 1 };
+          double beta = tu_uniform (r, 0.01, 2), eps = tu_uniform (r, 0, 0.45), loss1, loss2;
+          double spread = rep == 0 ? 1 : rep == 1 ? 50 : 2000;
+          size_t n = rep == 0 ? 1 : B;
+          for (size_t i = 0; i < n; i++)
+            {
+              pw[i] = tu_uniform (r, -200, 0);
+              pl[i] = tu_uniform (r, -200, 0);
+              rw[i] = pw[i] + tu_uniform (r, -1, 1) * spread;
+              rl[i] = pl[i] + tu_uniform (r, -1, 1) * spread;
+              nw[i] = 1 + (long) gsl_rng_uniform_int (r, 300);
+              nl[i] = 1 + (long) gsl_rng_uniform_int (r, 300);
+              if (i % 50 == 7)
+                {
+                  rw[i] = pw[i];                 /* D = 0 */
+                  rl[i] = pl[i];
+                }
+            }
+          TU_OK (rlref_dpo_loss_d (&loss1, out1[0], out1[1], out1[2], out1[3], out1[4], pw, pl,
+                                   rw, rl, nw, nl, n, &c, &beta, &eps));
+          TU_OK (rlref_dpo_loss_batch (&loss2, out2[0], out2[1], out2[2], out2[3], out2[4], pw,
+                                       pl, rw, rl, nw, nl, n, &c, beta, eps));
+          TU_ASSERT_SAME (loss2, loss1);
+          for (int j = 0; j < 5; j++)
+            for (size_t i = 0; i < n; i++)
+              ck_assert_msg (tu_same_double (out2[j][i], out1[j][i]),
+                             "form %d flags %d output %d [%zu] = %a, reference %a", form, flags,
+                             j, i, out2[j][i], out1[j][i]);
+          TU_OK (rlref_dpo_loss_batch (&loss2, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, rl, nw,
+                                       nl, n, &c, beta, eps));
+          TU_ASSERT_SAME (loss2, loss1);
+        }
+  gsl_rng_free (r);
+}
+END_TEST
+
+/* The sigmoid loss's gradient in its accurate form: at b D = 40,
+ * sigma(-40) = 4.248e-18 is kept (1 - sigma(40) would give 0), and the
+ * loss is log1p(e^-40); the statuses of bad input. */
+START_TEST (test_dpo_edges)
+{
+  rlref_dpo_convention sig = { RLREF_DPO_SIGMOID, 0, 0 }, pt = { RLREF_DPO_SIGMOID, 0, 1 };
+  rlref_dpo_convention cd = { RLREF_DPO_CDPO, 0, 0 }, rb = { RLREF_DPO_ROBUST, 0, 0 };
+  double pw[1] = { 0.0 }, pl[1] = { -40.0 }, rw[1] = { 0.0 }, rl[1] = { 0.0 };
+  double loss, gw, gl, nan_[1] = { NAN }, big[1] = { 1e308 }, nbig[1] = { -1e308 };
+  long n0[1] = { 0 };
+  TU_OK (rlref_dpo_loss_batch (&loss, NULL, &gw, &gl, NULL, NULL, pw, pl, rw, rl, NULL, NULL, 1,
+                               &sig, 1.0, 0.0));
+  TU_ASSERT_REL (gw, -exp (-40.0) / (1 + exp (-40.0)), TU_TOL0);
+  TU_ASSERT_REL (gl, exp (-40.0) / (1 + exp (-40.0)), TU_TOL0);
+  TU_ASSERT_REL (loss, log1p (exp (-40.0)), TU_TOL0);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, rl,
+                                          NULL, NULL, 0, &sig, 1.0, 0.0), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, nan_, pl, rw, rl,
+                                          NULL, NULL, 1, &sig, 1.0, 0.0), RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, nan_, pl, rw,
+                                          NULL, NULL, NULL, 1, &sig, 1.0, 0.0), RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, NULL,
+                                          NULL, NULL, 1, &sig, 1.0, 0.0), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, rl,
+                                          NULL, NULL, 1, &sig, 0.0, 0.0), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, rl,
+                                          NULL, NULL, 1, &sig, NAN, 0.0), RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, rl,
+                                          NULL, NULL, 1, &pt, 1.0, 0.0), RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, rl,
+                                          n0, n0, 1, &pt, 1.0, 0.0), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, rl,
+                                          NULL, NULL, 1, &cd, 1.0, 1.5), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, rl,
+                                          NULL, NULL, 1, &rb, 1.0, 0.5), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, rl,
+                                          NULL, NULL, 1, &cd, 1.0, -0.0 - 1e-3), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (&loss, NULL, NULL, NULL, NULL, NULL, big, nbig, rw,
+                                          rl, NULL, NULL, 1, &sig, 1.0, 0.0), RLREF_ERANGE);
+  TU_ASSERT_STATUS (rlref_dpo_loss_batch (NULL, NULL, NULL, NULL, NULL, NULL, pw, pl, rw, rl,
+                                          NULL, NULL, 1, &sig, 1.0, 0.0), RLREF_EINVAL);
+}
+END_TEST
+
+/* The fast path of the sigmoid loss against rlref_dpo_loss_batch and the
+ * exact values (MPFR): each gradient within 8 ulp of the reference's and 5
+ * ulp of the exact -b sigma(-b D)/B; the loss within 8 ulp plus
+ * (B/4 + 12) u sum_i l_i / B of the reference's.  (On the scalar path they
+ * agree bit for bit.)  Also B < 4 (the scalar path) and a bad input. */
+START_TEST (test_dpo_simd)
+{
+  gsl_rng *r = tu_rng_new ();
+  enum { B = 1003 };
+  rlref_dpo_convention c = { RLREF_DPO_SIGMOID, 0, 0 };
+  double pw[B], pl[B], rw[B], rl[B], l1[B], g1[B], h1[B], g2[B], h2[B];
+  double worst_ref = 0, worst_exact = 0;
+  int simd = strcmp (rlref_dpo_sigmoid_batch_simd_path (), "SLEEF AVX2") == 0;
+  mpfr_t z, e;
+  mpfr_inits2 (256, z, e, (mpfr_ptr) 0);
+  for (int rep = 0; rep < 6; rep++)
+    {
+      double beta = tu_uniform (r, 0.01, 2), loss1, loss2, sl = 0;
+      double spread = rep < 2 ? 1 : rep < 4 ? 30 : 1000;
+      size_t n = rep == 5 ? 3 : B;
+      for (size_t i = 0; i < n; i++)
+        {
+          pw[i] = tu_uniform (r, -200, 0);
+          pl[i] = tu_uniform (r, -200, 0);
+          rw[i] = pw[i] + tu_uniform (r, -1, 1) * spread;
+          rl[i] = pl[i] + tu_uniform (r, -1, 1) * spread;
+        }
+      TU_OK (rlref_dpo_loss_batch (&loss1, l1, g1, h1, NULL, NULL, pw, pl, rw, rl, NULL, NULL, n,
+                                   &c, beta, 0.0));
+      TU_OK (rlref_dpo_sigmoid_batch_simd (&loss2, g2, h2, pw, pl, rw, rl, n, beta));
+      for (size_t i = 0; i < n; i++)
+        {
+          double d = fabs (g2[i] - g1[i]) / ulp_of (g1[i]), de;
+          /* exact: -b sigma(-z)/B = -b/(1 + e^z)/B, z = b D of the rounded D */
+          double zd = beta * ((pw[i] - rw[i]) - (pl[i] - rl[i]));
+          mpfr_set_d (z, zd, MPFR_RNDN);
+          mpfr_exp (e, z, MPFR_RNDN);
+          mpfr_add_d (e, e, 1.0, MPFR_RNDN);
+          mpfr_d_div (e, -beta, e, MPFR_RNDN);
+          mpfr_div_d (e, e, (double) n, MPFR_RNDN);
+          mpfr_sub_d (e, e, g2[i], MPFR_RNDN);
+          de = fabs (mpfr_get_d (e, MPFR_RNDN)) / ulp_of (g2[i]);
+          worst_ref = d > worst_ref ? d : worst_ref;
+          worst_exact = de > worst_exact ? de : worst_exact;
+          ck_assert_msg (d <= 8.0, "grad_w[%zu] = %a, reference %a", i, g2[i], g1[i]);
+          ck_assert_msg (de <= 5.0, "grad_w[%zu] = %a: %.2f ulp from exact", i, g2[i], de);
+          TU_ASSERT_SAME (h2[i], -g2[i]);
+          if (!simd || n < 4)
+            {
+              TU_ASSERT_SAME (g2[i], g1[i]);
+              TU_ASSERT_SAME (h2[i], h1[i]);
+            }
+          sl += l1[i];
+        }
+      ck_assert_msg (fabs (loss2 - loss1) <= 8 * ulp_of (loss1)
+                     + ((double) n / 4 + 12) * 0x1p-53 * sl / (double) n,
+                     "loss %a, reference %a", loss2, loss1);
+      if (!simd || n < 4)
+        TU_ASSERT_SAME (loss2, loss1);
+    }
+  printf ("dpo sigmoid, %s path: gradients within %.2f ulp of the reference, %.2f ulp of "
+          "exact\n", rlref_dpo_sigmoid_batch_simd_path (), worst_ref, worst_exact);
+  pw[1] = NAN;
+  TU_ASSERT_STATUS (rlref_dpo_sigmoid_batch_simd (&l1[0], g2, h2, pw, pl, rw, rl, 8, 0.1),
+                    RLREF_ENAN);
+  pw[1] = 0;
+  TU_ASSERT_STATUS (rlref_dpo_sigmoid_batch_simd (&l1[0], g2, h2, pw, pl, rw, rl, 8, -1.0),
+                    RLREF_EDOM);
+  mpfr_clears (z, e, (mpfr_ptr) 0);
+  gsl_rng_free (r);
+}
+END_TEST
+
+/* --- GAE ------------------------------------------------------------------ */
+
+START_TEST (test_gae_matches_reference)
+{
+  gsl_rng *r = tu_rng_new ();
+  enum { BMAX = 12, WMAX = 200 };
+  double *rw = malloc (BMAX * WMAX * sizeof *rw), *v = malloc (BMAX * WMAX * sizeof *v),
+    *a1 = malloc (BMAX * WMAX * sizeof *a1), *a2 = malloc (BMAX * WMAX * sizeof *a2),
+    *t1 = malloc (BMAX * WMAX * sizeof *t1), *t2 = malloc (BMAX * WMAX * sizeof *t2);
+  unsigned char *m = malloc (BMAX * WMAX);
+  double score[BMAX];
+  size_t same = 0, total = 0;
+  ck_assert (rw && v && a1 && a2 && t1 && t2 && m);
+  for (int c = RLREF_GAE_SEED; c <= RLREF_GAE_OPENRLHF; c++)
+    for (int rep = 0; rep < 8; rep++)
+      {
+        size_t B = 1 + gsl_rng_uniform_int (r, BMAX), W = 1 + gsl_rng_uniform_int (r, WMAX);
+        double gamma = rep % 2 ? 1.0 : tu_uniform (r, 0.9, 1), lambda = rep % 3 ? 0.95 :
+          tu_uniform (r, 0, 1), sc = rep % 4 == 3 ? 1e6 : 1;
+        for (size_t b = 0; b < B; b++)
+          {
+            size_t n = 1 + gsl_rng_uniform_int (r, W);
+            score[b] = tu_uniform (r, -1, 1) * sc;
+            for (size_t t = 0; t < W; t++)
+              {
+                rw[b * W + t] = tu_uniform (r, -0.1, 0.1) * sc;
+                v[b * W + t] = tu_uniform (r, -2, 2) * sc;
+                if (c == RLREF_GAE_SEED || c == RLREF_GAE_TRL)
+                  m[b * W + t] = t < n;
+                else
+                  m[b * W + t] = t == 0 || gsl_rng_uniform (r) < 0.7;
+              }
+          }
+        TU_OK (rlref_mdp_gae_d (a1, t1, rw, v, m, rep % 5 ? score : NULL, B, W, &gamma, &lambda,
+                                (rlref_gae_rule) c));
+        TU_OK (rlref_gae_batch (a2, t2, rw, v, m, rep % 5 ? score : NULL, B, W, gamma, lambda,
+                                (rlref_gae_rule) c));
+        for (size_t b = 0; b < B; b++)
+          {
+            double M = 0;
+            for (size_t t = 0; t < W; t++)
+              M = fmax (M, fabs (rw[b * W + t]) + fabs (v[b * W + t]) + fabs (score[b]));
+            for (size_t t = 0; t < W; t++)
+              {
+                size_t i = b * W + t;
+                double tol_a = ulp_of (a1[i]) + 0x1p-100 * (double) W * M;
+                double tol_t = ulp_of (t1[i]) + 0x1p-100 * (double) W * M;
+                ck_assert_msg (fabs (a2[i] - a1[i]) <= tol_a,
+                               "rule %d row %zu t %zu: adv %a, reference %a", c, b, t, a2[i],
+                               a1[i]);
+                ck_assert_msg (fabs (t2[i] - t1[i]) <= tol_t,
+                               "rule %d row %zu t %zu: ret %a, reference %a", c, b, t, t2[i],
+                               t1[i]);
+                same += tu_same_double (a2[i], a1[i]) && tu_same_double (t2[i], t1[i]);
+                total++;
+              }
+          }
+      }
+  printf ("gae batch: %zu of %zu positions bit for bit the reference\n", same, total);
+  ck_assert (same > total * 9 / 10);
+  free (rw); free (v); free (a1); free (a2); free (t1); free (t2); free (m);
+  gsl_rng_free (r);
+}
+END_TEST
+
+START_TEST (test_gae_bad_input)
+{
+  double r[4] = { 0, 0, 0, 1 }, v[4] = { 0.5, 0.5, 0.5, 0.5 }, a[4], t[4], s = 1;
+  unsigned char ok[4] = { 1, 1, 1, 0 }, hole[4] = { 1, 0, 1, 0 }, two[4] = { 1, 2, 0, 0 };
+  unsigned char none[4] = { 0, 0, 0, 0 };
+  TU_OK (rlref_gae_batch (a, t, r, v, ok, &s, 1, 4, 1.0, 0.95, RLREF_GAE_SEED));
+  TU_ASSERT_SAME (a[3], 0.0);
+  TU_ASSERT_STATUS (rlref_gae_batch (a, t, r, v, hole, &s, 1, 4, 1, 1, RLREF_GAE_SEED),
+                    RLREF_EINVAL);
+  TU_OK (rlref_gae_batch (a, t, r, v, hole, &s, 1, 4, 1, 1, RLREF_GAE_VERL));
+  TU_ASSERT_STATUS (rlref_gae_batch (a, t, r, v, two, &s, 1, 4, 1, 1, RLREF_GAE_VERL),
+                    RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_gae_batch (a, t, r, v, none, &s, 1, 4, 1, 1, RLREF_GAE_VERL),
+                    RLREF_EINVAL);
+  TU_ASSERT_STATUS (rlref_gae_batch (a, t, r, v, ok, &s, 1, 4, 1.5, 1, RLREF_GAE_VERL),
+                    RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_gae_batch (a, t, r, v, ok, &s, 1, 4, NAN, 1, RLREF_GAE_VERL),
+                    RLREF_ENAN);
+  TU_ASSERT_STATUS (rlref_gae_batch (a, t, r, v, ok, &s, 0, 4, 1, 1, RLREF_GAE_VERL),
+                    RLREF_EINVAL);
+  r[1] = NAN;
+  TU_ASSERT_STATUS (rlref_gae_batch (a, t, r, v, ok, &s, 1, 4, 1, 1, RLREF_GAE_VERL),
+                    RLREF_ENAN);
+}
+END_TEST
+
+/* --- threads --------------------------------------------------------------- */
+
+/* With 2 threads the kernels give the bits they give with 1: GRPO (with
+ * groups the fast path declines in the middle, so the sequential loop
+ * takes over), the KL sums and values, the fast sigmoid loss. */
+START_TEST (test_threads)
+{
+  gsl_rng *r = tu_rng_new ();
+  enum { G = 16, NG = 8192, N = G * NG, NK = 100003, NB = 70001, NMAX = 4 * NB };
+  const rlref_adv_convention *c = rlref_adv_convention_find ("seed-000-code");
+  double *rw = malloc (NMAX * sizeof *rw), *a1 = malloc (NMAX * sizeof *a1),
+    *a2 = malloc (NMAX * sizeof *a2), *a3 = malloc (NMAX * sizeof *a3);
+  double s1[3], s2[3], l1, l2;
+  ck_assert (rw && a1 && a2 && a3 && c);
+  for (size_t i = 0; i < N; i++)
+    rw[i] = (double) (gsl_rng_uniform (r) < 0.5);
+  for (size_t i = 5000 * G; i < 5001 * G; i++)
+    rw[i] = tu_uniform (r, 0, 1);               /* not dyadic: the exact path */
+  ck_assert_int_eq (rlref_batch_set_threads (2), 1);
+  ck_assert_int_eq (rlref_batch_threads (), 2);
+  TU_OK (rlref_grpo_adv_batch (a2, rw, N, G, c, NULL));
+  rlref_batch_set_threads (1);
+  TU_OK (rlref_grpo_adv_batch (a1, rw, N, G, c, NULL));
+  TU_OK (rlref_grpo_adv_d (a3, rw, N, G, c));
+  for (size_t i = 0; i < N; i++)
+    {
+      TU_ASSERT_SAME (a2[i], a1[i]);
+      TU_ASSERT_SAME (a1[i], a3[i]);
+    }
+  for (size_t i = 0; i < NK; i++)
+    rw[i] = 0.3 * gsl_ran_gaussian_ziggurat (r, 1.0);
+  TU_OK (rlref_kl_batch (a1, NULL, a3, s1, rw, NULL, NK));
+  rlref_batch_set_threads (2);
+  TU_OK (rlref_kl_batch (a2, NULL, a2 + NK, s2, rw, NULL, NK));
+  for (size_t i = 0; i < NK; i++)
+    TU_ASSERT_SAME (a2[NK + i], a3[i]);
+  for (int j = 0; j < 3; j++)
+    TU_ASSERT_SAME (s2[j], s1[j]);
+  for (size_t i = 0; i < 4 * NB; i++)
+    rw[i] = tu_uniform (r, -100, 0);
+  TU_OK (rlref_dpo_sigmoid_batch_simd (&l2, a2, a2 + NB, rw, rw + NB, rw + 2 * NB, rw + 3 * NB,
+                                       NB, 0.1));
+  rlref_batch_set_threads (1);
+  TU_OK (rlref_dpo_sigmoid_batch_simd (&l1, a1, a1 + NB, rw, rw + NB, rw + 2 * NB, rw + 3 * NB,
+                                       NB, 0.1));
+  TU_ASSERT_SAME (l2, l1);
+  for (size_t i = 0; i < 2 * NB; i++)
+    TU_ASSERT_SAME (a2[i], a1[i]);
+  ck_assert_int_eq (rlref_batch_set_threads (0), 1);   /* clamped to 1 */
+  ck_assert_int_eq (rlref_batch_set_threads (99), 1);
+  ck_assert_int_eq (rlref_batch_set_threads (1), RLREF_BATCH_MAX_THREADS);
+  free (rw); free (a1); free (a2); free (a3);
+  gsl_rng_free (r);
+}
+END_TEST
+
+static Suite *
+batch_suite (void)
+{
+  Suite *s = suite_create ("batch");
+  TCase *tc;
+
+  tc = tu_tcase ("grpo");
+  tcase_add_test (tc, test_grpo_matches_reference);
+  tcase_add_test (tc, test_grpo_examples);
+  tcase_add_test (tc, test_grpo_bad_input);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("kl");
+  tcase_add_test (tc, test_kl_matches_reference);
+  tcase_add_test (tc, test_kl_edges);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("dpo");
+  tcase_add_test (tc, test_dpo_matches_reference);
+  tcase_add_test (tc, test_dpo_edges);
+  tcase_add_test (tc, test_dpo_simd);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("threads");
+  tcase_add_test (tc, test_threads);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("gae");
+  tcase_add_test (tc, test_gae_matches_reference);
+  tcase_add_test (tc, test_gae_bad_input);
+  suite_add_tcase (s, tc);
+
+  return s;
+}
+
+TU_MAIN_SEEDED (batch_suite)
