@@ -50,7 +50,7 @@ expect "golden: a case declared valid that is rejected" "PLANT-DIV \[plain\] 'p=
   "$tree/build/bin/rlref" golden "$tmp/golden" PLANT-DIV
 expect "generic test: an output that breaks when aliased to its input" \
   "PLANT-ALIAS \[plain\] 'x=1,2,3': output twice over input slot 0 changes" \
-  "$tree/build/bin/tgeneric"
+  "$tree/build/bin/tgeneric" PLANT-
 if "$tree/build/bin/rlref" list | grep -q "PLANT-ALIAS"; then
   ok "a family added as files only is listed"
 else
