@@ -128,6 +128,93 @@ START_TEST (test_dp_equals_enumeration)
 }
 END_TEST
 
+/* Sums over every sequence, one by one (the visits), for the moments of a
+ * model whose last steps the enumeration sums per state: mass, sum p log p,
+ * sum p r, sum p r^2, sum p e^{r/beta} (= Z), sum p e^{r/beta} r. */
+typedef struct
+{
+  mpfr_t s[6], p, t;
+} by_sequence;
+
+static void
+visit_sum (void *ctx, const int *y, int L, int cut, mpfr_srcptr logp, mpfr_srcptr r,
+           mpfr_srcptr logp_star)
+{
+  by_sequence *b = ctx;
+  (void) y, (void) L, (void) cut, (void) logp_star;
+  mpfr_exp (b->p, logp, MPFR_RNDN);
+  mpfr_add (b->s[0], b->s[0], b->p, MPFR_RNDN);
+  mpfr_mul (b->t, b->p, logp, MPFR_RNDN);
+  mpfr_add (b->s[1], b->s[1], b->t, MPFR_RNDN);
+  mpfr_mul (b->t, b->p, r, MPFR_RNDN);
+  mpfr_add (b->s[2], b->s[2], b->t, MPFR_RNDN);
+  mpfr_mul (b->t, b->t, r, MPFR_RNDN);
+  mpfr_add (b->s[3], b->s[3], b->t, MPFR_RNDN);
+  mpfr_mul_2ui (b->t, r, 1, MPFR_RNDN);     /* r / beta, beta = 1/2 */
+  mpfr_exp (b->t, b->t, MPFR_RNDN);
+  mpfr_mul (b->t, b->t, b->p, MPFR_RNDN);
+  mpfr_add (b->s[4], b->s[4], b->t, MPFR_RNDN);
+  mpfr_mul (b->t, b->t, r, MPFR_RNDN);
+  mpfr_add (b->s[5], b->s[5], b->t, MPFR_RNDN);
+}
+
+/* A bigram model whose cut sequences count: its last steps are summed per
+ * state, for T = 1 (no prefix of length T - 2), 2 (the root) and 3, 4;
+ * every moment equals the sums over the sequences one by one (the visit
+ * pass, 320 bits) to 70 digits, and asking only for log Z, KL(pi*||pi_ref)
+ * and E*[r] gives the same values (the mass, not needed, is not formed). */
+START_TEST (test_last_steps_summed)
+{
+  enum { N = (V + 1) * V + V + 2 + 1 + 4 * RLREF_LM_NMOMENTS };
+  mpfr_ptr x = tu_mp_vec_new (N, 320);
+  mpfr_ptr logits = x, reward = x + (V + 1) * V, beta = reward + V + 2;
+  mpfr_ptr m = beta + 1, mv = m + RLREF_LM_NMOMENTS, ms = mv + RLREF_LM_NMOMENTS;
+  mpfr_ptr want = ms + RLREF_LM_NMOMENTS;
+  unsigned star = 1u << RLREF_LM_LOG_Z | 1u << RLREF_LM_KL_STAR_REF
+    | 1u << RLREF_LM_MEAN_R_STAR;
+  rlref_mp_set_prec (320);
+  for (int i = 0; i < (V + 1) * V; i++)
+    mpfr_set_d (logits + i, B3[i], MPFR_RNDN);
+  for (int i = 0; i < V + 2; i++)
+    mpfr_set_d (reward + i, R3[i], MPFR_RNDN);
+  mpfr_set_d (beta, 0.5, MPFR_RNDN);
+  for (int t = 1; t <= 4; t++)
+    {
+      rlref_lm lm = model (RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+      by_sequence b;
+      lm.T = t;
+      mpfr_inits2 (320, b.s[0], b.s[1], b.s[2], b.s[3], b.s[4], b.s[5], b.p, b.t,
+                   (mpfr_ptr) 0);
+      for (int k = 0; k < 6; k++)
+        mpfr_set_zero (b.s[k], 1);
+      TU_OK (rlref_lm_moments_mp (m, &lm, logits, reward, beta, RLREF_LM_ALL, NULL, NULL));
+      TU_OK (rlref_lm_moments_mp (mv, &lm, logits, reward, beta, RLREF_LM_ALL, visit_sum, &b));
+      TU_OK (rlref_lm_moments_mp (ms, &lm, logits, reward, beta, star, NULL, NULL));
+      /* the moments from the sequence sums: H = -S1, E[r] = S2, Var = S3 - S2^2,
+       * log Z = log S4, E*[r] = S5/S4 */
+      mpfr_set (want + RLREF_LM_TOTAL, b.s[0], MPFR_RNDN);
+      mpfr_neg (want + RLREF_LM_ENTROPY, b.s[1], MPFR_RNDN);
+      mpfr_set (want + RLREF_LM_MEAN_R, b.s[2], MPFR_RNDN);
+      mpfr_sqr (b.t, b.s[2], MPFR_RNDN);
+      mpfr_sub (want + RLREF_LM_VAR_R, b.s[3], b.t, MPFR_RNDN);
+      mpfr_log (want + RLREF_LM_LOG_Z, b.s[4], MPFR_RNDN);
+      mpfr_div (want + RLREF_LM_MEAN_R_STAR, b.s[5], b.s[4], MPFR_RNDN);
+      for (int k = RLREF_LM_TOTAL; k <= RLREF_LM_MEAN_R_STAR; k++)
+        if (k != RLREF_LM_KL_STAR_REF && k != RLREF_LM_KL_REF_STAR)
+          ck_assert_msg (tu_mp_digits (m + k, want + k) >= 70, "T = %d, moment %d", t, k);
+      for (int k = 0; k < RLREF_LM_NMOMENTS; k++)
+        if (star & (1u << k))
+          ck_assert_msg (mpfr_equal_p (ms + k, m + k), "T = %d, moment %d alone", t, k);
+      ck_assert (mpfr_nan_p (ms + RLREF_LM_TOTAL) && mpfr_nan_p (ms + RLREF_LM_ENTROPY));
+      ck_assert (mpfr_cmp_ui (m + RLREF_LM_COUNT, t == 1 ? 3 : t == 2 ? 7 : t == 3 ? 15 : 31)
+                 == 0);
+      mpfr_clears (b.s[0], b.s[1], b.s[2], b.s[3], b.s[4], b.s[5], b.p, b.t, (mpfr_ptr) 0);
+    }
+  rlref_mp_set_prec (256);
+  tu_mp_vec_free (x, N);
+}
+END_TEST
+
 /* beta -> 0: log Z ~ max r / beta; E*[r] -> max r, far beyond binary64's
  * exponent range for e^{r/beta} yet finite in binary64. */
 START_TEST (test_small_beta)
@@ -399,6 +486,7 @@ lm_suite (void)
   tcase_add_test (tc, test_uniform_closed_form);
   tcase_add_test (tc, test_chain_rule);
   tcase_add_test (tc, test_dp_equals_enumeration);
+  tcase_add_test (tc, test_last_steps_summed);
   tcase_add_test (tc, test_small_beta);
   tcase_add_test (tc, test_bad_models);
   tcase_add_test (tc, test_gradients);

@@ -3,6 +3,7 @@
  * LM-EXACT, KLOPT-Z) and, for a bigram model with an additive reward, by
  * dynamic programming (LM-DP).  Written once against the scalar interface;
  * compiled for binary64 and MPFR. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,28 @@ typedef struct
   num_ptr inv_beta, ln2;
   long *qe, cut_e;              /* q and cut_w are mantissa x 2^exponent */
   int range_error;
+  num_ptr last;                 /* nrows x L_NVALS, or NULL: see last_fill */
+  long *last_e;                 /* nrows: the scale of L_B0 */
+  num_ptr fuse;                 /* nrows x V x F_NVALS, or NULL: see last_fill */
+  long *fuse_e;                 /* nrows x V: the scale of F_QB */
 } rows;
+
+/* The last step, aggregated.  At a prefix of length T - 1 every child is
+ * an outcome when cut sequences count (EOS, or cut at T), so for a bigram
+ * model their sums are formed once per state s.  With p_a, lp_a of row s,
+ * rho_a = r_a (+ truncated when a is not EOS) and q'_a = q_a (x e^{truncated
+ * / beta} when a is not EOS):
+ *   A0 = sum p_a,  mr = sum p_a rho_a / A0,  M2 = sum p_a (rho_a - mr)^2,
+ *   mh = sum p_a lp_a / A0,  B0 2^eb = sum q'_a,  ms = sum q'_a rho_a / B0. */
+enum { L_A0, L_MR, L_M2, L_MH, L_B0, L_MS, L_NVALS };
+
+/* The same one token earlier: below a prefix of length T - 2 in state s,
+ * the token a (not EOS) leads to state a, whose V children all end.  With
+ * p, lp, q 2^qe of row s and token a, r_a its reward, and L the aggregates
+ * of state a:
+ *   PA = p A0,  LM = lp + mh,  RR = r_a + mr,  PM2 = p M2,
+ *   QB 2^(qe + eb) = q B0,  RM = r_a + ms. */
+enum { F_PA, F_LM, F_RR, F_PM2, F_QB, F_RM, F_NVALS };
 
 /* m 2^e = e^t, m in [1, 2) (or e = 0 when e^t is within 2^+-512): the weights e^{r/beta} of a small beta are far
  * beyond binary64 (e^{1/0.001}), so they are carried as a mantissa and a
@@ -88,7 +110,11 @@ rows_free (rows *R)
   num_vec_free (R->ra, (size_t) R->V);
   num_vec_free (R->cut_w, 1);
   num_vec_free (R->inv_beta, 2);
+  num_vec_free (R->last, R->nrows * L_NVALS + 2);
+  num_vec_free (R->fuse, R->nrows * (size_t) R->V * F_NVALS);
   free (R->qe);
+  free (R->last_e);
+  free (R->fuse_e);
 }
 
 static int
@@ -106,6 +132,10 @@ rows_init (rows *R, const rlref_lm *lm, num_srcptr reward, num_srcptr beta, size
   R->inv_beta = num_vec_new (2);
   R->qe = malloc ((n ? n : 1) * sizeof (long));
   R->cut_e = 0;
+  R->last = NULL;
+  R->last_e = NULL;
+  R->fuse = NULL;
+  R->fuse_e = NULL;
   if (!R->lp || !R->p || !R->q || !R->ra || !R->cut_w || !R->inv_beta || !R->qe)
     {
       rows_free (R);
@@ -132,6 +162,120 @@ rows_init (rows *R, const rlref_lm *lm, num_srcptr reward, num_srcptr beta, size
   return RLREF_SUCCESS;
 }
 
+/* rho_a of the last step (the reward of the outcome y a, less the prefix's
+ * reward) into rho, and q'_a = w 2^e. */
+static void
+last_child (rows *R, num_srcptr reward, size_t i, int a, num_ptr rho, num_ptr w, long *e)
+{
+  const rlref_lm *lm = R->lm;
+  int cut = a != lm->eos, additive = lm->reward == RLREF_REWARD_ADDITIVE;
+  num_set_zero (rho);
+  if (additive)
+    num_set (rho, AT (R->ra, a));
+  if (additive && cut)
+    num_add (rho, rho, AT (reward, R->V + 1));
+  num_set (w, AT (R->q, i));
+  *e = R->qe[i];
+  if (additive && cut)
+    {
+      num_mul (w, w, R->cut_w);
+      *e += R->cut_e;
+    }
+}
+
+/* The values F of every (state, token) from the aggregates of the last step. */
+static int
+fuse_fill (rows *R)
+{
+  int V = R->V, additive = R->lm->reward == RLREF_REWARD_ADDITIVE;
+  size_t n = R->nrows * (size_t) V;
+  R->fuse = num_vec_new (n * F_NVALS);
+  R->fuse_e = malloc (n * sizeof (long));
+  if (!R->fuse || !R->fuse_e)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  for (size_t i = 0; i < n; i++)
+    {
+      int a = (int) (i % (size_t) V);
+      num_srcptr L = AT (R->last, (size_t) a * L_NVALS), p = AT (R->p, i);
+      num_ptr F = AT (R->fuse, i * F_NVALS);
+      if (a == R->lm->eos)
+        continue;
+      num_mul (AT (F, F_PA), p, AT (L, L_A0));
+      num_add (AT (F, F_LM), AT (R->lp, i), AT (L, L_MH));
+      num_mul (AT (F, F_PM2), p, AT (L, L_M2));
+      num_mul (AT (F, F_QB), AT (R->q, i), AT (L, L_B0));
+      R->fuse_e[i] = R->qe[i] + R->last_e[a];
+      num_set (AT (F, F_RR), AT (L, L_MR));
+      num_set (AT (F, F_RM), AT (L, L_MS));
+      if (additive)
+        {
+          num_add (AT (F, F_RR), AT (F, F_RR), AT (R->ra, a));
+          num_add (AT (F, F_RM), AT (F, F_RM), AT (R->ra, a));
+        }
+    }
+  return RLREF_SUCCESS;
+}
+
+/* The aggregates of the last step for every state of a bigram model whose
+ * cut sequences count (R->last stays NULL otherwise). */
+static int
+last_fill (rows *R, num_srcptr reward)
+{
+  const rlref_lm *lm = R->lm;
+  int V = R->V;
+  size_t nrows = R->nrows;
+  num_ptr rho, w;
+  long e;
+  if (lm->kind != RLREF_LM_BIGRAM || lm->truncation != RLREF_LM_KEEP
+      || lm->reward == RLREF_REWARD_TABLE)
+    return RLREF_SUCCESS;
+  R->last = num_vec_new (nrows * L_NVALS + 2);
+  R->last_e = malloc (nrows * sizeof (long));
+  if (!R->last || !R->last_e)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  rho = AT (R->last, nrows * L_NVALS);
+  w = AT (rho, 1);
+  for (size_t s = 0; s < nrows; s++)
+    {
+      num_ptr L = AT (R->last, s * L_NVALS), p = AT (R->p, s * (size_t) V);
+      long eb = LONG_MIN;
+      for (int a = 0; a < V; a++)
+        {
+          last_child (R, reward, s * (size_t) V + (size_t) a, a, rho, w, &e);
+          eb = e > eb ? e : eb;
+        }
+      R->last_e[s] = eb;
+      for (int k = 0; k < L_NVALS; k++)
+        num_set_zero (AT (L, k));
+      for (int a = 0; a < V; a++)
+        {
+          last_child (R, reward, s * (size_t) V + (size_t) a, a, rho, w, &e);
+          num_add (AT (L, L_A0), AT (L, L_A0), AT (p, a));
+          num_mul_2si (w, w, e - eb);
+          num_add (AT (L, L_B0), AT (L, L_B0), w);
+          num_mul (w, w, rho);
+          num_add (AT (L, L_MS), AT (L, L_MS), w);
+          num_mul (w, AT (p, a), rho);
+          num_add (AT (L, L_MR), AT (L, L_MR), w);
+          num_mul (w, AT (p, a), AT (R->lp, s * (size_t) V + (size_t) a));
+          num_add (AT (L, L_MH), AT (L, L_MH), w);
+        }
+      num_div (AT (L, L_MR), AT (L, L_MR), AT (L, L_A0));
+      num_div (AT (L, L_MH), AT (L, L_MH), AT (L, L_A0));
+      num_div (AT (L, L_MS), AT (L, L_MS), AT (L, L_B0));
+      /* M2 about mr */
+      for (int a = 0; a < V; a++)
+        {
+          last_child (R, reward, s * (size_t) V + (size_t) a, a, rho, w, &e);
+          num_sub (rho, rho, AT (L, L_MR));
+          num_sqr (rho, rho);
+          num_mul (rho, rho, AT (p, a));
+          num_add (AT (L, L_M2), AT (L, L_M2), rho);
+        }
+    }
+  return lm->T >= 2 ? fuse_fill (R) : RLREF_SUCCESS;
+}
+
 /* The sums of one pass over the outcomes: the mass S0 = sum p, SH = sum p
  * log p, SR = sum p (r - c) and SR2 = sum p (r - c)^2 about the first
  * outcome's reward c (so that Var[r] does not cancel), W = sum p e^{r/beta},
@@ -144,8 +288,8 @@ enum { S_0, S_H, S_R, S_R2, S_W, S_WR, S_N, S_NSUMS };
 typedef struct
 {
   num_ptr s, c;                 /* sums and their compensations */
-  num_ptr shift, t, u, v;       /* c, scratch */
-  int have_shift, want_h, want_r, want_star;
+  num_ptr shift, t, u, v, x;    /* c, scratch */
+  int have_shift, want_p, want_h, want_r, want_star;
   long we;                      /* W and WR are scaled by 2^we */
   int have_w;
   uint64_t n;                   /* outcomes counted (the enumeration) */
@@ -173,12 +317,11 @@ acc_add (num_ptr s, num_ptr c, num_srcptr x, num_ptr t)
 
 #define ACC(S, k, x) acc_add (AT ((S)->s, k), AT ((S)->c, k), x, (S)->u)
 
-/* One outcome of probability p = e^{lp}, reward r, weight p e^{r/beta} =
- * w 2^e. */
-static void
-sums_add (sums *S, num_srcptr lp, num_srcptr p, num_srcptr r, num_srcptr w, long e)
+/* w 2^e at the scale 2^we of W and WR (S->v, or w itself), moving W and
+ * WR to the larger scale first. */
+static num_srcptr
+sums_scaled (sums *S, num_srcptr w, long e)
 {
-  ACC (S, S_0, p);
   if (!S->have_w || e > S->we)
     {
       /* a larger scale: W, WR and their compensations follow (exactly) */
@@ -195,6 +338,17 @@ sums_add (sums *S, num_srcptr lp, num_srcptr p, num_srcptr r, num_srcptr w, long
       num_mul_2si (S->v, w, e - S->we);
       w = S->v;
     }
+  return w;
+}
+
+/* One outcome of probability p = e^{lp}, reward r, weight p e^{r/beta} =
+ * w 2^e. */
+static void
+sums_add (sums *S, num_srcptr lp, num_srcptr p, num_srcptr r, num_srcptr w, long e)
+{
+  if (S->want_p)
+    ACC (S, S_0, p);
+  w = sums_scaled (S, w, e);
   ACC (S, S_W, w);
   S->n++;
   if (S->want_h && !num_is_zero (p))
@@ -224,12 +378,64 @@ sums_add (sums *S, num_srcptr lp, num_srcptr p, num_srcptr r, num_srcptr w, long
     }
 }
 
+/* Every outcome below the prefix y a, y of length T - 2 in state s (of
+ * probability P = e^{LP}, reward R, weight W 2^e) and a not EOS, from the
+ * values F of (s, a) (fuse_fill): with D = R - c,
+ *   S0 += P PA,  SH += P PA (LP + LM),  SR += P PA (D + RR),
+ *   SR2 += P PA (D + RR)^2 + P PM2,  W += W QB 2^(e + qe + eb),
+ *   WR += W QB 2^(...) (R + RM):
+ * the sums over the V children of y a (SR2 by the parallel-axis rule: no
+ * cancellation, non-negative parts). */
+static void
+sums_add_fused (sums *S, num_srcptr F, long fe, int V, num_srcptr lp, num_srcptr p,
+                num_srcptr r, num_srcptr w, long e)
+{
+  num_ptr t = S->t, u = S->u, x = S->x;
+  S->n += (uint64_t) V;
+  if (S->want_p)
+    {
+      num_mul (t, p, AT (F, F_PA));
+      ACC (S, S_0, t);
+    }
+  if (S->want_h)
+    {
+      num_add (x, lp, AT (F, F_LM));
+      num_mul (x, x, t);
+      ACC (S, S_H, x);
+    }
+  if (S->want_r)
+    {
+      if (!S->have_shift)
+        {
+          num_add (S->shift, r, AT (F, F_RR));
+          S->have_shift = 1;
+        }
+      num_sub (x, r, S->shift);
+      num_add (x, x, AT (F, F_RR));
+      num_mul (u, t, x);
+      ACC (S, S_R, u);
+      num_mul (u, u, x);
+      num_mul (x, p, AT (F, F_PM2));
+      num_add (u, u, x);
+      ACC (S, S_R2, u);
+    }
+  num_mul (x, w, AT (F, F_QB));
+  w = sums_scaled (S, x, e + fe);
+  ACC (S, S_W, w);
+  if (S->want_star)
+    {
+      num_add (t, r, AT (F, F_RM));
+      num_mul (t, t, w);
+      ACC (S, S_WR, t);
+    }
+}
+
 static void
 sums_free (sums *S)
 {
   num_vec_free (S->s, S_NSUMS);
   num_vec_free (S->c, S_NSUMS);
-  num_vec_free (S->shift, 4);
+  num_vec_free (S->shift, 5);
 }
 
 static int
@@ -237,7 +443,7 @@ sums_init (sums *S, unsigned want)
 {
   S->s = num_vec_new (S_NSUMS);
   S->c = num_vec_new (S_NSUMS);
-  S->shift = num_vec_new (4);
+  S->shift = num_vec_new (5);
   if (!S->s || !S->c || !S->shift)
     {
       sums_free (S);
@@ -246,6 +452,7 @@ sums_init (sums *S, unsigned want)
   S->t = AT (S->shift, 1);
   S->u = AT (S->shift, 2);
   S->v = AT (S->shift, 3);
+  S->x = AT (S->shift, 4);
   S->have_shift = 0;
   S->we = 0;
   S->have_w = 0;
@@ -254,6 +461,8 @@ sums_init (sums *S, unsigned want)
   S->want_r = (want & (1u << RLREF_LM_MEAN_R | 1u << RLREF_LM_VAR_R
                        | 1u << RLREF_LM_KL_REF_STAR)) != 0;
   S->want_star = (want & (1u << RLREF_LM_MEAN_R_STAR | 1u << RLREF_LM_KL_STAR_REF)) != 0;
+  /* the mass: wanted, or the divisor of a wanted moment */
+  S->want_p = (want & (1u << RLREF_LM_TOTAL)) != 0 || S->want_h || S->want_r;
   return RLREF_SUCCESS;
 }
 
@@ -269,16 +478,18 @@ moments_of (num_ptr m, sums *S, num_srcptr inv_beta, num_srcptr ln2, unsigned wa
     num_add (AT (s, k), AT (s, k), AT (S->c, k));
   if (S->n)
     num_set_d (AT (s, S_N), (double) S->n);
-  if (num_is_zero (AT (s, S_0)) || num_is_zero (AT (s, S_W)) || !num_is_finite (AT (s, S_W))
-      || !num_is_finite (AT (s, S_0)))
+  if (num_is_zero (AT (s, S_W)) || !num_is_finite (AT (s, S_W))
+      || (S->want_p && (num_is_zero (AT (s, S_0)) || !num_is_finite (AT (s, S_0)))))
     RLREF_ERROR ("the probabilities leave the range of the format (use the MPFR path)",
                  RLREF_ERANGE);
   for (int k = 0; k < RLREF_LM_NMOMENTS; k++)
     num_set_nan (AT (m, k));
   num_set (AT (m, RLREF_LM_COUNT), AT (s, S_N));
-  num_set (AT (m, RLREF_LM_TOTAL), AT (s, S_0));
+  if (S->want_p)
+    num_set (AT (m, RLREF_LM_TOTAL), AT (s, S_0));
   /* when cut sequences are kept the mass is 1 by construction: its
-   * rounded sum is reported, not divided by (log 1 = 0 exactly) */
+   * rounded sum is reported (when formed), not divided by (log 1 = 0
+   * exactly) */
   if (keep)
     num_set_zero (u);
   else
@@ -314,7 +525,7 @@ moments_of (num_ptr m, sums *S, num_srcptr inv_beta, num_srcptr ln2, unsigned wa
       num_mul (t, AT (m, RLREF_LM_MEAN_R_STAR), inv_beta);
       num_sub (AT (m, RLREF_LM_KL_STAR_REF), t, AT (m, RLREF_LM_LOG_Z));
     }
-  want |= 1u << RLREF_LM_COUNT | 1u << RLREF_LM_TOTAL | 1u << RLREF_LM_LOG_Z;
+  want |= 1u << RLREF_LM_COUNT | 1u << RLREF_LM_LOG_Z | (S->want_p ? 1u << RLREF_LM_TOTAL : 0);
   for (int k = 0; k < RLREF_LM_NMOMENTS; k++)
     if (!(want & (1u << k)))
       num_set_nan (AT (m, k));
@@ -391,6 +602,8 @@ pass (const rlref_lm *lm, num_srcptr logits, num_srcptr reward, rows *R, sums *S
 {
   /* log p of a prefix is formed only where something reads it */
   int need_lp = visit || S->want_h || lm->reward == RLREF_REWARD_TABLE;
+  /* p of a prefix likewise (without a reward the weight is p) */
+  int need_p = visit || kl || S->want_p || lm->reward == RLREF_REWARD_NONE;
   num_ptr ku = AT (tmp, lm->V), km = AT (tmp, lm->V + 1), kh = AT (tmp, lm->V + 2),
     kt = AT (tmp, lm->V + 3), kc = AT (tmp, lm->V + 4);
   uint64_t done = 0;
@@ -442,13 +655,28 @@ pass (const rlref_lm *lm, num_srcptr logits, num_srcptr reward, rows *R, sums *S
       k = row[d] * (size_t) V + (size_t) a;
       here = AT (dv, d * D_NVALS);
       cut = a != eos && d + 1 == T;
+      if (a != eos && d + 2 == T && R->fuse && !visit && !kl)
+        {
+          /* every child of y a an outcome: the values of (state, a)
+           * (without a reward, r = 0 (the root's) and the weight is p) */
+          uint64_t before = done;
+          int additive = lm->reward == RLREF_REWARD_ADDITIVE;
+          sums_add_fused (S, AT (R->fuse, k * F_NVALS), R->fuse_e[k], V, AT (here, D_LP),
+                          AT (here, D_P), additive ? AT (here, D_R) : AT (dv, D_R),
+                          additive ? AT (here, D_W) : AT (here, D_P), additive ? we[d] : 0);
+          done += (uint64_t) V;
+          if (lm->progress && (done >> 16) != (before >> 16))
+            lm->progress (lm->progress_ctx, (double) done / total);
+          continue;
+        }
       if (a != eos && !cut)
         {
           /* descend to the prefix y_1..y_{d+1} */
           num_ptr down = AT (dv, (d + 1) * D_NVALS);
           if (need_lp)
             num_add (AT (down, D_LP), AT (here, D_LP), AT (R->lp, k));
-          num_mul (AT (down, D_P), AT (here, D_P), AT (R->p, k));
+          if (need_p)
+            num_mul (AT (down, D_P), AT (here, D_P), AT (R->p, k));
           if (lm->reward == RLREF_REWARD_ADDITIVE)
             {
               num_add (AT (down, D_R), AT (here, D_R), AT (R->ra, a));
@@ -474,7 +702,8 @@ pass (const rlref_lm *lm, num_srcptr logits, num_srcptr reward, rows *R, sums *S
       /* an outcome: y_1..y_{d+1}, ended by EOS or cut at T */
       if (need_lp)
         num_add (AT (leaf, D_LP), AT (here, D_LP), AT (R->lp, k));
-      num_mul (AT (leaf, D_P), AT (here, D_P), AT (R->p, k));
+      if (need_p)
+        num_mul (AT (leaf, D_P), AT (here, D_P), AT (R->p, k));
       switch (lm->reward)
         {
         case RLREF_REWARD_ADDITIVE:
@@ -661,9 +890,13 @@ FN (lm_moments) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr re
       rows_free (&R);
       RLREF_ERROR ("out of memory", RLREF_ENOMEM);
     }
+  /* without cut sequences the mass divides every moment; the visits read it */
+  S.want_p |= lm->truncation != RLREF_LM_KEEP || visit != NULL;
   for (size_t s = 0; lm->kind == RLREF_LM_BIGRAM && s < R.nrows && status == RLREF_SUCCESS;
        s++)
     status = rows_fill (&R, s, AT (logits, s * (size_t) lm->V), tmp);
+  if (status == RLREF_SUCCESS)
+    status = last_fill (&R, reward);
   if (status == RLREF_SUCCESS)
     status = pass (lm, logits, reward, &R, &S, tmp, NULL, NULL, NULL, NULL, NULL, 0);
   if (status == RLREF_SUCCESS)
@@ -671,19 +904,24 @@ FN (lm_moments) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr re
   if (status == RLREF_SUCCESS && (want & (1u << RLREF_LM_KL_STAR_REF | 1u << RLREF_LM_KL_REF_STAR))
       && lm->reward != RLREF_REWARD_NONE && cancels (m, R.inv_beta, S.t))
     {
-      /* two more passes form the KLs (and log Z) without cancellation */
-      num_ptr kl = AT (tmp, lm->V + 5);
+      /* two more passes form the KLs (and log Z) without cancellation;
+       * the mass is S0, or 1 when cut sequences count (as in moments_of) */
+      num_ptr kl = AT (tmp, lm->V + 5), mass = S.x;
+      if (lm->truncation == RLREF_LM_KEEP)
+        num_set_d (mass, 1.0);
+      else
+        num_set (mass, AT (S.s, S_0));
       for (int k = 0; k < 2 * K_NSUMS; k++)
         num_set_zero (AT (kl, k));
       num_set (AT (kl, 2 * K_NSUMS), AT (m, RLREF_LM_MEAN_R_STAR));
       status = pass (lm, logits, reward, &R, &S, tmp, NULL, NULL, NULL, NULL, kl, 0);
       if (status == RLREF_SUCCESS)
         {
-          shifted_log_z (kl, AT (S.s, S_0), S.t);
+          shifted_log_z (kl, mass, S.t);
           status = pass (lm, logits, reward, &R, &S, tmp, NULL, NULL, NULL, NULL, kl, 1);
         }
       if (status == RLREF_SUCCESS)
-        stable_kls (m, kl, AT (S.s, S_0), R.inv_beta, want, S.t);
+        stable_kls (m, kl, mass, R.inv_beta, want, S.t);
     }
   if (status == RLREF_SUCCESS && visit)
     {

@@ -7,7 +7,12 @@
  * first in O(T) memory (one log-softmax per prefix, nothing allocated per
  * sequence); the moments of pi_ref and of pi* = pi_ref e^{r/beta}/Z
  * (13.15, 13.17); want (a mask, RLREF_LM_ALL) selects the moments to form,
- * the others come out NaN.  visit, when not NULL, is called for every sequence.
+ * the others come out NaN (the count and log Z are always formed, the mass
+ * when wanted or needed).  For a bigram model whose cut sequences count,
+ * the V outcomes below each prefix of length T - 1 are summed from
+ * aggregates of its state and last token, formed once (every prefix of
+ * length T - 2 or less is visited).  visit, when not NULL, is called for
+ * every sequence.
  * EINVAL past RLREF_LM_MAX_SEQUENCES sequences (the DP form has no limit). */
 int RLREF_FN (lm_moments) (RLREF_T m, const rlref_lm *lm, RLREF_CT logits, RLREF_CT reward,
                            RLREF_CT beta, unsigned want, RLREF_VISIT *visit, void *ctx)
@@ -57,11 +62,13 @@ int RLREF_FN (lm_pair_descend) (RLREF_T theta, RLREF_T logp_w, RLREF_T logp_l,
                                 RLREF_CT lr, int steps) RLREF_WUR;
 
 /* LM-TRAIN, sampled: steps of a seeded stochastic gradient method, theta
- * in place; history[k] is the exact objective before step k.  E[r] and the
- * RLHF objective: n sequences from pi_theta each step, REINFORCE with the
- * batch mean as baseline (ascent); DPO: n pairs from pi_ref labelled by
- * Bradley-Terry on r (descent).  The same rng state gives the same run to
- * the last bit. */
+ * in place; history[k] is the exact objective before step k (history may
+ * be NULL: no objective is formed).  E[r] and the RLHF objective: n
+ * sequences from pi_theta each step, REINFORCE with the batch mean as
+ * baseline (ascent); DPO: n pairs from pi_ref labelled by Bradley-Terry on
+ * r (descent).  The same rng state gives the same run to the last bit;
+ * every draw is compared with a quantity rounded once, so binary64 and MPFR
+ * draw the same batches, and a draw within 2^-40 of it is EPREC. */
 int RLREF_FN (lm_sampled_descend) (RLREF_T theta, RLREF_T history, const rlref_lm *lm,
                                    RLREF_CT ref_logits, RLREF_CT reward, RLREF_CT beta,
                                    int objective, RLREF_CT lr, int steps, int n,
