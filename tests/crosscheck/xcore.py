@@ -243,6 +243,27 @@ def get_input(inputs, params, *names):
     raise KeyError("missing input %s" % "/".join(names))
 
 
+def is_int(v):
+    """An integer input (not a bool)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def qreal(v, name):
+    """The exact rational of a real input or parameter; NaN and +-inf are refused (ENAN)."""
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise Reject("EINVAL", "%s is not a real number" % name)
+    if math.isnan(v) or math.isinf(v):
+        raise Reject("ENAN", "%s is %r" % (name, v))
+    return Fraction(v)
+
+
+def param(inputs, params, name):
+    """A real parameter: the test's own value when it gives one, else the group's."""
+    return qreal(get_input(inputs, params, name), name)
+
+
 def variant_ddof(variant, params, default=None):
     """The ddof a variant name spells ("ddof1", "ddof-0"), else the params' ddof."""
     if variant:

@@ -18,27 +18,13 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import Ctx, M, Reject, get_input, sigmoid, softplus, bumped, central, refused
+from xcore import (is_int, qreal, param, Ctx, M, Reject, get_input, sigmoid, softplus, bumped,
+                   central, refused)
 
 
 # ----------------------------------------------------------------------------------------------
 # Reading the inputs: exact rationals, NaN and infinities refused (ENAN), shapes (EINVAL)
 # ----------------------------------------------------------------------------------------------
-
-def is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def qreal(v, name):
-    """The exact rational of a real input or parameter; NaN and +-inf are refused (ENAN)."""
-    if isinstance(v, Fraction):
-        return v
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise Reject("EINVAL", "%s is not a real number" % name)
-    if math.isnan(v) or math.isinf(v):
-        raise Reject("ENAN", "%s is %r" % (name, v))
-    return Fraction(v)
-
 
 def arrays(inputs, params, names, what):
     """The named input arrays, all of one length B >= 1: (B, [array, ...]).  Lengths that differ
@@ -60,11 +46,6 @@ def arrays(inputs, params, names, what):
 
 def reals(arr, name):
     return [qreal(v, "%s[%d]" % (name, i)) for i, v in enumerate(arr)]
-
-
-def param(inputs, params, name):
-    """A real parameter: the test's own value when it gives one, else the group's."""
-    return qreal(get_input(inputs, params, name), name)
 
 
 def positive(inputs, params, name):

@@ -24,30 +24,12 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import M, Reject, get_input
+from xcore import is_int, qreal, param, M, Reject, get_input
 
 
 # ----------------------------------------------------------------------------------------------
 # Reading the inputs
 # ----------------------------------------------------------------------------------------------
-
-def is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def qreal(v, name):
-    if isinstance(v, Fraction):
-        return v
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise Reject("EINVAL", "%s is not a real number" % name)
-    if math.isnan(v) or math.isinf(v):
-        raise Reject("ENAN", "%s is %r" % (name, v))
-    return Fraction(v)
-
-
-def param(inputs, params, name):
-    return qreal(get_input(inputs, params, name), name)
-
 
 def real_arrays(inputs, names, what):
     """Arrays of one length >= 1 (EINVAL otherwise); checked for finiteness afterwards."""

@@ -28,24 +28,13 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import (Ctx, M, Reject, f32, f32_op, get_input, gsl_gaussian, gsl_mt19937,
+from xcore import (qreal, Ctx, M, Reject, f32, f32_op, get_input, gsl_gaussian, gsl_mt19937,
                    nearest_double)
 
 
 # ----------------------------------------------------------------------------------------------
 # Reading inputs
 # ----------------------------------------------------------------------------------------------
-
-def qreal(v, name):
-    """The exact rational of a real input; NaN and +-inf refused (ENAN)."""
-    if isinstance(v, Fraction):
-        return v
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise Reject("EINVAL", "%s is not a real number" % name)
-    if math.isnan(v) or math.isinf(v):
-        raise Reject("ENAN", "%s is %r" % (name, v))
-    return Fraction(v)
-
 
 def real_arrays(inputs, params, names):
     """Arrays of one length n >= 1 of exact rationals."""

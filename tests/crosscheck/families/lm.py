@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import Ctx, Reject, X, log_sigmoid, logsumexp, sigmoid
+from xcore import is_int, Ctx, Reject, X, log_sigmoid, logsumexp, sigmoid
 
 VMAX = 64                 # the inputs' documented range of V: 2 to 64
 ENUM_LIMIT = 2 * 10 ** 5  # outcomes enumerated here; beyond, a bigram model uses the programme
@@ -38,10 +38,6 @@ ENUM_LIMIT = 2 * 10 ** 5  # outcomes enumerated here; beyond, a bigram model use
 # ----------------------------------------------------------------------------------------------
 # Reading and checking a model
 # ----------------------------------------------------------------------------------------------
-
-def is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
 
 def real_of(v, name):
     """An exact mpf of a real input; NaN and +-inf are rejected (ENAN)."""

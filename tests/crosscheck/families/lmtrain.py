@@ -50,7 +50,7 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import Ctx, Reject, X, gsl_mt19937, gsl_uniform
+from xcore import is_int, Ctx, Reject, X, gsl_mt19937, gsl_uniform
 
 VMAX = 64
 PREFIX_LIMIT = 10 ** 5      # rows of a tabular model, prefixes walked for the conditioned mass
@@ -62,10 +62,6 @@ DRAW_GUARD = Fraction(1, 2 ** 40)   # a draw this close to a boundary is undecid
 # ----------------------------------------------------------------------------------------------
 # The model
 # ----------------------------------------------------------------------------------------------
-
-def is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
 
 def real(v, name):
     """Exact mpf of a real input; NaN and +-inf refused (ENAN)."""

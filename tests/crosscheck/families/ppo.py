@@ -26,32 +26,12 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import Ctx, M, Reject, get_input, bumped, central, refused
+from xcore import is_int, qreal, param, Ctx, M, Reject, get_input, bumped, central, refused
 
 
 # ----------------------------------------------------------------------------------------------
 # Reading the inputs
 # ----------------------------------------------------------------------------------------------
-
-def is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def qreal(v, name):
-    """The exact rational of a real input or parameter; NaN and +-inf are refused (ENAN)."""
-    if isinstance(v, Fraction):
-        return v
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise Reject("EINVAL", "%s is not a real number" % name)
-    if math.isnan(v) or math.isinf(v):
-        raise Reject("ENAN", "%s is %r" % (name, v))
-    return Fraction(v)
-
-
-def param(inputs, params, name):
-    """A real parameter: the test's own value when it gives one, else the group's."""
-    return qreal(get_input(inputs, params, name), name)
-
 
 def arrays(inputs, names, what, allow_empty=False):
     """The named real arrays, all of one length n >= 1, as exact rationals.  Lengths that differ
