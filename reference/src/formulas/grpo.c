@@ -34,6 +34,7 @@
 #include "rlref/num.h"
 #include "rlref/grpo.h"
 #include "flow.h"
+#include "scale.h"
 
 /* The scaled eps stays at most 2^EPS_EXP_MAX. */
 #define EPS_EXP_MAX 1000
@@ -100,39 +101,13 @@ typedef struct
 #define COEF(s, t) AT ((s)->buf, NTMP + (s)->W + 1 + (s)->n + (t))
 #define WS_LEN(s) (NTMP + 2 * ((s)->W + 1) + (s)->n)
 
-/* The number of words W that always brings the remainder of a sum of at
- * most N of the finite v_i, scaled by a common 2^k, to 0.  With p-bit
- * words, w_t = o(R_t) and R_(t+1) = R_t - w_t, |R_(t+1)| <= 2^(1-p) |R_t|;
- * |R_0| < 2^(emax + b), b the bits of N; every R_t is a multiple of the
- * lowest bit of the values, 2^(emin - p) or above (a binary64 value scaled
- * to a subnormal has its bits on 2^-1074, higher still).  So R_t = 0 once
- * t (p - 1) >= emax - emin + p + b; three more for the rounding of a
- * scaled value up to a power of 2 and the integer division. */
-static size_t
-words_bound (num_srcptr v, size_t N)
-{
-  long emax = LONG_MIN, emin = LONG_MAX, p = num_prec (), b = 0;
-  for (size_t i = 0; i < N; i++)
-    if (num_is_finite (AT (v, i)) && !num_is_zero (AT (v, i)))
-      {
-        long e = num_get_exp (AT (v, i));
-        emax = e > emax ? e : emax;
-        emin = e < emin ? e : emin;
-      }
-  if (emax == LONG_MIN)
-    return 1;
-  for (size_t n = N; n > 0; n >>= 1)
-    b++;
-  return (size_t) ((emax - emin + p + b + 1) / (p > 2 ? p - 1 : 1)) + 3;
-}
-
 /* A scratch for sums of up to n of the values v[0..N-1] (n <= N), at the
  * working precision: taken from the workspace pool when there is one (its
  * precision must be the working precision), else allocated. */
 static int
 exact_ws_new (exact_ws *s, num_srcptr v, size_t N, size_t n, rlref_ws *pool)
 {
-  s->W = words_bound (v, N);
+  s->W = FN (words_bound) (v, N);
   s->n = n;
   s->pool = pool;
   if (pool)

@@ -22,27 +22,7 @@
 #include "rlref/num.h"
 #include "rlref/grpobase.h"
 #include "flow.h"
-
-/* The most words the exact sum of n values scaled below 1 can take: each
- * word takes p - 1 more bits of the remainder, which spans at most the
- * exponents of the values plus the bits of n. */
-static size_t
-max_words (num_srcptr v, size_t n)
-{
-  long emax = LONG_MIN, emin = LONG_MAX, p = num_prec (), b = 0;
-  for (size_t i = 0; i < n; i++)
-    if (num_is_finite (AT (v, i)) && !num_is_zero (AT (v, i)))
-      {
-        long e = num_get_exp (AT (v, i));
-        emax = e > emax ? e : emax;
-        emin = e < emin ? e : emin;
-      }
-  if (emax == LONG_MIN)
-    return 1;
-  for (size_t m = n; m > 0; m >>= 1)
-    b++;
-  return (size_t) ((emax - emin + p + b + 1) / (p - 1)) + 3;
-}
+#include "scale.h"
 
 /* An exact group sum: buf holds the m values summed, then the negated
  * words of their sum (T of them); coef and t serve numerator. */
@@ -218,7 +198,7 @@ FN (grpo_adv_bound) (num_ptr max_abs, num_ptr bound, num_srcptr rewards, size_t 
   t = num_vec_new (G);
   if (!t)
     FAIL ("out of memory", RLREF_ENOMEM);
-  TRY (exact_sum_new (&s, G, max_words (rewards, G)));
+  TRY (exact_sum_new (&s, G, FN (words_bound) (rewards, G)));
   TRY (loo_numerators (t, &c, &k, rewards, G, 0, &s));
   TRY (group_std (sd, t, G, ddof, 0));
   num_set_zero (m);
@@ -281,7 +261,7 @@ FN (grpo_adv_scale) (num_ptr std_adv, num_ptr ratio, num_srcptr rewards, size_t 
   t = num_vec_new (G);
   if (!t)
     FAIL ("out of memory", RLREF_ENOMEM);
-  TRY (exact_sum_new (&s, G, max_words (rewards, G)));
+  TRY (exact_sum_new (&s, G, FN (words_bound) (rewards, G)));
   TRY (loo_numerators (t, &c, &k, rewards, G, 0, &s));
   TRY (group_std (sd, t, G, ddof, 0));
   k2 = num_get_exp (eps) - 1000 > k ? num_get_exp (eps) - 1000 : k;
@@ -329,7 +309,7 @@ FN (rloo_adv) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
   t = num_vec_new (N);
   if (!t)
     FAIL ("out of memory", RLREF_ENOMEM);
-  TRY (exact_sum_new (&s, G, max_words (rewards, N)));
+  TRY (exact_sum_new (&s, G, FN (words_bound) (rewards, N)));
   for (size_t g = 0; g < N; g += G)
     {
       long c, k;
@@ -408,7 +388,7 @@ FN (rloo_identity) (num_ptr loo, num_ptr centered, num_ptr scale, num_srcptr rew
   u = num_vec_new (N);
   if (!t || !u)
     FAIL ("out of memory", RLREF_ENOMEM);
-  TRY (exact_sum_new (&s, G, max_words (rewards, N)));
+  TRY (exact_sum_new (&s, G, FN (words_bound) (rewards, N)));
   for (size_t g = 0; g < N; g += G)
     {
       long c, k;

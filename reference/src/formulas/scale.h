@@ -10,4 +10,9 @@
  * gives as 0). */
 long FN (max_exponent) (num_srcptr x, size_t n);
 
+/* The number of words (of the working precision) that always holds the
+ * exact sum of at most N of the finite values of v[0..N-1], each scaled by
+ * a common power of two: 1 when none is finite and nonzero. */
+size_t FN (words_bound) (num_srcptr v, size_t N);
+
 #endif
