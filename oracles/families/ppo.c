@@ -26,6 +26,15 @@ RL_EVAL_DECL (ppo_objective);
 RL_EVAL_DECL (ppo_whiten);
 RL_EVAL_DECL (ppo_kl_controller);
 RL_EVAL_DECL (ppo_early_stop);
+RL_EVAL_DECL (ppo_ratio_f32);
+RL_EVAL_DECL (ppo_clip_f32);
+RL_EVAL_DECL (ppo_whiten_f32);
+RL_EVAL_DECL (ppo_value_loss_f32);
+
+/* The float32 readings: the binary32 recurrence of the library's code. */
+#define F32_CERT .cert = "float32-emulation"
+#define F32_RULE "; every operation in binary32 in the library's order (e^x and sqrt correctly " \
+  "rounded, sums left to right); ERANGE where the library's value is inf or NaN"
 
 #define MASK(of) { "mask", RL_INT_ARRAY, "1 for a token that counts, 0 for padding (or a "   \
     "masked token); other entries are refused", .same_len_as = of }
@@ -175,16 +184,20 @@ static const rl_variant v_klsum[] = {
 #define IN_OLD { "old_logp", RL_REAL_ARRAY, "log pi_old(a_t | s_t), the policy that sampled", \
     .same_len_as = "logp" }
 
-static const rl_io io_ratio = {
-  .in = (const rl_input[]) { IN_LOGP, IN_OLD, RL_END },
-  .out = (const rl_output[]) {
+static const rl_input in_ratio[] = { IN_LOGP, IN_OLD, RL_END };
+static const rl_output out_ratio[] = {
     { "ratio", "rho_t = e^{l_t}, l_t = logp_t - old_logp_t (after the variant's clamp)",
       .len_of = "logp" },
     { "log_ratio", "l_t as exponentiated (clamped by clamp-20)", .len_of = "logp" },
     { "grad", "d rho_t / d logp_t: rho_t, or 0 where the clamp binds strictly (torch.clamp "
       "passes the gradient at its bounds)", .len_of = "logp" },
-    RL_END },
-  RL_EVALS (ppo_ratio), .part = "ratio",
+    RL_END };
+
+static const rl_io io_ratio = {
+  .in = in_ratio, .out = out_ratio, RL_EVALS (ppo_ratio), .part = "ratio",
+};
+static const rl_io io_ratio_f32 = {
+  .in = in_ratio, .out = out_ratio, RL_EVALS (ppo_ratio_f32), .part = "ratio",
 };
 
 static const int k_noclamp = 0, k_clamp = 1;
@@ -196,6 +209,17 @@ static const rl_variant v_ratio[] = {
   { "clamp-20", "rho = exp(clamp(logp - old_logp, -20, 20))",
     "verl compute_policy_loss_vanilla (negative_approx_kl clamped); OpenRLHF 0.11 PolicyLoss "
     "(policy_loss_type \"ppo\")", &io_ratio, .data = &k_clamp },
+  { "trl-float32", "rho = exp(logp - old_logp) in binary32, no clamp: l = f32(f32(logp) - "
+    "f32(old_logp)), rho = f32(e^l), inf beyond l = 88.72" F32_RULE,
+    "TRL PPOTrainer (1.10 development line: logprobs_diff = new_logprobs - mb_logprobs, "
+    "ratio = torch.exp(logprobs_diff), float32 tensors)", &io_ratio_f32, .data = &k_noclamp,
+    F32_CERT },
+  { "verl-float32", "rho = exp(clamp(logp - old_logp, -20, 20)) in binary32" F32_RULE,
+    "verl compute_policy_loss_vanilla (negative_approx_kl clamped, float32 log-probs)",
+    &io_ratio_f32, .data = &k_clamp, F32_CERT },
+  { "openrlhf-float32", "rho = exp(clamp(logp - old_logp, -20, 20)) in binary32 (the same "
+    "operations as verl's)" F32_RULE, "OpenRLHF 0.11 PolicyLoss (float32 log-probs)",
+    &io_ratio_f32, .data = &k_clamp, F32_CERT },
   RL_END,
 };
 
@@ -231,13 +255,12 @@ static const rl_variant v_is[] = {
 
 /* --- PPO-CLIP, PPO-CLIP-EX2, PPO-DUALCLIP ------------------------------ */
 
-static const rl_io io_clip = {
-  .in = (const rl_input[]) {
-    IN_LOGP, IN_OLD,
-    { "adv", RL_REAL_ARRAY, "the advantage A_t of each token", .same_len_as = "logp" },
-    MASK ("logp"),
-    RL_END },
-  .out = (const rl_output[]) {
+static const rl_input in_clip[] = {
+  IN_LOGP, IN_OLD,
+  { "adv", RL_REAL_ARRAY, "the advantage A_t of each token", .same_len_as = "logp" },
+  MASK ("logp"),
+  RL_END };
+static const rl_output out_clip[] = {
     { "loss", "-sum_t mask_t s_t / sum_t mask_t (the token mean, the libraries' default "
       "for PPO)" },
     { "surrogate", "s_t = min(rho_t A_t, clip(rho_t, 1 - eps_low, 1 + eps_high) A_t) (13.12), "
@@ -249,18 +272,49 @@ static const rl_io io_clip = {
       "clip, the dual bound or the log-ratio clamp binds", .len_of = "logp" },
     { "clipfrac", "the fraction of masked tokens with clip(rho) A < rho A (the libraries' "
       "clipfrac)" },
-    RL_END },
-  RL_EVALS (ppo_clip), .part = "clip",
+    RL_END };
+
+static const rl_io io_clip = {
+  .in = in_clip, .out = out_clip, RL_EVALS (ppo_clip), .part = "clip",
+};
+static const rl_io io_clip_f32 = {
+  .in = in_clip, .out = out_clip, RL_EVALS (ppo_clip_f32), .part = "clip",
 };
 
 static const rlref_ppo_clip_convention k_clip_plain = { 0, 0 };
 static const rlref_ppo_clip_convention k_clip_clamped = { 1, 0 };
 static const rlref_ppo_clip_convention k_clip_dual = { 1, 1 };
+static const rlref_ppo_clip_f32_convention k_clip_trl32 = { { 0, 0 }, RLREF_PPO_LIB_TRL };
+static const rlref_ppo_clip_f32_convention k_clip_verl32 = { { 1, 1 }, RLREF_PPO_LIB_VERL };
+static const rlref_ppo_clip_f32_convention k_clip_orl32 = { { 1, 0 }, RLREF_PPO_LIB_OPENRLHF };
+static const rlref_ppo_clip_f32_convention k_clip_orl32_dual = { { 1, 1 },
+                                                                  RLREF_PPO_LIB_OPENRLHF };
 
 #define EPS_LO(e) { "eps_low", (e), .in_x = 1 }
 #define EPS_HI(e) { "eps_high", (e), .in_x = 1 }
 #define DUAL_C(c) { "c", (c), .in_x = 1 }
 #define CLIP_RULE "s = min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), loss = -token mean; "
+
+#define CLIP32_RULE "in binary32: a = f32(A), l = f32(f32(logp) - f32(old_logp)), rho = "  \
+  "f32(e^l), lo = f32(1 - eps_low), hi = f32(1 + eps_high), s = min(f32(a rho), f32(a clamp(rho, " \
+  "lo, hi))), loss = f32(S/N) of the binary32 sum S of -s; grad f32(f32(f32(1/N) (-a)) rho) " \
+  "as autograd forms it; "
+
+#define CLIP_F32_VARIANTS                                                       \
+  { "trl-float32", CLIP32_RULE "no clamp (e^l is inf beyond l = 88.72), no dual clip; eps 0.2" \
+    F32_RULE, "TRL PPOTrainer (1.10 development line: pg_losses = -mb_advantage * ratio, "  \
+    "torch.max, masked_mean = (x * mask).sum() / mask.sum(), float32)", &io_clip_f32,     \
+    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl32, F32_CERT },          \
+  { "verl-float32", CLIP32_RULE "the log-ratio clamped to [-20, 20]; for a < 0 the dual clip " \
+    "max(s, f32(a 3)); agg_loss token-mean (masked_sum over mask.sum(); mask.sum() + 1e-8 is " \
+    "mask.sum() in binary32); eps 0.2" F32_RULE,                                          \
+    "verl compute_policy_loss_vanilla, agg_loss (float32 log-probs and advantages)",      \
+    &io_clip_f32, .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) },                 \
+    .data = &k_clip_verl32, F32_CERT },                                                   \
+  { "openrlhf-float32", CLIP32_RULE "the log-ratio clamped to [-20, 20]; no dual clip; "     \
+    "masked_mean = (x * mask).sum() / mask.sum(); eps 0.2" F32_RULE,                      \
+    "OpenRLHF 0.11 PolicyLoss (dual_clip None; float32)", &io_clip_f32,                   \
+    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_orl32, F32_CERT }
 
 static const rl_variant v_clip[] = {
   { "plain", CLIP_RULE "rho = exp(logp - old_logp) unclamped; eps 0.2",
@@ -275,6 +329,7 @@ static const rl_variant v_clip[] = {
     "verl compute_policy_loss_vanilla (actor clip_ratio 0.2, clip_ratio_c 3.0, loss_agg_mode "
     "token-mean)", &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) },
     .data = &k_clip_dual },
+  CLIP_F32_VARIANTS,
   RL_END,
 };
 
@@ -288,6 +343,19 @@ static const rl_variant v_dualclip[] = {
     "unbounded); no clamp; eps 0.2",
     "TRL PPOTrainer (1.10 development line: never); the seeds (13.12)", &io_clip,
     .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_plain },
+  { "verl-float32", CLIP32_RULE "for a < 0, s = max(s, f32(a f32(c))), c = 3; the log-ratio "
+    "clamped to [-20, 20]; eps 0.2" F32_RULE,
+    "verl compute_policy_loss_vanilla (always, clip_ratio_c 3.0; float32)", &io_clip_f32,
+    .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) }, .data = &k_clip_verl32,
+    F32_CERT },
+  { "openrlhf-float32", CLIP32_RULE "for a < 0, s = max(s, f32(c a)), c = 3; the log-ratio "
+    "clamped to [-20, 20]; eps 0.2 (verl's values, a masked token's loss times 0)" F32_RULE,
+    "OpenRLHF 0.11 PolicyLoss with --actor.dual_clip 3 (float32)", &io_clip_f32,
+    .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) }, .data = &k_clip_orl32_dual,
+    F32_CERT },
+  { "trl-float32", CLIP32_RULE "no lower bound for a < 0, no clamp; eps 0.2" F32_RULE,
+    "TRL PPOTrainer (1.10 development line; float32)", &io_clip_f32,
+    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl32, F32_CERT },
   RL_END,
 };
 
@@ -313,22 +381,26 @@ static const rl_variant v_clip_one[] = {
 
 /* --- PPO-VALUE --------------------------------------------------------- */
 
-static const rl_io io_value = {
-  .in = (const rl_input[]) {
-    { "values", RL_REAL_ARRAY, "V_psi(s_t), the critic being trained" },
-    { "old_values", RL_REAL_ARRAY, "V_old(s_t), the critic's values at the rollout (read by "
-      "the clipped conventions)", .same_len_as = "values" },
-    { "returns", RL_REAL_ARRAY, "the target R_t", .same_len_as = "values" },
-    MASK ("values"),
-    RL_END },
-  .out = (const rl_output[]) {
+static const rl_input in_value[] = {
+  { "values", RL_REAL_ARRAY, "V_psi(s_t), the critic being trained" },
+  { "old_values", RL_REAL_ARRAY, "V_old(s_t), the critic's values at the rollout (read by "
+    "the clipped conventions)", .same_len_as = "values" },
+  { "returns", RL_REAL_ARRAY, "the target R_t", .same_len_as = "values" },
+  MASK ("values"),
+  RL_END };
+static const rl_output out_value[] = {
     { "loss", "k sum_t losses_t / N: k = 1/2 (the libraries) or 1 (the seeds)" },
     { "losses", "(V - R)^2, or max((V - R)^2, (Vc - R)^2) with Vc the clipped value; 0 where "
       "masked", .len_of = "values" },
     { "grad", "d loss / d values_t", .len_of = "values" },
     { "clipfrac", "the fraction of masked tokens whose clipped square is the larger" },
-    RL_END },
-  RL_EVALS (ppo_value_loss), .part = "loss",
+    RL_END };
+
+static const rl_io io_value = {
+  .in = in_value, .out = out_value, RL_EVALS (ppo_value_loss), .part = "loss",
+};
+static const rl_io io_value_f32 = {
+  .in = in_value, .out = out_value, RL_EVALS (ppo_value_loss_f32), .part = "loss",
 };
 
 static const rl_io io_gae_target = {
@@ -374,6 +446,12 @@ static const rlref_ppo_value_convention k_value_seed = { 0, RLREF_PPO_VALUE_UNCL
 static const rlref_ppo_value_convention k_value_clamp = { 1, RLREF_PPO_VALUE_CLAMP };
 static const rlref_ppo_value_convention k_value_delta = { 1, RLREF_PPO_VALUE_DELTA };
 static const rlref_ppo_value_convention k_value_half = { 1, RLREF_PPO_VALUE_UNCLIPPED };
+static const rlref_ppo_value_f32_convention k_value_trl32 = { { 1, RLREF_PPO_VALUE_CLAMP },
+                                                              RLREF_PPO_LIB_TRL };
+static const rlref_ppo_value_f32_convention k_value_verl32 = { { 1, RLREF_PPO_VALUE_CLAMP },
+                                                               RLREF_PPO_LIB_VERL };
+static const rlref_ppo_value_f32_convention k_value_orl32 = { { 1, RLREF_PPO_VALUE_DELTA },
+                                                              RLREF_PPO_LIB_OPENRLHF };
 
 #define VCLIP(c) { "clip", (c), .in_x = 1 }
 #define C1C2(a, b) { "c1", (a), .in_x = 1 }, { "c2", (b), .in_x = 1 }
@@ -413,25 +491,49 @@ static const rl_variant v_value[] = {
     "minimises its value loss with its own optimiser (c1 = 0); c2 0.01",
     "verl (actor entropy_coeff, default 0); OpenRLHF 0.11 (--actor.entropy_coef, default "
     "off)", &io_objective, .params = { C1C2 (0.0, 0.01) } },
+  { "trl-float32", "in binary32: Vc = clamp(v, f32(o - c), f32(o + c)), loss = f32(0.5 "
+    "f32(S/N)), S the binary32 sum of max(f32(f32(v - r)^2), f32(f32(Vc - r)^2)); grad as "
+    "autograd forms it; c = 0.2" F32_RULE,
+    "TRL PPOTrainer (torch.clamp(vpred, mb_values - cliprange_value, mb_values + "
+    "cliprange_value), torch.square, torch.max, 0.5 * masked_mean; float32)", &io_value_f32,
+    .params = { VCLIP (0.2) }, .data = &k_value_trl32, F32_CERT },
+  { "verl-float32", "in binary32 as trl-float32, Vc = clip_by_value(v, o - c, o + c) = "
+    "max(min(v, hi), lo) (its gradient halved at a bound); masked_sum drops a masked square; "
+    "c = 0.5" F32_RULE,
+    "verl compute_value_loss (clip_by_value, agg_loss token-mean, 0.5 *; float32)",
+    &io_value_f32, .params = { VCLIP (0.5) }, .data = &k_value_verl32, F32_CERT },
+  { "openrlhf-float32", "in binary32: Vc = f32(o + clamp(f32(v - o), -c, c)), squares, max, "
+    "masked_mean, 0.5 *; c = 0.5" F32_RULE,
+    "OpenRLHF 0.11 ValueLoss (--critic.value_clip 0.5; float32)", &io_value_f32,
+    .params = { VCLIP (0.5) }, .data = &k_value_orl32, F32_CERT },
   RL_END,
 };
 
 /* --- PPO-WHITEN -------------------------------------------------------- */
 
-static const rl_io io_whiten = {
-  .in = (const rl_input[]) {
-    { "values", RL_REAL_ARRAY, "the advantages (or rewards) to whiten" },
-    MASK ("values"),
-    RL_END },
-  .out = (const rl_output[]) {
+static const rl_input in_whiten[] = {
+  { "values", RL_REAL_ARRAY, "the advantages (or rewards) to whiten" },
+  MASK ("values"),
+  RL_END };
+static const rl_output out_whiten[] = {
     { "whitened", "(A_t - mu)/scale (+ mu where the mean is added back); 0 at masked "
       "positions where the convention fills them", .len_of = "values" },
     { "mean", "mu, the mean over the mask" },
     { "std", "sqrt(sum (A - mu)^2/(N - ddof)) over the mask" },
     { "scale", "the divisor: sqrt(var + eps), sqrt(max(var, eps)) or std + eps" },
-    RL_END },
-  RL_EVALS (ppo_whiten), .part = "whiten",
+    RL_END };
+
+static const rl_io io_whiten = {
+  .in = in_whiten, .out = out_whiten, RL_EVALS (ppo_whiten), .part = "whiten",
 };
+static const rl_io io_whiten_f32 = {
+  .in = in_whiten, .out = out_whiten, RL_EVALS (ppo_whiten_f32), .part = "whiten",
+};
+
+static const rlref_ppo_whiten_f32_convention k_w_trl32 = { RLREF_PPO_LIB_TRL, 0 };
+static const rlref_ppo_whiten_f32_convention k_w_verl32 = { RLREF_PPO_LIB_VERL, 0 };
+static const rlref_ppo_whiten_f32_convention k_w_orl32 = { RLREF_PPO_LIB_OPENRLHF, 0 };
+static const rlref_ppo_whiten_f32_convention k_w_trl_rewards32 = { RLREF_PPO_LIB_TRL, 1 };
 
 static const rlref_ppo_whiten_convention k_w_trl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 1 };
 static const rlref_ppo_whiten_convention k_w_verl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 0 };
@@ -463,6 +565,26 @@ static const rl_variant v_whiten[] = {
   { "eps-outside", "ddof 1, (A - mu)/(std + 1e-8) at every position",
     "Stable-Baselines3 PPO (normalize_advantage) and CleanRL (norm_adv), outside the three "
     "LLM libraries", &io_whiten, .params = { EPS8 }, .data = &k_w_outside },
+  { "trl-float32", "masked_whiten in binary32: x = f32(A), mean = f32(S1/N), c = f32(x - mean), "
+    "var = f32(f32(S2/N) f32(N/(N - 1))), S1, S2 binary32 sums of x and f32(c c); whitened = "
+    "f32(c f32(1/f32(sqrt(f32(var + f32(1e-8)))))) (torch.rsqrt), masked positions set to 0"
+    F32_RULE, "TRL PPOTrainer masked_whiten of the advantages (trl.experimental.ppo, 1.10 "
+    "development line; float32)", &io_whiten_f32, .params = { EPS8 }, .data = &k_w_trl32,
+    F32_CERT },
+  { "verl-float32", "masked_whiten in binary32 as trl-float32, at every position (masked_sum "
+    "drops a masked square; masked_mean's mask.sum() + 1e-8 is mask.sum() in binary32)"
+    F32_RULE, "verl masked_whiten in compute_gae_advantage_return "
+    "(verl/utils/torch_functional.py; float32)", &io_whiten_f32, .params = { EPS8 },
+    .data = &k_w_verl32, F32_CERT },
+  { "openrlhf-float32", "in binary32: mean = f32(S1/N), var = f32(S2/N) (ddof 0), whitened = "
+    "f32(c f32(1/f32(sqrt(max(var, f32(1e-8)))))) at every position" F32_RULE,
+    "OpenRLHF 0.11 advantage normalisation (experience_maker.py: var.clamp(min=1e-8).rsqrt(), "
+    "float32)", &io_whiten_f32, .params = { EPS8 }, .data = &k_w_orl32, F32_CERT },
+  { "trl-rewards-float32", "masked_whiten(shift_mean=False) in binary32: as trl-float32, then "
+    "f32(w + mean); masked positions set to 0" F32_RULE,
+    "TRL PPOTrainer whiten_rewards (masked_whiten(rewards, ~padding_mask_p1, shift_mean=False), "
+    "then masked_fill 0; float32); verl masked_whiten(shift_mean=False) gives the same on the "
+    "mask", &io_whiten_f32, .params = { EPS8 }, .data = &k_w_trl_rewards32, F32_CERT },
   RL_END,
 };
 
@@ -616,6 +738,8 @@ static const rl_case c_klsum[] = {
   RL_END,
 };
 
+#define F32_ALL "trl-float32,verl-float32,openrlhf-float32"
+
 static const rl_case c_ratio[] = {
   { "*", "logp=-1,-0.5,-2 old_logp=-2,-0.5,-1", "Direction",
     "ratios e, 1, 1/e: new minus old (seed 001); the reverse gives 1/e, 1, e" },
@@ -626,11 +750,21 @@ static const rl_case c_ratio[] = {
   { "*", "logp=-800 old_logp=0", "", "ratio e^-800, below the binary64 range (0, correctly "
     "rounded); clamp-20 gives e^-20" },
   { "*", "logp=700,-3.25 old_logp=0,-3.25", "",
-    "log-ratio 700: e^700 ~ 1e304 unclamped; and a ratio of exactly 1" },
+    "log-ratio 700: e^700 ~ 1e304 unclamped; and a ratio of exactly 1",
+    .invalid_in = "trl-float32" },
   { "*", "logp=nan old_logp=0", "NonFinite", "NaN log-probability", .invalid_in = "*" },
   { "*", "logp= old_logp=", "EmptyBatch", "no token", .invalid_in = "*" },
   { "*", "logp=-1,-2 old_logp=-1", "LengthMismatch", "two new log-probabilities, one old",
     .invalid_in = "*" },
+  { F32_ALL, "logp=89,-0.5 old_logp=0,-0.5", "Binary32Overflow",
+    "log-ratio 89: e^89 = 4.5e38 is inf in binary32 (TRL refused, ERANGE); the clamp of verl "
+    "and OpenRLHF gives f32(e^20)", .invalid_in = "trl-float32" },
+  { F32_ALL, "logp=88.5 old_logp=0", "",
+    "log-ratio 88.5: e^88.5 = 2.7e38, just inside binary32 (TRL); clamped f32(e^20)" },
+  { F32_ALL, "logp=-1.0000001,-30.4999 old_logp=-1,-30.5", "Binary32Rounding",
+    "log-ratios -1e-7 and 1e-4 of log-probabilities rounded to binary32: f32(-1.0000001) - "
+    "f32(-1) = -1.19e-7 (ratio 0.99999988, exact 0.9999999), f32(-30.4999) - f32(-30.5) = "
+    "9.9e-5" },
   RL_END,
 };
 
@@ -692,6 +826,15 @@ static const rl_case c_clip[] = {
   C_CLIP_COMMON,
   { "verl", "logp=-1 old_logp=-1 adv=1 mask=1 c=1", "OutOfDomain",
     "clip_ratio_c = 1: verl asserts c > 1", .invalid_in = "*" },
+  { F32_ALL, "logp=89,-1 old_logp=0,-1 adv=0.5,1 mask=1,1", "Binary32Overflow",
+    "log-ratio 89: TRL's ratio is inf in binary32 (refused, ERANGE); the clamp gives "
+    "f32(e^20), clipped to f32(1.2): surrogates 0.6 and 1", .invalid_in = "trl-float32" },
+  { F32_ALL, "logp=-1,-1,-1 old_logp=-1,-1,-1 adv=1e8,1,-1e8 mask=1,1,1", "Binary32Absorption",
+    "rho = 1, surrogates 1e8, 1, -1e8: the binary32 sum 1e8 + 1 is 1e8, the loss 0 (exact "
+    "arithmetic -1/3)" },
+  { F32_ALL, "logp=-0.5,-0.25,-2 old_logp=-0.5,-0.25,-2 adv=1,2,3 mask=1,1,1", "CountEps",
+    "rho = 1, loss -(1 + 2 + 3)/3 = -2 exactly: verl's mask.sum() + 1e-8 is 3 in binary32 "
+    "(-1.9999999933 in exact arithmetic); the gradient f32(1/3) A" },
   RL_END,
 };
 
@@ -701,6 +844,15 @@ static const rl_case c_dualclip[] = {
     "c = 10: the bound -10 does not bind at rho = 5" },
   { "dual-clip", "logp=-1 old_logp=-1 adv=1 mask=1 c=0.5", "OutOfDomain",
     "c = 0.5: verl and OpenRLHF assert c > 1", .invalid_in = "*" },
+  { F32_ALL, "logp=89,-1 old_logp=0,-1 adv=0.5,1 mask=1,1", "Binary32Overflow",
+    "log-ratio 89: TRL's ratio is inf in binary32 (refused, ERANGE); the clamp gives "
+    "f32(e^20), clipped to f32(1.2): surrogates 0.6 and 1", .invalid_in = "trl-float32" },
+  { F32_ALL, "logp=-1,-1,-1 old_logp=-1,-1,-1 adv=1e8,1,-1e8 mask=1,1,1", "Binary32Absorption",
+    "rho = 1, surrogates 1e8, 1, -1e8: the binary32 sum 1e8 + 1 is 1e8, the loss 0 (exact "
+    "arithmetic -1/3)" },
+  { F32_ALL, "logp=-0.5,-0.25,-2 old_logp=-0.5,-0.25,-2 adv=1,2,3 mask=1,1,1", "CountEps",
+    "rho = 1, loss -(1 + 2 + 3)/3 = -2 exactly: verl's mask.sum() + 1e-8 is 3 in binary32 "
+    "(-1.9999999933 in exact arithmetic); the gradient f32(1/3) A" },
   RL_END,
 };
 
@@ -771,8 +923,34 @@ static const rl_case c_value[] = {
     "a negative coefficient", .invalid_in = "*" },
   { V_OBJ, "logits=0,0,0,1,2,3 V=3 mask=0,0 l_clip=0.25 l_vf=0.5", "EmptyMask",
     "no token in the mask", .invalid_in = "*" },
+  { F32_ALL, "values=0.55,1.4,-0.2,2 old_values=0.3,0.7,0.1,2.125 returns=1,0.25,0.4,1.875 "
+    "mask=1,1,1,1", "Batch", "the four tokens of the exact conventions' Batch case, in binary32" },
+  { F32_ALL, "values=0.55,1.4,-0.2,2 old_values=0.3,0.7,0.1,2.125 returns=1,0.25,0.4,1.875 "
+    "mask=1,0,1,0", "Padding", "the same, two tokens masked" },
+  { F32_ALL, "values=1,2 old_values=1,2 returns=0.5,2.5 mask=1,1", "OnPolicy",
+    "V = V_old: the two squares tie, autograd's halves sum to the whole gradient" },
+  { F32_ALL, "values=1.25 old_values=0 returns=1 mask=1", "ClipBinds",
+    "V moved past R: the clipped square wins, the gradient 0" },
+  { F32_ALL, "values=10000.3,10000.05 old_values=10000,10000 returns=10000.1,10000 mask=1,1",
+    "Binary32Rounding",
+    "values near 1e4: binary32 holds them to 0.001 and o + c to f32(10000.2), f32(10000.5); "
+    "the squares and the loss part from exact arithmetic by 0.2%" },
+  { F32_ALL, "values=2e19,1 old_values=2e19,1 returns=-2e19,0 mask=1,1", "Binary32Overflow",
+    "(4e19)^2 = 1.6e39 overflows binary32 (refused, ERANGE); binary64 holds it",
+    .invalid_in = F32_ALL },
+  { F32_ALL, "values=1,2e19 old_values=1,2e19 returns=0,-2e19 mask=1,0", "MaskedOverflow",
+    "a masked token whose square overflows binary32: TRL and OpenRLHF multiply inf by 0 (NaN, "
+    "refused), verl's masked_sum drops it", .invalid_in = "trl-float32,openrlhf-float32" },
+  { F32_ALL, "values=1,2 old_values=1,2 returns=0.5,2.5 mask=1,2", "MaskNotBinary",
+    "a mask entry 2", .invalid_in = "*" },
+  { F32_ALL, "values=1,nan old_values=1,2 returns=0.5,2.5 mask=1,1", "NonFinite",
+    "NaN value", .invalid_in = "*" },
+  { F32_ALL, "values=1 old_values=0 returns=0 mask=1 clip=-0.5", "OutOfDomain",
+    "a negative clip range", .invalid_in = "*" },
   RL_END,
 };
+
+#define W32_ALL F32_ALL ",trl-rewards-float32"
 
 static const rl_case c_whiten[] = {
   { "*", "values=1,2,3 mask=1,1,1", "Detector",
@@ -805,6 +983,20 @@ static const rl_case c_whiten[] = {
   { "*", "values=1,2,3 mask=1,1", "LengthMismatch", "a mask for two values",
     .invalid_in = "*" },
   { "*", "values=1,2,3 mask=1,1,1 eps=-1e-8", "OutOfDomain", "eps < 0", .invalid_in = "*" },
+  { W32_ALL, "values=10000.1,10000.2,10000.4,10000.3 mask=1,1,1,1", "Binary32Rounding",
+    "values near 1e4 0.1 apart: binary32 holds them to 0.001 (10000.099609375, ...), and "
+    "the whitened values part from the exact +-1.1619, +-0.3873 by 0.06%" },
+  { W32_ALL, "values=1e20,-1e20,3e20 mask=1,1,1", "Binary32Overflow",
+    "the squares (2.3e20)^2 overflow binary32: the library's variance is inf and rsqrt gives "
+    "0 (refused, ERANGE); exact arithmetic and binary64 whiten them", .invalid_in = W32_ALL },
+  { W32_ALL, "values=1,2,3,1e20 mask=1,1,1,0", "MaskedOverflow",
+    "a padded value 1e20: its square is inf in binary32; TRL and OpenRLHF multiply it by the "
+    "mask (inf * 0 = NaN, refused), verl's masked_sum drops it and whitens it to f32(1e20)",
+    .invalid_in = "trl-float32,openrlhf-float32,trl-rewards-float32" },
+  { "trl-float32,verl-float32,trl-rewards-float32", "values=1 mask=1", "SingleValue",
+    "one value with ddof 1: N/(N - 1) = inf, 0 inf = NaN in TRL, verl raises", .invalid_in = "*" },
+  { "openrlhf-float32", "values=1 mask=1", "SingleValue",
+    "one value with ddof 0: var 0, rsqrt(f32(1e-8)), whitened 0" },
   RL_END,
 };
 
@@ -918,6 +1110,20 @@ static const rl_note n_ppo[] = {
   { "EarlyStop", "CONVENTION",
     "Target-KL early stopping: the step taken or not on the update whose KL is over, and the "
     "threshold target or 1.5 target, decide the count (old TRL tests once per epoch)." },
+  { "Binary32Overflow", "NUMERICAL",
+    "A value beyond the binary32 range (3.4e38) on the way: the float32 readings refuse the "
+    "input (ERANGE) where the library computes inf or NaN; exact arithmetic and binary64 do "
+    "not overflow." },
+  { "Binary32Rounding", "NUMERICAL",
+    "The float32 reading parts visibly from exact arithmetic: the inputs and each step "
+    "rounded to binary32 (24 bits)." },
+  { "Binary32Absorption", "NUMERICAL",
+    "A binary32 sum absorbs a small term next to a large one (1e8 + 1 = 1e8)." },
+  { "CountEps", "CONVENTION",
+    "verl's masked_mean divides by mask.sum() + 1e-8: the count itself in binary32." },
+  { "MaskedOverflow", "EDGE_CASE",
+    "A padded position whose square overflows binary32: mask * inf is NaN (TRL, OpenRLHF); "
+    "verl's masked_sum leaves it out." },
   { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected (ENAN)." },
   { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain (EDOM)." },
   { "EmptyBatch", "INVALID_INPUT", "An empty input: must be rejected (EINVAL)." },

@@ -166,3 +166,32 @@ RL_ENTRY (ppo_early_stop)
     }
   return status;
 }
+
+/* PPO-RATIO in binary32: as ppo_ratio. */
+RL_ENTRY (ppo_ratio_f32)
+{
+  const int *clamp = v->data;
+  return LIB (ppo_ratio_f32) (y[0], y[1], y[2], x[0], x[1], a->len[0], *clamp);
+}
+
+/* PPO-CLIP, PPO-DUALCLIP in binary32: as ppo_clip. */
+RL_ENTRY (ppo_clip_f32)
+{
+  return LIB (ppo_clip_f32) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3],
+                             a->len[0], v->data, param (v, x, "eps_low"),
+                             param (v, x, "eps_high"), param (v, x, "c"));
+}
+
+/* PPO-WHITEN in binary32: as ppo_whiten. */
+RL_ENTRY (ppo_whiten_f32)
+{
+  return LIB (ppo_whiten_f32) (y[0], y[1], y[2], y[3], x[0], a->iv[1], a->len[0], v->data,
+                               param (v, x, "eps"));
+}
+
+/* PPO-VALUE loss in binary32: as ppo_value_loss. */
+RL_ENTRY (ppo_value_loss_f32)
+{
+  return LIB (ppo_value_loss_f32) (y[0], y[1], y[2], y[3], x[0], x[1], x[2], a->iv[3],
+                                   a->len[0], v->data, param (v, x, "clip"));
+}

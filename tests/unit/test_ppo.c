@@ -9,7 +9,8 @@
  * (to their printed digits); closed forms evaluated here with MPFR at 512
  * bits from the exact binary64 inputs; central differences at 256 bits
  * for every gradient; a tiny LM of two outcomes summed by hand; the batch
- * kernel against rlref_ppo_clip_d on seeded random batches. */
+ * kernel against rlref_ppo_clip_d on seeded random batches; the float32
+ * readings against C's own binary32 arithmetic. */
 #include "testutil.h"
 
 #define PREC 256
@@ -971,6 +972,422 @@ START_TEST (test_klsum_identity_mp)
 }
 END_TEST
 
+/* ===== the float32 readings (ppo_f32.c) ================================== */
+
+/* The expected values of the float32 readings are recomputed here with C's
+ * own binary32 arithmetic (float operands, FLT_EVAL_METHOD 0), e^x as the
+ * binary64 exp rounded to float: independent of num_round_f32. */
+
+/* rho of one token in float: exp(clamp(f(logp) - f(old))). */
+static float
+f32_ratio (double logp, double old, int clamp, float *l)
+{
+  float d = (float) logp - (float) old;
+  if (clamp)
+    d = d > 20.0f ? 20.0f : d < -20.0f ? -20.0f : d;
+  *l = d;
+  return (float) exp ((double) d);
+}
+
+/* Both backends of ppo_ratio_f32 on n tokens against f32_ratio. */
+static void
+check_ratio_f32 (const double *lp, const double *old, size_t n, int clamp)
+{
+  double r[8], l[8], g[8];
+  mpfr_ptr LP = mpv (lp, n), OL = mpv (old, n), R = tu_mp_vec_new (n, PREC),
+    L = tu_mp_vec_new (n, PREC), G = tu_mp_vec_new (n, PREC);
+  TU_OK (rlref_ppo_ratio_f32_d (r, l, g, lp, old, n, clamp));
+  TU_OK (rlref_ppo_ratio_f32_mp (R, L, G, LP, OL, n, clamp));
+  for (size_t i = 0; i < n; i++)
+    {
+      float lf, rf = f32_ratio (lp[i], old[i], clamp, &lf);
+      float raw = (float) lp[i] - (float) old[i];
+      ck_assert (r[i] == rf && l[i] == lf);
+      ck_assert (g[i] == (raw == lf ? rf : 0.0));
+      ck_assert (mpfr_get_d (R + i, MPFR_RNDN) == rf && mpfr_get_d (L + i, MPFR_RNDN) == lf);
+      ck_assert (mpfr_get_d (G + i, MPFR_RNDN) == g[i]);
+    }
+  tu_mp_vec_free (LP, n);
+  tu_mp_vec_free (OL, n);
+  tu_mp_vec_free (R, n);
+  tu_mp_vec_free (L, n);
+  tu_mp_vec_free (G, n);
+}
+
+START_TEST (test_ratio_f32)
+{
+  double lp[5] = { -1.0000001, -30.4999, 25, 88.5, -800 }, old[5] = { -1, -30.5, 0, 0, 0 };
+  double big = 89, zero = 0, r, l, g;
+  check_ratio_f32 (lp, old, 5, 0);
+  check_ratio_f32 (lp, old, 5, 1);
+  /* f32(-1.0000001) - f32(-1) = -2^-23: the ratio 1 - 2^-23, not e^-1e-7 */
+  TU_OK (rlref_ppo_ratio_f32_d (&r, &l, &g, lp, old, 1, 0));
+  ck_assert (l == -0x1p-23 && r == 1 - 0x1p-23);
+  TU_OK (rlref_ppo_ratio_d (&r, &l, &g, lp, old, 1, 0));
+  ck_assert (fabs (r - exp (-1e-7)) < 1e-15 && r != 1 - 0x1p-23);
+  /* e^89 is inf in binary32: TRL's ratio (no clamp) refused, the clamp's e^20 */
+  TU_ASSERT_STATUS (rlref_ppo_ratio_f32_d (&r, &l, &g, &big, &zero, 1, 0), RLREF_ERANGE);
+  TU_OK (rlref_ppo_ratio_f32_d (&r, &l, &g, &big, &zero, 1, 1));
+  ck_assert (r == (float) exp (20.0) && l == 20 && g == 0);
+  {
+    double inf = INFINITY, huge = 1e39;
+    TU_ASSERT_STATUS (rlref_ppo_ratio_f32_d (&r, &l, &g, &inf, &zero, 1, 1), RLREF_ENAN);
+    TU_ASSERT_STATUS (rlref_ppo_ratio_f32_d (&r, &l, &g, &huge, &zero, 1, 1), RLREF_ERANGE);
+    TU_ASSERT_STATUS (rlref_ppo_ratio_f32_d (&r, &l, &g, &zero, &zero, 0, 1), RLREF_EINVAL);
+  }
+}
+END_TEST
+
+/* The clipped surrogate of one library in float: per token u = a rho, v =
+ * a clamp(rho), s = min, the dual bound; S summed left to right; grad
+ * (1/N)(-a) rho where rho A is active. */
+static float
+f32_clip (float *surr, float *grad, float *frac, const double *lp, const double *old,
+          const double *adv, const long *m, size_t n, int clamp, int dual)
+{
+  float lo = (float) (1 - 0.2), hi = (float) (1 + 0.2), S = 0, g;
+  size_t N = 0, k = 0;
+  for (size_t i = 0; i < n; i++)
+    N += (size_t) m[i];
+  g = 1.0f / (float) N;
+  for (size_t i = 0; i < n; i++)
+    {
+      float l, rho = f32_ratio (lp[i], old[i], clamp, &l), a = (float) adv[i];
+      float raw = (float) lp[i] - (float) old[i];
+      float u = a * rho, c = rho < lo ? lo : rho > hi ? hi : rho, v = a * c, s = u < v ? u : v;
+      float share = u <= v ? 1.0f : 0.0f;
+      if (dual && a < 0 && a * 3.0f > s)
+        {
+          s = a * 3.0f;
+          share = 0;
+        }
+      if (raw != l)
+        share = 0;
+      surr[i] = m[i] ? s : 0;
+      grad[i] = m[i] ? ((g * -a) * rho) * share : 0;
+      S += m[i] ? -s : 0;
+      k += m[i] && v < u;
+    }
+  *frac = (float) k / (float) N;
+  return S / (float) N;
+}
+
+START_TEST (test_clip_f32)
+{
+  static const rlref_ppo_clip_f32_convention trl = { { 0, 0 }, RLREF_PPO_LIB_TRL },
+    verl = { { 1, 1 }, RLREF_PPO_LIB_VERL }, orl = { { 1, 0 }, RLREF_PPO_LIB_OPENRLHF };
+  const rlref_ppo_clip_f32_convention *conv[3] = { &trl, &verl, &orl };
+  double lp[6] = { -1, -0.3, -2, -0.9, 0.5, 30 }, old[6] = { -1.25, -0.625, -1.5, -2.25, 0.375, 0 },
+    adv[6] = { 0.75, 1.5, -0.8, -2, -1.0000001, 0.3125 };
+  long m[6] = { 1, 1, 1, 1, 1, 0 };
+  double eps = 0.2, c = 3, loss, s[6], r[6], g[6], cf;
+  mpfr_t E, C, LOSS, CF;
+  mpfr_ptr LP = mpv (lp, 6), OL = mpv (old, 6), A = mpv (adv, 6), S = tu_mp_vec_new (6, PREC),
+    R = tu_mp_vec_new (6, PREC), G = tu_mp_vec_new (6, PREC);
+  mps (E, eps);
+  mps (C, c);
+  mpfr_inits2 (PREC, LOSS, CF, (mpfr_ptr) 0);
+  for (int k = 0; k < 3; k++)
+    {
+      float sf[6], gf[6], ff;
+      float lf = f32_clip (sf, gf, &ff, lp, old, adv, m, 6, conv[k]->clip.clamp_log_ratio,
+                           conv[k]->clip.dual_clip);
+      TU_OK (rlref_ppo_clip_f32_d (&loss, s, r, g, &cf, lp, old, adv, m, 6, conv[k], &eps, &eps,
+                                   &c));
+      TU_OK (rlref_ppo_clip_f32_mp (LOSS, S, R, G, CF, LP, OL, A, m, 6, conv[k], E, E, C));
+      ck_assert (loss == lf && cf == ff && mpfr_get_d (LOSS, MPFR_RNDN) == lf);
+      ck_assert (mpfr_get_d (CF, MPFR_RNDN) == ff);
+      for (int i = 0; i < 6; i++)
+        {
+          ck_assert (s[i] == sf[i] && g[i] == gf[i] && !signbit (s[i] == 0 ? s[i] : 1));
+          ck_assert (mpfr_get_d (S + i, MPFR_RNDN) == sf[i]);
+          ck_assert (mpfr_get_d (G + i, MPFR_RNDN) == gf[i]);
+        }
+    }
+  /* verl's dual clip binds on the fourth token (rho = e^1.35, A = -2): -6 */
+  TU_OK (rlref_ppo_clip_f32_d (&loss, s, r, g, &cf, lp, old, adv, m, 6, &verl, &eps, &eps, &c));
+  ck_assert (s[3] == -6 && g[3] == 0);
+  {
+    /* binary32 absorbs: 1e8 + 1 - 1e8 = 0 (exact arithmetic -1/3) */
+    double l3[3] = { -1, -1, -1 }, a3[3] = { 1e8, 1, -1e8 }, a6[3] = { 1, 2, 3 };
+    long m3[3] = { 1, 1, 1 };
+    static const rlref_ppo_clip_convention plain = { 0, 0 };
+    TU_OK (rlref_ppo_clip_f32_d (&loss, NULL, NULL, NULL, NULL, l3, l3, a3, m3, 3, &orl, &eps,
+                                 &eps, NULL));
+    ck_assert (loss == 0);
+    TU_OK (rlref_ppo_clip_d (&loss, NULL, NULL, NULL, NULL, l3, l3, a3, m3, 3, &plain, &eps,
+                             &eps, NULL));
+    TU_ASSERT_REL (loss, -1.0 / 3, TU_TOL0);
+    TU_OK (rlref_ppo_clip_f32_d (&loss, NULL, NULL, g, NULL, l3, l3, a6, m3, 3, &verl, &eps,
+                                 &eps, &c));
+    ck_assert (loss == -2 && g[2] == (1.0f / 3.0f) * -3.0f);
+  }
+  {
+    /* e^89 overflows binary32 without the clamp; A rho overflows at a masked
+     * token: loss * 0 is NaN in TRL and OpenRLHF, verl drops it */
+    double l2[2] = { 89, 20 }, o2[2] = { 0, 0 }, a2[2] = { 0.5, -1e30 };
+    long m2[2] = { 1, 0 };
+    TU_ASSERT_STATUS (rlref_ppo_clip_f32_d (&loss, s, r, g, &cf, l2, o2, a2, m2, 2, &trl, &eps,
+                                            &eps, NULL), RLREF_ERANGE);
+    TU_ASSERT_STATUS (rlref_ppo_clip_f32_d (&loss, s, r, g, &cf, l2, o2, a2, m2, 2, &orl, &eps,
+                                            &eps, NULL), RLREF_ERANGE);
+    TU_OK (rlref_ppo_clip_f32_d (&loss, s, r, g, &cf, l2, o2, a2, m2, 2, &verl, &eps, &eps, &c));
+    ck_assert (loss == -0.6f && r[0] == (float) exp (20.0) && s[1] == 0);
+  }
+  {
+    /* aliasing: the surrogate written over logp */
+    double x[6], y[6];
+    memcpy (x, lp, sizeof x);
+    TU_OK (rlref_ppo_clip_f32_d (&loss, y, NULL, NULL, NULL, lp, old, adv, m, 6, &orl, &eps,
+                                 &eps, NULL));
+    TU_OK (rlref_ppo_clip_f32_d (&loss, x, NULL, NULL, NULL, x, old, adv, m, 6, &orl, &eps,
+                                 &eps, NULL));
+    ck_assert (memcmp (x, y, sizeof x) == 0);
+  }
+  {
+    double bad = 1, m1 = 1;
+    long mb[1] = { 2 };
+    TU_ASSERT_STATUS (rlref_ppo_clip_f32_d (&loss, NULL, NULL, NULL, NULL, &m1, &m1, &m1, mb, 1,
+                                            &orl, &eps, &eps, NULL), RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_ppo_clip_f32_d (&loss, NULL, NULL, NULL, NULL, &m1, &m1, &m1, NULL,
+                                            1, &verl, &eps, &eps, &bad), RLREF_EDOM);
+  }
+  mpfr_clears (E, C, LOSS, CF, (mpfr_ptr) 0);
+  tu_mp_vec_free (LP, 6);
+  tu_mp_vec_free (OL, 6);
+  tu_mp_vec_free (A, 6);
+  tu_mp_vec_free (S, 6);
+  tu_mp_vec_free (R, 6);
+  tu_mp_vec_free (G, 6);
+}
+END_TEST
+
+/* masked_whiten in float: TRL and verl (ddof 1 by N/(N - 1), eps inside
+ * the root), OpenRLHF (ddof 0, eps a floor); w[i] at every position. */
+static void
+f32_whiten (float *w, float *scale, const double *x, const long *m, size_t n, int orl)
+{
+  float S1 = 0, S2 = 0, mu, var, sc, r, e = 1e-8f, c[8];
+  long N = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      N += m[i];
+      S1 += m[i] ? (float) x[i] : 0;
+    }
+  mu = S1 / (float) N;
+  for (size_t i = 0; i < n; i++)
+    {
+      c[i] = (float) x[i] - mu;
+      S2 += m[i] ? c[i] * c[i] : 0;
+    }
+  var = S2 / (float) N;
+  if (orl)
+    sc = sqrtf (var > e ? var : e);
+  else
+    {
+      var = var * ((float) N / (float) (N - 1));
+      sc = sqrtf (var + e);
+    }
+  r = 1.0f / sc;
+  for (size_t i = 0; i < n; i++)
+    w[i] = c[i] * r;
+  *scale = sc;
+}
+
+START_TEST (test_whiten_f32)
+{
+  double x[5] = { 10000.1, 10000.2, 10000.4, 10000.3, -7 }, w[5], mu, sd, sc, eps = 1e-8;
+  long m[5] = { 1, 1, 1, 1, 0 };
+  static const rlref_ppo_whiten_f32_convention TRL = { RLREF_PPO_LIB_TRL, 0 },
+    VERL = { RLREF_PPO_LIB_VERL, 0 }, ORL = { RLREF_PPO_LIB_OPENRLHF, 0 },
+    TRL_R = { RLREF_PPO_LIB_TRL, 1 };
+  const rlref_ppo_whiten_f32_convention *lib[3] = { &TRL, &VERL, &ORL };
+  mpfr_ptr X = mpv (x, 5), W = tu_mp_vec_new (5, PREC);
+  mpfr_t E, SC;
+  mps (E, eps);
+  mpfr_init2 (SC, PREC);
+  for (int k = 0; k < 3; k++)
+    {
+      float wf[5], scf;
+      f32_whiten (wf, &scf, x, m, 5, lib[k] == &ORL);
+      TU_OK (rlref_ppo_whiten_f32_d (w, &mu, &sd, &sc, x, m, 5, lib[k], &eps));
+      TU_OK (rlref_ppo_whiten_f32_mp (W, NULL, NULL, SC, X, m, 5, lib[k], E));
+      ck_assert (sc == scf && mpfr_get_d (SC, MPFR_RNDN) == scf);
+      for (int i = 0; i < 5; i++)
+        {
+          double want = lib[k] == &TRL && !m[i] ? 0 : wf[i];
+          ck_assert (w[i] == want && mpfr_get_d (W + i, MPFR_RNDN) == want);
+        }
+    }
+  /* the third digit: exact 1.1618946..., binary32 1.16264736... */
+  TU_OK (rlref_ppo_whiten_f32_d (w, &mu, &sd, &sc, x, m, 5, &VERL, &eps));
+  ck_assert (fabs (w[2] - 1.1626473665237427) < 1e-15 && mu == 10000.25);
+  {
+    /* [1, 2, 3]: 1/sqrt(1 + 1e-8) is 1 in binary32; OpenRLHF f32(sqrt(3/2)) */
+    double y[3] = { 1, 2, 3 };
+    TU_OK (rlref_ppo_whiten_f32_d (w, NULL, NULL, NULL, y, NULL, 3, &TRL, &eps));
+    ck_assert (w[0] == -1 && w[1] == 0 && !signbit (w[1]) && w[2] == 1);
+    TU_OK (rlref_ppo_whiten_f32_d (w, NULL, NULL, NULL, y, NULL, 3, &ORL, &eps));
+    ck_assert (w[2] == (float) (1.0f / sqrtf (2.0f / 3.0f)));
+    /* aliasing: whitened over values */
+    TU_OK (rlref_ppo_whiten_f32_d (y, NULL, NULL, NULL, y, NULL, 3, &ORL, &eps));
+    ck_assert (memcmp (y, w, sizeof y) == 0);
+    /* shift_mean=False (TRL's whiten_rewards): the mean added back, 1, 2, 3 */
+    y[0] = 1, y[1] = 2, y[2] = 3;
+    TU_OK (rlref_ppo_whiten_f32_d (w, NULL, NULL, NULL, y, NULL, 3, &TRL_R, &eps));
+    ck_assert (w[0] == 1 && w[1] == 2 && w[2] == 3);
+  }
+  {
+    /* squares beyond binary32: refused; a masked one: verl drops it */
+    double big[3] = { 1e20, -1e20, 3e20 }, pad[4] = { 1, 2, 3, 1e20 }, one = 1;
+    long mp4[4] = { 1, 1, 1, 0 };
+    TU_ASSERT_STATUS (rlref_ppo_whiten_f32_d (w, NULL, NULL, NULL, big, NULL, 3,
+                                              &VERL, &eps), RLREF_ERANGE);
+    TU_ASSERT_STATUS (rlref_ppo_whiten_f32_d (w, NULL, NULL, NULL, pad, mp4, 4,
+                                              &TRL, &eps), RLREF_ERANGE);
+    TU_ASSERT_STATUS (rlref_ppo_whiten_f32_d (w, NULL, NULL, NULL, pad, mp4, 4,
+                                              &ORL, &eps), RLREF_ERANGE);
+    {
+      double w4[4];
+      TU_OK (rlref_ppo_whiten_f32_d (w4, NULL, NULL, NULL, pad, mp4, 4, &VERL, &eps));
+      ck_assert (w4[3] == (float) ((float) (1e20f - 2.0f) * (1.0f / sqrtf (1.0f + 1e-8f))));
+    }
+    TU_ASSERT_STATUS (rlref_ppo_whiten_f32_d (w, NULL, NULL, NULL, &one, NULL, 1,
+                                              &TRL, &eps), RLREF_EDOM);
+    TU_OK (rlref_ppo_whiten_f32_d (w, NULL, &sd, &sc, &one, NULL, 1, &ORL, &eps));
+    ck_assert (w[0] == 0 && sd == 0 && sc == sqrtf (1e-8f));
+  }
+  mpfr_clears (E, SC, (mpfr_ptr) 0);
+  tu_mp_vec_free (X, 5);
+  tu_mp_vec_free (W, 5);
+}
+END_TEST
+
+/* The clipped value loss of one library in float (TRL clamp, verl
+ * clip_by_value, OpenRLHF delta); the gradient as autograd forms it. */
+static float
+f32_value (float *q, float *grad, float *frac, const double *V, const double *Vo,
+           const double *R, const long *m, size_t n, float c, int form)
+{
+  float S = 0, g;
+  size_t N = 0, k = 0;
+  for (size_t i = 0; i < n; i++)
+    N += (size_t) m[i];
+  g = 0.5f / (float) N;
+  for (size_t i = 0; i < n; i++)
+    {
+      float v = (float) V[i], o = (float) Vo[i], r = (float) R[i], vc, pass, d1, d2, q1, q2;
+      if (form < 2)
+        {
+          float lo = o - c, hi = o + c, mn = v < hi ? v : hi;
+          vc = v < lo ? lo : v > hi ? hi : v;
+          pass = form == 0 ? (v >= lo && v <= hi)
+            : (v < hi ? 1.0f : v == hi ? 0.5f : 0.0f) * (mn > lo ? 1.0f : mn == lo ? 0.5f : 0.0f);
+        }
+      else
+        {
+          float dv = v - o;
+          pass = dv >= -c && dv <= c;
+          vc = o + (dv < -c ? -c : dv > c ? c : dv);
+        }
+      d1 = v - r;
+      d2 = vc - r;
+      q1 = d1 * d1;
+      q2 = d2 * d2;
+      q[i] = m[i] ? (q1 > q2 ? q1 : q2) : 0;
+      if (!m[i])
+        grad[i] = 0;
+      else if (q1 > q2)
+        grad[i] = g * (2 * d1);
+      else if (q2 > q1)
+        grad[i] = g * (2 * d2) * pass;
+      else
+        grad[i] = (g / 2) * (2 * d1) + ((g / 2) * (2 * d2)) * pass;
+      k += m[i] && q2 > q1;
+      S += q[i];
+    }
+  *frac = (float) k / (float) N;
+  return 0.5f * (S / (float) N);
+}
+
+START_TEST (test_value_f32)
+{
+  static const rlref_ppo_value_f32_convention trl = { { 1, RLREF_PPO_VALUE_CLAMP },
+                                                      RLREF_PPO_LIB_TRL },
+    verl = { { 1, RLREF_PPO_VALUE_CLAMP }, RLREF_PPO_LIB_VERL },
+    orl = { { 1, RLREF_PPO_VALUE_DELTA }, RLREF_PPO_LIB_OPENRLHF };
+  const rlref_ppo_value_f32_convention *conv[3] = { &trl, &verl, &orl };
+  double clip[3] = { 0.2, 0.5, 0.5 };
+  /* inside, clipped, on the bound (1.5 = 1 + 0.5), near 1e4, a masked one */
+  double V[6] = { 0.55, 1.4, 1.5, 10000.3, 10000.05, 7 },
+    Vo[6] = { 0.3, 0.7, 1, 10000, 10000, 0 },
+    R[6] = { 1, 0.25, 2, 10000.1, 10000, 0 };
+  long m[6] = { 1, 1, 1, 1, 1, 0 };
+  double loss, q[6], g[6], cf;
+  mpfr_ptr MV = mpv (V, 6), MO = mpv (Vo, 6), MR = mpv (R, 6), MQ = tu_mp_vec_new (6, PREC),
+    MG = tu_mp_vec_new (6, PREC);
+  mpfr_t C, L, F;
+  mpfr_inits2 (PREC, C, L, F, (mpfr_ptr) 0);
+  for (int k = 0; k < 3; k++)
+    {
+      float qf[6], gf[6], ff, lf;
+      lf = f32_value (qf, gf, &ff, V, Vo, R, m, 6, (float) clip[k], k);
+      TU_OK (rlref_ppo_value_loss_f32_d (&loss, q, g, &cf, V, Vo, R, m, 6, conv[k], &clip[k]));
+      mpfr_set_d (C, clip[k], MPFR_RNDN);
+      TU_OK (rlref_ppo_value_loss_f32_mp (L, MQ, MG, F, MV, MO, MR, m, 6, conv[k], C));
+      ck_assert (loss == lf && cf == ff && mpfr_get_d (L, MPFR_RNDN) == lf);
+      ck_assert (mpfr_get_d (F, MPFR_RNDN) == ff);
+      for (int i = 0; i < 6; i++)
+        ck_assert (q[i] == qf[i] && g[i] == gf[i] && mpfr_get_d (MQ + i, MPFR_RNDN) == qf[i]
+                   && mpfr_get_d (MG + i, MPFR_RNDN) == gf[i]);
+    }
+  /* verl's clip_by_value at its bound 1.5 (V = 1.5, R = 2: the squares tie):
+   * half the gradient through min, the other half direct; TRL's clamp
+   * passes the whole at its bound (clip 0.5 for both here) */
+  {
+    double v1 = 1.5, o1 = 1, r1 = 2, c5 = 0.5, gt, gv;
+    long m1 = 1;
+    TU_OK (rlref_ppo_value_loss_f32_d (&loss, NULL, &gt, NULL, &v1, &o1, &r1, &m1, 1, &trl, &c5));
+    TU_OK (rlref_ppo_value_loss_f32_d (&loss, NULL, &gv, NULL, &v1, &o1, &r1, &m1, 1, &verl,
+                                       &c5));
+    ck_assert (gt == -0.5 && gv == -0.375);
+  }
+  /* the near-1e4 token parts from exact arithmetic by 0.2% */
+  TU_OK (rlref_ppo_value_loss_f32_d (&loss, q, g, &cf, V, Vo, R, m, 6, &trl, &clip[0]));
+  ck_assert (fabs (q[3] / 0.04 - 1) > 1e-3);
+  {
+    /* (4e19)^2 overflows binary32; a masked overflow only for TRL and OpenRLHF */
+    double v2[2] = { 1, 2e19 }, r2[2] = { 0, -2e19 }, c5 = 0.5;
+    long m2[2] = { 1, 0 }, m11[2] = { 1, 1 };
+    TU_ASSERT_STATUS (rlref_ppo_value_loss_f32_d (&loss, q, g, &cf, v2, v2, r2, m11, 2, &verl,
+                                                  &c5), RLREF_ERANGE);
+    TU_ASSERT_STATUS (rlref_ppo_value_loss_f32_d (&loss, q, g, &cf, v2, v2, r2, m2, 2, &trl,
+                                                  &c5), RLREF_ERANGE);
+    TU_ASSERT_STATUS (rlref_ppo_value_loss_f32_d (&loss, q, g, &cf, v2, v2, r2, m2, 2, &orl,
+                                                  &c5), RLREF_ERANGE);
+    TU_OK (rlref_ppo_value_loss_f32_d (&loss, q, g, &cf, v2, v2, r2, m2, 2, &verl, &c5));
+    ck_assert (loss == 0.5 && q[1] == 0 && g[1] == 0);
+    c5 = -0.5;
+    TU_ASSERT_STATUS (rlref_ppo_value_loss_f32_d (&loss, q, g, &cf, v2, v2, r2, m11, 2, &verl,
+                                                  &c5), RLREF_EDOM);
+  }
+  {
+    /* aliasing: the losses written over values */
+    double x[6], y[6];
+    memcpy (x, V, sizeof x);
+    TU_OK (rlref_ppo_value_loss_f32_d (&loss, y, NULL, NULL, V, Vo, R, m, 6, &orl, &clip[2]));
+    TU_OK (rlref_ppo_value_loss_f32_d (&loss, x, NULL, NULL, x, Vo, R, m, 6, &orl, &clip[2]));
+    ck_assert (memcmp (x, y, sizeof x) == 0);
+  }
+  mpfr_clears (C, L, F, (mpfr_ptr) 0);
+  tu_mp_vec_free (MV, 6);
+  tu_mp_vec_free (MO, 6);
+  tu_mp_vec_free (MR, 6);
+  tu_mp_vec_free (MQ, 6);
+  tu_mp_vec_free (MG, 6);
+}
+END_TEST
+
 static Suite *
 ppo_suite (void)
 {
@@ -1008,6 +1425,13 @@ ppo_suite (void)
   tc = tu_tcase ("whiten_klctl");
   tcase_add_test (tc, test_whiten);
   tcase_add_test (tc, test_klctl);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("float32");
+  tcase_add_test (tc, test_ratio_f32);
+  tcase_add_test (tc, test_clip_f32);
+  tcase_add_test (tc, test_whiten_f32);
+  tcase_add_test (tc, test_value_f32);
   suite_add_tcase (s, tc);
 
   return s;

@@ -4,6 +4,10 @@
  * its dual clip, the value loss and its targets, the entropy bonus and the
  * full objective, advantage whitening, the adaptive KL coefficient and the
  * target-KL early stop; binary64 and MPFR, and binary64 batch kernels.
+ * The ratio, the clipped surrogate, the value loss and whitening also as
+ * TRL, verl and OpenRLHF compute them in binary32 (the *_f32 functions,
+ * src/formulas/ppo_f32.c): each operation of the library's code in its
+ * order, rounded to binary32; the value certified is that recurrence's.
  *
  * Throughout, a response of n tokens has at token t the log-probabilities
  * logp[t] (the policy being trained, pi_theta), old_logp[t] (the policy
@@ -81,6 +85,42 @@ typedef struct
   int readd_mean;               /* shift_mean=False: the mean is added back */
   int zero_masked;              /* masked positions are set to 0 (TRL) */
 } rlref_ppo_whiten_convention;
+
+/* The library whose binary32 operation order a float32 reading follows
+ * (the *_f32 functions: every operation of its code, in its order, on
+ * binary32 operands, rounded to binary32). */
+enum rlref_ppo_lib
+{
+  RLREF_PPO_LIB_TRL,            /* trl/experimental/ppo/ppo_trainer.py */
+  RLREF_PPO_LIB_VERL,           /* core_algos.py, utils/torch_functional.py */
+  RLREF_PPO_LIB_OPENRLHF        /* models/loss.py, ppo_utils/experience_maker.py */
+};
+
+/* PPO-CLIP, PPO-DUALCLIP in binary32: the clamp and the dual clip, and
+ * the library (how a masked token's loss enters the sum). */
+typedef struct
+{
+  rlref_ppo_clip_convention clip;
+  enum rlref_ppo_lib lib;
+} rlref_ppo_clip_f32_convention;
+
+/* PPO-VALUE in binary32: the clipped value and the library (verl's
+ * clip_by_value halves the gradient at a bound, its masked_sum drops a
+ * masked square). */
+typedef struct
+{
+  rlref_ppo_value_convention value;
+  enum rlref_ppo_lib lib;
+} rlref_ppo_value_f32_convention;
+
+/* PPO-WHITEN in binary32: the library (its ddof, where eps goes, what it
+ * writes at masked positions) and shift_mean=False (TRL's whiten_rewards,
+ * verl's masked_whiten(shift_mean=False)): the mean added back. */
+typedef struct
+{
+  enum rlref_ppo_lib lib;
+  int readd_mean;
+} rlref_ppo_whiten_f32_convention;
 
 #include "rlref/tmpl/begin_d.h"
 #define RLREF_VISIT rlref_lm_visit_d

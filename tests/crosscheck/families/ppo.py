@@ -16,6 +16,10 @@ working precision; only exp, log and sqrt are evaluated in mpmath.  A masked tok
 takes no part in a mean; a mask entry other than 0 and 1 is refused (EDOM), and so is a mask
 without a 1 where a mean over the mask is formed.
 
+The float32 readings (variants trl-float32, verl-float32, openrlhf-float32 of PPO-RATIO, PPO-CLIP,
+PPO-DUALCLIP, PPO-VALUE and PPO-WHITEN) follow the libraries' torch code operation by operation
+in binary32, written here from that code (see the section "float32 readings").
+
 PPO-KLSUM enumerates every sequence of a tiny language model here, independently of the library
 (its own prefix order and sequence products), and forms KL(pi || pi_ref) from products of
 probabilities, the per-token side of (13.10) from sums of per-token log-ratios.
@@ -26,7 +30,8 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import is_int, qreal, param, Ctx, M, Reject, get_input, bumped, central, refused
+from xcore import (is_int, qreal, param, Ctx, M, Reject, get_input, bumped, central, refused,
+                   f32, f32_op)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -657,7 +662,317 @@ def eval_klctl(variant, params, inputs, ctx):
 # The registry of this family
 # ----------------------------------------------------------------------------------------------
 
+
+# ----------------------------------------------------------------------------------------------
+# The float32 readings of PPO-RATIO, PPO-CLIP, PPO-DUALCLIP, PPO-VALUE and PPO-WHITEN: each
+# operation of the library's code, in its order, on binary32 operands, rounded once to binary32
+# (xcore.f32, f32_op); e^x and sqrt correctly rounded; a reduction over tokens left to right,
+# each addition rounded.  Read from: TRL trl/experimental/ppo/ppo_trainer.py (ratio =
+# exp(new - old), the clipped losses -A rho and -A clamp(rho, 1 - eps, 1 + eps), torch.max,
+# masked_mean = (x * mask).sum() / mask.sum(), masked_whiten, the value loss with
+# torch.clamp(vpred, values - c, values + c)); verl core_algos.compute_policy_loss_vanilla (the
+# log-ratio clamped to [-20, 20], the dual clip -A * clip_ratio_c, agg_loss "token-mean":
+# masked_sum / mask.sum()), compute_value_loss (clip_by_value = max(min(v, hi), lo)) and
+# verl/utils/torch_functional.py (masked_sum = where(mask, x, 0) * mask summed; masked_mean
+# divides by mask.sum() + 1e-8, which is mask.sum() in binary32; masked_var's Bessel factor
+# mask_sum / (mask_sum - 1) of an integer sum, a binary32 quotient; masked_whiten: (x - mean) *
+# rsqrt(var + 1e-8)); OpenRLHF models/loss.py PolicyLoss (surr1 = ratio * A, surr2 =
+# ratio.clamp(1 - eps_low, 1 + eps_high) * A, -min, masked_mean without eps), ValueLoss
+# (old_values + (values - old_values).clamp(-c, c)) and trainer/ppo_utils/experience_maker.py
+# (mean = (A * mask).sum() / n, var = ((A - mean)^2 * mask).sum() / n, rstd =
+# var.clamp(min=1e-8).rsqrt()).  torch.clamp and a product with a Python scalar take the scalar
+# as a binary32 (1 - eps formed in binary64 first, as Python does); torch.rsqrt is 1/sqrt
+# rounded twice (its CPU kernel).  The gradients follow autograd: pow's 2 x, the mean's 1/N,
+# exp's result; torch.max, torch.min share the gradient at a tie.  Where a value is inf or NaN
+# in the library (e^l beyond 88.72 unclamped, a square beyond 3.4e38, inf * 0 at a masked
+# position), the input is refused with ERANGE.
+# ----------------------------------------------------------------------------------------------
+
+F32_LIBS = ("trl-float32", "verl-float32", "openrlhf-float32")
+
+
+def f32_in(x, name):
+    """An input as the library holds it, in binary32; beyond its range ERANGE."""
+    v = f32(x)
+    if math.isinf(v):
+        raise Reject("ERANGE", "%s beyond the binary32 range" % name)
+    return v
+
+
+def f32_fin(v, what):
+    if math.isinf(v) or math.isnan(v):
+        raise Reject("ERANGE", "%s is not finite in binary32 (the library's is %r)" % (what, v))
+    return v
+
+
+def exp32(x):
+    """e^x correctly rounded to binary32, x a binary32 value."""
+    if x > 89.0:
+        return math.inf
+    if x < -104.0:
+        return 0.0
+    with mp.workprec(256):
+        v = mp.exp(mpf(x))
+        man, exp = int(v.man), int(v.exp)
+        return f32(Fraction(man) * Fraction(2) ** exp)
+
+
+def sum32(xs):
+    """torch.sum in binary32, read left to right: s = 0; s = f32(s + x)."""
+    s = 0.0
+    for x in xs:
+        s = f32_op("+", s, x)
+    return s
+
+
+def rsqrt32(x):
+    """torch.rsqrt on binary32: 1/sqrt(x), each rounded."""
+    return f32_op("/", 1.0, f32_op("sqrt", x))
+
+
+def plus0(x):
+    return 0.0 if x == 0 else x
+
+
+def eval_ratio_f32(variant, params, inputs, ctx):
+    """l = f32(f32(logp) - f32(old_logp)), clamped to [-20, 20] by verl and OpenRLHF (not TRL);
+    rho = e^l rounded; grad = autograd's d rho / d logp = rho (0 where the clamp binds
+    strictly)."""
+    n, (logp, old) = arrays(inputs, ("logp", "old_logp"), "tokens")
+    clamped = variant != "trl-float32"
+    out = {"ratio": [], "log_ratio": [], "grad": []}
+    for i in range(n):
+        lp = f32_in(logp[i], "logp[%d]" % i)
+        ol = f32_in(old[i], "old_logp[%d]" % i)
+        ell = f32_fin(f32_op("-", lp, ol), "logp - old_logp")
+        lc = clamp(ell, -20.0, 20.0) if clamped else ell
+        rho = f32_fin(exp32(lc), "the ratio e^l")
+        out["ratio"].append(mpf(rho))
+        out["log_ratio"].append(mpf(plus0(lc)))
+        out["grad"].append(mpf(rho) if lc == ell else mpf(0))
+    return out
+
+
+# (formula, variant) -> (log-ratio clamp, dual clip)
+CLIP_F32 = {
+    ("PPO-CLIP", "trl-float32"): (False, False),
+    ("PPO-CLIP", "verl-float32"): (True, True),
+    ("PPO-CLIP", "openrlhf-float32"): (True, False),
+    ("PPO-DUALCLIP", "trl-float32"): (False, False),
+    ("PPO-DUALCLIP", "verl-float32"): (True, True),
+    ("PPO-DUALCLIP", "openrlhf-float32"): (True, True),
+}
+
+
+def eval_clip_f32(formula, variant, params, inputs, ctx):
+    """Per token, with a = f32(adv), l = f32(f32(logp) - f32(old_logp)) (clamped to [-20, 20]
+    by verl and OpenRLHF), rho = e^l rounded, lo = f32(1 - eps_low), hi = f32(1 + eps_high):
+    u = f32(a rho), v = f32(a clamp(rho, lo, hi)), s = min(u, v) (TRL and verl write -max of
+    -u, -v: the same binary32 values); the dual clip s = max(s, f32(a f32(c))) for a < 0.
+    The loss sum_t f32(-s_t mask_t) left to right, divided by N (verl's N + 1e-8 is N in
+    binary32).  grad = f32(f32(f32(1/N) (-a)) rho) (autograd: the mean's 1/N, the product's
+    -a, exp's result); 0 where the clip, the dual bound or the clamp binds strictly; half at a
+    tie of the dual bound (torch's max and min share the gradient at a tie).  clipfrac =
+    f32(k/N).  A masked token's loss enters TRL's and OpenRLHF's sum as loss * 0 (NaN for an
+    infinite loss), verl's masked_sum drops it."""
+    clamped, dual = CLIP_F32[(formula, variant)]
+    n, (logp, old, adv) = arrays(inputs, ("logp", "old_logp", "adv"), "tokens")
+    mask = mask_of(inputs, n)
+    el, eh = param(inputs, params, "eps_low"), param(inputs, params, "eps_high")
+    if not 0 <= el < 1 or eh < 0:
+        raise Reject("EDOM", "clip range: 0 <= eps_low < 1 and eps_high >= 0")
+    c32 = None
+    if dual:
+        c = param(inputs, params, "c")
+        if not c > 1:
+            raise Reject("EDOM", "the dual-clip bound c must be > 1")
+        c32 = f32(float(c))
+    lo, hi = f32(float(1 - el)), f32(float(1 + eh))
+    N = sum(mask)
+    g = f32_op("/", 1.0, float(N))
+    terms, surr, ratio, grad = [], [], [], []
+    nclip = 0
+    for i in range(n):
+        lp = f32_in(logp[i], "logp[%d]" % i)
+        ol = f32_in(old[i], "old_logp[%d]" % i)
+        a = f32_in(adv[i], "adv[%d]" % i)
+        ell = f32_fin(f32_op("-", lp, ol), "logp - old_logp")
+        lc = clamp(ell, -20.0, 20.0) if clamped else ell
+        rho = f32_fin(exp32(lc), "the ratio e^l")
+        u = f32_op("*", a, rho)
+        v = f32_op("*", a, clamp(rho, lo, hi))
+        s = min(u, v)
+        share = 1.0 if u <= v else 0.0
+        if dual and a < 0:
+            ca = f32_op("*", a, c32)
+            if ca > s:
+                s, share = ca, 0.0
+            elif ca == s:
+                share *= 0.5
+        if lc != ell:
+            share = 0.0
+        ratio.append(mpf(rho))
+        if mask[i]:
+            if math.isinf(s):
+                raise Reject("ERANGE", "A rho overflows binary32: the library's loss is inf")
+            terms.append(-s)
+            surr.append(mpf(plus0(s)))
+            d = f32_op("*", f32_op("*", g, -a), rho) * share
+            grad.append(mpf(plus0(d)))
+            nclip += 1 if v < u else 0
+        else:
+            if math.isinf(s) and variant != "verl-float32":
+                raise Reject("ERANGE", "A rho overflows binary32 at a masked token: loss * 0 "
+                             "is NaN in the library")
+            terms.append(0.0)
+            surr.append(mpf(0))
+            grad.append(mpf(0))
+    total = f32_fin(sum32(terms), "the sum of the token losses")
+    loss = f32_op("/", total, float(N))
+    return {"loss": mpf(plus0(loss)), "surrogate": surr, "ratio": ratio, "grad": grad,
+            "clipfrac": mpf(f32_op("/", float(nclip), float(N)))}
+
+
+WHITEN_F32 = F32_LIBS + ("trl-rewards-float32",)
+
+
+def eval_whiten_f32(variant, params, inputs, ctx):
+    """x = f32(values).  TRL and verl (masked_whiten): mean = f32(S1/N), S1 = sum f32(x m);
+    c = f32(x - mean); var = f32(f32(sum f32(f32(c c) m) / N) f32(N/(N - 1))); scale =
+    f32(sqrt(f32(var + f32(eps)))); whitened = f32(c f32(1/scale)), TRL then 0 at masked
+    positions; one masked value is refused (TRL's N/(N - 1) is inf and 0 inf NaN; verl raises);
+    trl-rewards-float32 (shift_mean=False) then f32(w + mean), 0 at masked positions.
+    OpenRLHF: the same mean and sum of squares, var = f32(S2/N) (no Bessel factor), scale =
+    f32(sqrt(max(var, f32(eps)))).  std = f32(sqrt(var)) (reported; the libraries form only
+    var).  verl's masked_sum drops a masked square; TRL and OpenRLHF multiply it by 0, NaN
+    when it is infinite."""
+    n, (A,) = arrays(inputs, ("values",), "values")
+    mask = mask_of(inputs, n)
+    eps = param(inputs, params, "eps")
+    if eps < 0:
+        raise Reject("EDOM", "eps must be >= 0")
+    N = sum(mask)
+    trl = variant in ("trl-float32", "trl-rewards-float32")
+    readd = variant == "trl-rewards-float32"
+    if variant != "openrlhf-float32" and N < 2:
+        raise Reject("EDOM", "one masked value: N/(N - 1) divides by 0")
+    x = [f32_in(A[i], "values[%d]" % i) for i in range(n)]
+    s1 = f32_fin(sum32(f32_op("*", x[i], float(mask[i])) for i in range(n)), "the sum")
+    mean = f32_op("/", s1, float(N))
+    c = [f32_op("-", xi, mean) for xi in x]
+    sq = []
+    for i in range(n):
+        q = f32_op("*", c[i], c[i])
+        if math.isinf(q) and (mask[i] or variant != "verl-float32"):
+            raise Reject("ERANGE", "a square (x - mean)^2 overflows binary32: the library's "
+                         "variance is inf (NaN at a masked position), its whitened values 0")
+        sq.append(f32_op("*", q, float(mask[i])) if (mask[i] or variant != "verl-float32")
+                  else 0.0)
+    s2 = f32_fin(sum32(sq), "the sum of squares")
+    var = f32_op("/", s2, float(N))
+    e32 = f32(float(eps))
+    if variant == "openrlhf-float32":
+        scale = f32_op("sqrt", max(var, e32))
+    else:
+        var = f32_fin(f32_op("*", var, f32_op("/", float(N), float(N - 1))), "the variance")
+        scale = f32_op("sqrt", f32_op("+", var, e32))
+    if scale == 0:
+        raise Reject("EDOM", "zero spread and eps = 0: rsqrt(0) is inf, 0 inf NaN")
+    r = f32_fin(f32_op("/", 1.0, scale), "1/scale")
+    out = []
+    for i in range(n):
+        if trl and not mask[i]:
+            out.append(mpf(0))
+        else:
+            w = f32_op("*", c[i], r)
+            if readd:
+                w = f32_op("+", w, mean)
+            out.append(mpf(plus0(f32_fin(w, "a whitened value"))))
+    return {"whitened": out, "mean": mpf(plus0(mean)), "std": mpf(f32_op("sqrt", var)),
+            "scale": mpf(scale)}
+
+
+# variant -> the clipped value: "clamp" (clamp(v, f32(o - c), f32(o + c)): TRL torch.clamp,
+# verl clip_by_value = max(min(v, hi), lo)) or "delta" (f32(o + clamp(f32(v - o), -c, c)):
+# OpenRLHF)
+VALUE_F32 = {"trl-float32": "clamp", "verl-float32": "clamp", "openrlhf-float32": "delta"}
+
+
+def eval_value_f32(variant, params, inputs, ctx):
+    """In binary32, v, o, r = f32(values, old_values, returns), c = f32(clip): vc the clipped
+    value of the variant; q1 = f32(d1 d1), d1 = f32(v - r); q2 = f32(d2 d2), d2 = f32(vc - r);
+    q = max(q1, q2); loss = f32(0.5 f32(S/N)), S the left-to-right binary32 sum of q mask.
+    grad as autograd forms it: g = f32(0.5/N) to the larger square (f32(g 2 d)), half of it to
+    each at a tie (f32(p1 + p2)); through the clipped value only where its clamp passes the
+    gradient (torch.clamp at its bounds; verl's min and max halve it at a tie).  clipfrac =
+    f32(k/N), k the masked tokens with q2 > q1.  An infinite square refused (ERANGE), at a
+    masked token too for TRL and OpenRLHF (inf * 0), not for verl's masked_sum."""
+    form = VALUE_F32[variant]
+    n, (V, Vo, R) = arrays(inputs, ("values", "old_values", "returns"), "tokens")
+    mask = mask_of(inputs, n)
+    c = param(inputs, params, "clip")
+    if c < 0:
+        raise Reject("EDOM", "the value clip range must be >= 0")
+    N = sum(mask)
+    c32 = f32(float(c))
+    g = f32_op("/", 0.5, float(N))
+    verl = variant == "verl-float32"
+    terms, losses, grad = [], [], []
+    k = 0
+    for i in range(n):
+        v = f32_in(V[i], "values[%d]" % i)
+        o = f32_in(Vo[i], "old_values[%d]" % i)
+        r = f32_in(R[i], "returns[%d]" % i)
+        if form == "clamp":
+            lo, hi = f32_op("-", o, c32), f32_op("+", o, c32)
+            vc = clamp(v, lo, hi)
+            if verl:
+                fmin = 1.0 if v < hi else 0.5 if v == hi else 0.0
+                m = min(v, hi)
+                passes = fmin * (1.0 if m > lo else 0.5 if m == lo else 0.0)
+            else:
+                passes = 1.0 if lo <= v <= hi else 0.0
+        else:
+            dv = f32_op("-", v, o)
+            vc = f32_op("+", o, clamp(dv, -c32, c32))
+            passes = 1.0 if -c32 <= dv <= c32 else 0.0
+        d1 = f32_op("-", v, r)
+        d2 = f32_op("-", vc, r)
+        q1, q2 = f32_op("*", d1, d1), f32_op("*", d2, d2)
+        q = max(q1, q2)
+        if math.isinf(q) and (mask[i] or not verl):
+            raise Reject("ERANGE", "a squared error overflows binary32 (inf, or inf * 0 = NaN "
+                         "where masked)")
+        if mask[i]:
+            if q1 > q2:
+                d = f32_op("*", g, 2 * d1)
+            elif q2 > q1:
+                d = f32_op("*", g, 2 * d2) * passes
+            else:
+                h = g * 0.5
+                d = f32_op("+", f32_op("*", h, 2 * d1), f32_op("*", h, 2 * d2) * passes)
+            k += 1 if q2 > q1 else 0
+            terms.append(q)
+            losses.append(mpf(q))
+            grad.append(mpf(plus0(d)))
+        else:
+            terms.append(0.0)
+            losses.append(mpf(0))
+            grad.append(mpf(0))
+    S = f32_fin(sum32(terms), "the sum of the squared errors")
+    loss = f32_op("*", 0.5, f32_op("/", S, float(N)))
+    return {"loss": mpf(loss), "losses": losses, "grad": grad,
+            "clipfrac": mpf(f32_op("/", float(k), float(N)))}
+
+def clip_dispatch(formula, variant, params, inputs, ctx):
+    if (formula, variant) in CLIP_F32:
+        return eval_clip_f32(formula, variant, params, inputs, ctx)
+    return eval_clip(formula, variant, params, inputs, ctx)
+
+
 def value_dispatch(variant, params, inputs, ctx):
+    if variant in VALUE_F32:
+        return eval_value_f32(variant, params, inputs, ctx)
     if variant in VALUE:
         return eval_value_loss(variant, params, inputs, ctx)
     if variant in ("gae-return", "mc-return"):
@@ -671,13 +986,15 @@ EVALUATORS = {
     "PPO-TOKREW": eval_tokrew,
     "PPO-TOKREW-EX": eval_tokrew_ex,
     "PPO-KLSUM": eval_klsum,
-    "PPO-RATIO": eval_ratio,
+    "PPO-RATIO": lambda v, p, i, c: (eval_ratio_f32 if v in F32_LIBS
+                                     else eval_ratio)(v, p, i, c),
     "PPO-IS": eval_is,
-    "PPO-CLIP": lambda v, p, i, c: eval_clip("PPO-CLIP", v, p, i, c),
+    "PPO-CLIP": lambda v, p, i, c: clip_dispatch("PPO-CLIP", v, p, i, c),
     "PPO-CLIP-EX2": eval_clip_ex2,
-    "PPO-DUALCLIP": lambda v, p, i, c: eval_clip("PPO-DUALCLIP", v, p, i, c),
+    "PPO-DUALCLIP": lambda v, p, i, c: clip_dispatch("PPO-DUALCLIP", v, p, i, c),
     "PPO-VALUE": value_dispatch,
-    "PPO-WHITEN": eval_whiten,
+    "PPO-WHITEN": lambda v, p, i, c: (eval_whiten_f32 if v in WHITEN_F32
+                                      else eval_whiten)(v, p, i, c),
     "PPO-KLCTL": eval_klctl,
 }
 
@@ -686,17 +1003,25 @@ PARAMS = {
     "PPO-TOKREW": {v: {"beta": TOKREW[v][2]} for v in TOKREW},
     "PPO-CLIP": {"plain": {"eps_low": 0.2, "eps_high": 0.2},
                  "clamped": {"eps_low": 0.2, "eps_high": 0.2},
-                 "verl": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0}},
+                 "verl": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0},
+                 "trl-float32": {"eps_low": 0.2, "eps_high": 0.2},
+                 "verl-float32": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0},
+                 "openrlhf-float32": {"eps_low": 0.2, "eps_high": 0.2}},
     "PPO-DUALCLIP": {"dual-clip": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0},
-                     "none": {"eps_low": 0.2, "eps_high": 0.2}},
+                     "none": {"eps_low": 0.2, "eps_high": 0.2},
+                     "trl-float32": {"eps_low": 0.2, "eps_high": 0.2},
+                     "verl-float32": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0},
+                     "openrlhf-float32": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0}},
     "PPO-CLIP-EX2": {"seed-003": {"eps": 0.2}},
     "PPO-VALUE": {"seed-000": {}, "trl": {"clip": 0.2}, "verl": {"clip": 0.5},
                   "openrlhf": {"clip": 0.5}, "openrlhf-unclipped": {},
                   "gae-return": {}, "mc-return": {"gamma": 1.0},
                   "objective-seed": {"c1": 0.5, "c2": 0.01},
                   "objective-trl": {"c1": 0.1, "c2": 0.0},
-                  "objective-separate-critic": {"c1": 0.0, "c2": 0.01}},
-    "PPO-WHITEN": {v: {"eps": 1e-8} for v in WHITEN},
+                  "objective-separate-critic": {"c1": 0.0, "c2": 0.01},
+                  "trl-float32": {"clip": 0.2}, "verl-float32": {"clip": 0.5},
+                  "openrlhf-float32": {"clip": 0.5}},
+    "PPO-WHITEN": {v: {"eps": 1e-8} for v in tuple(WHITEN) + WHITEN_F32},
     "PPO-KLCTL": {"adaptive": {"target": 0.1, "horizon": 10000.0}, "fixed": {},
                   "seed-003": {"target_kl": 0.01, "factor": 1.0},
                   "spinning-up": {"target_kl": 0.01, "factor": 1.5},
@@ -723,6 +1048,10 @@ def params_check(formula):
 
 
 PARAM_CHECKS = {f: params_check(f) for f in PARAMS}
+
+# The float32 readings: binary32 results, flat between binary32 neighbours (no derivative).
+SENS_SKIP = {(f, v) for f in ("PPO-RATIO", "PPO-CLIP", "PPO-DUALCLIP", "PPO-VALUE", "PPO-WHITEN")
+             for v in F32_LIBS} | {("PPO-WHITEN", "trl-rewards-float32")}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -775,6 +1104,30 @@ def ppo_detectors(run):
     for i, printed in enumerate(("2", "-2", "-29")):
         run.printed("PPO-TOKREW", "verl-k1", kl, "kl", i, printed, label + " (k1)")
     run.printed("PPO-TOKREW", "openrlhf-k1", kl, "kl", 2, "-10", label + " (OpenRLHF clamps k1)")
+    label = "CONVENTIONS whitening [1, 2, 3] in binary32"
+    for v in ("trl-float32", "verl-float32"):
+        for i, sign in ((0, -1), (2, 1)):
+            run.exact("PPO-WHITEN", v, w, "whitened", i, lambda sign=sign: mpf(sign),
+                      label + " (1/sqrt(1 + 1e-8) is 1 in binary32)")
+            run.not_printed("PPO-WHITEN", v, w, "whitened", i, "%s0.999999995" % "-+"[i // 2],
+                            label)
+    # OpenRLHF: var = f32(2/3), whitened = f32(1/f32(sqrt(var))) = 1.22474479..., not the
+    # printed 1.2247449 (binary64 and exact arithmetic)
+    run.exact("PPO-WHITEN", "openrlhf-float32", w, "whitened", 2,
+              lambda: mpf(f32_op("/", 1.0, f32_op("sqrt", f32(Fraction(2, 3))))),
+              label + " (OpenRLHF: 1.2247448, the printed 1.2247449 is binary64's)")
+    run.not_printed("PPO-WHITEN", "openrlhf-float32", w, "whitened", 2, "1.2247449", label)
+    label = "CONVENTIONS dual clip in binary32: eps 0.2, A = -1, rho = 5"
+    run.printed("PPO-DUALCLIP", "trl-float32", det, "loss", None, "5", label)
+    for v in ("verl-float32", "openrlhf-float32"):
+        run.printed("PPO-DUALCLIP", v, det, "loss", None, "3", label)
+    label = "binary32: e^89 overflows without the clamp"
+    run.invalid("PPO-RATIO", "trl-float32", {"logp": [89.0, -0.5], "old_logp": [0.0, -0.5]},
+                label)
+    label = "binary32: 1e8 + 1 - 1e8 = 0"
+    ab = {"logp": [-1.0] * 3, "old_logp": [-1.0] * 3, "adv": [1e8, 1.0, -1e8], "mask": [1, 1, 1]}
+    for v in F32_LIBS:
+        run.exact("PPO-CLIP", v, ab, "loss", None, lambda: mpf(0), label)
 
 
 def ppo_exact_values(run):
@@ -912,5 +1265,30 @@ def selftest_tokrew(t):
     t.true("0.810930", abs(ex["log_ratio"] - mpf("0.810930")) < mpf(5e-7))
 
 
+def selftest_f32(t):
+    """The binary32 helpers and readings against hand-worked binary32 values."""
+    f32max = float.fromhex("0x1.fffffep+127")
+    t.true("exp32(88.72) finite, exp32(88.73) inf (e^88.7228 = the largest binary32)",
+           exp32(88.72) <= f32max and math.isinf(exp32(88.73)))
+    t.true("exp32(0) = 1, exp32(-104.5) = 0", exp32(0.0) == 1.0 and exp32(-104.5) == 0.0)
+    t.true("sum32: 1e8 + 1 - 1e8 = 0", sum32([1e8, 1.0, -1e8]) == 0.0)
+    t.true("rsqrt32(4) = 0.5", rsqrt32(4.0) == 0.5)
+    got = eval_ratio_f32("trl-float32", {}, {"logp": [-1.0000001], "old_logp": [-1.0]}, Ctx())
+    t.true("f32(-1.0000001) - f32(-1) = -2^-23: ratio 1 - 2^-23",
+           got["ratio"][0] == 1 - mpf(2) ** -23 and got["log_ratio"][0] == -mpf(2) ** -23)
+    w = {"values": [1.0, 2.0, 3.0], "mask": [1, 1, 1]}
+    got = eval_whiten_f32("verl-float32", {"eps": 1e-8}, w, Ctx())
+    t.true("verl-float32 [1,2,3]: +-1 exactly", got["whitened"] == [-1, 0, 1])
+    pad = {"values": [1.0, 2.0, 3.0, 1e20], "mask": [1, 1, 1, 0]}
+    t.true("a masked square beyond binary32: TRL refuses, verl drops it",
+           refused(eval_whiten_f32, "trl-float32", {"eps": 1e-8}, pad) == "ERANGE"
+           and eval_whiten_f32("verl-float32", {"eps": 1e-8}, pad, Ctx())["whitened"][3] > 0)
+    one = {"values": [1.5], "old_values": [1.0], "returns": [2.0], "mask": [1]}
+    gt = eval_value_f32("trl-float32", {"clip": 0.5}, one, Ctx())["grad"][0]
+    gv = eval_value_f32("verl-float32", {"clip": 0.5}, one, Ctx())["grad"][0]
+    t.true("value at the clip bound, squares tied: TRL -0.5, verl -0.375 (min halves it)",
+           gt == -0.5 and gv == -0.375)
+
+
 SELFTESTS = [selftest_clip, selftest_value, selftest_whiten, selftest_is, selftest_klsum,
-             selftest_tokrew]
+             selftest_tokrew, selftest_f32]

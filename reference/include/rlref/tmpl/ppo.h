@@ -148,3 +148,64 @@ RLREF_WUR int RLREF_FN (ppo_kl_controller) (RLREF_T err, RLREF_T coef_after, RLR
  * loop broke.  target_kl > 0, factor > 0. */
 RLREF_WUR int RLREF_FN (ppo_early_stop) (size_t *updates, int *stopped, RLREF_CT kl, size_t n,
                                          RLREF_CT target_kl, RLREF_CT factor, int check_first);
+
+/* PPO-RATIO in binary32 (TRL, verl, OpenRLHF): l = f32(f32(logp) -
+ * f32(old_logp)), clamped to [-20, 20] when clamp, ratio = e^l correctly
+ * rounded to binary32, log_ratio = l, grad = ratio (0 where the clamp
+ * binds strictly).  ERANGE where an input lies beyond the binary32 range
+ * or the library's l or e^l is inf (e^l for l > 88.72: TRL's ratio is
+ * inf).  log_ratio, grad may be NULL. */
+RLREF_WUR int RLREF_FN (ppo_ratio_f32) (RLREF_T ratio, RLREF_T log_ratio, RLREF_T grad,
+                                        RLREF_CT logp, RLREF_CT old_logp, size_t n, int clamp);
+
+/* PPO-CLIP, PPO-DUALCLIP in binary32: with a = f32(adv), l and rho as
+ * ppo_ratio_f32, lo = f32(1 - eps_low), hi = f32(1 + eps_high) (1 - eps
+ * formed in binary64, as Python does), u = f32(a rho), v = f32(a
+ * clamp(rho, lo, hi)), s = min(u, v), for a < 0 with the dual clip s =
+ * max(s, f32(a f32(c)));
+ *   loss = f32(S/N), S the left-to-right binary32 sum of -mask_t s_t,
+ * grad[t] = f32(f32(f32(1/N) (-a)) rho) where rho A is the active term (0
+ * where a clip, the dual bound or the clamp binds strictly, half at a tie
+ * with the dual bound), clipfrac = f32(k/N).  Statuses as ppo_clip, and
+ * ERANGE where the library's ratio, a product or the sum is inf (or a
+ * masked token's infinite loss times 0 is NaN: TRL, OpenRLHF). */
+RLREF_WUR int RLREF_FN (ppo_clip_f32) (RLREF_T loss, RLREF_T surrogate, RLREF_T ratio,
+                                       RLREF_T grad, RLREF_T clipfrac, RLREF_CT logp,
+                                       RLREF_CT old_logp, RLREF_CT adv, const long *mask,
+                                       size_t n, const rlref_ppo_clip_f32_convention *c,
+                                       RLREF_CT eps_low, RLREF_CT eps_high, RLREF_CT dual_c);
+
+/* PPO-WHITEN in binary32: x = f32(values), mean = f32(S1/N), S1 the
+ * left-to-right binary32 sum of f32(x m); c = f32(x - mean), S2 that of
+ * f32(f32(c c) m); TRL and verl (masked_whiten): var = f32(f32(S2/N)
+ * f32(N/(N - 1))), scale = f32(sqrt(f32(var + f32(eps)))); OpenRLHF: var
+ * = f32(S2/N), scale = f32(sqrt(max(var, f32(eps)))); whitened = f32(c
+ * f32(1/scale)) (torch.rsqrt as 1/sqrt), then f32(w + mean) with
+ * c->readd_mean, and TRL 0 at masked positions;
+ * std = f32(sqrt(var)).  verl drops a masked square (masked_sum), TRL and
+ * OpenRLHF multiply it by 0.  EDOM as ppo_whiten (one masked value for
+ * TRL and verl, zero scale); ERANGE where an input lies beyond binary32
+ * or a square, a sum or a whitened value is inf in the library.  mean,
+ * std, scale may be NULL. */
+RLREF_WUR int RLREF_FN (ppo_whiten_f32) (RLREF_T whitened, RLREF_T mean, RLREF_T std,
+                                         RLREF_T scale, RLREF_CT values, const long *mask,
+                                         size_t n, const rlref_ppo_whiten_f32_convention *c,
+                                         RLREF_CT eps);
+
+/* PPO-VALUE in binary32 (c->value.half and a clipped form): v, o, r =
+ * f32(values, old_values, returns), c = f32(clip); Vc = clamp(v, f32(o -
+ * c), f32(o + c)) (TRL, verl) or f32(o + clamp(f32(v - o), -c, c))
+ * (OpenRLHF); losses[t] = max(f32(d1 d1), f32(d2 d2)), d1 = f32(v - r),
+ * d2 = f32(Vc - r); loss = f32(0.5 f32(S/N)), S the left-to-right
+ * binary32 sum of mask_t losses[t]; grad[t] as autograd forms it, from g =
+ * f32(0.5/N): f32(g 2 d) of the larger square, f32(p1 + p2) of the two
+ * halves at a tie, the clipped path only where its clamp passes the
+ * gradient; clipfrac = f32(k/N).  Statuses as ppo_value_loss, and ERANGE
+ * where an input lies beyond binary32 or a square is inf (at a masked
+ * token too, inf * 0, for TRL and OpenRLHF). */
+RLREF_WUR int RLREF_FN (ppo_value_loss_f32) (RLREF_T loss, RLREF_T losses, RLREF_T grad,
+                                             RLREF_T clipfrac, RLREF_CT values,
+                                             RLREF_CT old_values, RLREF_CT returns,
+                                             const long *mask, size_t n,
+                                             const rlref_ppo_value_f32_convention *c,
+                                             RLREF_CT clip);
