@@ -301,6 +301,7 @@ check-cli: $(RLREF)
 	sh tests/check_cmd/test_fixture_drift.sh $(abspath $(RLREF))
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures
 	sh tests/check_cmd/test_real.sh $(abspath $(RLREF)) golden/GRPO-ADV.json tests/check_cmd/real
+	sh tests/check_cmd/test_ppo_f32.sh $(abspath $(RLREF)) golden
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
 	sh tests/cli/test_check_diag.sh $(abspath $(RLREF))
 	sh tests/example/test_readme_example.sh
@@ -356,6 +357,9 @@ bench: $(LIB_A)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) tests/bench/w3.c -o $(BUILD)/bin/w3 \
 	  $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
 	sh tests/bench/w2w3.sh $(BUILD)/bin/w2 $(BUILD)/bin/w3
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) tests/bench/ppo_clip.c -o $(BUILD)/bin/ppo_clip \
+	  $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
+	sh tests/bench/ppo_clip.sh $(BUILD)/bin/ppo_clip
 
 # Line coverage of the library by the unit suites and the command tests (gcov).
 coverage:

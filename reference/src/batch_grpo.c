@@ -20,7 +20,10 @@
  * exact dot product.  For GROUP_STD and G a multiple of
  * 4, group_lanes tries first a form whose checks make every order of
  * summation exact (multiples of a power of 2 that bound the partial sums),
- * so its loops run in four lanes and vectorise.  Nothing is allocated. */
+ * so its loops run in four lanes and vectorise.  A group of 0s and 1s
+ * takes its two advantages from a table by its count of ones, filled by
+ * the exact path the first time a count is met (binary_run).  Nothing is
+ * allocated. */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -354,9 +357,135 @@ group_lanes (double *adv, const double *r, size_t G, const rlref_adv_convention 
   return 1;
 }
 
+/* Binary groups.  The reference's advantages of a group depend only on
+ * the multiset of its rewards and, per position, on the reward there: its
+ * scale is set by max |r|, its sum S and its sum of squared deviations
+ * are rounded once from the exact sums (the same in any order), and each
+ * deviation is formed from its own reward.  So a group of 0s and 1s (the
+ * bits of +0.0 and 1.0 exactly) with m ones has two advantages, a1[m] at
+ * its ones and a0[m] at its zeros, the same for every such group of the
+ * batch: the first group with m ones is done by the exact path and its
+ * two values kept; later ones are written from them. */
+typedef struct
+{
+  double a0[RLREF_BATCH_GMAX + 1], a1[RLREF_BATCH_GMAX + 1];
+  unsigned char have[RLREF_BATCH_GMAX + 1];
+} binary_table;
+
+#define ONE_BITS UINT64_C (0x3ff0000000000000)
+
+/* Four lanes of 64-bit words (GCC's vector extension: AVX2 registers in
+ * the avx2 clone, SSE2 pairs otherwise). */
+typedef uint64_t v4u __attribute__ ((vector_size (32)));
+
+/* The number of ones of r[0..G-1] when every r is +0.0 or 1.0, else -1. */
+static inline long
+count_binary (const double *r, size_t G)
+{
+  uint64_t ones = 0, zeros = 0;
+  for (size_t i = 0; i < G; i++)
+    {
+      uint64_t b;
+      memcpy (&b, r + i, sizeof b);
+      ones += b == ONE_BITS;
+      zeros += b == 0;
+    }
+  return ones + zeros == G ? (long) ones : -1;
+}
+
+/* Groups q = 0, 1, ... of G rewards at r (advantages at adv, which may be
+ * r) while each is binary with its count of ones in the table: its
+ * advantages written as a selection of bits, without branches (four
+ * lanes when 4 divides G).  Returns the first group not done (ng when
+ * all are). */
+__attribute__ ((target_clones ("avx2", "default"))) static size_t
+binary_run (double *adv, const double *r, size_t G, size_t ng, const binary_table *t)
+{
+  const v4u one = { ONE_BITS, ONE_BITS, ONE_BITS, ONE_BITS };
+  for (size_t q = 0; q < ng; q++, r += G, adv += G)
+    {
+      uint64_t b0, b1;
+      long m;
+      if (G % 4 == 0)
+        {
+          v4u n1 = { 0, 0, 0, 0 }, n0 = { 0, 0, 0, 0 };
+          for (size_t i = 0; i < G; i += 4)
+            {
+              v4u b;
+              memcpy (&b, r + i, sizeof b);
+              n1 += (v4u) (b == one);           /* -1 where true */
+              n0 += (v4u) (b == 0);
+            }
+          {
+            uint64_t ones = 0 - ((n1[0] + n1[1]) + (n1[2] + n1[3]));
+            uint64_t zeros = 0 - ((n0[0] + n0[1]) + (n0[2] + n0[3]));
+            m = ones + zeros == G ? (long) ones : -1;
+          }
+        }
+      else
+        m = count_binary (r, G);
+      if (m < 0 || !t->have[m])
+        return q;
+      memcpy (&b0, &t->a0[m], sizeof b0);
+      memcpy (&b1, &t->a1[m], sizeof b1);
+      if (G % 4 == 0)
+        {
+          const v4u w0 = { b0, b0, b0, b0 }, w1 = { b1, b1, b1, b1 };
+          for (size_t i = 0; i < G; i += 4)
+            {
+              v4u b, k;
+              memcpy (&b, r + i, sizeof b);
+              k = (v4u) (b == one);
+              b = (w1 & k) | (w0 & ~k);
+              memcpy (adv + i, &b, sizeof b);
+            }
+        }
+      else
+        for (size_t i = 0; i < G; i++)
+          {
+            uint64_t b, k;
+            memcpy (&b, r + i, sizeof b);
+            k = (uint64_t) 0 - (uint64_t) (b == ONE_BITS);
+            b = (b1 & k) | (b0 & ~k);
+            memcpy (adv + i, &b, sizeof b);
+          }
+    }
+  return ng;
+}
+
+/* Where binary_run stopped at a binary group whose count m is not in the
+ * table: m, and the first zero *i0 and the first one *i1 of r (G where
+ * there is none), for binary_keep; 0 when the group is not binary. */
+static inline int
+binary_new (const double *r, size_t G, long *m, size_t *i0, size_t *i1)
+{
+  *m = count_binary (r, G);
+  if (*m < 0)
+    return 0;
+  *i0 = *i1 = G;
+  for (size_t i = G; i-- > 0;)
+    {
+      if (r[i] == 0.0)
+        *i0 = i;
+      else
+        *i1 = i;
+    }
+  return 1;
+}
+
+/* Keeps the advantages of a binary group with m ones just computed. */
+static inline void
+binary_keep (binary_table *t, const double *adv, size_t G, long m, size_t i0, size_t i1)
+{
+  t->a0[m] = i0 < G ? adv[i0] : 0.0;
+  t->a1[m] = i1 < G ? adv[i1] : 0.0;
+  t->have[m] = 1;
+}
+
 /* A chunk of the fast path on a thread (batch_threads.h): groups
- * [k ng/8, (k + 1) ng/8) of the batch; stop[k] is the first group that
- * group_lanes declined (ng when none). */
+ * [k ng/8, (k + 1) ng/8) of the batch, binary ones from the chunk's own
+ * table; stop[k] is the first group that group_lanes declined (ng when
+ * none). */
 typedef struct
 {
   double *adv;
@@ -373,15 +502,31 @@ lanes_chunk (void *arg, size_t k)
 {
   lanes_job *j = arg;
   double x[RLREF_BATCH_GMAX + 1];
-  size_t first = j->ng * k / BATCH_CHUNKS, last = j->ng * (k + 1) / BATCH_CHUNKS;
+  binary_table t;
+  size_t first = j->ng * k / BATCH_CHUNKS, last = j->ng * (k + 1) / BATCH_CHUNKS, G = j->G;
+  memset (t.have, 0, sizeof t.have);
   j->stop[k] = j->ng;
   for (size_t q = first; q < last; q++)
-    if (!group_lanes (j->adv + q * j->G, j->rewards + q * j->G, j->G, j->c, j->kcap, j->c1,
-                      j->c2, x))
-      {
-        j->stop[k] = q;
-        return;
-      }
+    {
+      double *adv;
+      const double *r;
+      size_t i0, i1;
+      long m;
+      int b;
+      q += binary_run (j->adv + q * G, j->rewards + q * G, G, last - q, &t);
+      if (q == last)
+        break;
+      adv = j->adv + q * G;
+      r = j->rewards + q * G;
+      b = binary_new (r, G, &m, &i0, &i1);
+      if (!group_lanes (adv, r, G, j->c, j->kcap, j->c1, j->c2, x))
+        {
+          j->stop[k] = q;
+          return;
+        }
+      if (b)
+        binary_keep (&t, adv, G, m, i0, i1);
+    }
 }
 
 /* GRPO-ADV over N/G groups (13.23): one pass validates (the refusing
@@ -392,9 +537,10 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
 {
   double x[RLREF_BATCH_GMAX + 1], co[RLREF_BATCH_GMAX + 1];
   double c1 = 0.0, c2 = 0.0;
+  binary_table t;
   size_t g0;
   long kcap = LONG_MAX;
-  int exact, lanes, status;
+  int exact, lanes, binary, status;
   if (!adv || !rewards || !c || N == 0 || G == 0)
     RLREF_ERROR ("empty rewards, zero group size or NULL argument", RLREF_EINVAL);
   if (N % G != 0)
@@ -427,6 +573,11 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
       c1 = 1.5 * pow2 (b - 1);
       c2 = 1.5 * pow2 (b + 1);
     }
+  /* binary groups from the table where the group is done exactly and
+   * there are enough groups to repeat a count */
+  binary = exact && G >= 2 && G <= RLREF_BATCH_GMAX && N / G > G + 1;
+  if (binary)
+    memset (t.have, 0, sizeof t.have);
   g0 = 0;
   if (lanes && N >= BATCH_MIN_PARALLEL && rlref_batch_threads () > 1
       && ((uintptr_t) (adv + N) <= (uintptr_t) rewards
@@ -452,9 +603,23 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
     {
       const double *r = rewards + g;
       double mx = 0.0;
-      int finite = 1;
+      int finite = 1, b = 0;
+      size_t i0 = 0, i1 = 0;
+      long m = 0;
+      if (binary)
+        {
+          g += binary_run (adv + g, r, G, (N - g) / G, &t) * G;
+          if (g == N)
+            break;
+          r = rewards + g;
+          b = binary_new (r, G, &m, &i0, &i1);
+        }
       if (lanes && group_lanes (adv + g, r, G, c, kcap, c1, c2, x))
-        continue;
+        {
+          if (b)
+            binary_keep (&t, adv + g, G, m, i0, i1);
+          continue;
+        }
       if (!exact || G > RLREF_BATCH_GMAX)
         status = rlref_grpo_adv_ws_d (adv + g, r, G, G, c, ws);
       else if (G == 1)
@@ -486,6 +651,8 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
         }
       if (status)
         return status;
+      if (b)
+        binary_keep (&t, adv + g, G, m, i0, i1);
     }
   return RLREF_SUCCESS;
 }

@@ -1,17 +1,27 @@
 /* batch_kl.c -- binary64 batch kernel of the KL estimators k1, k2, k3
  * (KL-K1, KL-K2, KL-K3; seed 000 table 5 and (13.26)) over n tokens:
  * per-token values and their sums, held to rlref_kl_estimate_d
- * (src/formulas/kl.c, conventions "plain" and "stable").
+ * (src/formulas/kl.c, conventions "plain" and "stable") and to the exact
+ * k3 (MPFR) within the bounds of rlref/batch.h.
  *
- * Tokens go by blocks of BLK: a loop without branches forms l, k2 and the
- * series form of k3 for the whole block (compiled also for AVX2), a second
- * pass replaces k3 by expm1(-l) + l where |l| >= 1/2 (the reference's form
- * there, so those values agree bit for bit), and each sum takes the block
- * in 8 interleaved partial sums, added with Neumaier's compensation to the
- * total of one of 8 fixed chunks of blocks; the chunks' totals are added
- * in order, again compensated.  The chunks run on the threads of
- * rlref_batch_set_threads when n is large; the result is the same.  One
- * pass checks the inputs first; nothing is allocated. */
+ * One pass over the tokens, by blocks of BLK: per token l = logp - ref,
+ * k1 = l, k2 = l^2/2, and k3 at x = -l by a polynomial for |l| < 3/2 or
+ * expm1(x) + l beyond; each sum takes the block in 8 interleaved partial
+ * sums, added with Neumaier's compensation to the total of one of 8 fixed
+ * chunks of blocks; the chunks' totals are added in order, again
+ * compensated.  The checks (finite inputs, finite k2 and k3) are folded
+ * into the same pass.  With SLEEF (-DRLREF_HAVE_SLEEF) on a processor with
+ * AVX2 and FMA, eight tokens at a time in two vectors of four: a block
+ * whose every |l| is below 3/2 (then the inputs, k2 and k3 are finite)
+ * runs a loop of the polynomial alone, without checks or calls; a block
+ * with any other l (rare for log-ratios) is done again with the checks and
+ * SLEEF's expm1 (Sleef_expm1d4_u10avx2, within 1 ulp) where a lane needs
+ * it.  The tokens left over (fewer than 8 at the end of a block), and
+ * every token elsewhere, take the same operations one at a time, with
+ * glibc's expm1.  The polynomial's operations are the same on both paths
+ * (fma is one rounding), so the two differ only where expm1 is used.  The chunks
+ * run on the threads of rlref_batch_set_threads when n is large; the
+ * result is the same.  Nothing is allocated. */
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
@@ -19,124 +29,303 @@
 #include "rlref/batch.h"
 #include "batch_threads.h"
 
+#if defined(RLREF_HAVE_SLEEF) && defined(__x86_64__) && defined(__GNUC__)
+#define SIMD_AVX2 1
+#pragma GCC push_options
+#pragma GCC target ("avx2,fma")
+#include <immintrin.h>
+#include <sleef.h>
+#pragma GCC pop_options
+#endif
+
 #define BLK 256
 
-/* 1/n!, n = 3..17: the series of (e^x - 1 - x - x^2/2)/x^3. */
-#define F3 (1.0 / 6.0)
-#define F4 (1.0 / 24.0)
-#define F5 (1.0 / 120.0)
-#define F6 (1.0 / 720.0)
-#define F7 (1.0 / 5040.0)
-#define F8 (1.0 / 40320.0)
-#define F9 (1.0 / 362880.0)
-#define F10 (1.0 / 3628800.0)
-#define F11 (1.0 / 39916800.0)
-#define F12 (1.0 / 479001600.0)
-#define F13 (1.0 / 6227020800.0)
-#define F14 (1.0 / 87178291200.0)
-#define F15 (1.0 / 1307674368000.0)
-#define F16 (1.0 / 20922789888000.0)
-#define F17 (1.0 / 355687428096000.0)
+/* k3 by the polynomial for |l| < THR, by expm1 beyond. */
+#define THR 1.5
 
-/* k3 = e^x - 1 - x at x = -l for |x| < 1/2 (13.26):
- *   x^2/2 + x^3 q(x),  q = sum_{j=0}^{14} x^j/(j + 3)!  (Horner);
- * the terms left out are below 2^-62 of the sum.  The first term carries
- * the value (|x^3 q| <= |x^2|/6): within 2 ulp of the exact k3 (1.6 ulp
- * measured). */
+/* q(x) = sum_{j=0}^{15} C_j x^j, the near-minimax polynomial (Chebyshev
+ * fit at 60 digits, mpmath, then rounded to binary64) of
+ *   (e^x - 1 - x - x^2/2)/x^3 = sum_{j>=0} x^j/(j + 3)!
+ * on [-3/2, 3/2]: relative error below 2^-53.9 there, the rounding of C0 =
+ * 1/6 included. */
+#define C0 0x1.5555555555555p-3
+#define C1 0x1.5555555555555p-5
+#define C2 0x1.1111111111117p-7
+#define C3 0x1.6c16c16c16c19p-10
+#define C4 0x1.a01a01a019339p-13
+#define C5 0x1.a01a01a019af6p-16
+#define C6 0x1.71de3a56238b1p-19
+#define C7 0x1.27e4fb77d30f3p-22
+#define C8 0x1.ae6455df98ba4p-26
+#define C9 0x1.1eed8ebfc6b22p-29
+#define C10 0x1.6124acde024e1p-33
+#define C11 0x1.939786f4341dep-37
+#define C12 0x1.ae579834838f3p-41
+#define C13 0x1.ae5f92b9bfe7ap-45
+#define C14 0x1.9ff9124816b94p-49
+#define C15 0x1.70c8a543a9781p-53
+
+/* k3 = e^x - 1 - x at x = -l, |x| < 3/2 (13.26), as
+ *   x^2/2 + (e/2 + x^3 q(x)),   x^2 = s + e exactly (s = o(x^2), e by fma),
+ * q in two Horner halves, q = lo + x^8 hi (shorter chains of fma); the
+ * last addition carries the value (|x^3 q| <= 0.56 k3 there). */
 static inline double
-k3_series (double x)
+k3_poly (double x)
 {
-  double q = F17, x2 = x * x;
-  q = q * x + F16;
-  q = q * x + F15;
-  q = q * x + F14;
-  q = q * x + F13;
-  q = q * x + F12;
-  q = q * x + F11;
-  q = q * x + F10;
-  q = q * x + F9;
-  q = q * x + F8;
-  q = q * x + F7;
-  q = q * x + F6;
-  q = q * x + F5;
-  q = q * x + F4;
-  q = q * x + F3;
-  return x2 * 0.5 + (x2 * x) * q;
+  double s = x * x, e = fma (x, x, -s), x4 = s * s, x8 = x4 * x4, lo, hi, q;
+  hi = fma (fma (fma (fma (fma (fma (fma (C15, x, C14), x, C13), x, C12), x, C11), x, C10), x,
+                 C9), x, C8);
+  lo = fma (fma (fma (fma (fma (fma (fma (C7, x, C6), x, C5), x, C4), x, C3), x, C2), x, C1),
+            x, C0);
+  q = fma (x8, hi, lo);
+  return s * 0.5 + fma (s * x, q, e * 0.5);
 }
 
-/* l = logp - ref (or logp), k2 = l^2/2 and the series k3 for the nb
- * tokens of a block (loops without branches). */
-static inline void
-block_values (double *restrict L, double *restrict K2, double *restrict K3,
-              const double *restrict logp, const double *restrict ref, size_t nb)
+/* k3 at the log-ratio l, one token: the polynomial for |l| < 3/2, else
+ * the reference's expm1(-l) + l. */
+static inline double
+k3_token (double l)
 {
-  if (ref)
-    for (size_t i = 0; i < nb; i++)
-      L[i] = logp[i] - ref[i];
-  else
-    for (size_t i = 0; i < nb; i++)
-      L[i] = logp[i];
-  for (size_t i = 0; i < nb; i++)
+  return fabs (l) < THR ? k3_poly (-l) : expm1 (-l) + l;
+}
+
+/* Per-block results: the three block sums, and flags. */
+enum { BAD_INPUT = 1, BAD_RANGE = 2 };
+
+/* Tokens i0 .. nb-1 of a block one at a time: values written where asked,
+ * added to the partial sums a, b, c (token i to slot i mod 8, i0 a
+ * multiple of 8, the last nb mod 8 tokens to slot 0);
+ * returns the flags. */
+static inline int
+tokens_scalar (double a[8], double b[8], double c[8], double *k1, double *k2, double *k3,
+               const double *logp, const double *ref, size_t i0, size_t nb)
+{
+  double in = 0.0;
+  int range = 0;
+  for (size_t i = i0; i < nb; i++)
     {
-      K2[i] = (L[i] * L[i]) * 0.5;
-      K3[i] = k3_series (-L[i]);
+      double l = ref ? logp[i] - ref[i] : logp[i], v2 = (l * l) * 0.5, v3 = k3_token (l);
+      size_t j = i < nb - nb % 8 ? i % 8 : 0;
+      in += logp[i] * 0.0 + (ref ? ref[i] * 0.0 : 0.0);
+      range |= !(v2 <= DBL_MAX) | !(v3 <= DBL_MAX);
+      a[j] += l;
+      b[j] += v2;
+      c[j] += v3;
+      if (k1)
+        k1[i] = l;
+      if (k2)
+        k2[i] = v2;
+      if (k3)
+        k3[i] = v3;
     }
+  return (in == 0.0 ? 0 : BAD_INPUT) | (range ? BAD_RANGE : 0);
 }
 
-/* block_values for a whole block, compiled also for AVX2 (GCC chooses
- * the clone at load time; the operations, and so the results, are the
- * same: C11 forbids contracting them into fma). */
-__attribute__ ((target_clones ("avx2", "default"))) static void
-block_full (double *restrict L, double *restrict K2, double *restrict K3,
-            const double *restrict logp, const double *restrict ref)
+/* The tree of 8 partial sums. */
+static inline double
+tree8 (const double a[8])
 {
-  block_values (L, K2, K3, logp, ref, BLK);
+  return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
 }
 
-/* The sums of a whole block of L, K2, K3 as block_sum forms them (8
- * interleaved partial sums, combined as a tree), and whether K2 and K3
- * are finite; compiled also for AVX2, as block_full. */
-__attribute__ ((target_clones ("avx2", "default"))) static int
-block_sums (double *sL, double *s2, double *s3, const double *restrict L,
-            const double *restrict K2, const double *restrict K3)
+/* A block of nb <= BLK tokens one at a time. */
+static int
+block_scalar (double sums[3], double *k1, double *k2, double *k3, const double *logp,
+              const double *ref, size_t nb)
 {
   double a[8] = { 0 }, b[8] = { 0 }, c[8] = { 0 };
-  int ok = 1;
-  for (size_t i = 0; i < BLK; i += 8)
-    for (size_t j = 0; j < 8; j++)
-      {
-        a[j] += L[i + j];
-        b[j] += K2[i + j];
-        c[j] += K3[i + j];
-        ok &= (K2[i + j] <= DBL_MAX) & (K3[i + j] <= DBL_MAX);
-      }
-  *sL = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
-  *s2 = ((b[0] + b[1]) + (b[2] + b[3])) + ((b[4] + b[5]) + (b[6] + b[7]));
-  *s3 = ((c[0] + c[1]) + (c[2] + c[3])) + ((c[4] + c[5]) + (c[6] + c[7]));
-  return ok;
+  int flags = tokens_scalar (a, b, c, k1, k2, k3, logp, ref, 0, nb);
+  sums[0] = tree8 (a);
+  sums[1] = tree8 (b);
+  sums[2] = tree8 (c);
+  return flags;
 }
 
-/* The sum of v[0..nb-1] in 8 interleaved partial sums, combined as a tree. */
-static inline double
-block_sum (const double *v, size_t nb)
+#ifdef SIMD_AVX2
+/* k3_poly on four lanes, the same operations; *h = x^2/2 (= k2). */
+__attribute__ ((target ("avx2,fma"))) static inline __m256d
+k3_poly4 (__m256d x, __m256d *h)
 {
-  double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;
-  size_t i = 0;
-  for (; i + 8 <= nb; i += 8)
-    {
-      a0 += v[i];
-      a1 += v[i + 1];
-      a2 += v[i + 2];
-      a3 += v[i + 3];
-      a4 += v[i + 4];
-      a5 += v[i + 5];
-      a6 += v[i + 6];
-      a7 += v[i + 7];
-    }
-  for (; i < nb; i++)
-    a0 += v[i];
-  return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));
+#define FMA4(a, b, c) _mm256_fmadd_pd (a, b, c)
+#define K(c) _mm256_set1_pd (c)
+  __m256d s = _mm256_mul_pd (x, x), e = _mm256_fmsub_pd (x, x, s);
+  __m256d x4 = _mm256_mul_pd (s, s), x8 = _mm256_mul_pd (x4, x4), hi, lo, q;
+  hi = FMA4 (FMA4 (FMA4 (FMA4 (FMA4 (FMA4 (FMA4 (K (C15), x, K (C14)), x, K (C13)), x, K (C12)),
+                               x, K (C11)), x, K (C10)), x, K (C9)), x, K (C8));
+  lo = FMA4 (FMA4 (FMA4 (FMA4 (FMA4 (FMA4 (FMA4 (K (C7), x, K (C6)), x, K (C5)), x, K (C4)), x,
+                               K (C3)), x, K (C2)), x, K (C1)), x, K (C0));
+  q = FMA4 (x8, hi, lo);
+  *h = _mm256_mul_pd (s, K (0.5));
+  return _mm256_add_pd (*h, FMA4 (_mm256_mul_pd (s, x), q, _mm256_mul_pd (e, K (0.5))));
+#undef K
+#undef FMA4
 }
+
+/* k2 and k3 of four log-ratios l (k3 as k3_token, SLEEF's expm1 where
+ * |l| >= 3/2); *bad gathers lanes where k2 or k3 is not finite. */
+__attribute__ ((target ("avx2,fma"))) static inline void
+values4 (__m256d l, __m256d *v2, __m256d *v3, __m256d *bad)
+{
+  const __m256d sign = _mm256_set1_pd (-0.0), big = _mm256_set1_pd (DBL_MAX);
+  __m256d x = _mm256_xor_pd (l, sign);
+  __m256d far = _mm256_cmp_pd (_mm256_andnot_pd (sign, l), _mm256_set1_pd (THR), _CMP_NLT_UQ);
+  __m256d k3 = k3_poly4 (x, v2);       /* (-l)^2/2 = (l l) 0.5 */
+  if (_mm256_movemask_pd (far) != 0)
+    k3 = _mm256_blendv_pd (k3, _mm256_add_pd (Sleef_expm1d4_u10avx2 (x), l), far);
+  *v3 = k3;
+  *bad = _mm256_or_pd (*bad, _mm256_or_pd (_mm256_cmp_pd (*v2, big, _CMP_NLE_UQ),
+                                           _mm256_cmp_pd (k3, big, _CMP_NLE_UQ)));
+}
+
+/* A block of nb <= BLK tokens, eight at a time (slots 0-3 and 4-7 of the
+ * partial sums in two vectors), the rest by tokens_scalar. */
+__attribute__ ((target ("avx2,fma"))) static int
+block_avx2 (double sums[3], double *k1, double *k2, double *k3, const double *logp,
+            const double *ref, size_t nb)
+{
+  const __m256d zero = _mm256_setzero_pd (), sign = _mm256_set1_pd (-0.0);
+  const __m256d big = _mm256_set1_pd (DBL_MAX);
+  __m256d a0 = zero, a1 = zero, b0 = zero, b1 = zero, c0 = zero, c1 = zero;
+  __m256d bad = zero, in = zero;
+  double a[8], b[8], c[8];
+  size_t n8 = nb - nb % 8;
+  int flags;
+  for (size_t i = 0; i < n8; i += 8)
+    {
+      __m256d p0 = _mm256_loadu_pd (logp + i), p1 = _mm256_loadu_pd (logp + i + 4), l0, l1;
+      __m256d u0, u1, w0, w1;
+      in = _mm256_or_pd (in, _mm256_or_pd (_mm256_cmp_pd (_mm256_andnot_pd (sign, p0), big,
+                                                          _CMP_NLE_UQ),
+                                           _mm256_cmp_pd (_mm256_andnot_pd (sign, p1), big,
+                                                          _CMP_NLE_UQ)));
+      if (ref)
+        {
+          __m256d r0 = _mm256_loadu_pd (ref + i), r1 = _mm256_loadu_pd (ref + i + 4);
+          in = _mm256_or_pd (in, _mm256_or_pd (_mm256_cmp_pd (_mm256_andnot_pd (sign, r0), big,
+                                                              _CMP_NLE_UQ),
+                                               _mm256_cmp_pd (_mm256_andnot_pd (sign, r1), big,
+                                                              _CMP_NLE_UQ)));
+          l0 = _mm256_sub_pd (p0, r0);
+          l1 = _mm256_sub_pd (p1, r1);
+        }
+      else
+        {
+          l0 = p0;
+          l1 = p1;
+        }
+      values4 (l0, &u0, &w0, &bad);
+      values4 (l1, &u1, &w1, &bad);
+      a0 = _mm256_add_pd (a0, l0);
+      a1 = _mm256_add_pd (a1, l1);
+      b0 = _mm256_add_pd (b0, u0);
+      b1 = _mm256_add_pd (b1, u1);
+      c0 = _mm256_add_pd (c0, w0);
+      c1 = _mm256_add_pd (c1, w1);
+      if (k1)
+        {
+          _mm256_storeu_pd (k1 + i, l0);
+          _mm256_storeu_pd (k1 + i + 4, l1);
+        }
+      if (k2)
+        {
+          _mm256_storeu_pd (k2 + i, u0);
+          _mm256_storeu_pd (k2 + i + 4, u1);
+        }
+      if (k3)
+        {
+          _mm256_storeu_pd (k3 + i, w0);
+          _mm256_storeu_pd (k3 + i + 4, w1);
+        }
+    }
+  _mm256_storeu_pd (a, a0);
+  _mm256_storeu_pd (a + 4, a1);
+  _mm256_storeu_pd (b, b0);
+  _mm256_storeu_pd (b + 4, b1);
+  _mm256_storeu_pd (c, c0);
+  _mm256_storeu_pd (c + 4, c1);
+  flags = tokens_scalar (a, b, c, k1, k2, k3, logp, ref, n8, nb);
+  flags |= (_mm256_movemask_pd (in) ? BAD_INPUT : 0) | (_mm256_movemask_pd (bad) ? BAD_RANGE : 0);
+  sums[0] = tree8 (a);
+  sums[1] = tree8 (b);
+  sums[2] = tree8 (c);
+  return flags;
+}
+
+/* The common case of block_avx2: a block with every |l| < 3/2, so k3 is
+ * the polynomial and k2, k3 are finite (a NaN or infinite l counts as
+ * |l| >= 3/2): the same values and sums as block_avx2, without its checks
+ * and calls.  Returns 0, or 1 (and nothing to keep) when some |l| >= 3/2. */
+__attribute__ ((target ("avx2,fma"))) static int
+block_near_avx2 (double sums[3], double *k1, double *k2, double *k3, const double *logp,
+                 const double *ref, size_t nb)
+{
+  const __m256d zero = _mm256_setzero_pd (), sign = _mm256_set1_pd (-0.0);
+  const __m256d thr = _mm256_set1_pd (THR);
+  __m256d a0 = zero, a1 = zero, b0 = zero, b1 = zero, c0 = zero, c1 = zero, far = zero;
+  double a[8], b[8], c[8];
+  size_t n8 = nb - nb % 8;
+  for (size_t i = 0; i < n8; i += 8)
+    {
+      __m256d l0 = _mm256_loadu_pd (logp + i), l1 = _mm256_loadu_pd (logp + i + 4);
+      __m256d u0, u1, w0, w1;
+      if (ref)
+        {
+          l0 = _mm256_sub_pd (l0, _mm256_loadu_pd (ref + i));
+          l1 = _mm256_sub_pd (l1, _mm256_loadu_pd (ref + i + 4));
+        }
+      far = _mm256_or_pd (far, _mm256_or_pd (_mm256_cmp_pd (_mm256_andnot_pd (sign, l0), thr,
+                                                            _CMP_NLT_UQ),
+                                             _mm256_cmp_pd (_mm256_andnot_pd (sign, l1), thr,
+                                                            _CMP_NLT_UQ)));
+      w0 = k3_poly4 (_mm256_xor_pd (l0, sign), &u0);
+      w1 = k3_poly4 (_mm256_xor_pd (l1, sign), &u1);
+      a0 = _mm256_add_pd (a0, l0);
+      a1 = _mm256_add_pd (a1, l1);
+      b0 = _mm256_add_pd (b0, u0);
+      b1 = _mm256_add_pd (b1, u1);
+      c0 = _mm256_add_pd (c0, w0);
+      c1 = _mm256_add_pd (c1, w1);
+      if (k1)
+        {
+          _mm256_storeu_pd (k1 + i, l0);
+          _mm256_storeu_pd (k1 + i + 4, l1);
+        }
+      if (k2)
+        {
+          _mm256_storeu_pd (k2 + i, u0);
+          _mm256_storeu_pd (k2 + i + 4, u1);
+        }
+      if (k3)
+        {
+          _mm256_storeu_pd (k3 + i, w0);
+          _mm256_storeu_pd (k3 + i + 4, w1);
+        }
+    }
+  if (_mm256_movemask_pd (far))
+    return 1;
+  for (size_t i = n8; i < nb; i++)
+    if (!(fabs (ref ? logp[i] - ref[i] : logp[i]) < THR))
+      return 1;
+  _mm256_storeu_pd (a, a0);
+  _mm256_storeu_pd (a + 4, a1);
+  _mm256_storeu_pd (b, b0);
+  _mm256_storeu_pd (b + 4, b1);
+  _mm256_storeu_pd (c, c0);
+  _mm256_storeu_pd (c + 4, c1);
+  (void) tokens_scalar (a, b, c, k1, k2, k3, logp, ref, n8, nb);
+  sums[0] = tree8 (a);
+  sums[1] = tree8 (b);
+  sums[2] = tree8 (c);
+  return 0;
+}
+
+/* Whether this processor takes the AVX2 path. */
+static int
+have_avx2 (void)
+{
+  return __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
+}
+#endif
 
 /* s + c += x (Neumaier): the rounding error of each addition kept in c. */
 static inline void
@@ -147,47 +336,28 @@ neumaier (double *s, double *c, double x)
   *s = t;
 }
 
-/* Whether x[0..n-1] are all finite: x 0 is NaN for a NaN or an infinite
- * x, so a sum of them is 0 exactly when all are finite (by blocks, a loop
- * the compiler vectorizes). */
-static int
-all_finite (const double *x, size_t n)
-{
-  double a[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, t = 0.0;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    for (size_t j = 0; j < 8; j++)
-      a[j] += x[i + j] * 0.0;
-  for (; i < n; i++)
-    t += x[i] * 0.0;
-  for (size_t j = 0; j < 8; j++)
-    t += a[j];
-  return t == 0.0;
-}
-
 /* A chunk of rlref_kl_batch: blocks [nblk k/8, nblk (k + 1)/8) of the
  * tokens, their per-token values written, their block sums added with
- * Neumaier's compensation into s[k][j] + cs[k][j], range[k] set where k2
- * or k3 is not finite. */
+ * Neumaier's compensation into s[k][j] + cs[k][j], flags[k] gathering the
+ * blocks' flags. */
 typedef struct
 {
   double *k1, *k2, *k3;
   const double *logp, *ref;
   size_t n;
+  int avx2;
   double s[BATCH_CHUNKS][3], cs[BATCH_CHUNKS][3];
-  int range[BATCH_CHUNKS];
+  int flags[BATCH_CHUNKS];
 } kl_job;
 
 static void
 kl_chunk (void *arg, size_t k)
 {
   kl_job *j = arg;
-  double L[BLK], K2[BLK], K3[BLK], *s = j->s[k], *cs = j->cs[k];
-  unsigned short big[BLK];
-  size_t m;
+  double *s = j->s[k], *cs = j->cs[k], bs[3];
   size_t nblk = (j->n + BLK - 1) / BLK;
   size_t first = nblk * k / BATCH_CHUNKS * BLK, last = nblk * (k + 1) / BATCH_CHUNKS * BLK;
-  int range = 0;
+  int flags = 0;
   if (last > j->n)
     last = j->n;
   s[0] = s[1] = s[2] = cs[0] = cs[1] = cs[2] = 0.0;
@@ -195,43 +365,22 @@ kl_chunk (void *arg, size_t k)
     {
       size_t nb = last - b0 < BLK ? last - b0 : BLK;
       const double *ref = j->ref ? j->ref + b0 : NULL;
-      if (nb == BLK)
-        block_full (L, K2, K3, j->logp + b0, ref);
-      else
-        block_values (L, K2, K3, j->logp + b0, ref, nb);
-      /* the tokens with |l| >= 1/2, listed without a branch */
-      m = 0;
-      for (size_t i = 0; i < nb; i++)
+      double *k1 = j->k1 ? j->k1 + b0 : NULL, *k2 = j->k2 ? j->k2 + b0 : NULL;
+      double *k3 = j->k3 ? j->k3 + b0 : NULL;
+#ifdef SIMD_AVX2
+      if (j->avx2)
         {
-          big[m] = (unsigned short) i;
-          m += !(fabs (L[i]) < 0.5);
-        }
-      for (size_t q = 0; q < m; q++)
-        K3[big[q]] = expm1 (-L[big[q]]) + L[big[q]];
-      if (nb == BLK)
-        {
-          double b1, b2, b3;
-          range |= !block_sums (&b1, &b2, &b3, L, K2, K3);
-          neumaier (&s[0], &cs[0], b1);
-          neumaier (&s[1], &cs[1], b2);
-          neumaier (&s[2], &cs[2], b3);
+          if (block_near_avx2 (bs, k1, k2, k3, j->logp + b0, ref, nb))
+            flags |= block_avx2 (bs, k1, k2, k3, j->logp + b0, ref, nb);
         }
       else
-        {
-          for (size_t i = 0; i < nb; i++)
-            range |= !isfinite (K2[i]) | !isfinite (K3[i]);
-          neumaier (&s[0], &cs[0], block_sum (L, nb));
-          neumaier (&s[1], &cs[1], block_sum (K2, nb));
-          neumaier (&s[2], &cs[2], block_sum (K3, nb));
-        }
-      if (j->k1)
-        memcpy (j->k1 + b0, L, nb * sizeof *L);
-      if (j->k2)
-        memcpy (j->k2 + b0, K2, nb * sizeof *K2);
-      if (j->k3)
-        memcpy (j->k3 + b0, K3, nb * sizeof *K3);
+#endif
+        flags |= block_scalar (bs, k1, k2, k3, j->logp + b0, ref, nb);
+      neumaier (&s[0], &cs[0], bs[0]);
+      neumaier (&s[1], &cs[1], bs[1]);
+      neumaier (&s[2], &cs[2], bs[2]);
     }
-  j->range[k] = range;
+  j->flags[k] = flags;
 }
 
 /* KL-K1, KL-K2, KL-K3 (13.26) and their sums over n tokens: 8 chunks of
@@ -242,19 +391,20 @@ rlref_kl_batch (double *restrict k1, double *restrict k2, double *restrict k3,
                 double *restrict sums, const double *restrict logp,
                 const double *restrict ref_logp, size_t n)
 {
-  kl_job job = { k1, k2, k3, logp, ref_logp, n, { { 0 } }, { { 0 } }, { 0 } };
+  kl_job job = { k1, k2, k3, logp, ref_logp, n, 0, { { 0 } }, { { 0 } }, { 0 } };
   double s[3] = { 0, 0, 0 }, cs[3] = { 0, 0, 0 };
-  int range = 0;
+  int flags = 0;
   if (n == 0)
     RLREF_ERROR ("empty input", RLREF_EINVAL);
   if (!logp)
     RLREF_ERROR ("log-probabilities missing", RLREF_EINVAL);
-  if (!all_finite (logp, n) || (ref_logp && !all_finite (ref_logp, n)))
-    RLREF_ERROR ("non-finite log-probability", RLREF_ENAN);
+#ifdef SIMD_AVX2
+  job.avx2 = have_avx2 ();
+#endif
   (void) rlref_batch_run (kl_chunk, &job, BATCH_CHUNKS, n >= BATCH_MIN_PARALLEL);
   for (size_t k = 0; k < BATCH_CHUNKS; k++)
     {
-      range |= job.range[k];
+      flags |= job.flags[k];
       for (int j = 0; j < 3; j++)
         {
           neumaier (&s[j], &cs[j], job.s[k][j]);
@@ -262,10 +412,23 @@ rlref_kl_batch (double *restrict k1, double *restrict k2, double *restrict k3,
             neumaier (&s[j], &cs[j], job.cs[k][j]);
         }
     }
+  if (flags & BAD_INPUT)
+    RLREF_ERROR ("non-finite log-probability", RLREF_ENAN);
   if (sums)
     for (int j = 0; j < 3; j++)
       sums[j] = isfinite (s[j]) ? s[j] + cs[j] : s[j];
-  if (range)
+  if (flags & BAD_RANGE)
     RLREF_ERROR ("k2 or k3 exceeds the largest double", RLREF_ERANGE);
   return RLREF_SUCCESS;
+}
+
+/* Which path rlref_kl_batch takes on this machine. */
+const char *
+rlref_kl_batch_path (void)
+{
+#ifdef SIMD_AVX2
+  if (have_avx2 ())
+    return "AVX2, SLEEF expm1";
+#endif
+  return "scalar, glibc expm1";
 }

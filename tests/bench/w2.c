@@ -15,9 +15,10 @@
  * DIR/w2b_in.f64 and DIR/w2b_out.f64 (the three sums), raw little-endian
  * doubles, and prints one line per workload:
  *   w2a rlref SECONDS rlref1 SECONDS floor SECONDS
- *   w2b rlref SECONDS rlref1 SECONDS floor SECONDS
+ *   w2b rlref SECONDS rlref1 SECONDS floor SECONDS path NAME
  * each the best of REPS runs: rlref on 2 threads (rlref_batch_set_threads;
- * the same bits), rlref1 on 1. */
+ * the same bits), rlref1 on 1; NAME the path of rlref_kl_batch
+ * (rlref_kl_batch_path). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +145,8 @@ main (int argc, char **argv)
     }
   if (write_f64 (argv[1], "w2b_in.f64", l, NTOK) || write_f64 (argv[1], "w2b_out.f64", sums, 3))
     return 1;
-  printf ("w2b rlref %.6f rlref1 %.6f floor %.6f\n", best, best1, bestf);
+  printf ("w2b rlref %.6f rlref1 %.6f floor %.6f path %s\n", best, best1, bestf,
+          rlref_kl_batch_path ());
   if (sink == 12345.678)
     printf ("\n");
   free (l);

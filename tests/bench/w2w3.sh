@@ -44,6 +44,8 @@ for key, what in (("w2a", "W2a GRPO advantages, 10^6 groups of 16, ddof 0, eps 1
     p = float(w2np[key]["numpy"])
     print("%s: rlref %.4f s, numpy %.4f s, ratio %.1fx, floor %.4f s (rlref %.2fx the floor)"
           % (what, r, p, p / r, f, r / f))
+    if "path" in w2[key]:
+        print("  rlref_kl_batch path: %s" % w2[key]["path"])
     print("  rlref on 2 threads; on 1: %.4f s, ratio %.1fx" % (r1, p / r1))
     print("  largest difference from numpy: %s %s"
           % (w2np[key]["maxdiff"], "(absolute)" if key == "w2a" else "(relative, of the sums)"))

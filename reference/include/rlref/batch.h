@@ -49,11 +49,16 @@ int rlref_batch_threads (void);
  * of 4, a first attempt runs in four lanes (vectorised, and compiled also
  * for AVX2) with checks that make any order of summation exact; large
  * batches split over the threads (rlref_batch_set_threads) when adv does
- * not overlap rewards.  The binary32 conventions run their reference code
- * per group (it allocates nothing); batch-std, groups larger than
- * RLREF_BATCH_GMAX, and groups holding a NaN or infinite reward under a
- * NaN-skipping convention are passed to rlref_grpo_adv_ws_d with the
- * workspace ws (NULL: allocated there).  Statuses as rlref_grpo_adv_d:
+ * not overlap rewards.  Binary groups (every reward +0.0 or 1.0, under an
+ * exact convention, 2 <= G <= RLREF_BATCH_GMAX, more than G + 1 groups):
+ * the reference's advantages depend only on the count m of ones and on the
+ * reward at each position, so the first group with m ones is done as above
+ * and its two values kept (per call, and per thread); every later one is a
+ * pass that counts its ones and writes them.  The binary32 conventions run
+ * their reference code per group (it allocates nothing); batch-std, groups
+ * larger than RLREF_BATCH_GMAX, and groups holding a NaN or infinite
+ * reward under a NaN-skipping convention are passed to rlref_grpo_adv_ws_d
+ * with the workspace ws (NULL: allocated there).  Statuses as rlref_grpo_adv_d:
  * EINVAL (NULL, N or G 0, G not dividing N), ENAN (a non-finite reward
  * where c refuses one), EDOM (a group of one that c refuses), ERANGE. */
 RLREF_WUR int rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
@@ -68,20 +73,29 @@ enum { RLREF_BATCH_K1, RLREF_BATCH_K2, RLREF_BATCH_K3 };
  *   k1[i] = l,  k2[i] = l^2/2,  k3[i] = e^-l - 1 + l  (13.26),
  *   sums[j] = the sum over i of estimator j;
  * any of k1, k2, k3, sums may be NULL.  k1 and k2 are bit for bit those
- * of rlref_kl_estimate_d (conventions "plain"); so is k3 ("stable") for
- * |l| >= 1/2 (expm1(-l) + l).  For |l| < 1/2 k3 is l^2/2 + (-l)^3 q(-l),
- * q(x) = sum_{j=0}^{14} x^j/(j + 3)! in Horner form: within 2 ulp of the
- * exact k3 (1.6 ulp measured), and within 7 ulp of the reference, which
- * sums the same series term by term (up to about 5 ulp from the exact
- * value); the tests check both.  The sums: blocks of 256 tokens in 8
- * interleaved partial sums, the blocks of each of 8 fixed chunks added
- * with Neumaier's compensation, the chunks likewise:
- * |sum - S| <= 2u |S| + 40u sum_i |k_i|, S the exact sum of the kernel's
- * own per-token values (for k2 and k3, >= 0: within 42u of S).  ENAN for
- * a non-finite input, ERANGE where k2 or k3 overflows, EINVAL for n = 0
- * or no logp. */
+ * of rlref_kl_estimate_d (conventions "plain").  k3 at x = -l: for
+ * |l| < 3/2, x^2/2 + (e/2 + x^3 q(x)) with x^2 = o(x^2) + e exactly (fma)
+ * and q a polynomial of degree 15 within 2^-53.9 relative of
+ * (e^x - 1 - x - x^2/2)/x^3 there; for |l| >= 3/2, expm1(-l) + l (the
+ * reference's form), with SLEEF's expm1 (1 ulp) on the AVX2 path
+ * (rlref_kl_batch_path), glibc's otherwise.  Every k3 is within 3 ulp of
+ * the exact value (2.2 measured, near |l| = 3/2) and within 8 ulp of the
+ * reference's (which is itself up to about 5 ulp from the exact value,
+ * where it sums its series term by term for |l| < 1/2 or forms expm1(-l)
+ * + l at |l| just above 1/2); the tests check both against MPFR.  The
+ * per-token values do not depend on the number of threads.  The sums:
+ * blocks of 256 tokens in 8 interleaved partial sums, the blocks of each
+ * of 8 fixed chunks added with Neumaier's compensation, the chunks
+ * likewise: |sum - S| <= 2u |S| + 40u sum_i |k_i|, S the exact sum of the
+ * kernel's own per-token values (for k2 and k3, >= 0: within 42u of S).
+ * The checks are folded into the one pass: ENAN for a non-finite input
+ * (the outputs are then not to be used), else ERANGE where k2 or k3
+ * overflows (the outputs written, inf where they overflow), EINVAL for
+ * n = 0 or no logp. */
 RLREF_WUR int rlref_kl_batch (double *k1, double *k2, double *k3, double *sums,
                               const double *logp, const double *ref_logp, size_t n);
+/* "AVX2, SLEEF expm1", or the scalar path, as chosen on this machine. */
+const char *rlref_kl_batch_path (void);
 
 /* DPO-LOSS, DPO-CDPO, DPO-IPO over B pairs, one fused pass per pair: for
  * each pair D (rlref/dpo.h), z = b D, one e = exp(-|z|) and one
