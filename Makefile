@@ -67,11 +67,14 @@ TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/%,$(TEST_SRC))
 
 GOLDEN_TMP := $(BUILD)/golden-regen
 
-.PHONY: FORCE docs check-docs check-sens check-refvalues check-generic check-faults check-plots check-python all deps build lib golden derivations plots check check-unit check-golden \
+.PHONY: FORCE docs check-docs check-sens check-refvalues check-generic check-faults check-plots check-python check-binaries all deps build lib golden derivations plots check check-unit check-golden \
         check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install check-derivations bench coverage install clean
 
+# Compilation runs on every core; the test stages run one after another.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+
 all: deps
-	$(MAKE) build
+	$(MAKE) -j$(NPROC) build
 	$(MAKE) golden
 	$(MAKE) docs
 	$(MAKE) derivations
@@ -229,9 +232,13 @@ plots: $(RLREF)
 	$(MAKE) -C plots RLREF=$(abspath $(RLREF))
 
 # --- tests -----------------------------------------------------------------
-check: check-unit check-refvalues check-generic check-faults check-derivations check-golden check-docs check-plots check-repro check-xcheck check-cli check-python \
+check: check-binaries check-unit check-refvalues check-generic check-faults check-derivations check-golden check-docs check-plots check-repro check-xcheck check-cli check-python \
        check-install check-sanitize
 	@echo "make check: all test stages passed"
+
+# Every binary the stages run, compiled first on every core.
+check-binaries:
+	$(MAKE) --no-print-directory -j$(NPROC) $(TEST_BIN) $(TGENERIC) $(RLREF) $(DERIV_BIN)
 
 # Runners fail when they ran nothing, and end with "N passed, M failed".
 check-unit: $(TEST_BIN)
@@ -282,7 +289,7 @@ check-sens: check-golden
 # (the default build is -O2; check-cli-asan writes them again at -O1).
 check-repro:
 	@set -e; for o in -O3; do \
-	  $(MAKE) --no-print-directory BUILD=$(BUILD)/repro$$o OPT=$$o $(BUILD)/repro$$o/bin/rlref >/dev/null; \
+	  $(MAKE) --no-print-directory -j$(NPROC) BUILD=$(BUILD)/repro$$o OPT=$$o $(BUILD)/repro$$o/bin/rlref >/dev/null; \
 	  rm -rf $(BUILD)/repro$$o/golden && mkdir -p $(BUILD)/repro$$o/golden; \
 	  $(BUILD)/repro$$o/bin/rlref golden $(BUILD)/repro$$o/golden; \
 	  (cd $(BUILD)/repro$$o/golden && sha256sum [A-Z]*.json) | diff - golden/MANIFEST \
@@ -313,10 +320,11 @@ check-cli: $(RLREF)
 check-python: $(RLREF)
 	$(PYTHON) tests/python/run.py $(abspath $(RLREF))
 
+ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(BUILD)/asan OPT=-O1 \
+	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 check-sanitize:
-	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan OPT=-O1 \
-	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	  check-unit check-generic check-cli-asan
+	$(ASAN_MAKE) check-binaries
+	$(ASAN_MAKE) check-unit check-generic check-cli-asan
 
 check-cli-asan: $(RLREF)
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
