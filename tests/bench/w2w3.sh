@@ -51,16 +51,22 @@ for key, what in (("w2a", "W2a GRPO advantages, 10^6 groups of 16, ddof 0, eps 1
           % (w2np[key]["maxdiff"], "(absolute)" if key == "w2a" else "(relative, of the sums)"))
 r, l = float(w3["w3"]["rlref"]), float(w3["w3"]["libm"])
 e, path, r1 = float(w3["w3"]["exact"]), w3["w3"]["path"], float(w3["w3"]["rlref1"])
+f, f1 = float(w3["w3"]["floor"]), float(w3["w3"]["floor1"])
 what = "W3 DPO sigmoid loss and gradient, 10^6 pairs, binary64"
 if "missing" in w3pt:
-    print("%s: rlref %.4f s (%s); torch skipped (%s)" % (what, r, path, w3pt["missing"]))
+    print("%s: rlref %.4f s (%s), floor %.4f s (rlref %.2fx the floor); torch skipped (%s)"
+          % (what, r, path, f, r / f, w3pt["missing"]))
 else:
     p = float(w3pt["w3"]["torch"])
     p0 = float(w3pt["w3"]["torchdefault"])
-    print("%s: rlref %.4f s (%s), torch %.4f s, ratio %.1fx (both on 2 threads)"
-          % (what, r, path, p, p / r))
-    print("  on 1 thread: rlref %.4f s; torch on its default %s thread(s) %.4f s, ratio %.1fx"
-          % (r1, w3pt["w3"]["defthreads"], p0, p0 / r1))
+    print("%s: rlref %.4f s, torch %.4f s, ratio %.1fx, floor %.4f s (rlref %.2fx the floor)"
+          % (what, r, p, p / r, f, r / f))
+    print("  both on 2 threads; rlref_dpo_sigmoid_batch_simd path: %s; torch / floor = %.1fx"
+          " (no kernel reading the inputs and writing the gradients does better here)"
+          % (path, p / f))
+    print("  on 1 thread: rlref %.4f s, floor %.4f s (rlref %.2fx the floor); torch on its "
+          "default %s thread(s) %.4f s, ratio %.1fx"
+          % (r1, f1, r1 / f1, w3pt["w3"]["defthreads"], p0, p0 / r1))
     print("  largest difference from torch: %s (relative, of a gradient element); loss %s"
           % (w3pt["w3"]["maxdiff"], w3pt["w3"]["lossdiff"]))
 print("  the bit-exact kernel rlref_dpo_loss_batch %.4f s; glibc exp + log1p alone %.4f s"

@@ -10,14 +10,20 @@
  * pair of glibc's libm (what it cannot go below without another libm).
  * The workload runs rlref_dpo_sigmoid_batch_simd (SLEEF on AVX2 when the
  * library was built with it, else rlref_dpo_loss_batch); the bit-exact
- * rlref_dpo_loss_batch is timed beside it.
+ * rlref_dpo_loss_batch is timed beside it.  The memory floor: a plain pass
+ * that reads the four arrays and writes two (grad_w = D, grad_l = -D), in
+ * the kernel's 8 chunks on the same threads (rlref_batch_run), on 2
+ * threads and on 1: no kernel that reads its inputs and writes its
+ * gradients goes below it.
  *
  * usage: w3 DIR.  Writes DIR/w3_in.f64 (logp_w, logp_l, ref_w, ref_l, each
  * 10^6 doubles) and DIR/w3_out.f64 (loss, grad_w, grad_l), raw doubles,
  * and prints, each the best of REPS runs:
- *   w3 rlref SECONDS rlref1 SECONDS exact SECONDS libm SECONDS path NAME
- * rlref on 2 threads (rlref_batch_set_threads; the same bits), rlref1 on 1,
- * exact the bit-exact kernel (1 thread). */
+ *   w3 rlref SECONDS rlref1 SECONDS exact SECONDS libm SECONDS floor SECONDS
+ *      floor1 SECONDS path NAME
+ * (one line) rlref on 2 threads (rlref_batch_set_threads; the same bits),
+ * rlref1 on 1, exact the bit-exact kernel (1 thread), floor and floor1 the
+ * memory floor on 2 threads and on 1. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +33,7 @@
 #include <gsl/gsl_randist.h>
 #include "rlref/rlref.h"
 #include "rlref/batch.h"
+#include "batch_threads.h"
 
 enum { REPS = 9 };
 #define NPAIRS 1000000UL
@@ -50,6 +57,28 @@ libm_only (const double *x, size_t n)
   return s;
 }
 
+/* The memory floor: the four inputs read, two outputs written, chunk k of
+ * BATCH_CHUNKS as the kernel splits them. */
+typedef struct
+{
+  double *gw, *gl;
+  const double *pw, *pl, *rw, *rl;
+  size_t n;
+} floor_job;
+
+static void
+floor_chunk (void *arg, size_t k)
+{
+  floor_job *j = arg;
+  size_t first = j->n * k / BATCH_CHUNKS, last = j->n * (k + 1) / BATCH_CHUNKS;
+  for (size_t i = first; i < last; i++)
+    {
+      double d = (j->pw[i] - j->rw[i]) - (j->pl[i] - j->rl[i]);
+      j->gw[i] = d;
+      j->gl[i] = -d;
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -57,7 +86,7 @@ main (int argc, char **argv)
   size_t n = NPAIRS;
   double *in = malloc (4 * n * sizeof *in), *out = malloc ((2 * n + 1) * sizeof *out);
   double *z = malloc (n * sizeof *z), t, best = 1e30, bestl = 1e30, beste = 1e30, best1 = 1e30;
-  double sink = 0;
+  double bestf = 1e30, bestf1 = 1e30, sink = 0;
   double *pw, *pl, *rw, *rl;
   gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
   FILE *f;
@@ -94,6 +123,18 @@ main (int argc, char **argv)
       beste = t < beste ? t : beste;
       for (int th = 1; th <= 2; th++)
         {
+          floor_job fj = { out + 1, out + 1 + n, pw, pl, rw, rl, n };
+          rlref_batch_set_threads (th);
+          t = now ();
+          (void) rlref_batch_run (floor_chunk, &fj, BATCH_CHUNKS, 1);
+          t = now () - t;
+          if (th == 2)
+            bestf = t < bestf ? t : bestf;
+          else
+            bestf1 = t < bestf1 ? t : bestf1;
+        }
+      for (int th = 1; th <= 2; th++)
+        {
           rlref_batch_set_threads (th);
           t = now ();
           if (rlref_dpo_sigmoid_batch_simd (out, out + 1, out + 1 + n, pw, pl, rw, rl, n, BETA)
@@ -121,8 +162,8 @@ main (int argc, char **argv)
   f = fopen (path, "wb");
   if (!f || fwrite (out, sizeof *out, 2 * n + 1, f) != 2 * n + 1 || fclose (f) != 0)
     return 1;
-  printf ("w3 rlref %.6f rlref1 %.6f exact %.6f libm %.6f path %s\n", best, best1, beste, bestl,
-          rlref_dpo_sigmoid_batch_simd_path ());
+  printf ("w3 rlref %.6f rlref1 %.6f exact %.6f libm %.6f floor %.6f floor1 %.6f path %s\n",
+          best, best1, beste, bestl, bestf, bestf1, rlref_dpo_sigmoid_batch_simd_path ());
   if (sink == 12345.678)
     printf ("\n");
   free (in);

@@ -23,7 +23,10 @@
  *   rlref_dpo_loss_batch  bit for bit rlref_dpo_loss_d, every form, with
  *                         and without beta^2 and per-token means;
  *   rlref_dpo_sigmoid_batch_simd  on the SLEEF path within the bounds of
- *                         rlref/batch.h, else bit for bit;
+ *                         rlref/batch.h (each pair's loss and gradient
+ *                         against MPFR, the loss of a batch and the
+ *                         gradients against the reference), else bit for
+ *                         bit, and bit for bit where beta/B is subnormal;
  *   rlref_gae_batch       within ulp(ref) + 2^-100 W M of rlref_mdp_gae_d,
  *                         every rule;
  * and each with the reference's status on bad input. */
@@ -608,6 +611,111 @@ START_TEST (test_dpo_simd)
 }
 END_TEST
 
+/* Pair by pair on the SLEEF path: four equal pairs (beta = 1, D = z) give
+ * loss = (l + l) + (l + l) over 4 = l exactly, the kernel's own loss of
+ * one pair, so each l is held to the exact softplus(-z) = log1p(e^-z)
+ * (MPFR): within 6 ulp (E within 1 ulp, log1p01_avx2 within 3 ulp, the
+ * sum with max(-z, 0)), and each gradient within 5 ulp of the exact
+ * -sigma(-z)/4; z over [-750, 750]: 0, tiny, near the ends of exp's range
+ * (E subnormal or 0), random.  Then beta/B below DBL_MIN: the bit-exact
+ * kernel, bit for bit; and bad input in each array. */
+START_TEST (test_dpo_simd_pairs)
+{
+  static const double special[] = { 0.0, 1e-300, 1e-20, 1e-8, 0.5, 1.0, 2.0, 36.7, 37.5,
+                                     700.0, 708.0, 708.5, 709.7, 720.0, 744.0, 745.1, 750.0 };
+  gsl_rng *r = tu_rng_new ();
+  double zero4[4] = { 0, 0, 0, 0 }, zv[4], gw[4], gl[4], worst_l = 0, worst_g = 0;
+  size_t ns = sizeof special / sizeof special[0];
+  mpfr_t m, e;
+  mpfr_inits2 (256, m, e, (mpfr_ptr) 0);
+  for (size_t k = 0; k < 2 * ns + 4000; k++)
+    {
+      double z, loss, dl, dg;
+      if (k < 2 * ns)
+        z = k % 2 ? -special[k / 2] : special[k / 2];
+      else if (k % 2)
+        z = tu_uniform (r, -40, 40);
+      else
+        z = (gsl_rng_uniform (r) < 0.5 ? -1 : 1) * exp (tu_uniform (r, -40, log (750.0)));
+      for (int i = 0; i < 4; i++)
+        zv[i] = z;
+      TU_OK (rlref_dpo_sigmoid_batch_simd (&loss, gw, gl, zv, zero4, zero4, zero4, 4, 1.0));
+      /* softplus(-z) = log1p(e^-z) */
+      mpfr_set_d (m, -z, MPFR_RNDN);
+      mpfr_exp (e, m, MPFR_RNDN);
+      mpfr_log1p (e, e, MPFR_RNDN);
+      mpfr_sub_d (e, e, loss, MPFR_RNDN);
+      dl = fabs (mpfr_get_d (e, MPFR_RNDN)) / ulp_of (loss);
+      /* -sigma(-z)/4 = -1/(4 (1 + e^z)) */
+      mpfr_set_d (m, z, MPFR_RNDN);
+      mpfr_exp (e, m, MPFR_RNDN);
+      mpfr_add_d (e, e, 1.0, MPFR_RNDN);
+      mpfr_mul_d (e, e, 4.0, MPFR_RNDN);
+      mpfr_d_div (e, -1.0, e, MPFR_RNDN);
+      mpfr_sub_d (e, e, gw[0], MPFR_RNDN);
+      dg = fabs (mpfr_get_d (e, MPFR_RNDN)) / ulp_of (gw[0]);
+      worst_l = dl > worst_l ? dl : worst_l;
+      worst_g = dg > worst_g ? dg : worst_g;
+      ck_assert_msg (dl <= 6.0, "z = %a: loss %a, %.2f ulp from exact", z, loss, dl);
+      ck_assert_msg (dg <= 5.0, "z = %a: grad %a, %.2f ulp from exact", z, gw[0], dg);
+      for (int i = 0; i < 4; i++)
+        {
+          TU_ASSERT_SAME (gw[i], gw[0]);
+          TU_ASSERT_SAME (gl[i], -gw[0]);
+        }
+    }
+  printf ("dpo sigmoid, %s path, pair by pair: losses within %.2f ulp of exact, gradients "
+          "within %.2f ulp\n", rlref_dpo_sigmoid_batch_simd_path (), worst_l, worst_g);
+  {
+    /* beta/B = 1e-310/8 is subnormal: the bit-exact kernel */
+    rlref_dpo_convention c = { RLREF_DPO_SIGMOID, 0, 0 };
+    double pw[8], pl[8], rw[8], rl[8], g1[8], h1[8], g2[8], h2[8], l1, l2;
+    for (int i = 0; i < 8; i++)
+      {
+        pw[i] = tu_uniform (r, -200, 0);
+        pl[i] = tu_uniform (r, -200, 0);
+        rw[i] = pw[i] + tu_uniform (r, -30, 30);
+        rl[i] = pl[i] + tu_uniform (r, -30, 30);
+      }
+    TU_OK (rlref_dpo_loss_batch (&l1, NULL, g1, h1, NULL, NULL, pw, pl, rw, rl, NULL, NULL, 8,
+                                 &c, 1e-310, 0.0));
+    TU_OK (rlref_dpo_sigmoid_batch_simd (&l2, g2, h2, pw, pl, rw, rl, 8, 1e-310));
+    TU_ASSERT_SAME (l2, l1);
+    for (int i = 0; i < 8; i++)
+      {
+        TU_ASSERT_SAME (g2[i], g1[i]);
+        TU_ASSERT_SAME (h2[i], h1[i]);
+      }
+  }
+  {
+    /* one finiteness check of z covers the four inputs: a NaN or an
+     * infinity in any array, at a lane of the second vector, alone or
+     * against another infinity, is ENAN; z = b D overflowing is ERANGE */
+    double v[4][8], g[8], h[8], l, bad[3] = { NAN, INFINITY, -INFINITY };
+    for (int j = 0; j < 4; j++)
+      for (int i = 0; i < 8; i++)
+        v[j][i] = -1.0 - i - j;
+    for (int j = 0; j < 4; j++)
+      for (int k = 0; k < 3; k++)
+        {
+          v[j][5] = bad[k];
+          TU_ASSERT_STATUS (rlref_dpo_sigmoid_batch_simd (&l, g, h, v[0], v[1], v[2], v[3], 8,
+                                                          0.1), RLREF_ENAN);
+          v[j][5] = -1.0 - 5 - j;
+        }
+    v[0][6] = v[2][6] = INFINITY;
+    TU_ASSERT_STATUS (rlref_dpo_sigmoid_batch_simd (&l, g, h, v[0], v[1], v[2], v[3], 8, 0.1),
+                      RLREF_ENAN);
+    v[0][6] = -1e300;
+    v[2][6] = 1e300;
+    TU_ASSERT_STATUS (rlref_dpo_sigmoid_batch_simd (&l, g, h, v[0], v[1], v[2], v[3], 8, 1e10),
+                      RLREF_ERANGE);
+  }
+  mpfr_clears (m, e, (mpfr_ptr) 0);
+  gsl_rng_free (r);
+}
+END_TEST
+
 /* --- GAE ------------------------------------------------------------------ */
 
 START_TEST (test_gae_matches_reference)
@@ -778,6 +886,7 @@ batch_suite (void)
   tcase_add_test (tc, test_dpo_matches_reference);
   tcase_add_test (tc, test_dpo_edges);
   tcase_add_test (tc, test_dpo_simd);
+  tcase_add_test (tc, test_dpo_simd_pairs);
   suite_add_tcase (s, tc);
 
   tc = tu_tcase ("threads");

@@ -116,13 +116,19 @@ RLREF_WUR int rlref_dpo_loss_batch (double *loss, double *losses, double *grad_w
  * log-probabilities: the loss and its gradients of rlref_dpo_loss_batch
  * (grad_w, grad_l may be NULL) on the fast path.  Built with SLEEF
  * (-DRLREF_HAVE_SLEEF, -lsleef) on a processor with AVX2 and FMA, four
- * pairs at a time with SLEEF's exp and log1p (each within 1 ulp): every
- * gradient within 8 ulp of the reference's (3 measured) and 5 ulp of the
- * exact value, and the loss, summed in 8 chunks of four lanes, within
+ * pairs at a time, z = b D: E = exp(-|z|) by SLEEF (within 1 ulp),
+ * log1p(E) by the series 2 atanh(s), s = E/(2 + E), to s^35 (within
+ * 3 ulp), and the gradient -(b sigma(-z))/B as f sigma(-z), f = -(b/B)
+ * rounded once.  Each pair's loss is within 6 ulp of the exact
+ * softplus(-z) of its rounded z (2.6 measured), every gradient within
+ * 5 ulp of the exact value (2.7 measured) and 8 ulp of the reference's
+ * (3 measured), and the loss, summed in 8 chunks of four lanes, within
  * 8 ulp plus (B/4 + 12) u sum_i l_i / B of the reference's (the tests
- * check these bounds).  Otherwise, and for
- * B < 4 or NULL gradients, it is rlref_dpo_loss_batch, bit for bit.
- * Statuses as rlref_dpo_loss_d. */
+ * check these bounds against MPFR and the reference).  The chunks, and
+ * the order in which they are added, do not depend on the number of
+ * threads: the same bits on any.  Otherwise, and for B < 4, NULL
+ * gradients or b/B below DBL_MIN, it is rlref_dpo_loss_batch, bit for
+ * bit.  Statuses as rlref_dpo_loss_d. */
 RLREF_WUR int rlref_dpo_sigmoid_batch_simd (double *loss, double *grad_w, double *grad_l,
                                             const double *logp_w, const double *logp_l,
                                             const double *ref_w, const double *ref_l, size_t B,
