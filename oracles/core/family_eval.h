@@ -5,6 +5,7 @@
  * LIB (f) names the library function rlref_f_d or rlref_f_mp. */
 #ifndef RLREF_ORACLES_FAMILY_EVAL_H
 #define RLREF_ORACLES_FAMILY_EVAL_H
+#include <string.h>
 #include "rlref/num.h"
 #include "rlref/rlref.h"
 #include "registry.h"
@@ -21,5 +22,19 @@ typedef rl_eval_d_fn rl_eval_num_fn;
   rl_eval_num_fn RL_ENTRY_NAME (name);                                  \
   int RL_ENTRY_NAME (name) (const rl_variant *v, const rl_args *a,      \
                             num_srcptr const *x, num_ptr const *y)
+
+/* The value of the variant's parameter called name (after the inputs in
+ * x), or NULL when the variant has none of that name; PARAM (name) in an
+ * RL_ENTRY. */
+static inline num_srcptr
+rl_param_value (const rl_variant *v, num_srcptr const *x, const char *name)
+{
+  size_t n_in = rl_n_in (v->io);
+  for (size_t p = 0; v->params[p].name; p++)
+    if (strcmp (v->params[p].name, name) == 0)
+      return x[n_in + p];
+  return NULL;
+}
+#define PARAM(name) rl_param_value (v, x, name)
 
 #endif

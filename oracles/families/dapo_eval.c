@@ -1,20 +1,8 @@
 /* dapo_eval.c -- glue from the registry's inputs and outputs to the DAPO
  * formulas.  Compiled twice (binary64 and MPFR).  Parameters are found by
  * name; integer inputs arrive as longs. */
-#include <string.h>
 #include "family_eval.h"
 #include "dapo_variant.h"
-
-/* The real parameter of v named name (x[n_in + p]), or NULL. */
-static num_srcptr
-param (const rl_variant *v, num_srcptr const *x, const char *name)
-{
-  size_t n_in = rl_n_in (v->io);
-  for (size_t p = 0; v->params[p].name; p++)
-    if (strcmp (v->params[p].name, name) == 0)
-      return x[n_in + p];
-  return NULL;
-}
 
 /* DAPO-OBJ: x = logp, old_logp [n], lengths ints [G], rewards [G];
  * eps_low, eps_high (, c); y = objective, adv, grad, clipfrac. */
@@ -25,8 +13,8 @@ RL_ENTRY (dapo_obj)
   if (!ac)
     RLREF_ERROR ("DAPO-OBJ: unknown advantage convention", RLREF_EINVAL);
   return LIB (dapo_obj) (y[0], y[1], y[2], y[3], x[0], x[1], a->len[0], a->iv[2], x[3],
-                         a->len[3], ac, &d->clip, param (v, x, "eps_low"),
-                         param (v, x, "eps_high"), param (v, x, "c"));
+                         a->len[3], ac, &d->clip, PARAM ("eps_low"),
+                         PARAM ("eps_high"), PARAM ("c"));
 }
 
 /* DAPO-CLIPHIGHER: rlref_ppo_clip itself.  x = logp, old_logp, adv [n],
@@ -35,8 +23,8 @@ RL_ENTRY (dapo_obj)
 RL_ENTRY (dapo_cliphigher)
 {
   return LIB (ppo_clip) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3], a->len[0],
-                         v->data, param (v, x, "eps_low"), param (v, x, "eps_high"),
-                         param (v, x, "c"));
+                         v->data, PARAM ("eps_low"), PARAM ("eps_high"),
+                         PARAM ("c"));
 }
 
 /* DAPO-TOKLOSS: lengths ints [G]; y = token_weight, response_weight. */
@@ -91,7 +79,7 @@ RL_ENTRY (dapo_overlong)
   const enum rlref_dapo_overlong *reading = v->data;
   (void) x;
   return LIB (dapo_overlong) (y[0], y[1], a->iv[0], a->len[0], a->iv[1][0], a->iv[2][0],
-                              *reading, param (v, x, "factor"));
+                              *reading, PARAM ("factor"));
 }
 
 /* DAPO-DYNSAMPLE keep rules: x = rewards [n], group_size int; y = keep,

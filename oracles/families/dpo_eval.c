@@ -1,19 +1,7 @@
 /* dpo_eval.c -- glue from the registry's inputs and outputs to the
  * DPO-family losses.  Compiled twice (binary64 and MPFR).  Parameters are
  * found by name: the variants of one part name them as the libraries do. */
-#include <string.h>
 #include "family_eval.h"
-
-/* The real parameter of v named name (x[n_in + p]), or NULL. */
-static num_srcptr
-param (const rl_variant *v, num_srcptr const *x, const char *name)
-{
-  size_t n_in = rl_n_in (v->io);
-  for (size_t p = 0; v->params[p].name; p++)
-    if (strcmp (v->params[p].name, name) == 0)
-      return x[n_in + p];
-  return NULL;
-}
 
 /* DPO-LOSS, DPO-CDPO, DPO-IPO: x = logp_w, logp_l, ref_w, ref_l [B], n_w,
  * n_l ints, beta (, eps); y = loss, losses, grad_w, grad_l, reward_w,
@@ -21,8 +9,8 @@ param (const rl_variant *v, num_srcptr const *x, const char *name)
 RL_ENTRY (dpo_pair)
 {
   return LIB (dpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], x[0], x[1], x[2], x[3],
-                         a->iv[4], a->iv[5], a->len[0], v->data, param (v, x, "beta"),
-                         param (v, x, "eps"));
+                         a->iv[4], a->iv[5], a->len[0], v->data, PARAM ("beta"),
+                         PARAM ("eps"));
 }
 
 /* DPO-GRAD: x = logp_w, logp_l, ref_w, ref_l [B], beta; y = weight, grad_w,
@@ -31,7 +19,7 @@ RL_ENTRY (dpo_grad)
 {
   const rlref_dpo_convention *c = v->data;
   return LIB (dpo_grad) (y[0], y[1], y[2], x[0], x[1], x[2], x[3], a->len[0],
-                         c->beta_squared, param (v, x, "beta"));
+                         c->beta_squared, PARAM ("beta"));
 }
 
 /* DPO-KTO: x = logp, ref [B], desirable ints, kl_logp, kl_ref [M], beta,
@@ -39,8 +27,8 @@ RL_ENTRY (dpo_grad)
 RL_ENTRY (dpo_kto)
 {
   return LIB (kto_loss) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], a->iv[2], a->len[0], x[3],
-                         x[4], a->len[3], param (v, x, "beta"), param (v, x, "w_d"),
-                         param (v, x, "w_u"));
+                         x[4], a->len[3], PARAM ("beta"), PARAM ("w_d"),
+                         PARAM ("w_u"));
 }
 
 /* DPO-SIMPO: x = logp_w, logp_l [B], n_w, n_l ints, beta and either
@@ -49,12 +37,12 @@ RL_ENTRY (dpo_kto)
  * grad_w, grad_l, reward_w, reward_l, nll. */
 RL_ENTRY (dpo_simpo)
 {
-  num_srcptr beta = param (v, x, "beta"), gamma = param (v, x, "simpo_gamma");
-  num_srcptr ratio = param (v, x, "gamma_beta_ratio"), alpha = param (v, x, "cpo_alpha");
+  num_srcptr beta = PARAM ("beta"), gamma = PARAM ("simpo_gamma");
+  num_srcptr ratio = PARAM ("gamma_beta_ratio"), alpha = PARAM ("cpo_alpha");
   num_t g;
   int status;
   if (!alpha)
-    alpha = param (v, x, "sft_weight");
+    alpha = PARAM ("sft_weight");
   num_init (g);
   if (gamma)
     num_set (g, gamma);
@@ -72,5 +60,5 @@ RL_ENTRY (dpo_orpo)
 {
   const enum rlref_nll_mean *mean = v->data;
   return LIB (orpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], x[0], x[1],
-                          a->iv[2], a->iv[3], a->len[0], *mean, param (v, x, "lambda"));
+                          a->iv[2], a->iv[3], a->len[0], *mean, PARAM ("lambda"));
 }

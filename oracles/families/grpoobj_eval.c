@@ -2,19 +2,7 @@
  * objective formulas (rlref/grpoobj.h).  Compiled twice (binary64 and
  * MPFR).  Parameters are found by name; integer inputs (lens, mask, micro,
  * k) arrive as longs. */
-#include <string.h>
 #include "family_eval.h"
-
-/* The real parameter of v named name (x[n_in + p]), or NULL. */
-static num_srcptr
-param (const rl_variant *v, num_srcptr const *x, const char *name)
-{
-  size_t n_in = rl_n_in (v->io);
-  for (size_t p = 0; v->params[p].name; p++)
-    if (strcmp (v->params[p].name, name) == 0)
-      return x[n_in + p];
-  return NULL;
-}
 
 /* GRPO-OBJ: x = logp, old_logp, ref_logp [n], lens ints [G], adv [G], mask
  * ints [n]; eps_low, eps_high, beta; y = loss, kl, grad. */
@@ -22,8 +10,8 @@ RL_ENTRY (grpo_obj)
 {
   const enum rlref_grpo_obj_kind *kind = v->data;
   return LIB (grpo_obj) (y[0], y[1], y[2], x[0], x[1], x[2], x[4], a->iv[3], a->len[3],
-                         a->iv[5], a->len[0], *kind, param (v, x, "eps_low"),
-                         param (v, x, "eps_high"), param (v, x, "beta"));
+                         a->iv[5], a->len[0], *kind, PARAM ("eps_low"),
+                         PARAM ("eps_high"), PARAM ("beta"));
 }
 
 /* GRPO-AGG: x = L [n], lens ints [G], mask ints [n] (, micro int); L_const;
@@ -33,7 +21,7 @@ RL_ENTRY (grpo_agg)
   const enum rlref_grpo_agg_mode *mode = v->data;
   long micro = rl_n_in (v->io) > 3 ? a->iv[3][0] : 1;
   return LIB (grpo_agg) (y[0], y[1], x[0], a->iv[1], a->len[1], a->iv[2], a->len[0], *mode,
-                         param (v, x, "L_const"), micro);
+                         PARAM ("L_const"), micro);
 }
 
 /* GRPO-DR: x = logp, old_logp [n], lens ints [G], rewards [G], mask ints
@@ -42,8 +30,8 @@ RL_ENTRY (grpo_dr)
 {
   const enum rlref_grpo_dr_reading *reading = v->data;
   return LIB (grpo_dr) (y[0], y[1], y[2], x[0], x[1], x[3], a->iv[2], a->len[2], a->iv[4],
-                        a->len[0], *reading, param (v, x, "eps_low"), param (v, x, "eps_high"),
-                        param (v, x, "L_const"));
+                        a->len[0], *reading, PARAM ("eps_low"), PARAM ("eps_high"),
+                        PARAM ("L_const"));
 }
 
 /* GRPO-GSPO: x = logp, old_logp [n], lens ints [G], adv [G], mask ints [n];
@@ -52,7 +40,7 @@ RL_ENTRY (grpo_gspo)
 {
   const double *cap = v->data;
   return LIB (grpo_gspo) (y[0], y[1], y[2], x[0], x[1], x[3], a->iv[2], a->len[2], a->iv[4],
-                          a->len[0], *cap, param (v, x, "eps_low"), param (v, x, "eps_high"));
+                          a->len[0], *cap, PARAM ("eps_low"), PARAM ("eps_high"));
 }
 
 /* GRPO-GMPO: x = logp, old_logp [n], lens ints [G], adv [G], mask ints [n];
@@ -60,7 +48,7 @@ RL_ENTRY (grpo_gspo)
 RL_ENTRY (grpo_gmpo)
 {
   return LIB (grpo_gmpo) (y[0], y[1], y[2], x[0], x[1], x[3], a->iv[2], a->len[2], a->iv[4],
-                          a->len[0], param (v, x, "clip_low"), param (v, x, "clip_high"));
+                          a->len[0], PARAM ("clip_low"), PARAM ("clip_high"));
 }
 
 /* GRPO-GMPO example: x = terms [n]; y = arith, geo. */

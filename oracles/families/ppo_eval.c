@@ -1,26 +1,14 @@
 /* ppo_eval.c -- glue from the registry's inputs and outputs to the PPO
  * formulas.  Compiled twice (binary64 and MPFR).  Parameters are found by
  * name; an integer mask input arrives as longs. */
-#include <string.h>
 #include "family_eval.h"
-
-/* The real parameter of v named name (x[n_in + p]), or NULL. */
-static num_srcptr
-param (const rl_variant *v, num_srcptr const *x, const char *name)
-{
-  size_t n_in = rl_n_in (v->io);
-  for (size_t p = 0; v->params[p].name; p++)
-    if (strcmp (v->params[p].name, name) == 0)
-      return x[n_in + p];
-  return NULL;
-}
 
 /* PPO-TOKREW: x = logp, ref [n], mask ints, score; beta; y = rewards, kl,
  * reward_sum, kl_sum. */
 RL_ENTRY (ppo_tokrew)
 {
   return LIB (ppo_tokrew) (y[0], y[1], y[2], y[3], x[0], x[1], a->iv[2], a->len[0], x[3],
-                           param (v, x, "beta"), v->data);
+                           PARAM ("beta"), v->data);
 }
 
 /* PPO-TOKREW-EX: x = p, p_ref; y = ratio, log_ratio, k2, k3. */
@@ -86,15 +74,15 @@ RL_ENTRY (ppo_is)
 RL_ENTRY (ppo_clip)
 {
   return LIB (ppo_clip) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3], a->len[0],
-                         v->data, param (v, x, "eps_low"), param (v, x, "eps_high"),
-                         param (v, x, "c"));
+                         v->data, PARAM ("eps_low"), PARAM ("eps_high"),
+                         PARAM ("c"));
 }
 
 /* PPO-CLIP-EX2: x = rho, adv; eps; y = clipped, unclipped, surrogate. */
 RL_ENTRY (ppo_clip_one)
 {
   (void) a;
-  return LIB (ppo_clip_one) (y[0], y[1], y[2], x[0], x[1], param (v, x, "eps"));
+  return LIB (ppo_clip_one) (y[0], y[1], y[2], x[0], x[1], PARAM ("eps"));
 }
 
 /* PPO-VALUE loss: x = values, old_values, returns [n], mask ints (, clip);
@@ -102,7 +90,7 @@ RL_ENTRY (ppo_clip_one)
 RL_ENTRY (ppo_value_loss)
 {
   return LIB (ppo_value_loss) (y[0], y[1], y[2], y[3], x[0], x[1], x[2], a->iv[3], a->len[0],
-                               v->data, param (v, x, "clip"));
+                               v->data, PARAM ("clip"));
 }
 
 /* PPO-VALUE gae-return: x = old_values, adv [n]; y = target. */
@@ -115,7 +103,7 @@ RL_ENTRY (ppo_gae_target)
 /* PPO-VALUE mc-return: x = rewards [n]; gamma; y = target. */
 RL_ENTRY (ppo_mc_return)
 {
-  return LIB (ppo_mc_return) (y[0], x[0], a->len[0], param (v, x, "gamma"));
+  return LIB (ppo_mc_return) (y[0], x[0], a->len[0], PARAM ("gamma"));
 }
 
 /* PPO-VALUE objective: x = logits [T V], V int, mask ints [T], l_clip,
@@ -129,7 +117,7 @@ RL_ENTRY (ppo_objective)
   if (T == 0 || a->len[0] != T * (size_t) V)
     RLREF_ERROR ("logits must hold len(mask) rows of V", RLREF_EINVAL);
   return LIB (ppo_objective) (y[0], y[1], y[2], y[3], x[0], (size_t) V, a->iv[2], T, x[3], x[4],
-                              param (v, x, "c1"), param (v, x, "c2"));
+                              PARAM ("c1"), PARAM ("c2"));
 }
 
 /* PPO-WHITEN: x = values [n], mask ints; eps; y = whitened, mean, std,
@@ -137,7 +125,7 @@ RL_ENTRY (ppo_objective)
 RL_ENTRY (ppo_whiten)
 {
   return LIB (ppo_whiten) (y[0], y[1], y[2], y[3], x[0], a->iv[1], a->len[0], v->data,
-                           param (v, x, "eps"));
+                           PARAM ("eps"));
 }
 
 /* PPO-KLCTL controller: x = kl [n], coef; n_steps int; target, horizon;
@@ -146,7 +134,7 @@ RL_ENTRY (ppo_kl_controller)
 {
   const int *adaptive = v->data;
   return LIB (ppo_kl_controller) (y[0], y[1], x[0], a->len[0], x[1], a->iv[2][0],
-                                  param (v, x, "target"), param (v, x, "horizon"), *adaptive);
+                                  PARAM ("target"), PARAM ("horizon"), *adaptive);
 }
 
 /* PPO-KLCTL early stop: x = kl [n]; target_kl, factor; y = updates,
@@ -157,7 +145,7 @@ RL_ENTRY (ppo_early_stop)
   size_t updates = 0;
   int stopped = 0;
   int status = LIB (ppo_early_stop) (&updates, &stopped, x[0], a->len[0],
-                                     param (v, x, "target_kl"), param (v, x, "factor"),
+                                     PARAM ("target_kl"), PARAM ("factor"),
                                      *check_first);
   if (status == RLREF_SUCCESS)
     {
@@ -178,20 +166,20 @@ RL_ENTRY (ppo_ratio_f32)
 RL_ENTRY (ppo_clip_f32)
 {
   return LIB (ppo_clip_f32) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3],
-                             a->len[0], v->data, param (v, x, "eps_low"),
-                             param (v, x, "eps_high"), param (v, x, "c"));
+                             a->len[0], v->data, PARAM ("eps_low"),
+                             PARAM ("eps_high"), PARAM ("c"));
 }
 
 /* PPO-WHITEN in binary32: as ppo_whiten. */
 RL_ENTRY (ppo_whiten_f32)
 {
   return LIB (ppo_whiten_f32) (y[0], y[1], y[2], y[3], x[0], a->iv[1], a->len[0], v->data,
-                               param (v, x, "eps"));
+                               PARAM ("eps"));
 }
 
 /* PPO-VALUE loss in binary32: as ppo_value_loss. */
 RL_ENTRY (ppo_value_loss_f32)
 {
   return LIB (ppo_value_loss_f32) (y[0], y[1], y[2], y[3], x[0], x[1], x[2], a->iv[3],
-                                   a->len[0], v->data, param (v, x, "clip"));
+                                   a->len[0], v->data, PARAM ("clip"));
 }
