@@ -1,9 +1,12 @@
 /* rlref/batch.h -- binary64 batch kernels: GRPO advantages over N groups,
  * the KL estimators k1, k2, k3 over n log-ratios, the pairwise DPO losses
- * and their gradients over B pairs, and GAE over a batch of sequences.
+ * and their gradients over B pairs, the KTO, SimPO and ORPO losses and
+ * their gradients, and GAE over a batch of sequences (the clipped
+ * surrogate of PPO is rlref_ppo_clip_batch, rlref/ppo.h).
  *
  * They are not a second precision but a fast path held to the scalar
  * reference (rlref_grpo_adv_ws_d, rlref_kl_estimate_d, rlref_dpo_loss_d,
+ * rlref_kto_loss_d, rlref_simpo_loss_d, rlref_orpo_loss_d,
  * rlref_mdp_gae_d): a plain loop over contiguous arrays, one validation
  * pass, the passes the arithmetic needs, and no allocation (except where
  * said).  Each function states how its outputs relate to the reference:
@@ -111,6 +114,36 @@ RLREF_WUR int rlref_dpo_loss_batch (double *loss, double *losses, double *grad_w
                                     const double *ref_w, const double *ref_l, const long *n_w,
                                     const long *n_l, size_t B, const rlref_dpo_convention *c,
                                     double beta, double eps);
+
+/* DPO-KTO, DPO-SIMPO, DPO-ORPO over B examples or pairs, the inputs and
+ * outputs of rlref_kto_loss_d, rlref_simpo_loss_d, rlref_orpo_loss_d
+ * (rlref/dpo.h; any output but loss may be NULL), each output bit for bit
+ * that of the reference, the loss too (the same left-to-right sums).  Per
+ * element, one e = exp(-|x|) gives every sigma(+-x) and, with one
+ * log1p(e), softplus(x): 1 - sigma(x) is formed as sigma(-x), and ORPO's
+ * log(1 - e^a) as log1mexp (log(-expm1(a)) or log1p(-e^a)).  One pass
+ * computes and checks, after one for the sum it needs first (KTO: z0 over
+ * the M mismatched pairs; SimPO, and ORPO's token mean: sum_i n_w,i).
+ * Where a check fails, the arrays written are not to be used, loss, z0
+ * and nll are left as they were, and the reference, called with the same
+ * arguments, gives the status (only that call allocates).  Statuses as
+ * the reference's.  loss, z0 and nll are written last; the arrays must
+ * not overlap one another. */
+RLREF_WUR int rlref_kto_loss_batch (double *loss, double *losses, double *grad, double *reward,
+                                    double *z0, const double *logp, const double *ref,
+                                    const long *desirable, size_t B, const double *kl_logp,
+                                    const double *kl_ref, size_t M, double beta, double w_d,
+                                    double w_u);
+RLREF_WUR int rlref_simpo_loss_batch (double *loss, double *losses, double *grad_w,
+                                      double *grad_l, double *reward_w, double *reward_l,
+                                      double *nll, const double *logp_w, const double *logp_l,
+                                      const long *n_w, const long *n_l, size_t B, double beta,
+                                      double gamma, double alpha);
+RLREF_WUR int rlref_orpo_loss_batch (double *loss, double *losses, double *grad_w,
+                                     double *grad_l, double *log_odds, double *nll,
+                                     double *reward_w, double *reward_l, const double *logp_w,
+                                     const double *logp_l, const long *n_w, const long *n_l,
+                                     size_t B, enum rlref_nll_mean nll_mean, double lambda);
 
 /* DPO-LOSS (13.21), sigmoid form, beta once, D from whole-sequence
  * log-probabilities: the loss and its gradients of rlref_dpo_loss_batch
