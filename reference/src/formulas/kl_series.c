@@ -65,86 +65,78 @@ FN (kl_exp_rem) (num_ptr r, num_srcptr x, int m)
   num_clear (a);
 }
 
-/* d - log(1 + d) = 2 sum_{n>=2} a_n v^n, v = d/(2 + d), a_n = 1 for even n
- * and 1 - 1/n for odd n (log(1 + d) = 2 atanh v), for |v| <= 1/2, that is
- * -2/3 <= d <= 2; beyond, d - log1p(d) directly. */
-void
-FN (kl_log1p_rem) (num_ptr r, num_srcptr d)
+/* s = 2 sum_{n >= n0} c_n v^n, v = d/(2 + d), the atanh series behind
+ * log(1 + d) = 2 atanh v, summed until its terms no longer count: for
+ * d - log(1 + d) (rem3 = 0, n0 = 2) c_n = 1 for even n and (n - 1)/n for
+ * odd n; for log(1 + d) - d + d^2/2 (rem3 = 1, n0 = 3) c_n = n - 2 for
+ * even n and (n - 1)^2/n for odd n (the square of d = 2v/(1 - v) less the
+ * series of d - log(1 + d)).  Returns 0, s untouched, when |v| > 1/2 (d
+ * outside [-2/3, 2]) or v is not finite: the caller forms it directly. */
+static int
+atanh_rem (num_ptr s, num_srcptr d, int rem3)
 {
-  num_t v, pw, t, s;
+  long n0 = rem3 ? 3 : 2;
+  int done = 0;
+  num_t v, pw, t;
   num_init (v);
   num_init (pw);
   num_init (t);
-  num_init (s);
   num_add_d (t, d, 2.0);
   num_div (v, d, t);
   num_abs (t, v);
   if (num_is_finite (t) && num_cmp_d (t, 0.5) <= 0)
     {
+      num_set_zero (s);
       num_sqr (pw, v);
-      for (long n = 2;; n++)
+      if (rem3)
+        num_mul (pw, pw, v);
+      for (long n = n0;; n++)
         {
+          long c = n % 2 ? (rem3 ? (n - 1) * (n - 1) : n - 1) : (rem3 ? n - 2 : 1);
+          num_mul_si (t, pw, c);
           if (n % 2)
-            {
-              num_mul_si (t, pw, n - 1);
-              num_div_si (t, t, n);
-            }
-          else
-            num_set (t, pw);
+            num_div_si (t, t, n);
           num_add (s, s, t);
-          if (n >= 3 && negligible (t, s))
+          if (n > n0 && negligible (t, s))
             break;
           num_mul (pw, pw, v);
         }
       num_mul_2si (s, s, 1);
+      done = 1;
     }
-  else
+  num_clear (v);
+  num_clear (pw);
+  num_clear (t);
+  return done;
+}
+
+/* d - log(1 + d) by atanh_rem for -2/3 <= d <= 2; beyond, d - log1p(d)
+ * directly. */
+void
+FN (kl_log1p_rem) (num_ptr r, num_srcptr d)
+{
+  num_t t, s;
+  num_init (t);
+  num_init (s);
+  if (!atanh_rem (s, d, 0))
     {
       num_log1p (t, d);
       num_sub (s, d, t);
     }
   num_set (r, s);
-  num_clear (v);
-  num_clear (pw);
   num_clear (t);
   num_clear (s);
 }
 
-/* log(1 + d) - d + d^2/2 = 2 sum_{n>=3} b_n v^n, v = d/(2 + d), b_n = n - 2
- * for even n and (n - 1)^2/n for odd n (the square of d = 2v/(1 - v) less
- * the series of d - log(1 + d)), for |v| <= 1/2; beyond, directly. */
+/* log(1 + d) - d + d^2/2 by atanh_rem for -2/3 <= d <= 2; beyond,
+ * directly. */
 void
 FN (kl_log1p_rem3) (num_ptr r, num_srcptr d)
 {
-  num_t v, pw, t, s;
-  num_init (v);
-  num_init (pw);
+  num_t t, s;
   num_init (t);
   num_init (s);
-  num_add_d (t, d, 2.0);
-  num_div (v, d, t);
-  num_abs (t, v);
-  if (num_is_finite (t) && num_cmp_d (t, 0.5) <= 0)
-    {
-      num_sqr (pw, v);
-      num_mul (pw, pw, v);
-      for (long n = 3;; n++)
-        {
-          if (n % 2)
-            {
-              num_mul_si (t, pw, (n - 1) * (n - 1));
-              num_div_si (t, t, n);
-            }
-          else
-            num_mul_si (t, pw, n - 2);
-          num_add (s, s, t);
-          if (n >= 4 && negligible (t, s))
-            break;
-          num_mul (pw, pw, v);
-        }
-      num_mul_2si (s, s, 1);
-    }
-  else
+  if (!atanh_rem (s, d, 1))
     {
       num_log1p (s, d);
       num_sub (s, s, d);
@@ -153,8 +145,6 @@ FN (kl_log1p_rem3) (num_ptr r, num_srcptr d)
       num_add (s, s, t);
     }
   num_set (r, s);
-  num_clear (v);
-  num_clear (pw);
   num_clear (t);
   num_clear (s);
 }

@@ -32,6 +32,34 @@ f32 (num_ptr r, num_srcptr a)
   return num_is_finite (r) ? 0 : -1;
 }
 
+/* m = f32(S/N), S = sum_i w_i rounded to binary32 after each addition,
+ * left to right (torch's float32 sum of a few elements): ERANGE (what
+ * names the sum) when S leaves the binary32 range. */
+static int
+f32_mean (num_ptr m, num_srcptr w, size_t n, size_t N, const char *what)
+{
+  int status = RLREF_SUCCESS;
+  num_t s, t;
+  num_init (s);
+  num_init (t);
+  num_set_zero (s);
+  for (size_t i = 0; i < n && status == RLREF_SUCCESS; i++)
+    {
+      num_add (s, s, AT (w, i));
+      if (f32 (s, s))
+        {
+          rlref_error (what, __FILE__, __LINE__, RLREF_ERANGE);
+          status = RLREF_ERANGE;
+        }
+    }
+  num_set_si (t, (long) N);
+  num_div (s, s, t);
+  num_round_f32 (m, s);
+  num_clear (s);
+  num_clear (t);
+  return status;
+}
+
 /* x = +0 where x is zero. */
 static void
 plus_zero (num_ptr x)
@@ -235,22 +263,15 @@ FN (ppo_clip_f32) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
       if (grad)
         num_set (AT (grad, i), d);
     }
-  num_set_zero (s);
-  for (size_t i = 0; i < n; i++)
-    {
-      num_add (s, s, AT (w, i));
-      if (f32 (s, s))
-        FAIL ("the sum of the token losses overflows binary32", RLREF_ERANGE);
-    }
-  num_set_si (t, (long) N);
-  num_div (s, s, t);
-  num_round_f32 (s, s);
+  status = f32_mean (s, w, n, N, "the sum of the token losses overflows binary32");
+  if (status)
+    goto done;
   plus_zero (s);
   num_set (loss, s);
   if (clipfrac)
     {
       num_set_si (s, (long) nclip);
-      num_div (s, s, t);
+      num_div_si (s, s, (long) N);
       num_round_f32 (clipfrac, s);
     }
 done:
@@ -514,22 +535,15 @@ FN (ppo_value_loss_f32) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr cli
       if (grad)
         num_set (AT (grad, i), p);
     }
-  num_set_zero (t);
-  for (size_t i = 0; i < n; i++)
-    {
-      num_add (t, t, AT (w, i));
-      if (f32 (t, t))
-        FAIL ("the sum of the squared errors overflows binary32", RLREF_ERANGE);
-    }
-  num_set_si (p, (long) N);
-  num_div (t, t, p);
-  num_round_f32 (t, t);
+  status = f32_mean (t, w, n, N, "the sum of the squared errors overflows binary32");
+  if (status)
+    goto done;
   num_mul_2si (t, t, -1);
   num_round_f32 (loss, t);
   if (clipfrac)
     {
       num_set_si (t, (long) nclip);
-      num_div (t, t, p);
+      num_div_si (t, t, (long) N);
       num_round_f32 (clipfrac, t);
     }
 done:
