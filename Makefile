@@ -213,6 +213,7 @@ docs: $(RLREF)
 	$(PYTHON) tests/docs/tables.py --write $(RLREF) $(DOC_TABLES)
 	$(PYTHON) tests/docs/coverage.py --sync
 	$(PYTHON) tests/docs/coverage.py $(RLREF) --write README.md
+	$(PYTHON) tests/check_cmd/real_check.py $(RLREF) --write
 
 # --- derivations -----------------------------------------------------------
 # the report: every derivation's output, in the order of DERIV_BIN
@@ -307,7 +308,7 @@ check-xcheck: $(RLREF)
 check-cli: $(RLREF)
 	sh tests/check_cmd/test_fixture_drift.sh $(abspath $(RLREF))
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures
-	sh tests/check_cmd/test_real.sh $(abspath $(RLREF)) golden/GRPO-ADV.json tests/check_cmd/real
+	$(PYTHON) tests/check_cmd/real_check.py $(abspath $(RLREF)) --check
 	sh tests/check_cmd/test_ppo_f32.sh $(abspath $(RLREF)) golden
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
 	sh tests/cli/test_check_diag.sh $(abspath $(RLREF))

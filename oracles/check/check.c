@@ -59,27 +59,46 @@ usage (FILE *f)
          "  --dtype T     float64 (u = 2^-53, the default),\n"
          "                float32 (u = 2^-24) or bfloat16 (u = 2^-8)\n"
          "  --variant V   judge only the test group(s) of variant V\n"
+         "  --outputs L   judge only the outputs of the comma list L\n"
+         "                (by default: every output the candidate gives)\n"
+         "  --strict      count the input validation in the verdict: a\n"
+         "                must-reject case the candidate does not reject\n"
+         "                fails\n"
+         "  --no-explain  do not search what a candidate that follows no\n"
+         "                variant follows instead\n"
          "  --verbose     print passing outputs too, and the details\n"
          "                of every variant\n"
-         "  --format F    text (the default) or json: the whole report\n"
-         "                as one JSON object on standard output (every\n"
-         "                case with its errors in ulps and digits, every\n"
-         "                variant, the variants followed, the precision\n"
-         "                diagnosis, the counts, the exit status and the\n"
-         "                text report; oracles/check/report.schema.json)\n"
+         "  --format F    text (the default); json: the whole report as\n"
+         "                one JSON object on standard output (every case\n"
+         "                with its errors, every variant, each part's\n"
+         "                verdict, validation and explanation, the counts,\n"
+         "                the exit status and the text report;\n"
+         "                oracles/check/report.schema.json); github:\n"
+         "                GitHub workflow annotations (::error ...)\n"
          "  --junit FILE  also write FILE, JUnit XML: one testcase per\n"
-         "                golden case; those of the variant judged (the\n"
-         "                one of --variant, or the closest of each part)\n"
-         "                pass or fail, the others are skipped\n"
+         "                case of the variant judged in each part, the\n"
+         "                verdict and the explanation as properties, the\n"
+         "                must-reject cases as a suite of their own\n"
+         "  --junit-all   in FILE, the other variants' cases too (skipped)\n"
          "  -h, --help    print this text\n"
          "\n"
-         "Without --variant, a golden with several variants is judged\n"
-         "against each; the report names the variants the candidate\n"
-         "follows.  The last line of the text report reads \"N passed,\n"
-         "M failed\".\n"
+         "Each part of the golden (its alternative conventions of one\n"
+         "computation) is judged on its valid cases: the report names\n"
+         "one variant first -- matched at the dtype, then matched but for\n"
+         "numerically demanding cases, then at float32, then at bfloat16\n"
+         "accuracy -- and the others that are also consistent with the\n"
+         "candidate.  When it follows none, the report says what it\n"
+         "follows instead (a variant with another parameter, ddof, sign,\n"
+         "scale, or another formula's values), where the formula declares\n"
+         "it.  The must-reject cases are judged apart: the input\n"
+         "validation line lists the inputs the candidate accepts.  A\n"
+         "candidate may give a subset of the outputs; the report says\n"
+         "which it judged.  The last line of the text report reads \"N\n"
+         "passed, M failed\".\n"
          "\n"
-         "Exit status: 0 pass (or follows a variant), 1 fail, 2 usage\n"
-         "error or unreadable or malformed file.\n", f);
+         "Exit status: 0 when every part judged follows its variant at\n"
+         "the dtype (and, with --strict, rejects what it rejects), 1\n"
+         "otherwise, 2 usage error or unreadable or malformed file.\n", f);
 }
 
 /* Read the finite number S >= 0 given to option OPT into *V; 0 or 2.  */
@@ -106,25 +125,29 @@ opt_number (const char *opt, const char *s, double *v)
 static int
 opt_format (ctx *c, const char *s)
 {
-  if (strcmp (s, "text") == 0 || strcmp (s, "json") == 0)
+  if (strcmp (s, "text") == 0)
+    c->format = F_TEXT;
+  else if (strcmp (s, "json") == 0)
+    c->format = F_JSON;
+  else if (strcmp (s, "github") == 0)
+    c->format = F_GITHUB;
+  else
     {
-      c->json = s[0] == 'j';
-      return 0;
+      fprintf (stderr, "rlref check: unknown format '%s' (text, json or github)\n", s);
+      return 2;
     }
-  fprintf (stderr, "rlref check: unknown format '%s' (text or json)\n", s);
-  return 2;
+  return 0;
 }
 
 /* Set the dtype named S; 0 or 2.  */
 static int
 opt_dtype (ctx *c, const char *s)
 {
-  if (strcmp (s, "float64") == 0)
-    c->prec = 53, c->emin = -1022;
-  else if (strcmp (s, "float32") == 0)
-    c->prec = 24, c->emin = -126;
-  else if (strcmp (s, "bfloat16") == 0)
-    c->prec = 8, c->emin = -126;
+  int l;
+  for (l = 0; l < NLEVELS && strcmp (s, ck_dtypes[l].name) != 0; l++)
+    ;
+  if (l < NLEVELS)
+    c->level = l;
   else
     {
       fprintf (stderr, "rlref check: unknown dtype '%s' "
@@ -153,6 +176,18 @@ set_option (ctx *c, const char *name, const char *val)
     return opt_dtype (c, val);
   if (strcmp (name, "--format") == 0)
     return opt_format (c, val);
+  if (strcmp (name, "--outputs") == 0)
+    {
+      if (*val == '\0' || *val == ',' || val[strlen (val) - 1] == ','
+          || strstr (val, ",,") != NULL)
+        {
+          fprintf (stderr, "rlref check: --outputs needs a comma list of output "
+                   "names, not '%s'\n", val);
+          return 2;
+        }
+      c->outputs_opt = val;
+      return 0;
+    }
   if (strcmp (name, "--junit") == 0)
     {
       if (*val == '\0')
@@ -171,8 +206,8 @@ set_option (ctx *c, const char *name, const char *val)
 static int
 parse_args (ctx *c, int argc, char **argv, int *help)
 {
-  static const char *const valued[] = { "--rtol", "--ulps", "--dtype",
-                                        "--variant", "--format", "--junit" };
+  static const char *const valued[] = { "--rtol", "--ulps", "--dtype", "--variant",
+                                        "--format", "--junit", "--outputs" };
   int i, npos = 0, opts_done = 0;
   size_t j;
   for (i = 1; i < argc; i++)
@@ -198,9 +233,17 @@ parse_args (ctx *c, int argc, char **argv, int *help)
           *help = 1;
           return 0;
         }
-      if (strcmp (a, "--verbose") == 0)
+      if (strcmp (a, "--verbose") == 0 || strcmp (a, "--strict") == 0
+          || strcmp (a, "--junit-all") == 0 || strcmp (a, "--no-explain") == 0)
         {
-          c->verbose = 1;
+          if (a[2] == 'v')
+            c->verbose = 1;
+          else if (a[2] == 's')
+            c->strict = 1;
+          else if (a[2] == 'j')
+            c->junit_all = 1;
+          else
+            c->explain = 0;
           continue;
         }
       for (j = 0; j < sizeof valued / sizeof valued[0] && !known; j++)
@@ -249,61 +292,25 @@ parse_args (ctx *c, int argc, char **argv, int *help)
   return 0;
 }
 
-/* Print the header line of the report.  */
-static void
-header (const ctx *c)
-{
-  const char *f = json_string_value (json_object_get (c->golden, "formula"));
-  fprintf (c->out, "Checking %s against ", c->cpath);
-  if (f != NULL)
-    ck_print_clean (c->out, f);
-  else
-    fputs (c->gpath, c->out);
-  fprintf (c->out, ": dtype %s, U = %g", c->dtype, c->ulps);
-  if (c->have_rtol)
-    fprintf (c->out, ", rtol %g", c->rtol);
-  if (c->only != NULL)
-    {
-      fputs (", variant ", c->out);
-      ck_print_clean (c->out, c->only);
-    }
-  putc ('\n', c->out);
-}
-
-/* Write the text report to c->out; the exit status.  */
-static int
-report (ctx *c, size_t sel)
-{
-  header (c);
-  if (c->only != NULL)
-    return ck_report_one (c, &c->vars[sel]);
-  if (c->nvars == 1)
-    return ck_report_one (c, &c->vars[0]);
-  return ck_report_all (c);
-}
-
 /* Write the text report into memory, then the JSON report with it on
-   standard output; the exit status, or 2 when the report cannot be made
-   or written.  */
+   standard output; 0, or 2 when the report cannot be made or written.  */
 static int
-report_json (ctx *c, size_t sel)
+report_json (ctx *c)
 {
   char *text = NULL;
   size_t len = 0;
-  int rc, wrc;
+  int wrc;
   FILE *m = open_memstream (&text, &len);
   if (m == NULL)
     return ck_bad (c->cpath, "out of memory");
   c->out = m;
-  rc = report (c, sel);
+  ck_write_text (c);
   c->out = stdout;
   if (fclose (m) != 0)
     return ck_bad (c->cpath, "out of memory");
-  wrc = c->junit != NULL ? ck_write_junit (c) : 0;
-  if (wrc == 0)
-    wrc = ck_write_json (c, rc, text);
+  wrc = ck_write_json (c, text);
   free (text);
-  return wrc ? wrc : rc;
+  return wrc;
 }
 
 /* Run the check described by the options in C; the exit status.  */
@@ -311,7 +318,7 @@ static int
 run (ctx *c)
 {
   size_t i = 0;
-  int rc;
+  int wrc = 0;
   if ((c->golden = ck_load_json (c->gpath)) == NULL
       || (c->cand = ck_load_json (c->cpath)) == NULL)
     return 2;
@@ -335,14 +342,18 @@ run (ctx *c)
     fprintf (stderr, "rlref check: warning: %s: %zu result%s with a tcId not "
              "in the golden (first: %" JSON_INTEGER_FORMAT ")\n", c->cpath,
              c->unknown, c->unknown == 1 ? "" : "s", c->first_unknown);
-  if ((c->json || c->junit != NULL) && ck_record_cases (c))
+  /* judge once; every report below renders the record */
+  if (ck_judge (c) || ck_verdict (c) || (c->explain && ck_explain (c)))
     return 2;
-  if (c->json)
-    return report_json (c, i);
-  rc = report (c, i);
-  if (c->junit != NULL && ck_write_junit (c))
-    return 2;
-  return rc;
+  if (c->format == F_JSON)
+    wrc = report_json (c);
+  else if (c->format == F_GITHUB)
+    wrc = ck_write_github (c);
+  else
+    ck_write_text (c);
+  if (wrc == 0 && c->junit != NULL)
+    wrc = ck_write_junit (c);
+  return wrc ? wrc : c->rc;
 }
 
 int
@@ -353,11 +364,11 @@ rlref_cmd_check (int argc, char **argv)
   size_t i;
   memset (&c, 0, sizeof c);
   c.ulps = RL_DEFAULT_ULPS;
-  c.prec = 53;
-  c.emin = -1022;
-  c.dtype = "float64";
+  c.level = 0;
+  c.explain = 1;
   c.out = stdout;
   rc = parse_args (&c, argc, argv, &help);
+  c.dtype = ck_dtypes[c.level].name;
   if (rc != 0)
     return rc;
   if (help)
@@ -370,9 +381,15 @@ rlref_cmd_check (int argc, char **argv)
   fflush (stdout);
   mpfr_clears (c.x, c.y, c.d, c.t, c.w, (mpfr_ptr) 0);
   mpfr_free_cache ();
-  ck_record_free (&c);
+  ck_explain_free (&c);
+  ck_judge_free (&c);
+  for (i = 0; i < c.nparts && c.parts != NULL; i++)
+    free (c.parts[i].order);
+  free (c.parts);
   for (i = 0; i < c.nvars; i++)
     json_decref (c.vars[i].inputs);
+  json_decref (c.judged_outputs);
+  json_decref (c.ungiven_outputs);
   free (c.vars);
   free (c.cases);
   json_decref (c.golden);

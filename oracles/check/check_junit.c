@@ -1,24 +1,28 @@
 /* check_junit.c -- "rlref check --junit FILE": the verdict as a JUnit XML
-   file, for continuous-integration systems.
+   file, for continuous-integration systems, rendered from the record.
 
-   One <testsuite> per variant, one <testcase> per golden case (classname
-   FORMULA.variant, name "tcId N: comment").  The cases of the variant the
-   closing line counts (the one named by --variant, or the best of each
-   part) are judged: a failing case carries a <failure> whose message is
-   its first report line and whose text is all of them; an acceptable
-   mismatch is <skipped>, as the text report notes it rather than failing
-   it.  The cases of every other variant are <skipped>, with the reason.
-   So failures and the passing testcases equal the closing line's "N
-   passed, M failed", and tests = passed + failures + skipped at every
-   level.  */
+   One <testsuite> per variant judged (the answer of each part: the one
+   named first, or the nearest when none is followed), with the verdict,
+   the variants also consistent with the candidate and the explanation as
+   <properties>, and one <testcase> per valid or acceptable case (classname
+   FORMULA.variant, name "tcId N: comment"): a failing case carries a
+   <failure> whose message is its first report line and whose text is all
+   of them; an acceptable mismatch and a case not judged (beyond the
+   dtype's range, or no output of it given) are <skipped>.  The
+   must-reject cases of the variant form a suite of their own, "input
+   validation": with --strict a rejected input passes and one the candidate
+   accepts is a <failure>; without, each is <skipped> with what the
+   candidate did (not counted).  So the failures
+   and the passing testcases equal the closing line's "N passed, M
+   failed".  With --junit-all the other variants' cases follow, skipped.  */
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 
 #include "check_impl.h"
-
 /* How xml_text writes: element text, an attribute value, or the first line
    of S as an attribute value.  */
 enum xml_mode { XML_TEXT, XML_ATTR, XML_ATTR_LINE };
@@ -69,42 +73,53 @@ xml_attr (FILE *f, const char *name, const char *s)
   putc ('"', f);
 }
 
+/* Write the property NAME="S" to F (nothing when S is NULL).  */
+static void
+property (FILE *f, const char *name, const char *s)
+{
+  if (s == NULL)
+    return;
+  fputs ("      <property", f);
+  xml_attr (f, "name", name);
+  xml_attr (f, "value", s);
+  fputs ("/>\n", f);
+}
+
 /* How case K is reported: 'p' passed, 'f' failure, 's' skipped.  */
 static int
 disposition (const ctx *c, const gcase *k)
 {
-  if (!c->vars[k->var].judged)
+  if (!ck_counted (c, k))
     return 's';
-  return k->st == S_PASS ? 'p' : k->st == S_FAIL ? 'f' : 's';
+  if (k->kind == K_INVALID)
+    return !c->strict ? 's' : k->answer == A_ERROR ? 'p' : 'f';
+  return k->st[c->level] == S_PASS ? 'p' : k->st[c->level] == S_FAIL ? 'f' : 's';
 }
 
-/* The judged variant of part P, or NULL.  */
-static const variant *
-judged_of (const ctx *c, size_t p)
-{
-  for (size_t i = 0; i < c->nvars; i++)
-    if (c->vars[i].part == p && c->vars[i].judged)
-      return &c->vars[i];
-  return NULL;
-}
-
-/* Write the reason why case K of variant V, not judged, is skipped.  */
+/* The reason case K is skipped, for its <skipped> message.  */
 static void
-skip_reason (FILE *f, const ctx *c, const variant *v)
+skip_reason (const ctx *c, const gcase *k, char *buf, size_t size, const char *msg)
 {
-  const variant *j = judged_of (c, v->part);
-  char buf[200];
-  if (!ck_in_scope (c, v))
-    snprintf (buf, sizeof buf, "not judged: the check is of variant %.60s only "
-              "(--variant)", c->only);
-  else if (j == NULL)
-    snprintf (buf, sizeof buf, "not judged: the candidate answers no case of "
-              "this part");
+  const variant *a = ck_answer (c, c->vars[k->var].part);
+  if (!ck_counted (c, k))
+    snprintf (buf, size, "not judged: the candidate is judged against variant "
+              "%.60s of this part", a != NULL ? a->name : "(none)");
+  else if (k->kind == K_INVALID)
+    snprintf (buf, size, "not counted (--strict counts it): %s",
+              k->answer == A_MISSING ? "not answered" : k->answer == A_ERROR
+              ? "the candidate rejects it, as the reference does"
+              : "the candidate accepts an input the reference rejects");
+  else if (k->st[c->level] == S_NOTE)
+    {
+      size_t n = strcspn (msg, "\n");
+      snprintf (buf, size, "acceptable mismatch noted: %.*s", (int) (n > 150 ? 150 : n),
+                msg);
+    }
+  else if (k->njudged == 0)
+    snprintf (buf, size, "not judged: the candidate gives none of its outputs");
   else
-    snprintf (buf, sizeof buf, "not judged: the candidate is judged against "
-              "variant %.60s of this part (the one it follows or comes closest "
-              "to)", j->name);
-  xml_attr (f, "message", buf);
+    snprintf (buf, size, "not judged at %s: an input or value beyond its range",
+              c->dtype);
 }
 
 /* Write the testcase of case K.  */
@@ -113,11 +128,11 @@ testcase (FILE *f, const ctx *c, const gcase *k, const char *formula)
 {
   const variant *v = &c->vars[k->var];
   const char *comment = json_string_value (json_object_get (k->test, "comment"));
-  const char *msg = k->msg != NULL ? k->msg : "";
-  char name[40];
+  char *msg = ck_case_text (c, k, 0), name[40], reason[300];
   int d = disposition (c, k);
-  fputs ("    <testcase", f);
-  fputs (" classname=\"", f);
+  if (msg == NULL)
+    msg = strdup ("");
+  fputs ("    <testcase classname=\"", f);
   xml_text (f, formula, XML_ATTR);
   putc ('.', f);
   xml_text (f, v->name, XML_ATTR);
@@ -130,33 +145,35 @@ testcase (FILE *f, const ctx *c, const gcase *k, const char *formula)
       xml_text (f, comment, XML_ATTR);
     }
   putc ('"', f);
-  if (d == 'p' && *msg == '\0')
+  if (d == 'p' && (msg == NULL || *msg == '\0'))
     {
       fputs ("/>\n", f);
+      free (msg);
       return;
     }
   fputs (">\n", f);
   if (d == 'f')
     {
+      const char *m = msg != NULL && *msg ? msg : "failed";
       fputs ("      <failure type=\"FAIL\" message=\"", f);
-      xml_text (f, *msg ? msg : "failed", XML_ATTR_LINE);
+      xml_text (f, m, XML_ATTR_LINE);
       fputs ("\">", f);
-      xml_text (f, msg, XML_TEXT);
+      xml_text (f, m, XML_TEXT);
       fputs ("</failure>\n", f);
-    }
-  else if (d == 's' && v->judged)
-    {
-      fputs ("      <skipped message=\"acceptable mismatch noted: ", f);
-      xml_text (f, msg, XML_ATTR_LINE);
-      fputs ("\">", f);
-      xml_text (f, msg, XML_TEXT);
-      fputs ("</skipped>\n", f);
     }
   else if (d == 's')
     {
+      skip_reason (c, k, reason, sizeof reason, msg != NULL ? msg : "");
       fputs ("      <skipped", f);
-      skip_reason (f, c, v);
-      fputs ("/>\n", f);
+      xml_attr (f, "message", reason);
+      if (msg != NULL && *msg)
+        {
+          fputs (">", f);
+          xml_text (f, msg, XML_TEXT);
+          fputs ("</skipped>\n", f);
+        }
+      else
+        fputs ("/>\n", f);
     }
   else
     {
@@ -166,19 +183,32 @@ testcase (FILE *f, const ctx *c, const gcase *k, const char *formula)
       fputs ("</system-out>\n", f);
     }
   fputs ("    </testcase>\n", f);
+  free (msg);
 }
 
-/* Count the dispositions of the cases of variant V (all when V is NULL)
-   into N[0] tests, N[1] failures, N[2] skipped.  */
+/* Whether case K belongs to suite (V, INVALID): the cases of variant V,
+   its must-reject ones when INVALID.  */
+static int
+in_suite (const ctx *c, const gcase *k, size_t v, int invalid)
+{
+  (void) c;
+  return k->var == v && (k->kind == K_INVALID) == invalid;
+}
+
+/* Count the dispositions of suite (V, INVALID), or of every suite written
+   when V is (size_t) -1, into N[0] tests, N[1] failures, N[2] skipped.  */
 static void
-count (const ctx *c, const variant *v, size_t n[3])
+count (const ctx *c, size_t v, int invalid, size_t n[3])
 {
   n[0] = n[1] = n[2] = 0;
   for (size_t i = 0; i < c->ncases; i++)
     {
       const gcase *k = &c->cases[i];
       int d;
-      if (v != NULL && &c->vars[k->var] != v)
+      if (!ck_in_scope (c, &c->vars[k->var]))
+        continue;
+      if (v == (size_t) -1 ? !(ck_counted (c, k) || c->junit_all)
+          : !in_suite (c, k, v, invalid))
         continue;
       d = disposition (c, k);
       n[0]++;
@@ -187,50 +217,79 @@ count (const ctx *c, const variant *v, size_t n[3])
     }
 }
 
+/* Write suite (V, INVALID) to F.  */
+static void
+suite (FILE *f, const ctx *c, size_t v, int invalid, const char *formula)
+{
+  const variant *var = &c->vars[v];
+  size_t n[3], p = var->part;
+  char *line;
+  count (c, v, invalid, n);
+  if (n[0] == 0)
+    return;
+  fputs ("  <testsuite name=\"", f);
+  xml_text (f, formula, XML_ATTR);
+  putc (' ', f);
+  xml_text (f, var->name, XML_ATTR);
+  if (invalid)
+    fputs (" input validation", f);
+  fprintf (f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
+           n[0], n[1], n[2]);
+  fputs ("    <properties>\n", f);
+  property (f, "golden", c->gpath);
+  property (f, "candidate", c->cpath);
+  property (f, "dtype", c->dtype);
+  property (f, "judged", c->parts[p].answer == v ? "true" : "false");
+  property (f, "class", ck_class_name (var->cls));
+  if (c->parts[p].answer == v)
+    {
+      if ((line = ck_verdict_line (c, p)) != NULL)
+        property (f, "verdict", line);
+      free (line);
+      property (f, "explanation", ck_explain_line (c, p));
+      if ((line = ck_validation_line (c, p)) != NULL)
+        property (f, "validation", line);
+      free (line);
+    }
+  fputs ("    </properties>\n", f);
+  for (size_t j = 0; j < c->ncases; j++)
+    if (in_suite (c, &c->cases[j], v, invalid))
+      testcase (f, c, &c->cases[j], formula);
+  fputs ("  </testsuite>\n", f);
+}
+
 /* Write the JUnit XML file c->junit; 0, or 2 when it cannot be written.  */
 int
 ck_write_junit (ctx *c)
 {
   const char *formula = json_string_value (json_object_get (c->golden, "formula"));
   FILE *f = fopen (c->junit, "w");
-  size_t n[3], i, j;
+  size_t n[3];
   int bad;
   if (formula == NULL)
     formula = "golden";
   if (f == NULL)
     return ck_bad (c->junit, "cannot write: %s", strerror (errno));
   errno = 0;
-  count (c, NULL, n);
+  count (c, (size_t) -1, 0, n);
   fputs ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", f);
   fputs (" name=\"rlref check ", f);
   xml_text (f, formula, XML_ATTR);
   fprintf (f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
            n[0], n[1], n[2]);
-  for (i = 0; i < c->nvars; i++)
-    {
-      const variant *v = &c->vars[i];
-      count (c, v, n);
-      fputs ("  <testsuite name=\"", f);
-      xml_text (f, formula, XML_ATTR);
-      putc (' ', f);
-      xml_text (f, v->name, XML_ATTR);
-      fprintf (f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
-               n[0], n[1], n[2]);
-      fputs ("    <properties>\n", f);
-      fputs ("      <property name=\"golden\"", f);
-      xml_attr (f, "value", c->gpath);
-      fputs ("/>\n      <property name=\"candidate\"", f);
-      xml_attr (f, "value", c->cpath);
-      fputs ("/>\n      <property name=\"dtype\"", f);
-      xml_attr (f, "value", c->dtype);
-      fputs ("/>\n      <property name=\"judged\"", f);
-      xml_attr (f, "value", v->judged ? "true" : "false");
-      fputs ("/>\n    </properties>\n", f);
-      for (j = 0; j < c->ncases; j++)
-        if (c->cases[j].var == i)
-          testcase (f, c, &c->cases[j], formula);
-      fputs ("  </testsuite>\n", f);
-    }
+  for (size_t p = 0; p < c->nparts; p++)
+    if (c->parts[p].answer != (size_t) -1)
+      {
+        suite (f, c, c->parts[p].answer, 0, formula);
+        suite (f, c, c->parts[p].answer, 1, formula);
+      }
+  if (c->junit_all)
+    for (size_t i = 0; i < c->nvars; i++)
+      if (ck_in_scope (c, &c->vars[i]) && c->parts[c->vars[i].part].answer != i)
+        {
+          suite (f, c, i, 0, formula);
+          suite (f, c, i, 1, formula);
+        }
   fputs ("</testsuites>\n", f);
   bad = ferror (f);
   bad |= fclose (f) != 0;

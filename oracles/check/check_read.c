@@ -209,6 +209,28 @@ variant_index (ctx *c, json_t *map, const char *name)
   return c->nvars++;
 }
 
+/* Whether an expected value of the outputs O is certified as a binary32
+   emulation (its variant models binary32 arithmetic, overflow included).  */
+static int
+emulates32 (json_t *o)
+{
+  const char *name, *cert;
+  json_t *v, *e;
+  size_t i, n;
+  json_object_foreach (o, name, v)
+    {
+      n = json_is_array (v) ? json_array_size (v) : 1;
+      for (i = 0; i < n; i++)
+        {
+          e = json_is_array (v) ? json_array_get (v, i) : v;
+          cert = json_string_value (json_object_get (e, "cert"));
+          if (cert != NULL && strcmp (cert, "float32-emulation") == 0)
+            return 1;
+        }
+    }
+  return 0;
+}
+
 /* Check test T (group GI, test TI) of variant VAR and record it; 0 or 2.  */
 static int
 read_test (ctx *c, json_t *t, size_t gi, size_t ti, size_t var)
@@ -274,6 +296,12 @@ read_test (ctx *c, json_t *t, size_t gi, size_t ti, size_t var)
   k->var = var;
   c->ncases++;
   c->vars[var].ncases++;
+  if (k->kind == K_INVALID)
+    c->vars[var].ninvalid++;
+  else
+    c->vars[var].nvalid++;
+  if (emulates32 (json_object_get (t, "outputs")))
+    c->vars[var].emulates32 = 1;
   return 0;
 }
 
@@ -519,29 +547,81 @@ read_result (ctx *c, json_t *r, size_t i, tc_ref *ref)
   return 0;
 }
 
-/* Warns, once per name, of candidate outputs that the golden test they
-   answer does not have (a misspelt name would otherwise go unjudged).  */
-static void
-warn_unknown_outputs (ctx *c)
+/* The set of the output names of every golden test; NULL without memory.  */
+static json_t *
+golden_outputs (const ctx *c)
 {
-  json_t *warned = json_object ();
-  for (size_t i = 0; i < c->ncases; i++)
+  json_t *all = json_object (), *v;
+  const char *name;
+  for (size_t i = 0; i < c->ncases && all != NULL; i++)
+    json_object_foreach (json_object_get (c->cases[i].test, "outputs"), name, v)
+      if (json_object_set_new (all, name, json_true ()))
+        {
+          json_decref (all);
+          return NULL;
+        }
+  return all;
+}
+
+/* Decides the outputs judged: those of the golden the candidate gives in
+   some result, within --outputs when given; the golden's other outputs
+   are not given.  Warns, once per name, of candidate outputs that no test
+   of the golden has (a misspelt name would otherwise go unjudged); 0 or 2.  */
+static int
+judged_outputs (ctx *c)
+{
+  json_t *all = golden_outputs (c), *warned = json_object (), *v, *want = NULL;
+  const char *name;
+  int rc = 0;
+  c->judged_outputs = json_object ();
+  c->ungiven_outputs = json_object ();
+  if (all == NULL || warned == NULL || c->judged_outputs == NULL
+      || c->ungiven_outputs == NULL)
+    rc = ck_bad (c->cpath, "out of memory");
+  if (rc == 0 && c->outputs_opt != NULL)
+    {
+      char *list = strdup (c->outputs_opt), *tok, *save = NULL;
+      want = json_object ();
+      if (list == NULL || want == NULL)
+        rc = ck_bad (c->cpath, "out of memory");
+      for (tok = list ? strtok_r (list, ",", &save) : NULL; tok != NULL && rc == 0;
+           tok = strtok_r (NULL, ",", &save))
+        if (json_object_get (all, tok) == NULL)
+          {
+            fprintf (stderr, "rlref check: --outputs: the golden has no output "
+                     "'%.40s'; it has:", tok);
+            json_object_foreach (all, name, v)
+              fprintf (stderr, " %s", name);
+            fputc ('\n', stderr);
+            rc = 2;
+          }
+        else
+          json_object_set_new (want, tok, json_true ());
+      free (list);
+    }
+  for (size_t i = 0; i < c->ncases && rc == 0; i++)
     {
       json_t *got = c->cases[i].res ? json_object_get (c->cases[i].res, "outputs") : NULL;
-      json_t *want = json_object_get (c->cases[i].test, "outputs"), *v;
-      const char *name;
-      if (!json_is_object (got) || !json_is_object (want))
-        continue;
       json_object_foreach (got, name, v)
-        if (!json_object_get (want, name) && !json_object_get (warned, name))
+        if (json_object_get (all, name) == NULL)
           {
-            fprintf (stderr, "rlref check: warning: %s: output \"%.40s\" (tcId %"
-                     JSON_INTEGER_FORMAT ") is not an output of the golden; ignored\n",
-                     c->cpath, name, c->cases[i].tcid);
+            if (!json_object_get (warned, name))
+              fprintf (stderr, "rlref check: warning: %s: output \"%.40s\" (tcId %"
+                       JSON_INTEGER_FORMAT ") is not an output of the golden; ignored\n",
+                       c->cpath, name, c->cases[i].tcid);
             json_object_set_new (warned, name, json_true ());
           }
+        else if (want == NULL || json_object_get (want, name) != NULL)
+          json_object_set_new (c->judged_outputs, name, json_true ());
     }
+  if (rc == 0)
+    json_object_foreach (all, name, v)
+      if (json_object_get (c->judged_outputs, name) == NULL)
+        json_object_set_new (c->ungiven_outputs, name, json_true ());
+  json_decref (want);
   json_decref (warned);
+  json_decref (all);
+  return rc;
 }
 
 /* Check the candidate and attach its results to the golden cases; 0 or 2.  */
@@ -585,7 +665,5 @@ ck_read_candidate (ctx *c)
     if (refs[i].obj != NULL && c->unknown++ == 0)
       c->first_unknown = refs[i].tcid;
   free (refs);
-  if (rc == 0)
-    warn_unknown_outputs (c);
-  return rc;
+  return rc ? rc : judged_outputs (c);
 }

@@ -1,4 +1,4 @@
-/* check_util.c -- messages, clean printing and a JSON helper shared by the
+/* check_util.c -- messages, clean printing and JSON helpers shared by the
    files of `rlref check` (the bottom of its call graph: it calls none of
    them).  */
 
@@ -44,4 +44,17 @@ ck_put (ctx *c, json_t *o, const char *key, json_t *v)
 {
   if (o == NULL || json_object_set_new (o, key, v))
     c->oom = 1;
+}
+
+/* The description of the golden's note FLAG when its bugType is
+   INVALID_INPUT (a reason to reject an input), else NULL.  */
+const char *
+ck_invalid_note (const ctx *c, const char *flag)
+{
+  json_t *note = flag != NULL ? json_object_get (json_object_get (c->golden, "notes"), flag)
+    : NULL;
+  const char *bt = json_string_value (json_object_get (note, "bugType"));
+  if (bt == NULL || strcmp (bt, "INVALID_INPUT") != 0)
+    return NULL;
+  return json_string_value (json_object_get (note, "description"));
 }

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include "rlref/rlref.h"
 #include "core/args.h"
+#include "core/golden_args.h"
 #include "core/evaluate.h"
 #include "core/numfmt.h"
 #include "commands.h"
@@ -18,79 +19,11 @@ static const char *usage =
   "\n"
   "GOLDEN \"-\" reads the golden file from standard input.\n"
   "Evaluates rlref's binary64 implementation of variant V (of the golden's\n"
-  "formula) on the inputs of every test whose inputs it takes, and prints a\n"
+  "formula) on the inputs of every test of its part whose inputs it takes,\n"
+  "and prints a\n"
   "candidate file: {\"results\": [{\"tcId\": N, \"outputs\": {...}}]}, values\n"
   "as C99 hex strings, or {\"tcId\": N, \"error\": \"EDOM\"} when it rejects\n"
   "the input.\n";
-
-/* A real from a golden input object {"dec", "hex"}. */
-static int
-real_of (json_t *o, double *d)
-{
-  json_t *hex = json_object_get (o, "hex");
-  return json_is_string (hex) ? rl_parse_double (json_string_value (hex), d) : -1;
-}
-
-/* Binds a golden test's inputs to v's inputs; -1 when they do not fit. */
-static int
-args_of (const rl_variant *v, json_t *inputs, rl_args *a)
-{
-  memset (a, 0, sizeof *a);
-  for (size_t p = 0; v->params[p].name; p++)
-    {
-      json_t *o = json_object_get (inputs, v->params[p].name);
-      a->param[p] = v->params[p].value;
-      if (v->params[p].in_x && o && real_of (o, &a->param[p]))
-        return -1;
-    }
-  for (size_t i = 0; v->io->in[i].name; i++)
-    {
-      json_t *o = json_object_get (inputs, v->io->in[i].name), *item;
-      rl_kind kind = v->io->in[i].kind;
-      size_t n, j;
-      if (!o)
-        return -1;
-      n = json_is_array (o) ? json_array_size (o) : 1;
-      if ((kind == RL_REAL || kind == RL_INT) && json_is_array (o))
-        return -1;
-      a->len[i] = n;
-      if (kind == RL_REAL || kind == RL_REAL_ARRAY)
-        {
-          a->re[i] = calloc (n ? n : 1, sizeof (double));
-          if (!a->re[i])
-            return -1;
-          if (kind == RL_REAL)
-            {
-              if (real_of (o, &a->re[i][0]))
-                return -1;
-            }
-          else
-            json_array_foreach (o, j, item)
-              if (real_of (item, &a->re[i][j]))
-                return -1;
-        }
-      else
-        {
-          a->iv[i] = calloc (n ? n : 1, sizeof (long));
-          if (!a->iv[i])
-            return -1;
-          if (kind == RL_INT)
-            {
-              if (!json_is_integer (o))
-                return -1;
-              a->iv[i][0] = (long) json_integer_value (o);
-            }
-          else
-            json_array_foreach (o, j, item)
-              {
-                if (!json_is_integer (item))
-                  return -1;
-                a->iv[i][j] = (long) json_integer_value (item);
-              }
-        }
-    }
-  return 0;
-}
 
 /* One output element as a C99 hex string. */
 static json_t *
@@ -191,14 +124,18 @@ rlref_cmd_candidate (int argc, char **argv)
   json_array_foreach (groups, gi, group)
     {
       json_t *tests = json_object_get (group, "tests"), *t;
+      const char *part = json_string_value (json_object_get (group, "part"));
       size_t ti;
+      /* the tests of v's own part: another part is another computation */
+      if (part != NULL && v->io->part != NULL && strcmp (part, v->io->part) != 0)
+        continue;
       json_array_foreach (tests, ti, t)
         {
           rl_args a;
           json_t *id = json_object_get (t, "tcId");
           if (!json_is_integer (id))
             continue;
-          if (args_of (v, json_object_get (t, "inputs"), &a) == 0)
+          if (rl_args_from_golden (v, json_object_get (t, "inputs"), &a) == 0)
             json_array_append_new (results, run (v, json_integer_value (id), &a));
           rl_args_free (&a);
         }

@@ -124,6 +124,26 @@ typedef struct
   rl_outcome (*expect) (const rl_variant *v);
 } rl_case;
 
+/* A departure from a convention: a way a candidate may differ from a
+ * variant (ddof 0 for 1, eps inside the square root, max for min in the
+ * clip).  When a candidate follows no variant, `rlref check` moves each
+ * variant of the part along each axis of its formula and names the one
+ * the candidate follows ("follows trl with ddof 0 in place of 1").  apply
+ * sets *out to base moved along the axis (out->data may point into
+ * scratch, RL_AXIS_SCRATCH bytes aligned for any object) and writes the
+ * departure into label ("ddof 0 in place of 1"); it returns 0, or -1 when
+ * the axis does not apply to base.  A variant's real parameters (beta,
+ * eps), the sign and scale of an output, log-probabilities read as
+ * probabilities and the formulas that take the same inputs are searched
+ * without being declared. */
+#define RL_AXIS_SCRATCH 512
+typedef struct
+{
+  const char *name;             /* NULL ends a list */
+  int (*apply) (const struct rl_variant *base, struct rl_variant *out, void *scratch,
+                char *label, size_t size);
+} rl_axis;
+
 typedef struct
 {
   const char *flag;             /* NULL ends a list */
@@ -141,6 +161,7 @@ typedef struct
   const rl_case *cases;
   const rl_note *notes;
   int ulps;                     /* U of the tolerance rule; 0: RL_DEFAULT_ULPS */
+  const rl_axis *axes;          /* departures the checker searches; NULL: none */
 } rl_formula;
 
 typedef struct

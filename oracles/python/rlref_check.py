@@ -16,8 +16,11 @@ names; ``**kwargs`` takes them all), exactly as the golden's binary64 values: Py
 (``nan``, ``inf`` and ``-0.0`` included), ints and lists of them.  It returns the value of the
 golden's output, or a dict of output name to value when the golden has several.  Values may be
 floats, ints, lists, NumPy arrays or torch tensors (converted with ``tolist()``); neither NumPy
-nor torch is needed.  An exception it raises is recorded as a rejection of the input; the golden
-says which inputs must be rejected, and a NaN output where it expects a rejection is taken as one.
+nor torch is needed.  It may give a subset of the golden's outputs (the report says which it
+judged).  An exception it raises is recorded as a rejection of the input; the golden says which
+inputs must be rejected.  Those are judged apart, as input validation: the verdict (which
+convention, at which accuracy) is decided on the other cases, and ``strict=True`` makes an
+input the function accepts where the golden rejects it (a NaN included) fail the check.
 
 With pytest, one test per case of a variant, named by tcId and comment::
 
@@ -34,8 +37,10 @@ By hand: ``Golden.cases(variant)`` gives the cases (``Case.args``, ``Case.expect
 ``Case.expected``), ``Candidate.add`` / ``Candidate.reject`` / ``Candidate.run`` collect the
 results, ``Candidate.write`` writes the candidate file and ``Candidate.check`` runs
 ``rlref check --format json`` and returns a ``CheckResult``: per case pass or fail with the error
-in ulps and digits of every output, per variant passed and failed, the variants followed, the
-float32 diagnosis, the exit status and the text report.
+in ulps and digits of every output, per variant passed and failed, per part the convention named
+first and the others consistent with the candidate, the input validation, the explanation of a
+candidate that follows no variant ("follows trl with ddof 0 in place of 1"), the exit status and
+the text report.
 
 Bad input raises an ``RlrefError`` naming the file or the case: ``GoldenError`` (a golden of
 another schema version, malformed), ``UnknownCase`` and ``UnknownVariant`` (a tcId or variant
@@ -61,7 +66,7 @@ __all__ = [
 ]
 
 SCHEMA_VERSION = 1      # of the golden files this module reads
-REPORT_VERSION = 1      # of the JSON report of `rlref check --format json`
+REPORT_VERSION = 2      # of the JSON report of `rlref check --format json`
 _SPECIALS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 
@@ -233,7 +238,8 @@ class Case:
 class Golden:
     """A golden file: its formula, variants and cases.
 
-    path, formula, data (the parsed JSON), variants (names, in file order), parts (part name ->
+    path, formula, data (the parsed JSON), variants (names, in file order), outputs (every output
+    name, in file order), parts (part name ->
     its variant names; the groups' part, or None)."""
 
     def __init__(self, path):
@@ -279,6 +285,10 @@ class Golden:
                 self._cases.append(case)
         if not self._cases:
             raise GoldenError("%s: the golden holds no tests" % self.path)
+        # every output name of the golden, in file order (parts have outputs of their own)
+        self.outputs = []
+        for case in self._cases:
+            self.outputs += [n for n in case.outputs if n not in self.outputs]
 
     def cases(self, variant=None):
         """The cases of VARIANT (a name, or a list of names), or of every variant; in file
@@ -442,12 +452,14 @@ class Candidate:
                                      % (case.label(), ", ".join(case.outputs)))
             outputs = {case.outputs[0]: outputs}
         for name in outputs:
-            if name not in case.outputs:
+            if name not in case.outputs and name not in self.golden.outputs:
                 raise CandidateError("%s: no output named %r; the golden's are %s"
-                                     % (case.label(), name, ", ".join(case.outputs)))
+                                     % (case.label(), name, ", ".join(self.golden.outputs)))
+        # an output of other cases of the golden (another variant's) is left out here
         self.results[case.tc_id] = {
             "tcId": case.tc_id,
-            "outputs": {name: _values(v, case, name) for name, v in outputs.items()}}
+            "outputs": {name: _values(v, case, name) for name, v in outputs.items()
+                        if name in case.outputs}}
 
     def reject(self, case, error="EDOM"):
         """Record that the implementation rejects the input of CASE (a Case or a tcId), with
@@ -492,9 +504,10 @@ class Candidate:
         return path
 
     def check(self, dtype="float64", variant=None, ulps=None, rtol=None, rlref=None,
-              junit=None, only=None):
+              junit=None, only=None, strict=False, outputs=None):
         """Run `rlref check --format json` on this candidate; the CheckResult.  ONLY (a Case)
-        judges that case alone, against a golden holding it only."""
+        judges that case alone, against a golden holding it only.  STRICT counts the input
+        validation in the verdict; OUTPUTS (names) restricts the judgement to them."""
         with tempfile.TemporaryDirectory(prefix="rlref_check.") as tmp:
             cpath = self.write(os.path.join(tmp, "candidate.json"))
             gpath = self.golden.path
@@ -502,7 +515,8 @@ class Candidate:
                 gpath = os.path.join(tmp, "case.json")
                 _write_one_case(self.golden, only, gpath)
             return check_files(gpath, cpath, dtype=dtype, variant=variant, ulps=ulps,
-                               rtol=rtol, rlref=rlref, junit=junit)
+                               rtol=rtol, rlref=rlref, junit=junit, strict=strict,
+                               outputs=outputs)
 
 
 def _write_one_case(golden, case, path):
@@ -537,9 +551,9 @@ def find_rlref(rlref=None):
 
 
 def check_files(golden, candidate, dtype="float64", variant=None, ulps=None, rtol=None,
-                rlref=None, junit=None):
+                rlref=None, junit=None, strict=False, outputs=None):
     """Run `rlref check GOLDEN CANDIDATE --format json` (files); the CheckResult.  With JUNIT,
-    also write that JUnit XML file."""
+    also write that JUnit XML file; STRICT and OUTPUTS as in Candidate.check."""
     cmd = [find_rlref(rlref), "check", os.fspath(golden), os.fspath(candidate),
            "--format", "json", "--dtype", dtype]
     if variant is not None:
@@ -550,6 +564,10 @@ def check_files(golden, candidate, dtype="float64", variant=None, ulps=None, rto
         cmd += ["--rtol", repr(float(rtol))]
     if junit is not None:
         cmd += ["--junit", os.fspath(junit)]
+    if strict:
+        cmd += ["--strict"]
+    if outputs is not None:
+        cmd += ["--outputs", ",".join([outputs] if isinstance(outputs, str) else outputs)]
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except OSError as e:
@@ -622,12 +640,18 @@ class CaseResult:
 class CheckResult:
     """The report of `rlref check --format json`.
 
-    exit_status (0 pass, 1 fail), ok, passed / failed / noted (the closing line), follows (the
-    variants matched in full), follows_convention (matched but for numerically demanding
-    cases), diagnosis (variants followed at a lower precision: dicts with variant, dtype,
-    declared, digits, failed), convention (the one variant named, or None), variants (name ->
-    dict of counts and verdict), cases (tcId -> CaseResult), warnings (rlref's stderr), data
-    (the whole report) and report() (the text report)."""
+    exit_status (0 pass, 1 fail), ok, passed / failed / noted (the closing line); per part
+    (parts, a list of dicts), the variant named first, its class and accuracy, the variants
+    also consistent with the candidate, the input validation and the explanation; over the
+    parts: follows (the variants named first and matched at the dtype), follows_convention
+    (named first, matched but for numerically demanding cases), diagnosis (named first at a
+    lower accuracy: dicts with variant, dtype, declared, digits, failed), convention (the
+    variant named first in the first part that names one, or None), verdicts (the verdict
+    line of each part), explanations (the explanation line of each part that has one),
+    validation (the input-validation line of each part that has one), outputs_judged and
+    outputs_not_judged, variants (name -> dict of counts and class), cases (tcId ->
+    CaseResult), warnings (rlref's stderr), data (the whole report) and report() (the text
+    report)."""
 
     def __init__(self, data, exit_status, warnings=""):
         self.data = data
@@ -638,6 +662,14 @@ class CheckResult:
         self.follows = list(data["follows"])
         self.follows_convention = list(data["followsConvention"])
         self.diagnosis = list(data["diagnosis"])
+        self.parts = list(data["parts"])
+        self.verdicts = [p["line"] for p in self.parts if p["line"]]
+        self.explanations = [p["explanation"]["text"] for p in self.parts
+                             if p["explanation"] and p["explanation"]["text"]]
+        self.validation = [p["validation"]["text"] for p in self.parts
+                           if p["validation"] and p["validation"]["text"]]
+        self.outputs_judged = list(data["outputs"]["judged"])
+        self.outputs_not_judged = list(data["outputs"]["notJudged"])
         self.variants = {v["variant"]: v for v in data["variants"]}
         self.cases = {c["tcId"]: CaseResult(c) for c in data["cases"]}
 
@@ -647,12 +679,11 @@ class CheckResult:
 
     @property
     def convention(self):
-        """The variant the report names: followed in full, else but for numerically demanding
-        cases, else at a lower precision; None when it names none."""
-        for names in (self.follows, self.follows_convention,
-                      [d["variant"] for d in self.diagnosis]):
-            if names:
-                return names[0]
+        """The variant named first (followed at the dtype, else but for numerically demanding
+        cases, else at a lower accuracy) in the first part that names one; None when none."""
+        for p in self.parts:
+            if p["answer"]:
+                return p["answer"]
         return None
 
     def case(self, tc_id):
@@ -667,6 +698,12 @@ class CheckResult:
         """The failing cases of the judged variants (those the closing line counts)."""
         return [c for c in self.cases.values() if c.counted and c.status == "fail"]
 
+    def accepted(self):
+        """The must-reject cases of the judged variants that the candidate did not reject."""
+        return [c for c in self.cases.values()
+                if c.result == "invalid" and c.status == "fail"
+                and self.variants[c.variant]["judged"]]
+
     def report(self):
         """The text report, as `rlref check` prints it."""
         return self.data["text"]
@@ -675,23 +712,25 @@ class CheckResult:
         return self.report()
 
     def __repr__(self):
-        return "<CheckResult %s: %d passed, %d failed, follows %s>" % (
-            self.data["formula"], self.passed, self.failed, self.convention)
+        return "<CheckResult %s: %d passed, %d failed; %s>" % (
+            self.data["formula"], self.passed, self.failed,
+            "; ".join(self.verdicts) or "no verdict")
 
 
 # --- one call ---------------------------------------------------------------------------------
 
 def validate(golden, fn, variant=None, dtype="float64", ulps=None, rtol=None, rlref=None,
-             junit=None, errors=Exception, candidate=None):
+             junit=None, errors=Exception, candidate=None, strict=False, outputs=None):
     """Run fn on every case of GOLDEN (a path or a Golden; only VARIANT's cases when given),
     judge the results with `rlref check` and return the CheckResult.  An exception of a type in
     ERRORS raised by fn is the rejection of that input.  CANDIDATE: also keep the candidate
-    file there; JUNIT: also write the JUnit XML file there."""
+    file there; JUNIT: also write the JUnit XML file there; STRICT: count the input validation
+    in the verdict; OUTPUTS: judge only those outputs."""
     cand = Candidate(golden).run_all(fn, variant, errors)
     if candidate is not None:
         cand.write(candidate)
     return cand.check(dtype=dtype, variant=variant, ulps=ulps, rtol=rtol, rlref=rlref,
-                      junit=junit)
+                      junit=junit, strict=strict, outputs=outputs)
 
 
 def assert_case(case, fn, dtype="float64", ulps=None, rtol=None, rlref=None,

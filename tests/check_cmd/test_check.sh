@@ -128,68 +128,82 @@ expect "bad ulps" 2 -- "$G1" "$FIX/bt_cand.json" --ulps abc
 expect "unknown variant" 2 -- "$G2" "$TRL" --variant nope
 
 # --- a correct candidate -------------------------------------------------
-expect "single variant, correct" 0 "^6 passed, 0 failed$" -- "$G1" "$FIX/bt_cand.json"
+expect "single variant, correct" 0 "^5 passed, 0 failed$" \
+  "^Input validation against bt: rejects the one input it rejects$" -- "$G1" "$FIX/bt_cand.json"
 expect "underflow to 0 passes" 0 "^PASS tcId 5 \[bt\] p: expected 3\.6678745841776872134\.\.\.e-348 got 0 " \
   -- "$G1" "$FIX/bt_cand.json" --verbose
-expect "correct, --variant trl" 0 "^5 passed, 0 failed$" -- "$G2" "$TRL" --variant trl
-expect "correct, --variant=verl, hex strings" 0 "^5 passed, 0 failed$" \
+expect "correct, --variant trl" 0 "^4 passed, 0 failed$" -- "$G2" "$TRL" --variant trl
+expect "correct, --variant=verl, hex strings" 0 "^3 passed, 0 failed$" \
   -- "$G2" "$VERL" --variant=verl
 reject "correct: no FAIL lines" "^FAIL" -- "$G2" "$TRL" --variant trl
 expect "--verbose prints passes" 0 "^PASS tcId 1 \[bt\] p: expected 0\.731058578630004879" \
   "^PASS tcId 9 \[bt\]: rejected" "$LAST" -- "$G1" "$FIX/bt_cand.json" --verbose
-expect "candidate on standard input" 0 "^6 passed, 0 failed$" \
+expect "candidate on standard input" 0 "^5 passed, 0 failed$" \
   -- "$G1" - <"$FIX/bt_cand.json"
 
 # --- one output beyond tolerance ------------------------------------------
 expect "perturbed, --variant trl" 1 "^FAIL tcId 2 \[trl\] adv\[1\]: expected 0\.7068568695436562173" \
-  "^4 passed, 1 failed$" -- "$G2" "$FIX/grpo2_cand_trl_perturbed.json" --variant trl
+  "^3 passed, 1 failed$" -- "$G2" "$FIX/grpo2_cand_trl_perturbed.json" --variant trl
 expect "perturbed: only that element" 1 "err [0-9.e+]+ ulps, rel 1e-12, 12\.0 correct digits" \
   -- "$G2" "$FIX/grpo2_cand_trl_perturbed.json" --variant trl
-expect "perturbed, passes with --rtol 1e-11" 0 "^5 passed, 0 failed$" \
+expect "perturbed, passes with --rtol 1e-11" 0 "^4 passed, 0 failed$" \
   -- "$G2" "$FIX/grpo2_cand_trl_perturbed.json" --variant trl --rtol 1e-11
-expect "perturbed, passes with --ulps 1e5" 0 "^5 passed, 0 failed$" \
+expect "perturbed, passes with --ulps 1e5" 0 "^4 passed, 0 failed$" \
   -- "$G2" "$FIX/grpo2_cand_trl_perturbed.json" --variant trl --ulps 1e5
-expect "perturbed, multi-variant: no match" 1 "^variant trl: 4 passed, 1 failed  no match$" \
-  "^Candidate matches no variant; closest: trl \(4 of 5\)$" "^FAIL tcId 2 \[trl\]" \
-  "^4 passed, 1 failed$" -- "$G2" "$FIX/grpo2_cand_trl_perturbed.json"
+# 12 correct digits: no float32 step (that would leave 6 to 9)
+expect "perturbed, multi-variant: no match" 1 "^variant trl: 3 passed, 1 failed  no match$" \
+  "^Candidate matches no variant; nearest: trl \(3 of 4\)$" "^FAIL tcId 2 \[trl\]" \
+  "^3 passed, 1 failed$" -- "$G2" "$FIX/grpo2_cand_trl_perturbed.json"
+reject "perturbed: no float32 diagnosis" "accuracy" -- "$G2" "$FIX/grpo2_cand_trl_perturbed.json"
 
 # --- float32 noise ------------------------------------------------------
-expect "float32 results as float32" 0 "^5 passed, 0 failed$" \
+expect "float32 results as float32" 0 "^4 passed, 0 failed$" \
   -- "$G2" "$FIX/grpo2_cand_trl_f32.json" --variant trl --dtype float32
 expect "float32 results as float64" 1 "^FAIL tcId 1 \[trl\] adv\[0\]" \
   "^NOTE tcId 5 \[trl\] adv\[0\].*\(acceptable: flags NanReward\)$" \
-  "^2 passed, 2 failed$" -- "$G2" "$FIX/grpo2_cand_trl_f32.json" --variant trl
-expect "float32 results as bfloat16" 0 "^5 passed, 0 failed$" \
+  "^Candidate follows trl at float32 accuracy \(7\.[0-9] digits\); declared float64" \
+  "^1 passed, 2 failed$" -- "$G2" "$FIX/grpo2_cand_trl_f32.json" --variant trl
+expect "float32 results as bfloat16" 0 "^4 passed, 0 failed$" \
   -- "$G2" "$FIX/grpo2_cand_trl_f32.json" --variant trl --dtype bfloat16
 
 # --- several variants -----------------------------------------------------
-expect "trl candidate follows trl" 0 "^variant trl: 5 passed, 0 failed  MATCH$" \
-  "^variant verl: 1 passed, 4 failed  no match$" "^Candidate follows: trl$" \
-  "^5 passed, 0 failed$" -- "$G2" "$TRL"
+expect "trl candidate follows trl" 0 "^variant trl: 4 passed, 0 failed  MATCH$" \
+  "^variant verl: 0 passed, 3 failed  no match$" "^Candidate follows: trl$" \
+  "^4 passed, 0 failed$" -- "$G2" "$TRL"
 reject "trl candidate: details of trl only" "\[verl\]" -- "$G2" "$TRL"
-expect "verl candidate follows verl" 0 "^variant trl: 1 passed, 3 failed, 1 noted  no match$" \
-  "^variant verl: 5 passed, 0 failed  MATCH$" "^Candidate follows: verl$" \
-  "^5 passed, 0 failed$" -- "$G2" "$VERL"
+expect "verl candidate follows verl" 0 "^variant trl: 0 passed, 3 failed, 1 noted  no match$" \
+  "^variant verl: 3 passed, 0 failed  MATCH$" "^Candidate follows: verl$" \
+  "^3 passed, 0 failed$" -- "$G2" "$VERL"
 expect "trl candidate against verl" 1 "^FAIL tcId 11 \[verl\] adv\[0\]" \
   "^FAIL tcId 13 \[verl\] adv\[0\]: expected 2\.4999975000024999975\.\.\. got 0 " \
-  "^FAIL tcId 15 \[verl\]: gave outputs" "^1 passed, 4 failed$" -- "$G2" "$TRL" --variant verl
+  "^Input validation against verl: accepts 1 of the 2 inputs it rejects \(tcId 15\); not counted" \
+  "^0 passed, 3 failed$" -- "$G2" "$TRL" --variant verl
+expect "trl candidate against verl, --strict" 1 "^FAIL tcId 15 \[verl\]: not rejected \(gave values\)" \
+  "^1 passed, 4 failed$" -- "$G2" "$TRL" --variant verl --strict
+expect "verl candidate, --strict: every rejection" 0 "^5 passed, 0 failed$" \
+  -- "$G2" "$VERL" --variant verl --strict
 expect "verl candidate against trl: acceptable noted" 1 \
   "^NOTE tcId 5 \[trl\]: rejected the input .*\(acceptable: flags NanReward\)$" \
-  "^1 acceptable mismatch noted$" "^1 passed, 3 failed$" -- "$G2" "$VERL" --variant trl
+  "^1 acceptable mismatch noted$" "^0 passed, 3 failed$" -- "$G2" "$VERL" --variant trl
 expect "--verbose: details of every variant" 0 "^FAIL tcId 11 \[verl\]" "^PASS tcId 1 \[trl\]" \
   "^Candidate follows: trl$" -- "$G2" "$TRL" --verbose
 
 # --- candidates that leave cases out ---------------------------------------
-expect "trl cases only: verl not run" 0 "^variant trl: 5 passed, 0 failed  MATCH$" \
-  "^variant verl: not run$" "^Candidate follows: trl$" "^5 passed, 0 failed$" \
+expect "trl cases only: verl not run" 0 "^variant trl: 4 passed, 0 failed  MATCH$" \
+  "^variant verl: not run$" "^Candidate follows: trl$" "^4 passed, 0 failed$" \
   -- "$G2" "$FIX/grpo2_cand_trl_only.json"
 printf '{"results": []}\n' >"$TMP/none.json"
-expect "no results: all missing" 1 "^FAIL tcId 1 \[bt\]: missing$" "^0 passed, 6 failed$" \
-  -- "$G1" "$TMP/none.json"
+expect "no results: none run" 1 "^variant bt: not run$" "^Candidate ran none of these cases$" \
+  "^0 passed, 0 failed$" -- "$G1" "$TMP/none.json"
+expect "no results, --variant: all missing" 1 "^FAIL tcId 1 \[bt\]: missing$" "^0 passed, 5 failed$" \
+  -- "$G1" "$TMP/none.json" --variant bt
 printf '{"results": [{"tcId": 9, "outputs": {"p": 0.5}}, {"tcId": 1, "error": "EDOM"}]}\n' \
   >"$TMP/wrong.json"
-expect "invalid answered, valid rejected" 1 "^FAIL tcId 9 \[bt\]: gave outputs" \
-  "^FAIL tcId 1 \[bt\]: rejected the input" "^0 passed, 6 failed$" -- "$G1" "$TMP/wrong.json"
+expect "invalid answered, valid rejected" 1 \
+  "^Input validation against bt: accepts the one input it rejects \(tcId 9\); not counted" \
+  "^FAIL tcId 1 \[bt\]: rejected the input" "^0 passed, 5 failed$" -- "$G1" "$TMP/wrong.json"
+expect "invalid answered, --strict" 1 "^FAIL tcId 9 \[bt\]: not rejected \(gave values\)" \
+  "^0 passed, 6 failed$" -- "$G1" "$TMP/wrong.json" --strict
 printf '{"results": [{"tcId": 1, "outputs": {"p": "0x1.764d4f5d5a2bdp-1"}},
  {"tcId": 2, "outputs": {"p": [0.18242552380635635]}},
  {"tcId": 3, "outputs": {}}, {"tcId": 4, "outputs": {"p": "nan"}},
@@ -197,8 +211,10 @@ printf '{"results": [{"tcId": 1, "outputs": {"p": "0x1.764d4f5d5a2bdp-1"}},
   >"$TMP/shapes.json"
 expect "shapes and error names" 1 "^FAIL tcId 2 \[bt\] p: expected a single value" \
   "^FAIL tcId 3 \[bt\] p: missing output$" "^FAIL tcId 4 \[bt\] p: expected .* got nan$" \
+  "^2 passed, 3 failed$" -- "$G1" "$TMP/shapes.json"
+expect "a rejection under another name, --verbose" 1 \
   "^PASS tcId 9 \[bt\]: rejected with \"EINVAL\" \(the golden names \"ENAN\"\)$" \
-  "^3 passed, 3 failed$" -- "$G1" "$TMP/shapes.json"
+  -- "$G1" "$TMP/shapes.json" --verbose
 
 # --- malformed files ------------------------------------------------------
 malformed "missing golden file" "$TMP/nonexistent.json" "$TRL"

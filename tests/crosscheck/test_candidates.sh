@@ -5,9 +5,10 @@
 #
 #   follows V   a careful implementation (rewards scaled by a power of two,
 #               --scale) in binary64, and TRL's own float32 arithmetic: exit
-#               0, "Candidate follows: V", at least one case passed.
+#               0, "Candidate follows: V" (V named first), at least one case
+#               passed.
 #   closest V   the library's code as it is: exit 1, V named as the convention it follows
-#               apart from its failures, or as the closest
+#               apart from its failures, or as the nearest
 #               variant, and every case it fails is one the golden flags as
 #               out of that arithmetic's reach -- RangeScaling in binary64
 #               (squares of 1e154, sums near DBL_MAX overflow), and in
@@ -70,7 +71,7 @@ judge () {
   grep -E "Candidate|^[0-9]+ passed" "$tmp/out" > "$tmp/why"
   case $expect in
     follows)
-      if [ "$status" -eq 0 ] && grep -q "^Candidate follows: $variant\$" "$tmp/out" \
+      if [ "$status" -eq 0 ] && grep -Eq "^Candidate follows: $variant(;|\$)" "$tmp/out" \
          && tail -n 1 "$tmp/out" | grep -Eq "^[1-9][0-9]* passed, 0 failed\$"; then
         ok "$what"
       else
@@ -80,7 +81,7 @@ judge () {
       # named as the convention it follows, apart from its failures on the
       # numerically demanding (flagged) cases
       if [ "$status" -eq 1 ] \
-         && grep -Eq "^Candidate (matches no variant; closest: $variant |follows the convention $variant, but fails)" "$tmp/out" \
+         && grep -Eq "^Candidate (matches no variant; nearest: $variant |follows the convention $variant, but fails)" "$tmp/out" \
          && failures "$variant" "$flags" > "$tmp/ids"; then
         ok "$what, fails only $flags cases: $(cat "$tmp/ids")"
       else
@@ -118,7 +119,7 @@ if "$PY" "$HERE/candidates.py" "$GOLDEN" verl "$tmp/c.json" --scale --perturb ve
   status=$?
   tail -n 5 "$tmp/out" > "$tmp/why"
   if [ -n "$id" ] && [ "$status" -eq 1 ] && grep -q "^FAIL tcId $id \[verl\] adv\[0\]" "$tmp/out" \
-     && grep -q "^Candidate matches no variant; closest: verl " "$tmp/out"; then
+     && grep -q "^Candidate matches no variant; nearest: verl " "$tmp/out"; then
     ok "$what (tcId $id)"
   else
     bad "perturbed verl candidate not caught (tcId ${id:-?}, exit $status)"

@@ -19,6 +19,8 @@ def my_advantage(rewards, group_size):
     computed on rewards scaled by a power of two so that no square overflows."""
     if not rewards or group_size < 2 or len(rewards) % group_size:
         raise ValueError("the rewards do not make whole groups of two or more")
+    if not all(map(math.isfinite, rewards)):
+        raise ValueError("a NaN or infinite reward")
     out = []
     for g in range(0, len(rewards), group_size):
         group = rewards[g:g + group_size]

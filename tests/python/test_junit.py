@@ -44,20 +44,37 @@ def structure(root, gpath, text, report):
         g = json.load(f)
     assert root.tag == "testsuites"
     suites = list(root)
-    assert suites and all(s.tag == "testsuite" for s in suites)
-    # one testsuite per variant, in the golden's order; one testcase per golden case
-    variants = list(dict.fromkeys(grp["variant"] for grp in g["testGroups"]))
-    assert [s.get("name") for s in suites] == ["%s %s" % (g["formula"], v) for v in variants]
-    cases = [(grp["variant"], t) for grp in g["testGroups"] for t in grp["tests"]]
-    testcases = [tc for s in suites for tc in s.findall("testcase")]
-    assert len(testcases) == len(cases) == count(root, "tests")
-    names = set()
-    for (variant, t), tc in zip(sorted(cases, key=lambda x: variants.index(x[0])), testcases):
-        assert tc.get("classname") == "%s.%s" % (g["formula"], variant)
-        want = "tcId %d" % t["tcId"] + (": " + t["comment"] if t.get("comment") else "")
-        assert tc.get("name") == re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "?", want)
-        names.add(tc.get("name"))
-    assert len(names) == len(testcases)
+    assert all(s.tag == "testsuite" for s in suites)
+    # per part, the variant judged: a suite of its valid and acceptable cases, then one of its
+    # must-reject cases ("input validation"), each present when it has cases
+    judged = [p["judged"] for p in report["parts"] if p["judged"] is not None]
+    want_suites = []
+    for v in judged:
+        mine = [t for grp in g["testGroups"] if grp["variant"] == v for t in grp["tests"]]
+        if any(t["result"] != "invalid" for t in mine):
+            want_suites.append(("%s %s" % (g["formula"], v), v, False))
+        if any(t["result"] == "invalid" for t in mine):
+            want_suites.append(("%s %s input validation" % (g["formula"], v), v, True))
+    assert [s.get("name") for s in suites] == [w[0] for w in want_suites]
+    testcases = []
+    for s, (name, variant, invalid) in zip(suites, want_suites):
+        cases = [t for grp in g["testGroups"] if grp["variant"] == variant for t in grp["tests"]
+                 if (t["result"] == "invalid") == invalid]
+        tcs = s.findall("testcase")
+        assert len(tcs) == len(cases)
+        for t, tc in zip(cases, tcs):
+            assert tc.get("classname") == "%s.%s" % (g["formula"], variant)
+            want = "tcId %d" % t["tcId"] + (": " + t["comment"] if t.get("comment") else "")
+            assert tc.get("name") == re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", "?", want)
+        testcases += tcs
+        props = {p.get("name"): p.get("value") for p in s.find("properties")}
+        assert props["golden"] == gpath and props["dtype"] == report["dtype"]
+        assert props["judged"] == "true"
+        part = next(p for p in report["parts"] if p["judged"] == variant)
+        assert props["verdict"] == part["line"]
+        if part["explanation"] and part["explanation"]["text"]:
+            assert props["explanation"] == part["explanation"]["text"]
+    assert count(root, "tests") == len(testcases)
     # counts add up at every level
     totals = [0, 0, 0]
     for s in suites:
@@ -70,8 +87,6 @@ def structure(root, gpath, text, report):
             assert len(tc.findall("failure")) + len(tc.findall("skipped")) <= 1
             assert all(ch.tag in ("failure", "skipped", "system-out") for ch in tc)
         totals = [totals[0] + len(tcs), totals[1] + f, totals[2] + k]
-        props = {p.get("name"): p.get("value") for p in s.find("properties")}
-        assert props["golden"] == gpath and props["dtype"] == report["dtype"]
     assert totals == [count(root, "tests"), count(root, "failures"), count(root, "skipped")]
     assert count(root, "errors") == 0
     # passed and failed are the text report's closing line
@@ -90,28 +105,37 @@ def structure(root, gpath, text, report):
 
 
 def test_real_library_outputs(tmp_path):
-    files = sorted(glob.glob(os.path.join(REAL, "*.json")))
+    files = sorted(glob.glob(os.path.join(REAL, "GRPO-ADV", "*.json")))
     assert files
     for f in files:
         root, text, report = junit(tmp_path, golden("GRPO-ADV"), f, "--dtype",
                                    DTYPE.search(f).group(1))
-        judged = [s for s in root if {p.get("name"): p.get("value")
-                                      for p in s.find("properties")}["judged"] == "true"]
-        assert len(judged) == 1
-        assert count(judged[0], "skipped") == report["summary"]["noted"]
-        for s in root:
-            if s is not judged[0]:
-                assert count(s, "skipped") == count(s, "tests")
+        first = root[0]
+        assert count(first, "skipped") == report["summary"]["noted"] + sum(
+            c["status"] == "skip" for c in report["cases"] if c["counted"])
+        # the must-reject cases: skipped (not counted) without --strict
+        if len(root) > 1:
+            assert count(root[1], "skipped") == count(root[1], "tests")
+        root, text, report = junit(tmp_path, golden("GRPO-ADV"), f, "--dtype",
+                                   DTYPE.search(f).group(1), "--strict")
+        if len(root) > 1:
+            assert count(root[1], "skipped") == 0
 
 
 def test_matching_candidate_has_no_failure(tmp_path):
     root, text, report = junit(tmp_path, os.path.join(FIXTURES, "grpo2.json"),
                                os.path.join(FIXTURES, "grpo2_cand_verl.json"))
     assert count(root, "failures") == 0 and report["follows"] == ["verl"]
-    trl = root.find("testsuite[@name='GRPO-FIXTURE trl']") or root[0]
-    reasons = {sk.get("message") for sk in trl.iter("skipped")}
-    assert reasons == {"not judged: the candidate is judged against variant verl of this part "
-                       "(the one it follows or comes closest to)"}
+    # the other variant's cases only with --junit-all, skipped with the reason
+    assert all("trl" not in s.get("name") for s in root)
+    xpath = tmp_path / "all.xml"
+    run_check(os.path.join(FIXTURES, "grpo2.json"), os.path.join(FIXTURES, "grpo2_cand_verl.json"),
+              "--junit", str(xpath), "--junit-all")
+    all_root = ET.parse(str(xpath)).getroot()
+    trl = [s for s in all_root if " trl" in s.get("name")]
+    assert trl
+    reasons = {sk.get("message") for s in trl for sk in s.iter("skipped")}
+    assert reasons == {"not judged: the candidate is judged against variant verl of this part"}
 
 
 def test_variant_option_and_notes(tmp_path):
@@ -119,13 +143,11 @@ def test_variant_option_and_notes(tmp_path):
                                os.path.join(FIXTURES, "grpo2_cand_verl.json"),
                                "--variant", "trl")
     assert "1 acceptable mismatch noted" in text
-    trl, verl = list(root)
+    trl = root[0]
     notes = [sk for sk in trl.iter("skipped")]
     assert len(notes) == 1 and notes[0].get("message").startswith(
         "acceptable mismatch noted: NOTE tcId 5 [trl]")
-    assert all(sk.get("message") == "not judged: the check is of variant trl only (--variant)"
-               for sk in verl.iter("skipped"))
-    assert count(verl, "skipped") == count(verl, "tests")
+    assert all("verl" not in s.get("name") for s in root)
 
 
 def test_every_golden_of_rlref_itself(tmp_path, rlref):

@@ -304,6 +304,8 @@ def openrlhf(rewards, group_size, ddof=1):
     """OpenRLHF's convention, scaled by a power of two (no overflow)."""
     if not rewards or group_size < 2 or len(rewards) % group_size:
         raise ValueError("the rewards do not make whole groups of two or more")
+    if not all(map(math.isfinite, rewards)):
+        raise ValueError("a NaN or infinite reward")
     out = []
     for g in range(0, len(rewards), group_size):
         group = rewards[g:g + group_size]
@@ -319,9 +321,10 @@ def test_validate_names_the_convention(rlref):
     result = rlref_check.validate(golden("GRPO-ADV"), openrlhf, rlref=rlref)
     assert result.ok and result.exit_status == 0
     assert result.follows == ["openrlhf"] and result.convention == "openrlhf"
-    n = len(rlref_check.load(golden("GRPO-ADV")).cases("openrlhf"))
+    n = len([c for c in rlref_check.load(golden("GRPO-ADV")).cases("openrlhf")
+             if not c.expects_rejection])
     assert (result.passed, result.failed) == (n, 0)
-    assert result.variants["openrlhf"]["verdict"] == "match"
+    assert result.variants["openrlhf"]["class"] == "match"
     assert "Candidate follows: openrlhf\n" in result.report()
     assert result.report().endswith("%d passed, 0 failed\n" % n)
     assert all(c.passed for c in result.cases.values() if c.counted)
@@ -357,10 +360,13 @@ def test_assert_case(rlref):
     text = str(e.value)
     assert text.startswith("tcId %d [openrlhf] (%s): FAIL\n" % (case.tc_id, case.comment))
     assert "FAIL tcId %d [openrlhf] adv[0]: expected 1.4999999970000000" % case.tc_id in text
-    # a case that must be rejected, answered with NaN: taken as the rejection
+    # a case that must be rejected, answered with NaN: not rejected, whatever the value
     rej = next(c for c in G.cases("verl") if c.expects_rejection and "NonFinite" in c.flags)
-    assert rlref_check.assert_case(
-        rej, lambda rewards, group_size: [math.nan] * len(rewards), rlref=rlref).passed
+    with pytest.raises(AssertionError) as e:
+        rlref_check.assert_case(rej, lambda rewards, group_size: [math.nan] * len(rewards),
+                                rlref=rlref)
+    assert "not rejected (gave NaN or an infinity)" in str(e.value)
+    assert rlref_check.assert_case(rej, openrlhf, rlref=rlref).passed
 
 
 def test_check_errors(tmp_path):
