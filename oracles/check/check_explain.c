@@ -563,7 +563,7 @@ screen (search *s, size_t mi, const char *name, int l, size_t *ncmp)
       const double *y;
       double f = 1.0;
       int have;
-      if (u == (size_t) -1 || k->numerical || k->answer == A_MISSING)
+      if (u == (size_t) -1 || k->numerical || k->answer == A_MISSING || k->answer == A_SKIP)
         continue;
       have = model_output (s, mi, u, name, &y, &ny) == 0;
       if (k->answer == A_ERROR)

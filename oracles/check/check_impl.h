@@ -43,8 +43,10 @@ enum kind { K_VALID, K_ACCEPTABLE, K_INVALID };
    range).  */
 enum status { S_PASS, S_FAIL, S_NOTE, S_SKIP };
 
-/* What the candidate gave for a case.  */
-enum answer { A_MISSING, A_ERROR, A_OUTPUTS };
+/* What the candidate gave for a case: nothing, an error (its rejection),
+   outputs, or a skip (a case it declares it cannot take, with a reason:
+   not judged).  */
+enum answer { A_MISSING, A_ERROR, A_OUTPUTS, A_SKIP };
 
 /* How an expected element was compared.  */
 enum ekind
@@ -97,7 +99,7 @@ typedef struct
   int numerical;                /* flagged by a note of bugType NUMERICAL */
   int beyond32;                 /* an input or expected value beyond the binary32 range */
   enum answer answer;
-  const char *cand_error;       /* the candidate's error string, or NULL */
+  const char *cand_error;       /* the candidate's error string (or skip reason), or NULL */
   int nonfinite_out;            /* the candidate's outputs hold a NaN or an infinity */
   elem *el;
   size_t nel;

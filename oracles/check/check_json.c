@@ -129,7 +129,7 @@ case_status (const ctx *c, const gcase *k)
 {
   static const char *const names[] = { "pass", "fail", "note", "skip" };
   if (k->kind == K_INVALID)
-    return k->answer == A_ERROR ? "pass" : "fail";
+    return k->answer == A_ERROR ? "pass" : k->answer == A_SKIP ? "skip" : "fail";
   return names[k->st[c->level]];
 }
 
@@ -143,6 +143,8 @@ validation_of (const gcase *k)
     return "rejected";
   if (k->answer == A_MISSING)
     return "missing";
+  if (k->answer == A_SKIP)
+    return "skipped";
   return k->nonfinite_out ? "accepted-nonfinite" : "accepted";
 }
 
@@ -164,9 +166,11 @@ case_json (ctx *c, const gcase *k)
                                          && (k->kind != K_INVALID || c->strict)));
   ck_put (c, o, "status", json_string (case_status (c, k)));
   ck_put (c, o, "answer", json_string (k->answer == A_MISSING ? "missing"
-                                       : k->answer == A_ERROR ? "error" : "outputs"));
-  ck_put (c, o, "error", k->cand_error != NULL ? json_string (k->cand_error)
-          : json_null ());
+                                       : k->answer == A_ERROR ? "error"
+                                       : k->answer == A_SKIP ? "skip" : "outputs"));
+  ck_put (c, o, "error", k->cand_error != NULL && k->answer == A_ERROR
+          ? json_string (k->cand_error) : json_null ());
+  ck_put (c, o, "skip", k->answer == A_SKIP ? json_string (k->cand_error) : json_null ());
   ck_put (c, o, "expectedError", ref_or_null (json_object_get (k->test, "error")));
   ck_put (c, o, "validation", validation_of (k) ? json_string (validation_of (k))
           : json_null ());
@@ -235,7 +239,8 @@ validation_json (ctx *c, size_t ai)
       json_t *g, *entry;
       size_t j;
       const char *first = NULL;
-      if (k->var != ai || k->kind != K_INVALID || k->answer == A_ERROR)
+      if (k->var != ai || k->kind != K_INVALID || k->answer == A_ERROR
+          || k->answer == A_SKIP)
         continue;
       if (k->answer == A_MISSING)
         {

@@ -312,6 +312,8 @@ static enum status
 case_status (const ctx *c, const gcase *k, int l)
 {
   enum status miss = k->kind == K_ACCEPTABLE ? S_NOTE : S_FAIL;
+  if (k->answer == A_SKIP)
+    return S_SKIP;
   if (k->answer != A_OUTPUTS)
     return miss;
   if (k->njudged == 0)
@@ -333,9 +335,15 @@ ck_judge (ctx *c)
     {
       gcase *k = &c->cases[i];
       json_t *err = k->res ? json_object_get (k->res, "error") : NULL;
+      json_t *skip = k->res ? json_object_get (k->res, "skip") : NULL;
       k->beyond32 = case_beyond32 (c, k->test);
       if (k->res == NULL)
         k->answer = A_MISSING;
+      else if (skip != NULL)
+        {
+          k->answer = A_SKIP;
+          k->cand_error = json_string_value (skip);
+        }
       else if (err != NULL)
         {
           k->answer = A_ERROR;

@@ -91,6 +91,8 @@ disposition (const ctx *c, const gcase *k)
 {
   if (!ck_counted (c, k))
     return 's';
+  if (k->answer == A_SKIP)
+    return 's';
   if (k->kind == K_INVALID)
     return !c->strict ? 's' : k->answer == A_ERROR ? 'p' : 'f';
   return k->st[c->level] == S_PASS ? 'p' : k->st[c->level] == S_FAIL ? 'f' : 's';
@@ -104,6 +106,8 @@ skip_reason (const ctx *c, const gcase *k, char *buf, size_t size, const char *m
   if (!ck_counted (c, k))
     snprintf (buf, size, "not judged: the candidate is judged against variant "
               "%.60s of this part", a != NULL ? a->name : "(none)");
+  else if (k->answer == A_SKIP)
+    snprintf (buf, size, "not answered by the candidate: %.200s", k->cand_error);
   else if (k->kind == K_INVALID)
     snprintf (buf, size, "not counted (--strict counts it): %s",
               k->answer == A_MISSING ? "not answered" : k->answer == A_ERROR

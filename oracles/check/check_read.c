@@ -517,7 +517,7 @@ check_cand_value (json_t *v)
 static int
 read_result (ctx *c, json_t *r, size_t i, tc_ref *ref)
 {
-  json_t *id, *out, *err, *v;
+  json_t *id, *out, *err, *skip, *v;
   const char *name;
   if (!json_is_object (r))
     return ck_bad (c->cpath, "results[%zu] must be an object", i);
@@ -528,12 +528,16 @@ read_result (ctx *c, json_t *r, size_t i, tc_ref *ref)
   ref->obj = r;
   out = json_object_get (r, "outputs");
   err = json_object_get (r, "error");
-  if ((out == NULL) == (err == NULL))
+  skip = json_object_get (r, "skip");
+  if ((out != NULL) + (err != NULL) + (skip != NULL) != 1)
     return ck_bad (c->cpath, "results[%zu] (tcId %" JSON_INTEGER_FORMAT "): "
-                "needs either \"outputs\" or \"error\"", i, ref->tcid);
+                "needs one of \"outputs\", \"error\" or \"skip\"", i, ref->tcid);
   if (err != NULL && !json_is_string (err))
     return ck_bad (c->cpath, "results[%zu] (tcId %" JSON_INTEGER_FORMAT "): "
                 "\"error\" must be a string", i, ref->tcid);
+  if (skip != NULL && !json_is_string (skip))
+    return ck_bad (c->cpath, "results[%zu] (tcId %" JSON_INTEGER_FORMAT "): "
+                "\"skip\" must be a string (why the case cannot be answered)", i, ref->tcid);
   if (out != NULL && !json_is_object (out))
     return ck_bad (c->cpath, "results[%zu] (tcId %" JSON_INTEGER_FORMAT "): "
                 "\"outputs\" must be an object", i, ref->tcid);

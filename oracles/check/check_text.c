@@ -143,6 +143,17 @@ ck_case_lines (const ctx *c, const gcase *k, FILE *f, int all)
 {
   int l = c->level;
   const char *ge = json_string_value (json_object_get (k->test, "error"));
+  if (k->answer == A_SKIP)
+    {
+      if (all)
+        {
+          line_start (c, k, f, "SKIP", NULL, -1);
+          fputs ("not answered by the candidate: ", f);
+          ck_print_clean (f, k->cand_error);
+          putc ('\n', f);
+        }
+      return;
+    }
   if (k->kind == K_INVALID)
     {
       if (k->answer == A_ERROR && all && ge != NULL && strcmp (ge, k->cand_error) != 0)
@@ -552,7 +563,8 @@ ck_write_text (ctx *c)
         continue;
       /* a must-reject case the candidate accepts is its input validation:
          a line of its own only with --strict (or --verbose) */
-      if (k->kind == K_INVALID && k->answer != A_ERROR && !c->strict && !c->verbose)
+      if (k->kind == K_INVALID && k->answer != A_ERROR && k->answer != A_SKIP
+          && !c->strict && !c->verbose)
         continue;
       if (c->verbose || ck_counted (c, k))
         ck_case_lines (c, k, c->out, c->verbose);

@@ -118,6 +118,8 @@ tally_validation (ctx *c, size_t vi)
         v->rejected++;
       else if (k->answer == A_MISSING)
         v->invalid_missing++;
+      else if (k->answer == A_SKIP)
+        continue;
       else
         {
           v->accepted++;

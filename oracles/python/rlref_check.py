@@ -471,6 +471,13 @@ class Candidate:
                 else type(error).__name__
         self.results[case.tc_id] = {"tcId": case.tc_id, "error": str(error) or "error"}
 
+    def skip(self, case, reason):
+        """Record that the implementation cannot take the input of CASE (a Case or a tcId) at
+        all, for REASON (a string): the case is not judged."""
+        case = self._case(case)
+        self._fresh(case)
+        self.results[case.tc_id] = {"tcId": case.tc_id, "skip": str(reason) or "skipped"}
+
     def run(self, case, fn, errors=Exception):
         """Call fn on CASE (Case.call) and record its outputs, or the exception of a type in
         ERRORS it raises as the rejection; the outputs, or None when it raised."""
