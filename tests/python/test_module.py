@@ -13,7 +13,7 @@ import pytest
 
 import rlref_check
 from rlref_check import CandidateError, CheckError, GoldenError, UnknownCase, UnknownVariant
-from conftest import FIXTURES, GOLDEN, RLREF, TOP, golden
+from conftest import FIXTURES, GOLDEN, REAL, RLREF, TOP, golden
 
 MODULE = os.path.join(TOP, "oracles", "python", "rlref_check.py")
 GOLDENS = sorted(glob.glob(os.path.join(GOLDEN, "[A-Z]*.json")))
@@ -375,8 +375,34 @@ def test_check_errors(tmp_path):
         rlref_check.check_files(G.path, os.path.join(FIXTURES, "bt_cand.json"),
                                 rlref=str(tmp_path / "no-such-rlref"))
     bad = write_json(tmp_path / "bad.json", {"results": [{"tcId": 1}]})
-    with pytest.raises(CheckError, match=r"exit status 2\): .*needs either \"outputs\" or "
-                       r"\"error\""):
+    with pytest.raises(CheckError, match=r"exit status 2\): .*needs one of \"outputs\", "
+                       r"\"error\" or \"skip\""):
         rlref_check.check_files(G.path, bad, rlref=RLREF)
     with pytest.raises(CheckError, match="unknown dtype"):
         G.candidate().check(dtype="float16", rlref=RLREF)
+
+
+def test_repr_names_what_the_report_names(rlref):
+    """repr shows the verdict lines: a float64 run with a float32 step follows no variant at
+    its dtype (follows == []) and says at which accuracy it follows trl."""
+    result = rlref_check.check_files(golden("GRPO-ADV"),
+                                     os.path.join(REAL, "GRPO-ADV", "trl-group-float64.json"),
+                                     rlref=rlref)
+    assert result.follows == [] and result.convention == "trl"
+    text = repr(result)
+    assert "Candidate follows trl at float32 accuracy" in text, text
+    assert result.verdicts == [p["line"] for p in result.parts if p["line"]]
+
+
+def test_validate_every_variant_of_a_golden_of_several_parts(rlref):
+    """k and grad for every case of KL-K3, whose naive part has other outputs: the outputs a
+    case does not have are left out of it, and the candidate is judged on what it gives."""
+    def k3(logp, ref_logp, **unused):
+        if not logp or len(logp) != len(ref_logp) or not all(map(math.isfinite, logp + ref_logp)):
+            raise ValueError("bad input")
+        ls = [a - b for a, b in zip(logp, ref_logp)]
+        return {"k": [math.expm1(-l) + l for l in ls], "grad": [-math.expm1(-l) for l in ls]}
+    result = rlref_check.validate(golden("KL-K3"), k3, rlref=rlref)
+    assert result.convention == "stable", result.report()
+    assert set(result.outputs_judged) == {"k", "grad"}
+    assert "k_naive" in result.outputs_not_judged
