@@ -17,6 +17,8 @@ Every recording is judged raw (no input guard) with `rlref check GOLDEN FILE --d
   * a variant named first (or, in an explanation, departed from) lists other libraries among
     its users and not the recording's (the `usedBy` of its group): a run named with another
     library's convention;
+  * a lower accuracy is claimed with digits a step in that dtype does not leave, or the
+    nearest variant of a part that follows none is not the one with the most passes;
   * a recording or an EXPECT line has no counterpart;
   * CONFORMANCE.md is not what --write writes from the present recordings.
 
@@ -38,6 +40,8 @@ GOLDEN = os.path.join(TOP, "golden")
 EXPECT = os.path.join(REAL, "EXPECT")
 MATRIX = os.path.join(REAL, "CONFORMANCE.md")
 LIBRARIES = {"trl": "TRL", "verl": "verl", "openrlhf": "OpenRLHF"}
+BAND = {"float32": (24 * 0.30103 - 1, 24 * 0.30103 + 1.5),
+        "bfloat16": (8 * 0.30103 - 1, 8 * 0.30103 + 1.5)}
 
 
 def inputs_sha256(golden):
@@ -205,6 +209,19 @@ def main():
             if named and names_other_library(lib, users.get(named, "")):
                 problems.append("%s [%s]: named %s, a convention of %s" % (
                     key, part, named, users.get(named, "")[:80]))
+            for d in report["diagnosis"]:
+                lo, hi = BAND[d["dtype"]]
+                if not lo <= d["digits"] <= hi:
+                    problems.append("%s [%s]: claims %s accuracy with %.1f digits" % (
+                        key, part, d["dtype"], d["digits"]))
+            if verdict == "none":
+                counts = [v["passed"] for v in report["variants"]
+                          if v["part"] == p["part"] and v["class"] not in ("not-run",)]
+                mine = next(v["passed"] for v in report["variants"]
+                            if v["variant"] == p["judged"])
+                if counts and mine != max(counts):
+                    problems.append("%s [%s]: the nearest, %s, has %d passes, not the most (%d)"
+                                    % (key, part, p["judged"], mine, max(counts)))
             if (key, part) not in want:
                 problems.append("%s [%s]: no EXPECT line (it says: %s)" % (key, part, verdict))
                 continue
