@@ -216,6 +216,29 @@ expect "a rejection under another name, --verbose" 1 \
   "^PASS tcId 9 \[bt\]: rejected with \"EINVAL\" \(the golden names \"ENAN\"\)$" \
   -- "$G1" "$TMP/shapes.json" --verbose
 
+# --- GitHub workflow annotations -------------------------------------------
+expect "github: a failing case and the verdict as errors" 1 \
+  "^::error file=[^,]*grpo2\.json,title=rlref check GRPO-ADV-FIXTURE tcId 2::FAIL tcId 2 \[trl\] adv\[1\]: expected" \
+  "^::error file=[^,]*grpo2\.json,title=rlref check GRPO-ADV-FIXTURE::Candidate matches no variant; nearest: trl \(3 of 4\)%0AUnexplained: " \
+  "^3 passed, 1 failed$" -- "$G2" "$FIX/grpo2_cand_trl_perturbed.json" --format github
+expect "github: a match as a notice" 0 \
+  "^::notice file=[^,]*,title=rlref check GRPO-ADV-FIXTURE::Candidate follows: trl$" \
+  "^4 passed, 0 failed$" -- "$G2" "$TRL" --format github
+reject "github: no error for a match" "^::error" -- "$G2" "$TRL" --format github
+expect "github: input validation a warning, an error with --strict" 1 \
+  "^::warning file=[^,]*,title=rlref check GRPO-ADV-FIXTURE::Input validation against verl: accepts 1 of the 2" \
+  -- "$G2" "$TRL" --variant verl --format github
+expect "github: --strict" 1 \
+  "^::error file=[^,]*,title=rlref check GRPO-ADV-FIXTURE tcId 15::FAIL tcId 15 \[verl\]: not rejected" \
+  "^::error file=[^,]*,title=rlref check GRPO-ADV-FIXTURE::Input validation against verl: accepts" \
+  -- "$G2" "$TRL" --variant verl --format github --strict
+printf '{"testGroups": [{"variant": "a,b", "tests": [{"tcId": 1, "result": "valid", "outputs": {"p": {"value": "1", "sens": "0"}}}]}], "formula": "F%%:1"}\n' \
+  >"$TMP/esc,g:1.json"
+printf '{"results": [{"tcId": 1, "outputs": {"p": 2}}]}\n' >"$TMP/esc_c.json"
+expect "github: % : , escaped in properties" 1 "^::error file=[^:]*esc%2Cg%3A1\.json,title=rlref check F%25%3A1 tcId 1::FAIL tcId 1 \[a,b\] p: expected 1 got 2" \
+  -- "$TMP/esc,g:1.json" "$TMP/esc_c.json" --format github
+expect "unknown format" 2 -- "$G1" "$FIX/bt_cand.json" --format xml
+
 # --- malformed files ------------------------------------------------------
 malformed "missing golden file" "$TMP/nonexistent.json" "$TRL"
 malformed "missing candidate file" "$G2" "$TMP/nonexistent.json"
