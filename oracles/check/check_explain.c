@@ -100,6 +100,7 @@ struct explanation
   json_t *follow_nearest;       /* outputs that follow the nearest variant */
   json_t *unexplained;          /* outputs no model explains */
   const char *reason;           /* why there is none, or NULL */
+  char *reason_buf;             /* owned text of reason, or NULL */
   size_t searched;              /* models searched */
   model **m;
   size_t nm;
@@ -116,6 +117,8 @@ typedef struct
   json_t **points;              /* the distinct inputs of the part's tests */
   size_t npoints;
   size_t *point_of;             /* per case (index into c->cases): its point, or -1 */
+  size_t *next_same;            /* per case: the next case with the same point, or -1 */
+  size_t *first_of;             /* per point: its first case */
   model **m;                    /* each allocated once: a variant's data may
                                    point into its model's scratch */
   size_t nm, cap;
@@ -532,6 +535,21 @@ golden_sens (const gcase *k, const char *name, size_t i)
   return json_is_number (s) ? json_number_value (s) : 0.0;
 }
 
+/* The largest of the golden's sensitivities of element I of output NAME
+   over the cases with case K's inputs (index KI): a case of another
+   variant carries its own variant's sensitivity (0 where its guard makes
+   the value flat), which would screen out a model that holds on the
+   certified values, so the screen takes the widest; verify() then holds
+   the model to its own.  */
+static double
+screen_sens (const search *s, size_t ki, const char *name, size_t i)
+{
+  double m = 0.0;
+  for (size_t j = s->first_of[s->point_of[ki]]; j != (size_t) -1; j = s->next_same[j])
+    m = fmax (m, golden_sens (&s->c->cases[j], name, i));
+  return m;
+}
+
 /* Whether G is within the screening tolerance of Y (sensitivity S) at
    level L.  */
 static int
@@ -583,7 +601,7 @@ screen (search *s, size_t mi, const char *name, int l, size_t *ncmp)
             continue;
         }
       for (size_t j = 0; j < n; j++)
-        if (!screen_close (c, buf[j], f * y[j], fabs (f) * golden_sens (k, name, j), l))
+        if (!screen_close (c, buf[j], f * y[j], fabs (f) * screen_sens (s, i, name, j), l))
           return 0;
       (*ncmp)++;
     }
@@ -716,13 +734,19 @@ collect_points (search *s)
 {
   ctx *c = s->c;
   json_t *seen = json_object ();
+  size_t *last;
   if (seen == NULL)
     return -1;
   s->point_of = malloc ((c->ncases ? c->ncases : 1) * sizeof *s->point_of);
+  s->next_same = malloc ((c->ncases ? c->ncases : 1) * sizeof *s->next_same);
+  s->first_of = malloc ((c->ncases ? c->ncases : 1) * sizeof *s->first_of);
+  last = malloc ((c->ncases ? c->ncases : 1) * sizeof *last);
   s->points = malloc ((c->ncases ? c->ncases : 1) * sizeof *s->points);
-  if (s->point_of == NULL || s->points == NULL)
+  if (s->point_of == NULL || s->next_same == NULL || s->first_of == NULL || last == NULL
+      || s->points == NULL)
     {
       json_decref (seen);
+      free (last);
       return -1;
     }
   for (size_t i = 0; i < c->ncases; i++)
@@ -731,25 +755,33 @@ collect_points (search *s)
       json_t *in = json_object_get (k->test, "inputs"), *known;
       char *key;
       s->point_of[i] = (size_t) -1;
+      s->next_same[i] = (size_t) -1;
       if (c->vars[k->var].part != s->p || in == NULL)
         continue;
       key = json_dumps (in, JSON_COMPACT | JSON_SORT_KEYS);
       if (key == NULL)
         {
           json_decref (seen);
+          free (last);
           return -1;
         }
       if ((known = json_object_get (seen, key)) != NULL)
-        s->point_of[i] = (size_t) json_integer_value (known);
+        {
+          s->point_of[i] = (size_t) json_integer_value (known);
+          s->next_same[last[s->point_of[i]]] = i;
+        }
       else
         {
           s->points[s->npoints] = in;
           json_object_set_new (seen, key, json_integer ((json_int_t) s->npoints));
+          s->first_of[s->npoints] = i;
           s->point_of[i] = s->npoints++;
         }
+      last[s->point_of[i]] = i;
       free (key);
     }
   json_decref (seen);
+  free (last);
   return 0;
 }
 
@@ -1000,6 +1032,27 @@ golden_is_ours (search *s)
   return 1;
 }
 
+/* The error the candidate gives on every valid or acceptable case of part
+   P it answers, when it answers every one of them with an error (it
+   computes none of them), else NULL.  */
+static const char *
+rejects_all (const ctx *c, size_t p)
+{
+  const char *first = NULL;
+  for (size_t i = 0; i < c->ncases; i++)
+    {
+      const gcase *k = &c->cases[i];
+      if (c->vars[k->var].part != p || k->kind == K_INVALID || k->answer == A_SKIP
+          || k->answer == A_MISSING)
+        continue;
+      if (k->answer != A_ERROR)
+        return NULL;
+      if (first == NULL)
+        first = k->cand_error;
+    }
+  return first;
+}
+
 /* Explain part P into c->parts[P].why; 0 or -1 without memory.  */
 static int
 explain_part (ctx *c, size_t p, const rl_formula *f)
@@ -1015,6 +1068,23 @@ explain_part (ctx *c, size_t p, const rl_formula *f)
   if (f == NULL)
     {
       x->reason = "the golden's formula is not one of this rlref's";
+      return 0;
+    }
+  const char *err = rejects_all (c, p);
+  if (err != NULL)
+    {
+      /* nothing to search: it computes none of the part's cases */
+      const char *fmt = "the candidate rejects every case of the part it answers "
+        "(the first with \"%.160s\"): it computes none of them";
+      size_t n = strlen (fmt) + 161;
+      x->reason_buf = malloc (n);
+      if (x->reason_buf == NULL)
+        return -1;
+      snprintf (x->reason_buf, n, fmt, err);
+      for (char *q = x->reason_buf; *q; q++)
+        if ((unsigned char) *q < 0x20 || *q == 0x7f)
+          *q = ' ';
+      x->reason = x->reason_buf;
       return 0;
     }
   memset (&s, 0, sizeof s);
@@ -1074,6 +1144,8 @@ explain_part (ctx *c, size_t p, const rl_formula *f)
     model_free (s.m[i], s.npoints);
   free (s.points);
   free (s.point_of);
+  free (s.next_same);
+  free (s.first_of);
   json_decref (s.outputs);
   return rc;
 }
@@ -1292,6 +1364,7 @@ ck_explain_free (ctx *c)
         free (x->m[i]);
       free (x->m);
       free (x->line);
+      free (x->reason_buf);
       free (x);
       c->parts[p].why = NULL;
     }

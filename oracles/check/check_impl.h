@@ -138,6 +138,10 @@ typedef struct
      an infinity), not answered; and its valid cases the candidate rejected */
   size_t rejected, accepted, accepted_nonfinite, invalid_missing, rejected_valid;
   size_t rank;                  /* its place in its part (0: named first) */
+  size_t fine;                  /* elements of its non-numerical valid cases that pass
+                                   at the finest level (binary64): among variants equally
+                                   good at the declared dtype, the one the candidate
+                                   reproduces more closely */
 } variant;
 
 struct explanation;             /* check_explain.c */

@@ -171,6 +171,8 @@ case_json (ctx *c, const gcase *k)
   ck_put (c, o, "error", k->cand_error != NULL && k->answer == A_ERROR
           ? json_string (k->cand_error) : json_null ());
   ck_put (c, o, "skip", k->answer == A_SKIP ? json_string (k->cand_error) : json_null ());
+  ck_put (c, o, "omitted", k->res && json_object_get (k->res, "omitted")
+          ? json_deep_copy (json_object_get (k->res, "omitted")) : json_object ());
   ck_put (c, o, "expectedError", ref_or_null (json_object_get (k->test, "error")));
   ck_put (c, o, "validation", validation_of (k) ? json_string (validation_of (k))
           : json_null ());

@@ -517,7 +517,7 @@ check_cand_value (json_t *v)
 static int
 read_result (ctx *c, json_t *r, size_t i, tc_ref *ref)
 {
-  json_t *id, *out, *err, *skip, *v;
+  json_t *id, *out, *err, *skip, *omitted, *v;
   const char *name;
   if (!json_is_object (r))
     return ck_bad (c->cpath, "results[%zu] must be an object", i);
@@ -541,6 +541,16 @@ read_result (ctx *c, json_t *r, size_t i, tc_ref *ref)
   if (out != NULL && !json_is_object (out))
     return ck_bad (c->cpath, "results[%zu] (tcId %" JSON_INTEGER_FORMAT "): "
                 "\"outputs\" must be an object", i, ref->tcid);
+  omitted = json_object_get (r, "omitted");
+  if (omitted != NULL && (out == NULL || !json_is_object (omitted)))
+    return ck_bad (c->cpath, "results[%zu] (tcId %" JSON_INTEGER_FORMAT "): "
+                "\"omitted\" must be an object beside \"outputs\" (output name: why it "
+                "has no value here)", i, ref->tcid);
+  json_object_foreach (omitted, name, v)
+    if (!json_is_string (v) || json_object_get (out, name) != NULL)
+      return ck_bad (c->cpath, "results[%zu] (tcId %" JSON_INTEGER_FORMAT "): "
+                  "omitted output %.40s needs a reason (a string) and no value", i,
+                  ref->tcid, name);
   json_object_foreach (out, name, v)
     if (check_cand_value (v))
       return ck_bad (c->cpath, "results[%zu] (tcId %" JSON_INTEGER_FORMAT "): "

@@ -520,12 +520,54 @@ header (const ctx *c)
   putc ('\n', c->out);
 }
 
+/* The reason case K gives for omitting output NAME, or NULL.  */
+static const char *
+omitted_why (const gcase *k, const char *name)
+{
+  json_t *om = k->res ? json_object_get (k->res, "omitted") : NULL;
+  return json_string_value (json_object_get (om, name));
+}
+
+/* Print the outputs the candidate declares it has no value for in some
+   cases ("omitted"): one line per output and reason, with their tcIds.  */
+static void
+omitted_lines (const ctx *c)
+{
+  for (size_t i = 0; i < c->ncases; i++)
+    {
+      json_t *om = c->cases[i].res ? json_object_get (c->cases[i].res, "omitted") : NULL, *w;
+      const char *name;
+      json_object_foreach (om, name, w)
+        {
+          const char *why = json_string_value (w), *w2;
+          size_t n = 0, j;
+          for (j = 0; j < i; j++)
+            if ((w2 = omitted_why (&c->cases[j], name)) && strcmp (w2, why) == 0)
+              break;
+          if (j < i)
+            continue;           /* printed at its first case */
+          for (j = i; j < c->ncases; j++)
+            n += (w2 = omitted_why (&c->cases[j], name)) && strcmp (w2, why) == 0;
+          fputs ("Omitted by the candidate: ", c->out);
+          ck_print_clean (c->out, name);
+          fputs (n > 1 ? " in tcIds" : " in tcId", c->out);
+          for (j = i, n = 0; j < c->ncases; j++)
+            if ((w2 = omitted_why (&c->cases[j], name)) && strcmp (w2, why) == 0)
+              fprintf (c->out, "%s %" JSON_INTEGER_FORMAT, n++ ? "," : "", c->cases[j].tcid);
+          fputs (" (", c->out);
+          ck_print_clean (c->out, why);
+          fputs ("): not judged there\n", c->out);
+        }
+    }
+}
+
 /* Print the outputs judged, when the candidate does not give them all.  */
 static void
 outputs_line (const ctx *c)
 {
   const char *name, *sep = "";
   json_t *v;
+  omitted_lines (c);
   if (json_object_size (c->ungiven_outputs) == 0)
     return;
   fputs ("Outputs judged: ", c->out);

@@ -12,8 +12,11 @@
    passes at float32 accuracy but for numerically demanding ones (a float32
    step), or at bfloat16 accuracy; none.  Variants of one class are ordered
    by the largest error of their non-numerical elements at that class's
-   level, in units of the tolerance, then by how many of their must-reject
-   cases the candidate treats otherwise, then as the golden lists them.
+   level, in units of the tolerance, then by how many of those elements
+   pass at binary64 (of two variants a float32 run follows equally, the one
+   whose values it reproduces more often), then by how many of their
+   must-reject cases the candidate treats otherwise, then as the golden
+   lists them.
 
    A lower accuracy is claimed only where the candidate's worst digits
    (relative to the scale the tolerance allows) are those a step in that
@@ -95,6 +98,23 @@ tally_level (ctx *c, size_t vi, int l)
   t->digits = t->worst_q > 0 ? ck_dtypes[l].prec * log10 (2.0) - log10 (t->worst_q)
     : 17.0;
   t->digits = t->digits > 17 ? 17.0 : t->digits < 0 ? 0.0 : t->digits;
+}
+
+/* Count the elements of variant V's non-numerical valid cases that pass at
+   the finest level.  */
+static void
+tally_fine (ctx *c, size_t vi)
+{
+  variant *v = &c->vars[vi];
+  v->fine = 0;
+  for (size_t i = 0; i < c->ncases; i++)
+    {
+      const gcase *k = &c->cases[i];
+      if (k->var != vi || k->kind != K_VALID || k->numerical || k->st[0] == S_SKIP)
+        continue;
+      for (size_t j = 0; j < k->nel; j++)
+        v->fine += ck_elem_pass (c, &k->el[j], 0);
+    }
 }
 
 /* Count variant V's must-reject cases as the candidate treats them.  */
@@ -184,6 +204,8 @@ cmp_variants (const void *pa, const void *pb)
     }
   else if (a->cls != C_NOTRUN && a->t[a->level].worst_q != b->t[b->level].worst_q)
     return a->t[a->level].worst_q < b->t[b->level].worst_q ? -1 : 1;
+  else if (a->cls != C_NOTRUN && a->fine != b->fine)
+    return a->fine > b->fine ? -1 : 1;
   ma = a->accepted + a->rejected_valid;
   mb = b->accepted + b->rejected_valid;
   if (ma != mb)
@@ -230,6 +252,7 @@ ck_verdict (ctx *c)
       for (int l = 0; l < NLEVELS; l++)
         tally_level (c, i, l);
       tally_validation (c, i);
+      tally_fine (c, i);
       classify (c, &c->vars[i]);
     }
   for (p = 0; p < c->nparts; p++)

@@ -436,11 +436,13 @@ class Candidate:
         if case.tc_id in self.results:
             raise CandidateError("%s: already has a result" % case.label())
 
-    def add(self, case, outputs):
+    def add(self, case, outputs, omitted=None):
         """Record OUTPUTS for CASE (a Case or a tcId): a dict of output name to value, or the
-        bare value when the variant has one output.  CandidateError for an unknown output name,
-        a value that is not a number, or a list of the wrong length; UnknownCase for a tcId the
-        golden does not have."""
+        bare value when the variant has one output.  OMITTED: a dict of output name to the
+        reason the implementation has no value for it in this case (not judged there; the
+        report lists it).  CandidateError for an unknown output name, a value that is not a
+        number, or a list of the wrong length; UnknownCase for a tcId the golden does not
+        have."""
         case = self._case(case)
         self._fresh(case)
         if outputs is None:
@@ -455,11 +457,17 @@ class Candidate:
             if name not in case.outputs and name not in self.golden.outputs:
                 raise CandidateError("%s: no output named %r; the golden's are %s"
                                      % (case.label(), name, ", ".join(self.golden.outputs)))
+        for name, why in (omitted or {}).items():
+            if name not in case.outputs or name in outputs or not str(why):
+                raise CandidateError("%s: omitted output %r must be one of the case's, have "
+                                     "no value and a reason" % (case.label(), name))
         # an output of other cases of the golden (another variant's) is left out here
         self.results[case.tc_id] = {
             "tcId": case.tc_id,
             "outputs": {name: _values(v, case, name) for name, v in outputs.items()
                         if name in case.outputs}}
+        if omitted:
+            self.results[case.tc_id]["omitted"] = {k: str(v) for k, v in omitted.items()}
 
     def reject(self, case, error="EDOM"):
         """Record that the implementation rejects the input of CASE (a Case or a tcId), with

@@ -13,6 +13,11 @@ own candidates judged clean.
   * the nearest variant of a candidate that follows none is the one with the most passes;
   * a candidate that gives a subset of the outputs is judged on those, and the report says
     which it judged; --outputs restricts the judgement;
+  * an output a candidate declares it has no value for in a case ("omitted", with the
+    reason) is not judged there and the report lists it; dropped without a reason it fails;
+  * a candidate that rejects every case of a part is said to compute none of them;
+  * of two variants a float32 run fits alike (PPO-CLIP trl-grpo and plain), the one whose
+    values it reproduces more often is named;
   * `rlref candidate GOLDEN --variant V | rlref check GOLDEN -` follows V with exit 0 and no
     warning, on a golden of several parts (KL-K3).
 
@@ -56,8 +61,8 @@ def check(rlref, golden, cand, *options, stdin=None):
 
 def own(rlref, golden, variant):
     p = subprocess.run([rlref, "candidate", os.path.join(GOLDEN, golden + ".json"),
-                        "--variant", variant], stdout=subprocess.PIPE, check=True)
-    return json.loads(p.stdout)
+                        "--variant", variant], stdout=subprocess.PIPE)
+    return json.loads(p.stdout) if p.returncode == 0 else {"results": []}
 
 
 def write(tmp, name, data):
@@ -188,6 +193,71 @@ def main():
         rc, text, err = check(rlref, "DPO-LOSS", path, "--outputs", "loss,nope")
         result("--outputs with an output the golden lacks: a usage error",
                rc == 2 and "the golden has no output 'nope'" in err, err)
+
+        # --- an output a candidate has no value for in some cases ("omitted") -------------
+        cand = own(rlref, "GRPO-GSPO", "openrlhf")
+        mine = {tc for tc, (v, t) in expected_of("GRPO-GSPO").items()
+                if v == "openrlhf" and t.get("result") == "valid"}
+        gone = []
+        for r in cand["results"]:
+            if "outputs" in r and r["tcId"] in mine and len(gone) < 2:
+                del r["outputs"]["s"]
+                r["omitted"] = {"s": "no sequence ratio for an empty row"}
+                gone.append(r["tcId"])
+        path = write(tmp, "omitted.json", cand)
+        rc, text, err = check(rlref, "GRPO-GSPO", path, "--variant", "openrlhf")
+        result("an output omitted with its reason is not judged there, and the report says so",
+               rc == 0 and re.search(r"^Omitted by the candidate: s in tcIds %d, %d \(no sequence "
+                                     r"ratio for an empty row\): not judged there$" % tuple(gone),
+                                     text, re.M)
+               and re.search(r"^Candidate follows: openrlhf(;|$)", text, re.M), text + err)
+        for r in cand["results"]:
+            r.pop("omitted", None)
+        path = write(tmp, "dropped.json", cand)
+        rc, text, err = check(rlref, "GRPO-GSPO", path, "--variant", "openrlhf")
+        result("an output dropped without a reason is still a failure",
+               rc == 1 and "s: missing output" in text, text)
+        cand["results"][:1] = [dict(r, omitted={"s": 1}) for r in cand["results"][:1]]
+        path = write(tmp, "badomit.json", cand)
+        rc, text, err = check(rlref, "GRPO-GSPO", path)
+        result("an omitted output without a reason: a usage error",
+               rc == 2 and "omitted output s needs a reason" in err, err)
+
+        # --- a candidate that rejects every case of a part --------------------------------
+        cand = own(rlref, "KL-K1", "plain")
+        for r in cand["results"]:
+            r.pop("outputs", None)
+            r["error"] = "NotImplementedError"
+        path = write(tmp, "refuses.json", cand)
+        rc, text, err = check(rlref, "KL-K1", path)
+        result("a candidate rejecting every case: said so, not searched",
+               rc == 1 and re.search(r"^Unexplained: the candidate rejects every case of the part "
+                                     r"it answers \(the first with \"NotImplementedError\"\): it "
+                                     r"computes none of them$", text, re.M), text)
+
+        # --- of two variants a float32 run fits alike, the one it reproduces -------------
+        # PPO-CLIP trl-grpo and plain differ only in the clip fraction's rounding (f32(k/N)
+        # against k/N), below float32's tolerance: trl-grpo's own values rounded to binary32
+        # are named trl-grpo, not the first listed
+        cand = own(rlref, "PPO-CLIP", "trl-grpo")
+        import struct
+
+        def f32(x):
+            if isinstance(x, list):
+                return [f32(e) for e in x]
+            if isinstance(x, str):
+                x = float.fromhex(x) if x.startswith(("0x", "-0x")) else float(x)
+            if math.isinf(x) or math.isnan(x) or abs(x) > 3.4e38:
+                return x if not math.isnan(x) else "nan"
+            return struct.unpack("f", struct.pack("f", x))[0]
+        for r in cand["results"]:
+            if "outputs" in r:
+                r["outputs"] = {k: f32(v) for k, v in r["outputs"].items()}
+        path = write(tmp, "f32.json", cand)
+        rc, text, err = check(rlref, "PPO-CLIP", path, "--dtype", "float32")
+        line = re.search(r"^Candidate follows: (\S+?)(;|$)", text, re.M)
+        result("a float32 run that two variants fit alike is named by the closer one",
+               line is not None and line.group(1) == "trl-grpo", text)
 
         # --- rlref's own candidate on a golden of several parts ----------------------------
         p = subprocess.run([rlref, "candidate", os.path.join(GOLDEN, "KL-K3.json"), "--variant",

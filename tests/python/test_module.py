@@ -406,3 +406,28 @@ def test_validate_every_variant_of_a_golden_of_several_parts(rlref):
     assert result.convention == "stable", result.report()
     assert set(result.outputs_judged) == {"k", "grad"}
     assert "k_naive" in result.outputs_not_judged
+
+
+def test_an_output_omitted_in_some_cases(rlref):
+    """Candidate.add(omitted=...): an output the implementation has no value for in a case is
+    named with its reason, not judged there, and the candidate still follows its variant;
+    an omitted output that is given, or not one of the case's, is refused."""
+    g = rlref_check.load(golden("GRPO-GSPO"))
+    cand = rlref_check.Candidate(g)
+    cases = [c for c in g.cases("openrlhf")]
+    first = next(c for c in cases if not c.expects_rejection)
+    for c in cases:
+        if c.expects_rejection:
+            cand.reject(c, c.expected_error or "EDOM")
+            continue
+        out = dict(c.expected)
+        if c is first:
+            del out["s"]
+            cand.add(c, out, omitted={"s": "no ratio for an empty row"})
+        else:
+            cand.add(c, out)
+    result = cand.check(variant="openrlhf", rlref=rlref)
+    assert result.convention == "openrlhf", result.report()
+    assert "Omitted by the candidate: s in tcId %d" % first.tc_id in result.report()
+    with pytest.raises(CandidateError):
+        rlref_check.Candidate(g).add(first, dict(first.expected), omitted={"s": "given anyway"})
