@@ -7,6 +7,7 @@
  *   D_i = (logp_w,i - ref_w,i) - (logp_l,i - ref_l,i),
  *   D_tok,i = (logp_w,i - ref_w,i)/n_w,i - (logp_l,i - ref_l,i)/n_l,i,
  * the log-probabilities being sums over the completion's tokens. */
+#include <stdio.h>
 #include "rlref/dpo.h"
 #include "family.h"
 
@@ -15,6 +16,7 @@ RL_EVAL_DECL (dpo_grad);
 RL_EVAL_DECL (dpo_kto);
 RL_EVAL_DECL (dpo_simpo);
 RL_EVAL_DECL (dpo_orpo);
+RL_EVAL_DECL (dpo_orpo_f32);
 
 /* --- inputs and outputs ------------------------------------------------ */
 
@@ -27,7 +29,8 @@ static const rl_io io_pair = {
   .in = (const rl_input[]) {
     IN_LOGP_W, IN_LOGP_L, IN_REF_W, IN_REF_L,
     { "n_w", RL_INT_ARRAY, "token count of each y_w; read only by the per-token variants "
-      "(ipo-mean, sigmoid-norm), which refuse a count < 1", .same_len_as = "logp_w" },
+      "(ipo-mean, sigmoid-norm), which count 0 as 1 (TRL's clamp(min=1.0)) and refuse a "
+      "negative count", .same_len_as = "logp_w" },
     { "n_l", RL_INT_ARRAY, "token count of each y_l; as n_w", .same_len_as = "logp_w" },
     RL_END },
   .out = (const rl_output[]) {
@@ -36,7 +39,8 @@ static const rl_io io_pair = {
     { "grad_w", "d loss / d logp_w,i (reference held fixed)", .len_of = "logp_w" },
     { "grad_l", "d loss / d logp_l,i", .len_of = "logp_w" },
     { "reward_w", "implicit reward beta (logp_w,i - ref_w,i), summed log-ratio, beta not squared "
-      "(what TRL and OpenRLHF log as rewards/chosen)", .len_of = "logp_w" },
+      "(TRL's chosen_rewards, logged as rewards/chosen; OpenRLHF's chosen_reward)",
+      .len_of = "logp_w" },
     { "reward_l", "implicit reward beta (logp_l,i - ref_l,i)", .len_of = "logp_w" },
     RL_END },
   RL_EVALS (dpo_pair), .part = "pair-loss",
@@ -88,30 +92,38 @@ static const rl_io io_simpo = {
     { "grad_l", "d loss / d logp_l,i", .len_of = "logp_w" },
     { "reward_w", "beta a_w,i (what the trainers log as rewards/chosen)", .len_of = "logp_w" },
     { "reward_l", "beta a_l,i", .len_of = "logp_w" },
-    { "nll", "-sum_i logp_w,i / sum_i n_w,i, the token-mean NLL of the chosen completions" },
+    { "nll", "-sum_i logp_w,i / sum_i n_w,i, the token-mean NLL of the chosen completions "
+      "(TRL: 0, its placeholder, where cpo_alpha = 0)" },
     RL_END },
   RL_EVALS (dpo_simpo), .part = "simpo",
 };
 
+static const rl_input in_orpo[] = {
+  { "logp_w", RL_REAL_ARRAY, "policy log-probability of each chosen completion, summed over "
+    "its tokens (<= 0)" },
+  { "logp_l", RL_REAL_ARRAY, "policy log-probability of each rejected completion (< 0)",
+    .same_len_as = "logp_w" },
+  IN_COUNTS, RL_END };
+
+static const rl_output out_orpo[] = {
+  { "loss", "nll + (1/B) sum_i losses_i" },
+  { "losses", "odds-ratio term -lambda log sigma(log_odds_i) (the negative of TRL's losses "
+    "tensor, beta * logsigmoid(log_odds))", .len_of = "logp_w" },
+  { "grad_w", "d loss / d logp_w,i (the NLL term included)", .len_of = "logp_w" },
+  { "grad_l", "d loss / d logp_l,i", .len_of = "logp_w" },
+  { "log_odds", "lo(a_w,i) - lo(a_l,i), lo(a) = a - log(1 - e^a), a = logp/n (+inf when "
+    "logp_w,i = 0)", .len_of = "logp_w" },
+  { "nll", "the SFT term on the chosen completions (the variant's mean)" },
+  { "reward_w", "lambda a_w,i (what TRL logs as rewards/chosen)", .len_of = "logp_w" },
+  { "reward_l", "lambda a_l,i", .len_of = "logp_w" },
+  RL_END };
+
 static const rl_io io_orpo = {
-  .in = (const rl_input[]) {
-    { "logp_w", RL_REAL_ARRAY, "policy log-probability of each chosen completion, summed over "
-      "its tokens (<= 0)" },
-    { "logp_l", RL_REAL_ARRAY, "policy log-probability of each rejected completion (< 0)",
-      .same_len_as = "logp_w" },
-    IN_COUNTS, RL_END },
-  .out = (const rl_output[]) {
-    { "loss", "nll + (1/B) sum_i losses_i" },
-    { "losses", "odds-ratio term -lambda log sigma(log_odds_i)", .len_of = "logp_w" },
-    { "grad_w", "d loss / d logp_w,i (the NLL term included)", .len_of = "logp_w" },
-    { "grad_l", "d loss / d logp_l,i", .len_of = "logp_w" },
-    { "log_odds", "lo(a_w,i) - lo(a_l,i), lo(a) = a - log(1 - e^a), a = logp/n (+inf when "
-      "logp_w,i = 0)", .len_of = "logp_w" },
-    { "nll", "the SFT term on the chosen completions (the variant's mean)" },
-    { "reward_w", "lambda a_w,i (what TRL logs as rewards/chosen)", .len_of = "logp_w" },
-    { "reward_l", "lambda a_l,i", .len_of = "logp_w" },
-    RL_END },
-  RL_EVALS (dpo_orpo), .part = "orpo",
+  .in = in_orpo, .out = out_orpo, RL_EVALS (dpo_orpo), .part = "orpo",
+};
+
+static const rl_io io_orpo_f32 = {
+  .in = in_orpo, .out = out_orpo, RL_EVALS (dpo_orpo_f32), .part = "orpo",
 };
 
 /* --- variants ---------------------------------------------------------- */
@@ -128,20 +140,31 @@ static const rlref_dpo_convention k_sigmoid_norm = { RLREF_DPO_SIGMOID, 0, 1 };
 static const enum rlref_nll_mean k_token_mean = RLREF_NLL_TOKEN_MEAN;
 static const enum rlref_nll_mean k_seq_mean = RLREF_NLL_SEQ_MEAN;
 
+/* DPO-SIMPO: 1 where the NLL output is TRL's placeholder 0 at cpo_alpha = 0. */
+static const int k_trl_nll = 1;
+
 #define BETA(b) { "beta", (b), .in_x = 1 }
+
+/* The library code the variants model (TRL at commit f2cd577, 1.10.0.dev0;
+ * OpenRLHF 0.11.0, 3c3be62). */
+#define TRL_DPO "TRL (f2cd577, 1.10.0.dev0) trl/trainer/dpo_trainer.py DPOTrainer._compute_loss "
+#define ORL_DPO "OpenRLHF 0.11 openrlhf/models/loss.py DPOLoss.forward (built and called by " \
+  "openrlhf/trainer/dpo_trainer.py DPOTrainer.__init__ and fit) "
 
 /* The margins the descriptions use (the log-probabilities summed over tokens). */
 #define D_SUM "D = (logp_w - ref_w) - (logp_l - ref_l); "
-#define D_TOK "D_tok = (logp_w - ref_w)/n_w - (logp_l - ref_l)/n_l; "
+#define D_TOK "D_tok = (logp_w - ref_w)/max(n_w, 1) - (logp_l - ref_l)/max(n_l, 1) (a count of " \
+  "0 counts as 1); "
 #define EPS(e) { "eps", (e), .in_x = 1 }
 
 /* The pairwise conventions, shared by DPO-LOSS, DPO-CDPO and DPO-IPO. */
 #define V_SIGMOID                                                               \
   { "sigmoid", D_SUM "l = -log sigma(beta D) = softplus(-beta D) (13.21); grad_w = -beta "     \
     "sigma(-beta D)/B, grad_l = -grad_w; beta 0.1",                                \
-    "seed 000 (13.21) and seed 003's pseudo-code; TRL DPOTrainer loss_type=\"sigmoid\" (1.10 " \
-    "development line; from 0.29 on without label smoothing); OpenRLHF 0.11 DPOLoss with "  \
-    "label_smoothing 0", &io_pair, .params = { BETA (0.1) }, .data = &k_sigmoid }
+    "seed 000 (13.21) and seed 003's pseudo-code; " TRL_DPO "loss_type=\"sigmoid\" (line " \
+    "1435, -F.logsigmoid(beta * delta_score); without label smoothing from 0.29 on); " ORL_DPO \
+    "with label_smoothing 0 (lines 326-329)", &io_pair, .params = { BETA (0.1) },        \
+    .data = &k_sigmoid }
 #define V_SEED003                                                               \
   { "seed-003-prose", D_SUM "l = -log sigma(beta^2 D): seed 003's prose defines r_w = beta log(pi/"   \
     "pi_ref) and then writes L = -log sigma(beta (r_w - r_l)), applying beta twice (an erratum: "\
@@ -152,37 +175,41 @@ static const enum rlref_nll_mean k_seq_mean = RLREF_NLL_SEQ_MEAN;
 #define V_HINGE                                                                 \
   { "hinge", D_SUM "l = max(0, 1 - beta D) (SLiC); grad_w = -beta/B where 1 - beta D > 0, else 0; at " \
     "1 - beta D = 0 exactly the loss is 0 and the gradient 0 (relu'(0) = 0, as PyTorch); beta 0.1", \
-    "TRL DPOTrainer loss_type=\"hinge\" (1.10 development line)", &io_pair,    \
-    .params = { BETA (0.1) }, .data = &k_hinge }
+    TRL_DPO "loss_type=\"hinge\" (lines 1437-1438, torch.relu(1 - beta * delta_score))",  \
+    &io_pair, .params = { BETA (0.1) }, .data = &k_hinge }
 #define V_CDPO                                                                  \
   { "cdpo", D_SUM "l = -(1 - eps) log sigma(beta D) - eps log sigma(-beta D), 0 <= eps <= 1; beta 0.1, " \
     "eps 0.1 (the libraries' default label_smoothing 0 gives sigmoid)",          \
-    "OpenRLHF 0.11 DPOLoss (--model.label_smoothing; the cDPO note's eq. 3); TRL DPOTrainer " \
-    "loss_type=\"sigmoid\" with label_smoothing, up to 0.28; seed 000 section 10.1", &io_pair, \
-    .params = { BETA (0.1), EPS (0.1) }, .data = &k_cdpo }
+    ORL_DPO "with --model.label_smoothing eps (lines 326-329; the cDPO note's eq. 3); TRL "  \
+    "DPOTrainer loss_type=\"sigmoid\" with label_smoothing, up to 0.28; seed 000 section 10.1", \
+    &io_pair, .params = { BETA (0.1), EPS (0.1) }, .data = &k_cdpo }
 #define V_ROBUST                                                                \
-  { "robust", D_SUM "l = [-(1 - eps) log sigma(beta D) + eps log sigma(-beta D)]/(1 - 2 eps), 0 <= eps " \
-    "< 1/2 (negative for large beta D); beta 0.1, eps 0.1 (the robust DPO paper's typical value; " \
-    "TRL's default 0 gives sigmoid)",                                             \
-    "TRL DPOTrainer loss_type=\"robust\" (1.10 development line; it refuses eps outside [0, 0.5))", \
+  { "robust", D_SUM "l = [-(1 - eps) log sigma(beta D) + eps log sigma(-beta D)]/(1 - 2 eps) "  \
+    "(negative for large beta D), computed for every 0 <= eps <= 1 but 1/2: TRL only warns "   \
+    "outside [0, 1/2), and at eps = 1/2 it divides by 0 (loss -inf; EDOM here); beta 0.1, eps " \
+    "0.1 (the robust DPO paper's typical value; TRL's default 0 gives sigmoid)",    \
+    TRL_DPO "loss_type=\"robust\" (lines 1475-1478; DPOTrainer.__init__, line 774, logs a "   \
+    "warning for label_smoothing outside [0, 0.5) and goes on)",                  \
     &io_pair, .params = { BETA (0.1), EPS (0.1) }, .data = &k_robust }
 #define V_IPO_SUM                                                               \
   { "ipo-sum", D_SUM "l = (D - 1/(2 beta))^2 (beta is the IPO paper's " \
     "tau); grad_w = 2 (D - 1/(2 beta))/B; beta 0.1",                              \
-    "OpenRLHF 0.11 DPOLoss ipo=True (--model.ipo_enable, summed log-probabilities); the IPO " \
-    "paper's eq. 17 as written", &io_pair, .params = { BETA (0.1) }, .data = &k_ipo_sum }
+    ORL_DPO "with ipo=True (--model.ipo_enable, line 323, summed log-probabilities); the " \
+    "IPO paper's eq. 17 as written", &io_pair, .params = { BETA (0.1) }, .data = &k_ipo_sum }
 #define V_IPO_MEAN                                                              \
   { "ipo-mean", D_TOK "l = (D_tok - 1/(2 beta))^2; grad_w = 2 "   \
-    "(D_tok - 1/(2 beta))/(B n_w), grad_l = -2 (D_tok - 1/(2 beta))/(B n_l); rewards from the "  \
-    "summed log-ratios; beta 0.1",                                                 \
-    "TRL DPOTrainer loss_type=\"ipo\" (1.10 development line: log-ratios divided by the "   \
-    "completion token counts, clamped at 1; 0.28 averaged the log-probabilities before the loss)", \
-    &io_pair, .params = { BETA (0.1) }, .data = &k_ipo_mean }
+    "(D_tok - 1/(2 beta))/(B max(n_w, 1)), grad_l = -2 (D_tok - 1/(2 beta))/(B max(n_l, 1)); " \
+    "rewards from the summed log-ratios; beta 0.1",                                \
+    TRL_DPO "loss_type=\"ipo\" (lines 1440-1451: each log-ratio divided by "       \
+    "completion_mask.sum(dim=1).clamp(min=1.0); 0.28 averaged the log-probabilities before the " \
+    "loss)", &io_pair, .params = { BETA (0.1) }, .data = &k_ipo_mean }
 #define V_SIGMOID_NORM                                                          \
   { "sigmoid-norm", D_TOK "l = -log sigma(beta D_tok); grad_w = " \
-    "-beta sigma(-beta D_tok)/(B n_w), grad_l = beta sigma(-beta D_tok)/(B n_l); beta 0.1",  \
-    "TRL DPOTrainer loss_type=\"sigmoid_norm\" (1.10 development line)", &io_pair, \
-    .params = { BETA (0.1) }, .data = &k_sigmoid_norm }
+    "-beta sigma(-beta D_tok)/(B max(n_w, 1)), grad_l = beta sigma(-beta D_tok)/(B max(n_l, 1)); " \
+    "beta 0.1",                                                                    \
+    TRL_DPO "loss_type=\"sigmoid_norm\" (lines 1551-1556: each log-ratio divided by "   \
+    "completion_mask.sum(dim=1).clamp(min=1.0))", &io_pair, .params = { BETA (0.1) },  \
+    .data = &k_sigmoid_norm }
 
 static const rl_variant v_loss[] = {
   V_SIGMOID, V_SEED003, V_HINGE, V_CDPO, V_ROBUST, V_IPO_SUM, V_IPO_MEAN, V_SIGMOID_NORM,
@@ -194,8 +221,8 @@ static const rl_variant v_ipo[] = { V_IPO_SUM, V_IPO_MEAN, RL_END };
 static const rl_variant v_grad[] = {
   { "seed-000", D_SUM "weight = sigma(r_l - r_w) = sigma(-beta D), r = beta (logp - ref) (13.18, "
     "13.22); grad_w = -beta weight/B, grad_l = beta weight/B; beta 0.1",
-    "seed 000 (13.22); what TRL (sigmoid) and OpenRLHF (DPOLoss) back-propagate", &io_grad,
-    .params = { BETA (0.1) }, .data = &k_sigmoid },
+    "seed 000 (13.22); what " TRL_DPO "loss_type=\"sigmoid\" and " ORL_DPO "back-propagate",
+    &io_grad, .params = { BETA (0.1) }, .data = &k_sigmoid },
   { "seed-003-prose", D_SUM "beta applied twice: weight = sigma(beta (r_l - r_w)) = sigma(-beta^2 D), "
     "grad_w = -beta^2 weight/B, grad_l = beta^2 weight/B; beta 0.1",
     "seed 003's prose (erratum reading)", &io_grad, .params = { BETA (0.1) },
@@ -205,44 +232,81 @@ static const rl_variant v_grad[] = {
 
 #define KTO_RULE                                                                \
   "z0 = max(0, (1/M) sum_j (kl_logp_j - kl_ref_j)), held constant; r = logp - ref; desirable "   \
-  "l = w_d (1 - sigma(beta (r - z0))), undesirable l = w_u (1 - sigma(beta (z0 - r))), each "      \
-  "1 - sigma(x) exactly sigma(-x); loss = the mean over all B completions; "
+  "l = w_d (1 - sigma(beta (r - z0))), undesirable l = w_u (1 - sigma(beta (z0 - r))), given "   \
+  "their exact values w sigma(-x) (the libraries write the subtraction 1 - sigmoid(x), which "    \
+  "loses digits as x grows: 0 in binary64 beyond x = 37; such cases are flagged "                \
+  "OneMinusSigmoid, NUMERICAL); loss = the mean over all B completions; "
 
 static const rl_variant v_kto[] = {
-  { "trl", KTO_RULE "beta 0.1, w_d = w_u = 1",
-    "TRL KTOTrainer loss_type=\"kto\" (1.10 development line; KL pairs by cycling completions "
-    "within the batch)", &io_kto,
+  { "trl", KTO_RULE "(TRL: losses.nanmean(), which leaves a NaN loss out; a NaN input is refused "
+    "here); beta 0.1, w_d = w_u = 1",
+    "TRL (f2cd577, 1.10.0.dev0) trl/trainer/kto_trainer.py KTOTrainer._compute_loss "
+    "loss_type=\"kto\" (kl clamp(min=0) line 1554, 1 - F.sigmoid lines 1563 and 1580, "
+    "torch.cat of the weighted losses 1589-1592, losses.nanmean() 1657; KL pairs by cycling "
+    "completions within the batch)", &io_kto,
     .params = { BETA (0.1), { "w_d", 1.0, .in_x = 1 }, { "w_u", 1.0, .in_x = 1 } } },
   { "openrlhf", KTO_RULE "beta 0.01, w_d = w_u = 1",
-    "OpenRLHF KTOLoss (0.1.9 to 0.9.5, removed in 0.9.6; train_kto --beta default 0.01 in 0.9.5)",
+    "OpenRLHF 0.9.5 openrlhf/models/loss.py KTOLoss.forward (1 - F.sigmoid, KL clamp(min=0), "
+    "torch.cat(...).mean(); present from 0.1.9, removed in 0.9.6) with openrlhf/cli/train_kto.py "
+    "--beta default 0.01",
     &io_kto, .params = { BETA (0.01), { "w_d", 1.0, .in_x = 1 }, { "w_u", 1.0, .in_x = 1 } } },
   RL_END,
 };
+
+#define TRL_CPO "TRL (f2cd577, 1.10.0.dev0) trl/experimental/cpo/cpo_trainer.py CPOTrainer "   \
+  "loss_type=\"simpo\": cpo_loss (lines 714-721, logits - simpo_gamma/beta, label_smoothing 0), " \
+  "get_batch_logps (average_log_prob, line 787), concatenated_forward (nll_loss, lines 841-844) " \
+  "and get_batch_loss_metrics (losses.mean() + cpo_alpha * policy_nll_loss, line 889)"
+#define TRL_SIMPO_RULE                                                          \
+  "l = -log sigma(beta (a_w - a_l) - simpo_gamma), a = logp/n; loss = mean l + cpo_alpha nll, "   \
+  "nll = -sum logp_w / sum n_w (token mean over the batch's chosen completions, TRL's "          \
+  "CrossEntropyLoss), or TRL's placeholder 0 where cpo_alpha = 0 (it computes no NLL); "
 
 static const rl_variant v_simpo[] = {
   { "simpo-repo", "l = -log sigma(beta (a_w - a_l - gamma_beta_ratio)), a = logp/n, i.e. gamma = "
     "beta gamma_beta_ratio; loss = mean l + sft_weight nll (token-mean NLL of the chosen "
     "completions); beta 2.0, gamma_beta_ratio 0.25, sft_weight 0",
-    "princeton-nlp/SimPO scripts/simpo_trainer.py (SimPOConfig defaults)", &io_simpo,
+    "princeton-nlp/SimPO scripts/simpo_trainer.py SimPOTrainer.simpo_loss (SimPOConfig "
+    "defaults)", &io_simpo,
     .params = { BETA (2.0), { "gamma_beta_ratio", 0.25, .in_x = 1 },
                 { "sft_weight", 0.0, .in_x = 1 } } },
-  { "trl", "l = -log sigma(beta (a_w - a_l) - simpo_gamma), a = logp/n; loss = mean l + "
-    "cpo_alpha nll, nll = -sum logp_w / sum n_w (token mean over the batch's chosen "
-    "completions); beta 0.1, simpo_gamma 0.5, cpo_alpha 1",
-    "TRL CPOTrainer loss_type=\"simpo\" (trl.experimental.cpo, 1.10 development line; CPOConfig "
-    "defaults: the NLL term is on unless cpo_alpha = 0)", &io_simpo,
+  { "trl", TRL_SIMPO_RULE "beta 0.1, simpo_gamma 0.5, cpo_alpha 1",
+    TRL_CPO " (CPOConfig defaults: the NLL term is on)", &io_simpo,
     .params = { BETA (0.1), { "simpo_gamma", 0.5, .in_x = 1 },
-                { "cpo_alpha", 1.0, .in_x = 1 } } },
+                { "cpo_alpha", 1.0, .in_x = 1 } }, .data = &k_trl_nll },
+  { "trl-no-nll", TRL_SIMPO_RULE "beta 0.1, simpo_gamma 0.5, cpo_alpha 0: loss = mean l, nll 0",
+    TRL_CPO " with cpo_alpha=0 (the NLL term off, SimPO's own objective; beta and simpo_gamma "
+    "the CPOConfig defaults)", &io_simpo,
+    .params = { BETA (0.1), { "simpo_gamma", 0.5, .in_x = 1 },
+                { "cpo_alpha", 0.0, .in_x = 1 } }, .data = &k_trl_nll },
   RL_END,
 };
 
+#define TRL_ORPO "TRL (f2cd577, 1.10.0.dev0) trl/experimental/orpo/orpo_trainer.py: log1mexp "  \
+  "(lines 88-92), ORPOTrainer.get_batch_logps (average_log_prob, line 744), "                    \
+  "concatenated_forward (chosen_nll_loss, line 803), odds_ratio_loss (lines 673-705) and "        \
+  "get_batch_loss_metrics (policy_nll_loss - losses.mean(), line 851); beta = lambda 0.1"
+
 static const rl_variant v_orpo[] = {
   { "trl", "log_odds = lo(a_w) - lo(a_l), lo(a) = a - log(1 - e^a) (stable log1mexp), a = logp/n; "
-    "l = -lambda log sigma(log_odds); nll = -sum_i logp_w,i / sum_i n_w,i (token mean); loss = "
-    "nll + mean l; lambda 0.1",
-    "TRL ORPOTrainer (trl.experimental.orpo, 1.10 development line; beta = lambda 0.1); TRL's "
-    "NLL also counts the prompt's tokens, here only the chosen completion's", &io_orpo,
-    .params = { { "lambda", 0.1, .in_x = 1 } }, .data = &k_token_mean },
+    "l = -lambda log sigma(log_odds) (TRL's own losses tensor, beta * logsigmoid(log_odds), is "
+    "its negative; the trainer subtracts its mean); nll = -sum_i logp_w,i / sum_i n_w,i (token "
+    "mean); loss = nll + mean l; exact (TRL casts to float32 first: see trl-float32); lambda 0.1",
+    TRL_ORPO "; TRL's NLL also counts the prompt's tokens, here only the chosen completion's",
+    &io_orpo, .params = { { "lambda", 0.1, .in_x = 1 } }, .data = &k_token_mean },
+  { "trl-float32", "trl as TRL computes it: a = logp/n in binary64, cast to binary32 "
+    "(odds_ratio_loss's .float(), also for float64 inputs), then every step of log_odds = "
+    "(a_w - a_l) - (log1mexp(a_w) - log1mexp(a_l)), log1mexp(a) = a < f32(-ln 2) ? log1p(-e^a) : "
+    "log(-expm1(a)), logsigmoid (min(x, 0) - log1p(e^-|x|)), f32(lambda) times it, the mean, "
+    "the rewards f32(lambda) a and the odds-ratio part of the gradients (autograd's steps: "
+    "log_sigmoid_backward, Log1p/Log, Neg, Exp/Expm1) rounded to binary32; nll the token mean and "
+    "loss = nll - mean in binary64; e^x, expm1, log1p, log correctly rounded (torch's SLEEF "
+    "kernel of logsigmoid is within 1 ulp); ERANGE where TRL's log_odds or gradient is not "
+    "finite: e^a rounds to 1 in binary32 (a within 2^-25 of 0), where torch.where's unused "
+    "log1p(-exp(a)) branch back-propagates 0/0 = NaN; lambda 0.1",
+    TRL_ORPO " (.float() casts, lines 694-695), on float64 or float32 log-probabilities",
+    &io_orpo_f32, .params = { { "lambda", 0.1, .in_x = 1 } }, .data = &k_token_mean,
+    .cert = "float32-emulation" },
   { "seq-mean", "as trl, but nll = (1/B) sum_i (-logp_w,i / n_w,i), the mean over pairs of each "
     "chosen completion's per-token NLL; lambda 0.1",
     "the ORPO paper (L_SFT of each chosen completion, averaged over the batch)", &io_orpo,
@@ -273,9 +337,19 @@ static const rl_variant v_orpo[] = {
     .invalid_in = "*" },                                                           \
   { "*", "logp_w=-10,-3 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5", "LengthMismatch", \
     "two chosen log-probabilities for one rejected", .invalid_in = "*" },          \
-  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=0 n_l=5", "ZeroCount",      \
-    "a completion of no tokens: the per-token conventions refuse it; the others do not read " \
-    "counts", .invalid_in = "ipo-mean,sigmoid-norm" }
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=0 n_l=5", "ZeroCountClamped", \
+    "a count of 0 with a log-ratio of 2: the per-token conventions count it as 1 (TRL's "   \
+    "clamp(min=1.0)); the others do not read counts" }
+
+/* The cases every pairwise formula adds at its end. */
+#define C_PAIR_TAIL                                                             \
+  { "*", "logp_w=0 logp_l=-11 ref_w=0 ref_l=-11.5 n_w=0 n_l=5", "EmptyCompletion",       \
+    "an empty chosen completion, consistently (log-probabilities 0, count 0): TRL's clamp "  \
+    "gives the per-token log-ratio 0/1 = 0 and a finite loss; a division by the raw count "   \
+    "gives 0/0 = NaN (as TRL's CPOTrainer and ORPOTrainer do)" },                   \
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=-1 n_l=5", "NegativeCount",    \
+    "a negative token count: the per-token conventions refuse it",                 \
+    .invalid_in = "ipo-mean,sigmoid-norm" }
 
 static const rl_case c_loss[] = {
   C_DETECTOR,
@@ -297,6 +371,7 @@ static const rl_case c_loss[] = {
   { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 beta=1", "",
     "the detector at beta 1" },
   C_INVALID_COMMON,
+  C_PAIR_TAIL,
   RL_END,
 };
 
@@ -308,7 +383,8 @@ static const rl_case c_cdpo[] = {
   { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=0.49", "",
     "eps near 1/2: robust DPO divides by 1 - 2 eps = 0.02" },
   { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=0.5", "OutOfDomain",
-    "eps = 1/2: cDPO is symmetric in D; robust DPO divides by 0", .invalid_in = "robust" },
+    "eps = 1/2: cDPO is symmetric in D; robust DPO divides by 1 - 2 eps = 0 (TRL's loss is "
+    "-inf)", .invalid_in = "robust" },
   { "*", "logp_w=-10,-3.5,-20 logp_l=-11,-4,-18 ref_w=-12,-3,-19 ref_l=-11.5,-4.25,-18.5 "
     "n_w=4,2,9 n_l=5,3,7", "Batch", "three pairs, the last with D < 0" },
   { "*", "logp_w=-1 logp_l=-10001 ref_w=-1 ref_l=-1 n_w=1 n_l=1", "Saturated",
@@ -322,6 +398,9 @@ static const rl_case c_cdpo[] = {
   { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=nan", "NonFinite",
     "NaN eps", .invalid_in = "*" },
   C_INVALID_COMMON,
+  C_PAIR_TAIL,
+  { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 eps=0.75", "RobustEpsAboveHalf",
+    "eps = 3/4: TRL's robust loss only warns and divides by 1 - 2 eps = -1/2" },
   RL_END,
 };
 
@@ -342,6 +421,7 @@ static const rl_case c_ipo[] = {
   { "*", "logp_w=-10 logp_l=-11 ref_w=-12 ref_l=-11.5 n_w=4 n_l=5 beta=0.01", "",
     "beta (tau) 0.01: target margin 50" },
   C_INVALID_COMMON,
+  C_PAIR_TAIL,
   RL_END,
 };
 
@@ -408,6 +488,9 @@ static const rl_case c_kto[] = {
     .invalid_in = "*" },
   { "*", "logp=-10,-12 ref=-11,-11 desirable=1 kl_logp=-13 kl_ref=-12", "LengthMismatch",
     "one label for two completions", .invalid_in = "*" },
+  { "*", "logp=-1,-10 ref=-301,-11 desirable=1,0 kl_logp=-1 kl_ref=-1", "OneMinusSigmoid",
+    "desirable with r - z0 = 300 (beta 0.1: x = 30, 1 - sigma(30) = 9.4e-14 formed by "
+    "subtraction in binary64 keeps about 3 of its 16 digits; beta 0.01: x = 3, exact enough)" },
   RL_END,
 };
 
@@ -431,7 +514,7 @@ static const rl_case c_simpo[] = {
     .invalid_in = "*" },
   { "*", "logp_w=-12 logp_l=-30 n_w=4 n_l=10 beta=0", "OutOfDomain", "beta = 0",
     .invalid_in = "*" },
-  { "trl", "logp_w=-12 logp_l=-30 n_w=4 n_l=10 cpo_alpha=-1", "OutOfDomain",
+  { "trl,trl-no-nll", "logp_w=-12 logp_l=-30 n_w=4 n_l=10 cpo_alpha=-1", "OutOfDomain",
     "a negative NLL weight", .invalid_in = "*" },
   { "simpo-repo", "logp_w=-12 logp_l=-30 n_w=4 n_l=10 gamma_beta_ratio=nan", "NonFinite",
     "NaN margin", .invalid_in = "*" },
@@ -440,6 +523,9 @@ static const rl_case c_simpo[] = {
   { "*", "logp_w= logp_l= n_w= n_l=", "EmptyBatch", "no pairs", .invalid_in = "*" },
   { "*", "logp_w=-12 logp_l=-30 n_w=4,4 n_l=10", "LengthMismatch", "two counts for one pair",
     .invalid_in = "*" },
+  { "*", "logp_w=0 logp_l=-30 n_w=0 n_l=10", "ZeroCount EmptyCompletion",
+    "an empty chosen completion, consistently (log-probability 0, count 0): TRL's "
+    "get_batch_logps divides by the raw count (0/0 = NaN)", .invalid_in = "*" },
   RL_END,
 };
 
@@ -449,11 +535,13 @@ static const rl_case c_orpo[] = {
     "three pairs of different lengths: the token-mean and per-sequence NLL differ" },
   { "*", "logp_w=-5 logp_l=-15 n_w=5 n_l=15", "ZeroMargin", "equal per-token means: "
     "log_odds 0, losses lambda log 2" },
-  { "*", "logp_w=-1e-10 logp_l=-3 n_w=1 n_l=1", "Log1mexp",
-    "a_w = -1e-10: log(1 - e^a) written naively keeps 6 digits, log(-expm1(a)) all" },
+  { "*", "logp_w=-1e-10 logp_l=-3 n_w=1 n_l=1", "Log1mexp Log1mexpFloat32",
+    "a_w = -1e-10: log(1 - e^a) written naively keeps 6 digits, log(-expm1(a)) all; in "
+    "binary32 e^a rounds to 1 (trl-float32: TRL's gradient is NaN)", .invalid_in = "trl-float32" },
   { "*", "logp_w=0 logp_l=-2 n_w=3 n_l=2", "CertainChosen",
     "log-probability 0: odds infinite, log_odds +inf, the odds-ratio term exactly 0, its "
-    "gradient the one-sided limit" },
+    "gradient the one-sided limit (trl-float32: TRL's gradient is NaN)",
+    .invalid_in = "trl-float32" },
   { "*", "logp_w=-800 logp_l=-1000 n_w=1 n_l=1", "Saturated",
     "both odds e^-800 and e^-1000: log_odds = 200, losses lambda e^-200" },
   { "*", "logp_w=-6 logp_l=-12 n_w=4 n_l=6 lambda=0.25", "", "lambda 0.25" },
@@ -471,6 +559,13 @@ static const rl_case c_orpo[] = {
   { "*", "logp_w= logp_l= n_w= n_l=", "EmptyBatch", "no pairs", .invalid_in = "*" },
   { "*", "logp_w=-6,-1 logp_l=-12 n_w=4 n_l=6", "LengthMismatch",
     "two chosen log-probabilities for one rejected", .invalid_in = "*" },
+  { "*", "logp_w=-1e-8 logp_l=-3 n_w=1 n_l=1", "Log1mexpFloat32",
+    "a_w = -1e-8: harmless in binary64 (no flag of the exact conventions applies), but e^a "
+    "rounds to 1 in binary32, where TRL computes after its .float() cast: its gradient is NaN "
+    "at either input dtype (trl-float32 refuses it)", .invalid_in = "trl-float32" },
+  { "*", "logp_w=0 logp_l=-12 n_w=0 n_l=6", "ZeroCount EmptyCompletion",
+    "an empty chosen completion, consistently (log-probability 0, count 0): TRL's "
+    "get_batch_logps divides by the raw count (0/0 = NaN)", .invalid_in = "*" },
   RL_END,
 };
 
@@ -514,9 +609,11 @@ static const rl_note n_dpo[] = {
     "OpenRLHF clamp(min=0)); an implementation without the clamp gives other losses." },
   { "KLZero", "EDGE_CASE", "The KL estimate is exactly 0, the kink of max(0, .)." },
   { "OneMinusSigmoid", "NUMERICAL",
-    "1 - sigma(x) formed by subtraction, as TRL and OpenRLHF write it, is 0 in binary64 once "
-    "x > 37; the exact value sigma(-x) is not: such an implementation fails this case by its "
-    "relative error, although its absolute error is below 1e-16." },
+    "1 - sigma(x) formed by subtraction, as TRL (kto_trainer.py:1563, 1580: 1 - F.sigmoid(...)) "
+    "and OpenRLHF's KTOLoss write it, keeps only the absolute accuracy of sigma(x) near 1: about "
+    "3 digits of 1 - sigma(30) = 9.4e-14, none beyond x = 37, where it is 0 in binary64; the "
+    "exact value sigma(-x) is given: such an implementation fails this case by its relative "
+    "error, although its absolute error is below 1e-16." },
   { "SftMean", "CONVENTION",
     "The SFT term: one mean over every chosen token of the batch (TRL's CrossEntropyLoss) or "
     "the mean over pairs of each completion's per-token mean; they differ when lengths differ." },
@@ -527,21 +624,72 @@ static const rl_note n_dpo[] = {
     "A chosen completion of log-probability 0 (probability 1): its odds are infinite, log_odds "
     "is +inf and the odds-ratio term is exactly 0; d/dlogp_w is the one-sided limit "
     "-lambda e^{lo(a_l)}/(B n_w) plus the NLL term (log-probabilities cannot exceed 0). TRL "
-    "computes the same loss but a NaN gradient there (log(-expm1(0)) = -inf times 0)." },
+    "computes the same loss but a NaN gradient there (log(-expm1(0)) = -inf times 0): "
+    "trl-float32 refuses the case (ERANGE)." },
   { "CertainRejected", "INVALID_INPUT",
     "A rejected completion of probability 1: its odds are infinite and the loss is +inf." },
   { "PositiveLogProb", "INVALID_INPUT", "A log-probability above 0 is not one: log(1 - e^a) "
     "is undefined." },
   { "ZeroCount", "INVALID_INPUT",
-    "A token count below 1. TRL clamps a count of 0 to 1 (a completion of no tokens has "
-    "log-probability 0, so its per-token mean is 0 either way); rlref refuses it where the "
-    "convention reads counts." },
+    "A token count of 0 in DPO-SIMPO or DPO-ORPO. TRL's CPOTrainer and ORPOTrainer divide the "
+    "summed log-probability by loss_mask.sum(-1) without a clamp (cpo_trainer.py:787, "
+    "orpo_trainer.py:744): an empty completion gives 0/0 = NaN; the conventions refuse it "
+    "(EDOM)." },
+  { "ZeroCountClamped", "EDGE_CASE",
+    "A token count of 0 in a pairwise formula. TRL's DPOTrainer divides each log-ratio by "
+    "completion_mask.sum(dim=1).clamp(min=1.0) (dpo_trainer.py:1447-1448, 1553-1554): a count of "
+    "0 counts as 1, and the per-token conventions (ipo-mean, sigmoid-norm) do so; the others do "
+    "not read counts." },
+  { "EmptyCompletion", "EDGE_CASE",
+    "A completion of no tokens given consistently: log-probability 0 and count 0. TRL's "
+    "DPOTrainer clamps the count and gives a finite loss; its CPOTrainer and ORPOTrainer give "
+    "0/0 = NaN (refused there, ZeroCount)." },
+  { "NegativeCount", "INVALID_INPUT", "A negative token count: no completion has one (EDOM)." },
+  { "RobustEpsAboveHalf", "EDGE_CASE",
+    "Robust DPO with 1/2 < eps <= 1: TRL's DPOTrainer.__init__ only warns outside [0, 0.5) "
+    "(dpo_trainer.py:774) and computes the loss, whose denominator 1 - 2 eps is negative." },
+  { "Log1mexpFloat32", "NUMERICAL",
+    "A per-token mean a within 2^-25 of 0: e^a rounds to 1 in binary32. TRL's ORPO casts the "
+    "means to float32 (orpo_trainer.py:694-695, for float64 inputs too) and its log1mexp "
+    "evaluates both torch.where branches (lines 88-92): the unused log1p(-exp(a)) is -inf and its "
+    "backward 0/0, so its gradient is NaN. The exact value is finite; trl-float32 refuses the "
+    "case (ERANGE)." },
   { "BadLabel", "INVALID_INPUT", "A desirability label other than 1 and 0." },
   { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected (ENAN)." },
   { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain (EDOM)." },
   { "EmptyBatch", "INVALID_INPUT", "An empty batch: must be rejected (EINVAL)." },
   { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together (EINVAL)." },
   RL_END,
+};
+
+/* --- axes --------------------------------------------------------------- */
+
+/* The per-token mean in place of the summed log-ratio, or back: a pairwise
+ * convention with D_tok for D (sigmoid -> sigmoid-norm, ipo-sum ->
+ * ipo-mean, hinge, cdpo, robust and seed 003's reading per token), or
+ * with D for D_tok. */
+static int
+axis_per_token (const rl_variant *base, rl_variant *out, void *scratch, char *label,
+                size_t size)
+{
+  const rlref_dpo_convention *c = base->data;
+  rlref_dpo_convention *m = scratch;
+  if (c == NULL || base->io != &io_pair)
+    return -1;
+  *out = *base;
+  *m = *c;
+  m->per_token = !c->per_token;
+  out->data = m;
+  snprintf (label, size, "%s", c->per_token
+            ? "the summed log-ratios D in place of the per-token means D_tok"
+            : "the per-token mean log-ratios D_tok (each divided by its token count) in place "
+              "of the summed D");
+  return 0;
+}
+
+static const rl_axis dpo_pair_axes[] = {
+  { "per-token", axis_per_token },
+  { NULL, NULL },
 };
 
 /* --- formulas ------------------------------------------------------------ */
@@ -552,13 +700,13 @@ static const rl_formula formulas[] = {
     "D = (logp_w − ref_w) − (logp_l − ref_l) (summed log-probs), D_tok = (logp_w − ref_w)/n_w − (logp_l − ref_l)/n_l; "
     "loss = (1/B) Σ l(D_i), l of the variant: −log σ(βD) (13.21), −log σ(β²D) (seed 003 "
     "prose), hinge, cDPO, robust, IPO summed or per-token, sigmoid per-token; gradients in the "
-    "policy log-probs; rewards β(logp − ref)", v_loss, c_loss, n_dpo },
+    "policy log-probs; rewards β(logp − ref)", v_loss, c_loss, n_dpo, .axes = dpo_pair_axes },
   { "DPO-GRAD", "DPO gradient and its weight sigma(r_l - r_w)", "000 (13.22)",
     "w_i = σ(r_l − r_w) = σ(−βD_i), r = β(logp − ref) (13.18); ∂L/∂logp_w,i = −βw_i/B, "
     "∂L/∂logp_l,i = βw_i/B (13.22); seed 003's prose with β²", v_grad, c_grad, n_dpo },
   { "DPO-CDPO", "conservative (label-smoothed) and robust DPO", "000 section 10.1",
     "cDPO −(1−ε) log σ(βD) − ε log σ(−βD); robust [−(1−ε) log σ(βD) + ε log σ(−βD)]/(1−2ε), "
-    "ε < 1/2", v_cdpo, c_cdpo, n_dpo },
+    "ε ≠ 1/2", v_cdpo, c_cdpo, n_dpo },
   { "DPO-IPO", "IPO squared loss", "000 section 4 (named; formula from the IPO paper and "
     "CONVENTIONS.md)",
     "(D − 1/(2β))², D summed (`ipo-sum`, OpenRLHF) or per-token D_tok (`ipo-mean`, TRL)",
@@ -575,7 +723,8 @@ static const rl_formula formulas[] = {
   { "DPO-ORPO", "ORPO: SFT NLL plus the odds-ratio term",
     "000 section 4 (named; formula from the ORPO paper and CONVENTIONS.md)",
     "NLL(y_w) − λ log σ(lo(a_w) − lo(a_l)), lo(a) = a − log(1 − eᵃ), a = logp/n; NLL a token "
-    "mean (`trl`) or a mean of per-sequence means (`seq-mean`)", v_orpo, c_orpo, n_dpo },
+    "mean (`trl`, exact or as TRL computes it in binary32, `trl-float32`) or a mean of "
+    "per-sequence means (`seq-mean`)", v_orpo, c_orpo, n_dpo },
   RL_END,
 };
 

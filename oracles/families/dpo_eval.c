@@ -40,9 +40,13 @@ RL_ENTRY (dpo_simpo)
   num_srcptr beta = PARAM ("beta"), gamma = PARAM ("simpo_gamma");
   num_srcptr ratio = PARAM ("gamma_beta_ratio"), alpha = PARAM ("cpo_alpha");
   num_t g;
-  int status;
+  int status, no_nll;
   if (!alpha)
     alpha = PARAM ("sft_weight");
+  /* TRL's CPOTrainer computes no NLL at cpo_alpha = 0: its nll_loss is the
+     placeholder torch.tensor(0.0) (cpo_trainer.py concatenated_forward);
+     read before the outputs are written (they may share alpha's storage) */
+  no_nll = alpha && v->data && *(const int *) v->data && num_is_zero (alpha);
   num_init (g);
   if (gamma)
     num_set (g, gamma);
@@ -50,6 +54,8 @@ RL_ENTRY (dpo_simpo)
     num_mul (g, beta, ratio);
   status = LIB (simpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], x[0], x[1], a->iv[2],
                              a->iv[3], a->len[0], beta, (gamma || ratio) ? g : NULL, alpha);
+  if (status == RLREF_SUCCESS && no_nll)
+    num_set_zero (y[6]);
   num_clear (g);
   return status;
 }
@@ -61,4 +67,11 @@ RL_ENTRY (dpo_orpo)
   const enum rlref_nll_mean *mean = v->data;
   return LIB (orpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], x[0], x[1],
                           a->iv[2], a->iv[3], a->len[0], *mean, PARAM ("lambda"));
+}
+
+/* DPO-ORPO in binary32 as TRL computes it: as dpo_orpo (token-mean NLL). */
+RL_ENTRY (dpo_orpo_f32)
+{
+  return LIB (orpo_loss_f32) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], x[0], x[1],
+                              a->iv[2], a->iv[3], a->len[0], PARAM ("lambda"));
 }

@@ -32,12 +32,21 @@
 #pragma GCC pop_options
 #endif
 
+/* A per-token convention's divisor of a count n >= 0: max(n, 1) (TRL's
+ * clamp(min=1.0), as the reference). */
+static inline double
+clamped (long n)
+{
+  return n < 1 ? 1.0 : (double) n;
+}
+
 /* x, the log-ratio difference of pair i (rlref/dpo.h):
- *   D = (lw - ll)  or  lw/n_w - ll/n_l,  lw = logp_w - ref_w, ll = logp_l - ref_l. */
+ *   D = (lw - ll)  or  lw/max(n_w, 1) - ll/max(n_l, 1),
+ * lw = logp_w - ref_w, ll = logp_l - ref_l. */
 static inline double
 pair_D (double lw, double ll, const long *n_w, const long *n_l, size_t i, int per_token)
 {
-  return per_token ? lw / (double) n_w[i] - ll / (double) n_l[i] : lw - ll;
+  return per_token ? lw / clamped (n_w[i]) - ll / clamped (n_l[i]) : lw - ll;
 }
 
 /* The reference's checks, in its order: NULL arguments and an empty batch
@@ -69,7 +78,7 @@ check_inputs (const double *const v[4], const long *n_w, const long *n_l, size_t
       nan[2] |= !isfinite (rw);
       nan[3] |= !isfinite (rl);
       if (pt && have_counts)
-        counts |= (n_w[i] < 1) | (n_l[i] < 1);
+        counts |= (n_w[i] < 0) | (n_l[i] < 0);
       D = have_counts ? pair_D (pw - rw, pl - rl, n_w, n_l, i, pt) : 0.0;
       z = b * D;
       range |= (!isfinite (D)) | (!ipo & !isfinite (z));
@@ -84,7 +93,7 @@ check_inputs (const double *const v[4], const long *n_w, const long *n_l, size_t
   if (!have_counts)
     RLREF_ERROR ("token counts missing", RLREF_EINVAL);
   if (counts)
-    RLREF_ERROR ("a token count must be at least 1", RLREF_EDOM);
+    RLREF_ERROR ("a token count must be at least 0", RLREF_EDOM);
   if (c->form == RLREF_DPO_CDPO || c->form == RLREF_DPO_ROBUST)
     {
       if (!isfinite (eps))
@@ -93,8 +102,11 @@ check_inputs (const double *const v[4], const long *n_w, const long *n_l, size_t
         RLREF_ERROR ("label smoothing eps must be finite and >= 0", RLREF_EDOM);
       if (c->form == RLREF_DPO_CDPO && eps > 1.0)
         RLREF_ERROR ("cDPO needs 0 <= eps <= 1", RLREF_EDOM);
-      if (c->form == RLREF_DPO_ROBUST && eps >= 0.5)
-        RLREF_ERROR ("robust DPO needs 0 <= eps < 1/2", RLREF_EDOM);
+      if (c->form == RLREF_DPO_ROBUST && eps > 1.0)
+        RLREF_ERROR ("robust DPO needs 0 <= eps <= 1", RLREF_EDOM);
+      if (c->form == RLREF_DPO_ROBUST && eps == 0.5)
+        RLREF_ERROR ("robust DPO at eps = 1/2 divides by 1 - 2 eps = 0: the loss is not finite",
+                     RLREF_EDOM);
     }
   if (range)
     RLREF_ERROR ("the log-ratio difference overflows", RLREF_ERANGE);
@@ -188,9 +200,9 @@ rlref_dpo_loss_batch (double *loss, double *restrict losses, double *restrict gr
       if (losses)
         losses[i] = l;
       if (grad_w)
-        grad_w[i] = pt ? g / (double) n_w[i] : g;
+        grad_w[i] = pt ? g / clamped (n_w[i]) : g;
       if (grad_l)
-        grad_l[i] = -(pt ? g / (double) n_l[i] : g);
+        grad_l[i] = -(pt ? g / clamped (n_l[i]) : g);
       if (reward_w)
         reward_w[i] = beta * lw;
       if (reward_l)

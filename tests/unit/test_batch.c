@@ -503,7 +503,7 @@ START_TEST (test_dpo_edges)
   rlref_dpo_convention cd = { RLREF_DPO_CDPO, 0, 0 }, rb = { RLREF_DPO_ROBUST, 0, 0 };
   double pw[1] = { 0.0 }, pl[1] = { -40.0 }, rw[1] = { 0.0 }, rl[1] = { 0.0 };
   double loss, gw, gl, nan_[1] = { NAN }, big[1] = { 1e308 }, nbig[1] = { -1e308 };
-  long n0[1] = { 0 };
+  long n0[1] = { -1 };          /* a negative count: a count of 0 counts as 1 */
   TU_OK (rlref_dpo_loss_batch (&loss, NULL, &gw, &gl, NULL, NULL, pw, pl, rw, rl, NULL, NULL, 1,
                                &sig, 1.0, 0.0));
   TU_ASSERT_REL (gw, -exp (-40.0) / (1 + exp (-40.0)), TU_TOL0);

@@ -377,6 +377,25 @@ START_TEST (test_pair_identities)
 }
 END_TEST
 
+/* Robust DPO above eps = 1/2, as TRL computes it (it only warns): the
+ * detector (D = 1.5, beta 0.1) at eps 3/4 is [(1/4) softplus(-z) -
+ * (3/4) softplus(z)]/(-1/2), z = 0.15, and its gradient -beta ((1/4)
+ * sigma(-z) + (3/4) sigma(z))/(-1/2); 16 eps. */
+START_TEST (test_robust_above_half)
+{
+  double pw = -10, pl = -11, rw = -12, rl = -11.5, beta = 0.1, e = 0.75, l, gw, gl;
+  double z = 0.15, sp_m = log1p (exp (-z)), sp_p = z + log1p (exp (-z));
+  double s_m = 1.0 / (1.0 + exp (z)), s_p = 1.0 / (1.0 + exp (-z));
+  long nw = 4, nl = 5;
+  rlref_dpo_convention rb = { RLREF_DPO_ROBUST, 0, 0 };
+  TU_OK (rlref_dpo_loss_d (&l, NULL, &gw, &gl, NULL, NULL, &pw, &pl, &rw, &rl, &nw, &nl, 1, &rb,
+                           &beta, &e));
+  TU_ASSERT_REL (l, (0.25 * sp_m - 0.75 * sp_p) / -0.5, 16 * DBL_EPSILON);
+  TU_ASSERT_REL (gw, -0.1 * (0.25 * s_m + 0.75 * s_p) / -0.5, 16 * DBL_EPSILON);
+  TU_ASSERT_REL (gl, -gw, 0);
+}
+END_TEST
+
 /* The hinge at its kink, beta D = 1 exactly (beta 0.5, D = 2): loss 0,
  * gradient 0 (relu'(0) = 0) in both backends; one ulp of D below, the
  * gradient is -beta/B. */
@@ -448,15 +467,17 @@ END_TEST
 
 /* Bad input: EINVAL for an empty batch or a missing convention, ENAN for
  * NaN or infinite log-probabilities and beta, EDOM for beta <= 0, eps
- * outside [0, 1] (cdpo) or [0, 1/2) (robust) and a count < 1 where
- * counts are read; counts are not read by the summed conventions.
+ * outside [0, 1] (cdpo, robust), robust at eps = 1/2 and a negative count
+ * where counts are read (a count of 0 counts as 1, TRL's clamp); counts
+ * are not read by the summed conventions.
  * Binary64 gives ERANGE where D overflows; MPFR does not. */
 START_TEST (test_pair_bad_inputs)
 {
   double pw = -10, pl = -11, rw = -12, rl = -11.5, beta = 0.1, l, nan = NAN, inf = INFINITY;
   double zero = 0.0, negb = -0.1, half = 0.5, big = 1.5, negeps = -0.1;
   double hw = 1e308, hr = -1e308;
-  long nw = 4, nl = 5, n0 = 0;
+  long nw = 4, nl = 5, n0 = 0, n1 = 1, nneg = -1;
+  double l1, g0[2], g1[2], threeq = 0.75;
   rlref_dpo_convention cd = { RLREF_DPO_CDPO, 0, 0 }, rb = { RLREF_DPO_ROBUST, 0, 0 };
   mpfr_t m[6];
   TU_ASSERT_STATUS (rlref_dpo_loss_d (&l, NULL, NULL, NULL, NULL, NULL, &pw, &pl, &rw, &rl,
@@ -484,7 +505,23 @@ START_TEST (test_pair_bad_inputs)
   TU_ASSERT_STATUS (rlref_dpo_loss_d (&l, NULL, NULL, NULL, NULL, NULL, &pw, &pl, &rw, &rl,
                                       &nw, &nl, 1, &cd, &beta, NULL), RLREF_EINVAL);
   TU_ASSERT_STATUS (rlref_dpo_loss_d (&l, NULL, NULL, NULL, NULL, NULL, &pw, &pl, &rw, &rl,
-                                      &n0, &nl, 1, &conv[6].c, &beta, NULL), RLREF_EDOM);
+                                      &nw, &nl, 1, &rb, &beta, &big), RLREF_EDOM);
+  TU_OK (rlref_dpo_loss_d (&l, NULL, NULL, NULL, NULL, NULL, &pw, &pl, &rw, &rl, &nw, &nl, 1,
+                           &rb, &beta, &threeq));
+  TU_ASSERT_STATUS (rlref_dpo_loss_d (&l, NULL, NULL, NULL, NULL, NULL, &pw, &pl, &rw, &rl,
+                                      &nneg, &nl, 1, &conv[6].c, &beta, NULL), RLREF_EDOM);
+  TU_ASSERT_STATUS (rlref_dpo_loss_d (&l, NULL, NULL, NULL, NULL, NULL, &pw, &pl, &rw, &rl,
+                                      &nw, &nneg, 1, &conv[7].c, &beta, NULL), RLREF_EDOM);
+  /* a count of 0 counts as 1 (ipo-mean, sigmoid-norm): the same loss and gradients */
+  for (int k = 6; k <= 7; k++)
+    {
+      TU_OK (rlref_dpo_loss_d (&l, NULL, g0, g0 + 1, NULL, NULL, &pw, &pl, &rw, &rl, &n0, &nl,
+                               1, &conv[k].c, &beta, NULL));
+      TU_OK (rlref_dpo_loss_d (&l1, NULL, g1, g1 + 1, NULL, NULL, &pw, &pl, &rw, &rl, &n1, &nl,
+                               1, &conv[k].c, &beta, NULL));
+      ck_assert_msg (l == l1 && g0[0] == g1[0] && g0[1] == g1[1], "%s: count 0 is not 1",
+                     conv[k].name);
+    }
   TU_ASSERT_STATUS (rlref_dpo_loss_d (&l, NULL, NULL, NULL, NULL, NULL, &pw, &pl, &rw, &rl,
                                       NULL, &nl, 1, &conv[7].c, &beta, NULL), RLREF_EINVAL);
   TU_OK (rlref_dpo_loss_d (&l, NULL, NULL, NULL, NULL, NULL, &pw, &pl, &rw, &rl, &n0, NULL, 1,
@@ -870,6 +907,66 @@ START_TEST (test_orpo)
 }
 END_TEST
 
+/* DPO-ORPO as TRL computes it in binary32 (rlref_orpo_loss_f32): TRL's own
+ * float64 outputs at commit f2cd577 (tests/check_cmd/real/DPO-ORPO,
+ * logp_w = -6, logp_l = -12, n 4 and 6, lambda 0.1): log_odds and the
+ * rewards bit for bit, the rest (binary64 steps after the binary32 ones)
+ * within 4 eps; the MPFR backend gives the same binary32 values; a batch
+ * of three; ERANGE where e^a rounds to 1 in binary32 (a_w = -1e-8, and 0:
+ * TRL's gradient is NaN), EDOM for logp_l = 0 as the exact convention. */
+START_TEST (test_orpo_f32)
+{
+  double pw = -6, pl = -12, lambda = 0.1, l, ls, gw, gl, lo, nll, rw, rl;
+  double pw3[3] = { -2, -30, -0.5 }, pl3[3] = { -4, -25, -3 }, lo3[3], gw3[3], gl3[3];
+  double tiny = -1e-8, zero = 0.0;
+  long n4 = 4, n6 = 6, n1 = 1, nw3[3] = { 2, 10, 1 }, nl3[3] = { 4, 5, 3 };
+  mpfr_t ml, mls, mgw, mgl, mlo, mnll, mrw, mrl, mpw, mpl, mlam;
+  TU_OK (rlref_orpo_loss_f32_d (&l, &ls, &gw, &gl, &lo, &nll, &rw, &rl, &pw, &pl, &n4, &n6, 1,
+                                &lambda));
+  TU_ASSERT_SAME (lo, 0.6070690155029297);
+  TU_ASSERT_SAME (rw, -0.15000000596046448);
+  TU_ASSERT_SAME (rl, -0.20000000298023224);
+  TU_ASSERT_SAME (nll, 1.5);
+  TU_ASSERT_REL (l, 1.5434988848865032, 4 * DBL_EPSILON);
+  TU_ASSERT_REL (gw, -0.2613509399816394, 4 * DBL_EPSILON);
+  TU_ASSERT_REL (gl, 0.006798937916755677, 4 * DBL_EPSILON);
+  TU_ASSERT_REL (ls, l - 1.5, 4 * DBL_EPSILON);
+  mpfr_inits2 (PREC, ml, mls, mgw, mgl, mlo, mnll, mrw, mrl, mpw, mpl, mlam, (mpfr_ptr) 0);
+  mpfr_set_d (mpw, pw, MPFR_RNDN);
+  mpfr_set_d (mpl, pl, MPFR_RNDN);
+  mpfr_set_d (mlam, lambda, MPFR_RNDN);
+  TU_OK (rlref_orpo_loss_f32_mp (ml, mls, mgw, mgl, mlo, mnll, mrw, mrl, mpw, mpl, &n4, &n6, 1,
+                                 mlam));
+  ck_assert (mpfr_get_d (mlo, MPFR_RNDN) == lo && mpfr_get_d (mrw, MPFR_RNDN) == rw
+             && mpfr_get_d (mrl, MPFR_RNDN) == rl && mpfr_get_d (mls, MPFR_RNDN) == ls);
+  TU_ASSERT_REL (mpfr_get_d (ml, MPFR_RNDN), l, 2 * DBL_EPSILON);
+  TU_ASSERT_REL (mpfr_get_d (mgw, MPFR_RNDN), gw, 2 * DBL_EPSILON);
+  TU_ASSERT_REL (mpfr_get_d (mgl, MPFR_RNDN), gl, 2 * DBL_EPSILON);
+  /* TRL's float64 run of the batch of three (DPO-ORPO's Batch case) */
+  TU_OK (rlref_orpo_loss_f32_d (&l, NULL, gw3, gl3, lo3, NULL, NULL, NULL, pw3, pl3, nw3, nl3,
+                                3, &lambda));
+  TU_ASSERT_SAME (lo3[0], 0.0);
+  TU_ASSERT_SAME (lo3[1], 2.0443084239959717);
+  TU_ASSERT_SAME (lo3[2], 0.9740769863128662);
+  TU_ASSERT_REL (l, 2.5378398410975933, 4 * DBL_EPSILON);
+  TU_ASSERT_REL (gw3[1], -0.07732519295353155, 4 * DBL_EPSILON);
+  TU_ASSERT_REL (gl3[1], 0.0007693757303059101, 4 * DBL_EPSILON);
+  /* e^a rounds to 1 in binary32: TRL's gradient is NaN */
+  pl = -3;
+  TU_ASSERT_STATUS (rlref_orpo_loss_f32_d (&l, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &tiny,
+                                           &pl, &n1, &n1, 1, &lambda), RLREF_ERANGE);
+  TU_ASSERT_STATUS (rlref_orpo_loss_f32_d (&l, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &zero,
+                                           &pl, &n1, &n1, 1, &lambda), RLREF_ERANGE);
+  mpfr_set_d (mpw, tiny, MPFR_RNDN);
+  mpfr_set_d (mpl, pl, MPFR_RNDN);
+  TU_ASSERT_STATUS (rlref_orpo_loss_f32_mp (ml, NULL, NULL, NULL, NULL, NULL, NULL, NULL, mpw,
+                                            mpl, &n1, &n1, 1, mlam), RLREF_ERANGE);
+  TU_ASSERT_STATUS (rlref_orpo_loss_f32_d (&l, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &pl,
+                                           &zero, &n1, &n1, 1, &lambda), RLREF_EDOM);
+  mpfr_clears (ml, mls, mgw, mgl, mlo, mnll, mrw, mrl, mpw, mpl, mlam, (mpfr_ptr) 0);
+}
+END_TEST
+
 /* log(1 - e^a) near a = 0: at a = -1e-10 the binary64 log odds hold 16
  * digits (log(1 - exp(a)) in binary64 would hold about 6).  A chosen
  * log-probability of 0: log_odds +inf, losses exactly 0, and d/dlogp_w
@@ -1000,6 +1097,7 @@ dpo_suite (void)
   tcase_add_test (tc, test_pair_gradients_fd);
   tcase_add_test (tc, test_pair_identities);
   tcase_add_test (tc, test_hinge_kink);
+  tcase_add_test (tc, test_robust_above_half);
   tcase_add_test (tc, test_pair_saturation);
   tcase_add_test (tc, test_pair_bad_inputs);
   tcase_add_test (tc, test_pair_random_d_vs_mp);
@@ -1018,6 +1116,7 @@ dpo_suite (void)
   tcase_add_test (tc, test_simpo);
   tcase_add_test (tc, test_orpo);
   tcase_add_test (tc, test_orpo_edges);
+  tcase_add_test (tc, test_orpo_f32);
   suite_add_tcase (s, tc);
 
   return s;

@@ -90,6 +90,27 @@ scaled (num_ptr out, num_srcptr c, num_srcptr v, size_t B)
     num_mul (AT (out, i), c, AT (v, i));
 }
 
+/* Token counts n[0..B-1] >= 0 of the per-token pairwise conventions,
+ * where a count of 0 is taken as 1 (TRL's mask.sum(dim=1).clamp(min=1.0)). */
+static int
+check_counts_clamped (const long *n, size_t B)
+{
+  if (!n)
+    RLREF_ERROR ("token counts missing", RLREF_EINVAL);
+  for (size_t i = 0; i < B; i++)
+    if (n[i] < 0)
+      RLREF_ERROR ("a token count must be at least 0", RLREF_EDOM);
+  return RLREF_SUCCESS;
+}
+
+/* The divisor of a count n >= 0 of the per-token pairwise conventions:
+ * max(n, 1). */
+static long
+clamped (long n)
+{
+  return n < 1 ? 1 : n;
+}
+
 /* Per-token means a[i] = logp[i] / n[i]. */
 static void
 per_token (num_ptr a, num_srcptr logp, const long *n, size_t B)
@@ -99,7 +120,7 @@ per_token (num_ptr a, num_srcptr logp, const long *n, size_t B)
 }
 
 /* Log-ratios lw = logp_w - ref_w, ll = logp_l - ref_l of pair i and
- *   D = lw - ll,  or  D = lw/n_w - ll/n_l  (per_token). */
+ *   D = lw - ll,  or  D = lw/max(n_w, 1) - ll/max(n_l, 1)  (per_token). */
 static void
 log_ratios (num_ptr lw, num_ptr ll, num_ptr D, size_t i, num_srcptr logp_w,
             num_srcptr logp_l, num_srcptr ref_w, num_srcptr ref_l, const long *n_w,
@@ -111,8 +132,8 @@ log_ratios (num_ptr lw, num_ptr ll, num_ptr D, size_t i, num_srcptr logp_w,
   num_sub (ll, AT (logp_l, i), AT (ref_l, i));
   if (per_token)
     {
-      num_div_si (D, lw, n_w[i]);
-      num_div_si (t, ll, n_l[i]);
+      num_div_si (D, lw, clamped (n_w[i]));
+      num_div_si (t, ll, clamped (n_l[i]));
       num_sub (D, D, t);
     }
   else
@@ -221,9 +242,9 @@ FN (dpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
   if (status == RLREF_SUCCESS)
     status = check_param (beta, 1, "beta must be finite and > 0");
   if (status == RLREF_SUCCESS && c->per_token)
-    status = check_counts (n_w, B);
+    status = check_counts_clamped (n_w, B);
   if (status == RLREF_SUCCESS && c->per_token)
-    status = check_counts (n_l, B);
+    status = check_counts_clamped (n_l, B);
   if (status)
     return status;
   smooth = c->form == RLREF_DPO_CDPO || c->form == RLREF_DPO_ROBUST;
@@ -234,8 +255,11 @@ FN (dpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
         return status;
       if (c->form == RLREF_DPO_CDPO && num_cmp_d (eps, 1.0) > 0)
         RLREF_ERROR ("cDPO needs 0 <= eps <= 1", RLREF_EDOM);
-      if (c->form == RLREF_DPO_ROBUST && num_cmp_d (eps, 0.5) >= 0)
-        RLREF_ERROR ("robust DPO needs 0 <= eps < 1/2", RLREF_EDOM);
+      if (c->form == RLREF_DPO_ROBUST && num_cmp_d (eps, 1.0) > 0)
+        RLREF_ERROR ("robust DPO needs 0 <= eps <= 1", RLREF_EDOM);
+      if (c->form == RLREF_DPO_ROBUST && num_cmp_d (eps, 0.5) == 0)
+        RLREF_ERROR ("robust DPO at eps = 1/2 divides by 1 - 2 eps = 0: the loss is not finite",
+                     RLREF_EDOM);
     }
   num_init (bt); num_init (b); num_init (e); num_init (q); num_init (z); num_init (l);
   num_init (g); num_init (sum);
@@ -273,14 +297,14 @@ FN (dpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
       if (grad_w)
         {
           if (c->per_token)
-            num_div_si (AT (grad_w, i), g, n_w[i]);
+            num_div_si (AT (grad_w, i), g, clamped (n_w[i]));
           else
             num_set (AT (grad_w, i), g);
         }
       if (grad_l)
         {
           if (c->per_token)
-            num_div_si (AT (grad_l, i), g, n_l[i]);
+            num_div_si (AT (grad_l, i), g, clamped (n_l[i]));
           else
             num_set (AT (grad_l, i), g);
           num_neg (AT (grad_l, i), AT (grad_l, i));
@@ -687,5 +711,243 @@ done:
   num_vec_free (dn, B);
   num_clear (lam); num_clear (low); num_clear (lol); num_clear (l); num_clear (s); num_clear (t);
   num_clear (sum); num_clear (m);
+  return status;
+}
+
+/* r = a rounded to binary32. */
+static void
+f32 (num_ptr r, num_srcptr a)
+{
+  num_round_f32 (r, a);
+}
+
+/* TRL's log1mexp on a binary32 a < 0, each step rounded to binary32:
+ *   a < f32(-ln 2):  log1p(-f32(e^a)),  else  log(-f32(expm1(a)))
+ * (torch.where evaluates both branches; only the chosen one enters the
+ * value).  br receives the branch's intermediate, e^a or expm1(a). */
+static int
+log1mexp_f32 (num_ptr L, num_ptr br, num_srcptr a, num_srcptr t)
+{
+  if (num_cmp (a, t) < 0)
+    {
+      num_exp (br, a);
+      f32 (br, br);                             /* e = f32(e^a) < 1 */
+      num_neg (L, br);
+      num_log1p (L, L);
+      f32 (L, L);
+    }
+  else
+    {
+      num_expm1 (br, a);
+      f32 (br, br);                             /* m = f32(expm1(a)) < 0 */
+      num_neg (L, br);
+      num_log (L, L);
+      f32 (L, L);
+    }
+  return num_is_finite (L) ? RLREF_SUCCESS : RLREF_ERANGE;
+}
+
+/* The gradient autograd sends to a through L = log1mexp_f32(a), for an
+ * incoming binary32 gradient G on L, br as log1mexp_f32 left it:
+ *   branch log1p:  f32(f32(-f32(G/f32(1 - e))) e)   (Log1p, Neg, Exp backward)
+ *   branch log:    f32(f32(-f32(G/(-m))) f32(m + 1)) (Log, Neg, Expm1 backward)
+ * The unused branch receives 0, which adds nothing unless it is NaN: 0/0
+ * where e^a rounds to 1 (checked by the caller). */
+static void
+log1mexp_f32_grad (num_ptr g, num_srcptr G, num_srcptr a, num_srcptr t, num_srcptr br,
+                   num_ptr s)
+{
+  if (num_cmp (a, t) < 0)
+    {
+      num_d_sub (s, 1.0, br);
+      f32 (s, s);                               /* f32(u + 1), u = -e */
+      num_div (g, G, s);
+      f32 (g, g);
+      num_neg (g, g);
+      num_mul (g, g, br);
+      f32 (g, g);
+    }
+  else
+    {
+      num_neg (s, br);                          /* v = -m */
+      num_div (g, G, s);
+      f32 (g, g);
+      num_neg (g, g);
+      num_add_d (s, br, 1.0);
+      f32 (s, s);                               /* f32(m + 1) */
+      num_mul (g, g, s);
+      f32 (g, g);
+    }
+}
+
+/* DPO-ORPO as TRL's ORPOTrainer computes it (trl/experimental/orpo
+ * orpo_trainer.py: log1mexp, odds_ratio_loss, get_batch_loss_metrics) on
+ * binary64 log-probabilities: a = logp/n in binary64 (get_batch_logps),
+ * cast to binary32 (odds_ratio_loss's .float()), then in binary32, each
+ * operation rounded:
+ *   log_odds = f32(f32(a_w - a_l) - f32(L(a_w) - L(a_l))),  L = log1mexp_f32,
+ *   ratio = logsigmoid(log_odds) = f32(min(x, 0) - f32(log1p(z))), z = f32(e^-|x|)
+ *   (torch's CPU kernel), losses[i] = -f32(f32(lambda) ratio) (TRL's losses
+ *   negated), m = f32(S/B), S the left-to-right binary32 sum of TRL's losses;
+ * nll the token mean in binary64 (cross-entropy on the float64 logits);
+ * loss = nll - m.  Gradients as autograd forms them: g = f32(f32(-1/B)
+ * f32(lambda)) into ratio, g_lo = f32(f32(d - s f32(z/f32(1 + z))) g) (d =
+ * 1, s = 1 for x < 0, else d = 0, s = -1: log_sigmoid_backward), then to
+ * a_w f32(g_lo + t_w), t_w the log1mexp gradient of -g_lo, to a_l
+ * f32(-g_lo + t_l), t_l that of g_lo; grad_w = g_aw/n_w - 1/N, grad_l =
+ * g_al/n_l (the cast back to binary64 and the division by n in binary64).
+ * rewards f32(f32(lambda) a).  e^x, expm1, log1p and log correctly rounded
+ * (torch's scalar loop for a batch below 8 elements calls glibc's; its
+ * logsigmoid kernel uses SLEEF's exp and log1p, within 1 ulp).  ERANGE
+ * where TRL's value or gradient is not finite: a per-token mean beyond
+ * binary32, or e^a rounding to 1 in binary32 (-2^-25 <= a <= 0, a = 0
+ * included), where the unused log1p branch's backward is 0/0 = NaN. */
+int
+FN (orpo_loss_f32) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
+                    num_ptr log_odds, num_ptr nll, num_ptr reward_w, num_ptr reward_l,
+                    num_srcptr logp_w, num_srcptr logp_l, const long *n_w, const long *n_l,
+                    size_t B, num_srcptr lambda)
+{
+  num_ptr aw = NULL, al = NULL, dn = NULL;
+  num_ptr a2[2];
+  num_t lam, t, lw, ll, bw, bl, x, z, s, r, g, glo, G, h, sum, m;
+  int status;
+  if (!loss)
+    RLREF_ERROR ("loss missing", RLREF_EINVAL);
+  status = check_counted (B, logp_w, logp_l, n_w, n_l);
+  if (status == RLREF_SUCCESS)
+    status = check_param (lambda, 0, "lambda must be finite and >= 0");
+  if (status)
+    return status;
+  for (size_t i = 0; i < B; i++)
+    {
+      if (num_sgn (AT (logp_w, i)) > 0 || num_sgn (AT (logp_l, i)) > 0)
+        RLREF_ERROR ("a log-probability must be <= 0", RLREF_EDOM);
+      if (num_is_zero (AT (logp_l, i)))
+        RLREF_ERROR ("a rejected completion of probability 1 has infinite odds: the loss is +inf",
+                     RLREF_EDOM);
+    }
+  num_init (lam); num_init (t); num_init (lw); num_init (ll); num_init (bw); num_init (bl);
+  num_init (x); num_init (z); num_init (s); num_init (r); num_init (g); num_init (glo);
+  num_init (G); num_init (h); num_init (sum); num_init (m);
+  f32 (lam, lambda);
+  num_set_d (t, -0.6931471805599453);
+  f32 (t, t);                                   /* log1mexp's branch point in binary32 */
+  aw = num_vec_new (B);
+  al = num_vec_new (B);
+  dn = num_vec_new (B);
+  if (!aw || !al || !dn)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  per_token (aw, logp_w, n_w, B);
+  per_token (al, logp_l, n_l, B);
+  a2[0] = aw;
+  a2[1] = al;
+  for (size_t i = 0; i < B; i++)
+    for (int k = 0; k < 2; k++)
+      {
+        num_ptr a = AT (a2[k], i);
+        num_set_d (a, num_get_d (a));           /* the binary64 mean */
+        f32 (a, a);                             /* .float() */
+        if (!num_is_finite (a))
+          FAIL ("a per-token log-probability beyond the binary32 range", RLREF_ERANGE);
+        num_exp (s, a);
+        f32 (s, s);
+        if (num_cmp_d (s, 1.0) == 0)
+          FAIL ("e^a rounds to 1 in binary32 (a within 2^-25 of 0): TRL's log1mexp gives a "
+                "NaN gradient (0/0 in its unused log1p branch) or an infinite log_odds",
+                RLREF_ERANGE);
+      }
+  /* every input has been read */
+  sft_nll (m, dn, logp_w, n_w, B, RLREF_NLL_TOKEN_MEAN);
+  num_set_si (s, -1);
+  num_div_si (g, s, (long) B);
+  f32 (g, g);                                   /* MeanBackward: f32(-1/B) */
+  num_mul (g, g, lam);
+  f32 (g, g);                                   /* into ratio */
+  num_set_zero (sum);
+  for (size_t i = 0; i < B && status == RLREF_SUCCESS; i++)
+    {
+      KEEP (log1mexp_f32 (lw, bw, AT (aw, i), t));
+      KEEP (log1mexp_f32 (ll, bl, AT (al, i), t));
+      if (status)
+        break;
+      num_sub (x, AT (aw, i), AT (al, i));
+      f32 (x, x);
+      num_sub (s, lw, ll);
+      f32 (s, s);
+      num_sub (x, x, s);
+      f32 (x, x);                               /* log_odds */
+      if (log_odds)
+        num_set (AT (log_odds, i), x);
+      num_abs (z, x);
+      num_neg (z, z);
+      num_exp (z, z);
+      f32 (z, z);                               /* buffer e^-|x| */
+      num_log1p (s, z);
+      f32 (s, s);
+      num_set_zero (r);
+      num_min (r, x, r);
+      num_sub (r, r, s);
+      f32 (r, r);                               /* ratio = logsigmoid(x) */
+      num_mul (r, lam, r);
+      f32 (r, r);                               /* TRL's losses[i] */
+      num_add (sum, sum, r);
+      f32 (sum, sum);
+      if (losses)
+        num_neg (AT (losses, i), r);
+      /* log_sigmoid_backward */
+      num_add_d (s, z, 1.0);
+      f32 (s, s);
+      num_div (s, z, s);
+      f32 (s, s);                               /* z/(1 + z) */
+      if (num_sgn (x) < 0)
+        num_d_sub (s, 1.0, s);                  /* 1 - s */
+      f32 (s, s);                               /* (d - sign s), exact for x >= 0 */
+      num_mul (glo, s, g);
+      f32 (glo, glo);
+      /* to a_w: g_lo directly, -g_lo through L(a_w) */
+      num_neg (G, glo);
+      log1mexp_f32_grad (h, G, AT (aw, i), t, bw, s);
+      num_add (h, glo, h);
+      f32 (h, h);
+      if (grad_w)
+        {
+          num_div_si (h, h, n_w[i]);
+          num_add (AT (grad_w, i), h, AT (dn, i));
+        }
+      /* to a_l: -g_lo directly, g_lo through L(a_l) */
+      log1mexp_f32_grad (h, glo, AT (al, i), t, bl, s);
+      num_sub (h, h, glo);
+      f32 (h, h);
+      if (grad_l)
+        num_div_si (AT (grad_l, i), h, n_l[i]);
+    }
+  if (status)
+    goto done;
+  num_div_si (sum, sum, (long) B);
+  f32 (sum, sum);                               /* losses.mean() */
+  for (size_t i = 0; i < B; i++)
+    {
+      if (reward_w)
+        {
+          num_mul (AT (reward_w, i), lam, AT (aw, i));
+          f32 (AT (reward_w, i), AT (reward_w, i));
+        }
+      if (reward_l)
+        {
+          num_mul (AT (reward_l, i), lam, AT (al, i));
+          f32 (AT (reward_l, i), AT (reward_l, i));
+        }
+    }
+  num_sub (loss, m, sum);                       /* policy_nll_loss - losses.mean() */
+  if (nll)
+    num_set (nll, m);
+done:
+  num_vec_free (aw, B);
+  num_vec_free (al, B);
+  num_vec_free (dn, B);
+  num_clear (lam); num_clear (t); num_clear (lw); num_clear (ll); num_clear (bw); num_clear (bl);
+  num_clear (x); num_clear (z); num_clear (s); num_clear (r); num_clear (g); num_clear (glo);
+  num_clear (G); num_clear (h); num_clear (sum); num_clear (m);
   return status;
 }

@@ -19,7 +19,7 @@ from fractions import Fraction
 from mpmath import mp, mpf
 
 from xcore import (is_int, qreal, param, Ctx, M, Reject, get_input, sigmoid, softplus, bumped,
-                   central, refused)
+                   central, refused, f32, f32_op)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -62,9 +62,11 @@ def non_negative(inputs, params, name):
     return v
 
 
-def token_counts(inputs, params, B):
-    """n_w, n_l: B integers each, >= 1 (a count below 1 is refused, EDOM: TRL clamps it to 1,
-    the goldens' ZeroCount note says the conventions that read counts refuse it)."""
+def token_counts(inputs, params, B, clamp=False):
+    """n_w, n_l: B integers each.  clamp (TRL's DPOTrainer, ipo and sigmoid_norm:
+    completion_mask.sum(dim=1).clamp(min=1.0)): a count >= 0, 0 read as 1, a negative one refused
+    (EDOM: no mask has it).  Otherwise (TRL's CPOTrainer and ORPOTrainer divide by the raw
+    loss_mask.sum(-1): 0/0 = NaN for an empty completion) a count >= 1, 0 refused (EDOM)."""
     out = []
     for name in ("n_w", "n_l"):
         v = get_input(inputs, params, name)
@@ -73,9 +75,11 @@ def token_counts(inputs, params, B):
         for k in v:
             if not is_int(k):
                 raise Reject("EINVAL", "%s holds %r, not an integer" % (name, k))
-            if k < 1:
+            if k < 0:
+                raise Reject("EDOM", "%s holds %d, a negative count" % (name, k))
+            if k < 1 and not clamp:
                 raise Reject("EDOM", "%s holds %d: a completion of no tokens" % (name, k))
-        out.append(v)
+        out.append([max(k, 1) for k in v] if clamp else v)
     return out
 
 
@@ -160,27 +164,30 @@ def pair_term(variant, D, beta, eps, ctx):
 
 
 def smoothing(variant, inputs, params):
-    """eps of cdpo, 0 <= eps <= 1, and of robust, 0 <= eps < 1/2 (TRL refuses a robust
-    label_smoothing outside [0, 0.5): it divides by 1 - 2 eps); EDOM outside, ENAN if NaN."""
+    """eps of cdpo and of robust, 0 <= eps <= 1.  TRL's robust loss only logs a warning for a
+    label_smoothing outside [0, 0.5) (DPOTrainer.__init__) and divides by 1 - 2 eps: at eps = 1/2
+    its loss is -inf, refused (EDOM); EDOM outside [0, 1], ENAN if NaN."""
     if variant not in ("cdpo", "robust"):
         return None
     eps = param(inputs, params, "eps")
-    top_ok = eps <= 1 if variant == "cdpo" else eps < Fraction(1, 2)
-    if eps < 0 or not top_ok:
+    if eps < 0 or eps > 1:
         raise Reject("EDOM", "eps = %s outside the %s range" % (float(eps), variant))
+    if variant == "robust" and eps == Fraction(1, 2):
+        raise Reject("EDOM", "robust at eps = 1/2 divides by 1 - 2 eps = 0")
     return eps
 
 
 def eval_pair_loss(formula, variant, params, inputs, ctx):
     """loss = (1/B) sum_i l(D_i); D_i = (logp_w - ref_w) - (logp_l - ref_l), or per token
-    (logp_w - ref_w)/n_w - (logp_l - ref_l)/n_l; grad_w,i = l'(D_i)/B (per token: /(B n_w,i)),
+    (logp_w - ref_w)/n_w - (logp_l - ref_l)/n_l with each n at least 1 (TRL's clamp);
+    grad_w,i = l'(D_i)/B (per token: /(B n_w,i)),
     grad_l,i = -l'(D_i)/B (/(B n_l,i)); rewards beta (logp - ref), summed, beta once."""
     if variant not in PAIR_VARIANTS[formula]:
         raise Reject("EINVAL", "%s is not a convention of %s" % (variant, formula), firm=False)
     B, (lw, ll, rw, rl) = pair_arrays(inputs, params)
     per_token = variant in PER_TOKEN
     if per_token:
-        nw, nl = token_counts(inputs, params, B)
+        nw, nl = token_counts(inputs, params, B, clamp=True)
     else:
         unread_counts(inputs, B, ctx)
     beta = positive(inputs, params, "beta")
@@ -288,6 +295,7 @@ def eval_dpo_kto(variant, params, inputs, ctx):
 SIMPO_PARAMS = {
     "simpo-repo": ("gamma_beta_ratio", "sft_weight"),
     "trl": ("simpo_gamma", "cpo_alpha"),
+    "trl-no-nll": ("simpo_gamma", "cpo_alpha"),
 }
 
 
@@ -308,11 +316,11 @@ def eval_dpo_simpo(variant, params, inputs, ctx):
     mname, aname = SIMPO_PARAMS[variant]
     margin = param(inputs, params, mname)
     alpha = non_negative(inputs, params, aname)
-    if variant == "trl" and alpha == 0:
-        ctx.ambiguous.append("cpo_alpha = 0: TRL skips the NLL (its logged nll_loss is 0); nll "
-                             "here is the token-mean NLL the output's doc defines")
     Nw = sum(nw)
     nll = -sum(lw, Fraction(0)) / Nw
+    # TRL's concatenated_forward computes no NLL at cpo_alpha == 0: nll_loss = torch.tensor(0.0),
+    # and that is what it returns and logs (the loss is the same either way: 0 * nll)
+    nll_out = Fraction(0) if variant != "simpo-repo" and alpha == 0 else nll
     losses, gw, gl, rew_w, rew_l = [], [], [], [], []
     for i in range(B):
         aw, al = lw[i] / nw[i], ll[i] / nl[i]
@@ -325,7 +333,7 @@ def eval_dpo_simpo(variant, params, inputs, ctx):
         rew_w.append(M(beta * aw))
         rew_l.append(M(beta * al))
     return {"loss": mp.fsum(losses) / B + M(alpha * nll), "losses": losses, "grad_w": gw,
-            "grad_l": gl, "reward_w": rew_w, "reward_l": rew_l, "nll": M(nll)}
+            "grad_l": gl, "reward_w": rew_w, "reward_l": rew_l, "nll": M(nll_out)}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -359,6 +367,8 @@ def eval_dpo_orpo(variant, params, inputs, ctx):
     x = +inf, l = 0 and the one-sided limit sigma(-x)/(1 - e^{a_w}) -> e^{lo(a_l)} (from
     sigma(-x) ~ e^{-x} = e^{lo(a_l)} (1 - e^{a_w})/e^{a_w}); a certain rejected one (logp_l = 0)
     makes the loss +inf and is refused (EDOM), as is a positive log-probability."""
+    if variant == "trl-float32":
+        return eval_orpo_f32(params, inputs, ctx)
     if variant not in ("trl", "seq-mean"):
         raise Reject("EINVAL", "%s is not a convention of DPO-ORPO" % variant, firm=False)
     B, (lw, ll) = arrays(inputs, params, ("logp_w", "logp_l"), "pairs")
@@ -403,6 +413,122 @@ def eval_dpo_orpo(variant, params, inputs, ctx):
             "grad_l": gl, "log_odds": lodds, "nll": M(nll),
             "reward_w": [M(lam * lw[i] / nw[i]) for i in range(B)],
             "reward_l": [M(lam * ll[i] / nl[i]) for i in range(B)]}
+
+
+# ----------------------------------------------------------------------------------------------
+# DPO-ORPO trl-float32: TRL's ORPOTrainer in its own arithmetic.  get_batch_logps averages the
+# summed log-probability in the tensor's dtype (binary64 for the goldens' inputs): a = logp/n
+# rounded to binary64; odds_ratio_loss casts it with .float() (binary32 from there on, whatever
+# the input dtype) and computes log_odds = (a_w - a_l) - (log1mexp(a_w) - log1mexp(a_l)) with
+# log1mexp(x) = torch.where(x < -0.6931471805599453, log1p(-exp(x)), log(-expm1(x))) (the
+# Python constant compared in binary32), ratio = F.logsigmoid(log_odds) (torch's CPU kernel:
+# min(x, 0) - log1p(e^-|x|), keeping e^-|x| for its backward), losses = beta * ratio (the
+# Python float beta taken as a binary32), losses.mean() (a binary32 sum left to right, then /B);
+# the NLL is nn.CrossEntropyLoss on the float64 logits (a binary64 token mean), and
+# loss = policy_nll_loss - losses.mean() in binary64.  Autograd: d loss/d mean = -1, the mean's
+# backward -1/B in binary32, mul's by beta, log_sigmoid_backward (max_deriv - sign b/(1 + b)) g,
+# b = e^-|x|, then sub's (+g, -g) into a_w, a_l and into the two log1mexp; where's backward gives
+# the chosen branch g and the other 0: Log1pBackward g/(u + 1) with u = -e^x, Neg, ExpBackward
+# g * result; LogBackward g/v with v = -expm1(x), Neg, Expm1Backward g * (result + 1).  The unused
+# branch's 0 adds nothing unless it is NaN: 0/(1 - e^x) = 0/0 where e^x rounds to 1, then TRL's
+# gradient is NaN (refused, ERANGE).  The .float() backward and the division by n are binary64,
+# the NLL's gradient -1/N is added there.  e^x, expm1, log1p, log correctly rounded (torch's
+# scalar loop below 8 elements uses the C library's).
+# ----------------------------------------------------------------------------------------------
+
+def _cr32(fn, x):
+    """fn(x) correctly rounded to binary32, x a binary32 value (mpmath at 256 bits, then once)."""
+    with mp.workprec(256):
+        v = fn(mpf(x))
+        if mp.isinf(v):
+            return float(v)
+        sign, man, exp, _bc = v._mpf_
+        q = Fraction(int(man)) * Fraction(2) ** int(exp)
+        return f32(-q if sign else q) if man else 0.0
+
+
+def exp32(x):
+    if x > 89.0:
+        return math.inf
+    if x < -104.0:
+        return 0.0
+    return _cr32(mp.exp, x)
+
+
+def log1p32(x):
+    if x == -1.0:
+        return -math.inf
+    return _cr32(mp.log1p, x)
+
+
+def log1mexp32(x):
+    """TRL's log1mexp on binary32 x < 0: (value, branch, the branch's intermediate)."""
+    if x < f32(-0.6931471805599453):
+        e = exp32(x)
+        return log1p32(-e), "log1p", e
+    m = _cr32(mp.expm1, x)
+    return _cr32(mp.log, -m), "log", m
+
+
+def log1mexp32_back(G, branch, r):
+    """The gradient into x from G on log1mexp(x), through the branch taken."""
+    if branch == "log1p":
+        gu = f32_op("/", G, f32_op("+", -r, 1.0))
+        return f32_op("*", -gu, r)
+    gv = f32_op("/", G, -r)
+    return f32_op("*", -gv, f32_op("+", r, 1.0))
+
+
+def eval_orpo_f32(params, inputs, ctx):
+    B, (lw, ll) = arrays(inputs, params, ("logp_w", "logp_l"), "pairs")
+    lw, ll = reals(lw, "logp_w"), reals(ll, "logp_l")
+    nw, nl = token_counts(inputs, params, B)
+    lam = non_negative(inputs, params, "lambda")
+    for name, arr in (("logp_w", lw), ("logp_l", ll)):
+        for i, v in enumerate(arr):
+            if v > 0:
+                raise Reject("EDOM", "%s[%d] > 0 is not a log-probability" % (name, i))
+    for i, v in enumerate(ll):
+        if v == 0:
+            raise Reject("EDOM", "logp_l[%d] = 0: the rejected completion is certain" % i)
+    ctx.exact = True
+    aw = [f32(float(Fraction(lw[i]) / nw[i])) for i in range(B)]   # binary64 mean, .float()
+    al = [f32(float(Fraction(ll[i]) / nl[i])) for i in range(B)]
+    for name, a in (("a_w", aw), ("a_l", al)):
+        for i, v in enumerate(a):
+            if math.isinf(v):
+                raise Reject("ERANGE", "%s[%d] beyond binary32" % (name, i))
+            if exp32(v) == 1.0:
+                raise Reject("ERANGE", "%s[%d] = %r: e^a rounds to 1 in binary32, TRL's log1mexp "
+                             "backward is 0/0 (NaN)" % (name, i, v))
+    beta = f32(float(lam))
+    Nw = sum(nw)
+    nll = -sum(lw, Fraction(0)) / Nw
+    g = f32_op("*", f32_op("/", -1.0, float(B)), beta)
+    lodds, trl_losses, gw, gl = [], [], [], []
+    for i in range(B):
+        Lw, bw, rw = log1mexp32(aw[i])
+        Ll, bl, rl = log1mexp32(al[i])
+        x = f32_op("-", f32_op("-", aw[i], al[i]), f32_op("-", Lw, Ll))
+        lodds.append(x)
+        b = exp32(-abs(x))
+        ratio = f32_op("-", min(x, 0.0), log1p32(b))
+        trl_losses.append(f32_op("*", beta, ratio))
+        q = f32_op("/", b, f32_op("+", 1.0, b))
+        d = f32_op("-", 1.0, q) if x < 0 else q
+        glo = f32_op("*", d, g)
+        g_aw = f32_op("+", glo, log1mexp32_back(-glo, bw, rw))
+        g_al = f32_op("+", -glo, log1mexp32_back(glo, bl, rl))
+        gw.append(M(Fraction(g_aw) / nw[i] - Fraction(1, Nw)))
+        gl.append(M(Fraction(g_al) / nl[i]))
+    s = 0.0
+    for v in trl_losses:
+        s = f32_op("+", s, v)
+    mean = f32_op("/", s, float(B))
+    return {"loss": M(nll - Fraction(mean)), "losses": [mpf(-v) for v in trl_losses],
+            "grad_w": gw, "grad_l": gl, "log_odds": [mpf(v) for v in lodds], "nll": M(nll),
+            "reward_w": [mpf(f32_op("*", beta, v)) for v in aw],
+            "reward_l": [mpf(f32_op("*", beta, v)) for v in al]}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -554,8 +680,10 @@ GROUP_PARAMS = {
     "DPO-KTO": {"trl": {"beta": 0.1, "w_d": 1.0, "w_u": 1.0},
                 "openrlhf": {"beta": 0.01, "w_d": 1.0, "w_u": 1.0}},
     "DPO-SIMPO": {"simpo-repo": {"beta": 2.0, "gamma_beta_ratio": 0.25, "sft_weight": 0.0},
-                  "trl": {"beta": 0.1, "simpo_gamma": 0.5, "cpo_alpha": 1.0}},
-    "DPO-ORPO": {"trl": {"lambda": 0.1}, "seq-mean": {"lambda": 0.1}},
+                  "trl": {"beta": 0.1, "simpo_gamma": 0.5, "cpo_alpha": 1.0},
+                  "trl-no-nll": {"beta": 0.1, "simpo_gamma": 0.5, "cpo_alpha": 0.0}},
+    "DPO-ORPO": {"trl": {"lambda": 0.1}, "trl-float32": {"lambda": 0.1},
+                 "seq-mean": {"lambda": 0.1}},
     "DPO-DISPLACE": {"dpo": {}, "ipo": {}},
 }
 
@@ -768,16 +896,21 @@ def selftest_pair_losses(t):
            mp.log1p(mp.exp(-z)))
     t.near("weight beta D = 1000", eval_dpo_grad("seed-000", p, sat, Ctx())["weight"][0],
            1 / (1 + mp.exp(z)))
-    # refusals
+    # an empty completion counts as length 1 (TRL's mask.sum().clamp(min=1))
     good = dict(DETECTOR_N)
+    for v, key in (("ipo-mean", "n_w"), ("sigmoid-norm", "n_l")):
+        zero = eval_dpo_loss(v, p, dict(good, **{key: [0]}), Ctx())
+        one = eval_dpo_loss(v, p, dict(good, **{key: [1]}), Ctx())
+        t.true("%s %s = 0 is read as 1" % (v, key), zero["loss"] == one["loss"])
+    # refusals
     cases = [("sigmoid", p, dict(good, logp_w=[float("nan")]), "ENAN"),
              ("sigmoid", p, dict(good, ref_l=[float("-inf")]), "ENAN"),
              ("sigmoid", {"beta": 0.0}, good, "EDOM"),
              ("sigmoid", {"beta": -0.1}, good, "EDOM"),
              ("sigmoid", p, {k: [] for k in good}, "EINVAL"),
              ("sigmoid", p, dict(good, logp_w=[-10.0, -3.0]), "EINVAL"),
-             ("ipo-mean", p, dict(good, n_w=[0]), "EDOM"),
-             ("sigmoid-norm", p, dict(good, n_l=[0]), "EDOM"),
+             ("ipo-mean", p, dict(good, n_w=[-1]), "EDOM"),
+             ("sigmoid-norm", p, dict(good, n_l=[-1]), "EDOM"),
              ("sigmoid", p, dict(good, n_w=[0]), None),
              ("robust", {"beta": 0.1, "eps": 0.5}, good, "EDOM"),
              ("cdpo", {"beta": 0.1, "eps": 0.5}, good, None),

@@ -27,15 +27,16 @@ def loss(logp_w, logp_l, ref_w, ref_l, n_w, n_l, beta, loss_type="sigmoid", per_
         raise ValueError("ENAN: a log-probability is not finite")
     if not beta > 0:
         raise ValueError("EDOM: beta must be positive")
-    if per_token and min(n_w + n_l) < 1:
-        raise ValueError("EDOM: a completion of no tokens")
+    if per_token and min(n_w + n_l) < 0:
+        raise ValueError("EDOM: a negative length")
     pw = torch.tensor(logp_w, dtype=dtype, requires_grad=True)
     pl = torch.tensor(logp_l, dtype=dtype, requires_grad=True)
     rw, rl = torch.tensor(ref_w, dtype=dtype), torch.tensor(ref_l, dtype=dtype)
     chosen, rejected = pw - rw, pl - rl
     if per_token:
-        chosen = chosen / torch.tensor(n_w, dtype=dtype)
-        rejected = rejected / torch.tensor(n_l, dtype=dtype)
+        # TRL's mask.sum(dim=1).clamp(min=1): an empty completion counts as one token
+        chosen = chosen / torch.tensor(n_w, dtype=dtype).clamp(min=1)
+        rejected = rejected / torch.tensor(n_l, dtype=dtype).clamp(min=1)
     logits = chosen - rejected
     if loss_type == "sigmoid":
         losses = -F.logsigmoid(beta * logits)

@@ -7,12 +7,14 @@
  *   loss = (1/B) sum_i l(D_i),  losses[i] = l(D_i),
  *   grad_w[i] = d loss / d logp_w,i,  grad_l[i] = d loss / d logp_l,i,
  *   reward_w[i] = beta (logp_w,i - ref_w,i),  reward_l[i] = beta (logp_l,i - ref_l,i).
- * n_w, n_l are read only when c->per_token (may be NULL otherwise); eps
- * only for the cdpo (0 <= e <= 1) and robust (0 <= e < 1/2) forms.  The
- * hinge's derivative at b D = 1 is taken as 0 (relu'(0) = 0).  EINVAL for
- * an empty batch, ENAN for a non-finite input, EDOM for beta <= 0, eps
- * outside its range or a count < 1; ERANGE in binary64 where D (or b D,
- * outside IPO) overflows. */
+ * n_w, n_l are read only when c->per_token (may be NULL otherwise), a
+ * count of 0 counting as 1 (TRL's mask.sum(dim=1).clamp(min=1.0)); eps
+ * only for the cdpo (0 <= e <= 1) and robust (0 <= e <= 1, e != 1/2: TRL
+ * only warns outside [0, 1/2)) forms.  The hinge's derivative at b D = 1 is
+ * taken as 0 (relu'(0) = 0).  EINVAL for an empty batch, ENAN for a
+ * non-finite input, EDOM for beta <= 0, eps outside its range (robust at
+ * 1/2: the loss is not finite) or a negative count; ERANGE in binary64
+ * where D (or b D, outside IPO) overflows. */
 RLREF_WUR int RLREF_FN (dpo_loss) (RLREF_T loss, RLREF_T losses, RLREF_T grad_w, RLREF_T grad_l,
                                    RLREF_T reward_w, RLREF_T reward_l,
                                    RLREF_CT logp_w, RLREF_CT logp_l, RLREF_CT ref_w,
@@ -36,7 +38,9 @@ RLREF_WUR int RLREF_FN (dpo_grad) (RLREF_T weight, RLREF_T grad_w, RLREF_T grad_
  *   r_i = logp_i - ref_i,
  *   losses[i] = w_d (1 - sigma(beta (r_i - z0)))  if desirable,
  *               w_u (1 - sigma(beta (z0 - r_i)))  if not,
- * each 1 - sigma(x) formed as sigma(-x); loss = (1/B) sum_i losses[i];
+ * each 1 - sigma(x) given its exact value sigma(-x) (TRL writes the
+ * subtraction 1 - F.sigmoid(x), which loses digits as x grows); loss =
+ * (1/B) sum_i losses[i];
  * grad[i] = d loss / d logp_i; reward[i] = beta r_i.  EDOM for beta <= 0,
  * a negative weight or a label other than 0 and 1; EINVAL for B or M 0;
  * ENAN for a non-finite input. */
@@ -74,3 +78,17 @@ RLREF_WUR int RLREF_FN (orpo_loss) (RLREF_T loss, RLREF_T losses, RLREF_T grad_w
                                     RLREF_T reward_w, RLREF_T reward_l, RLREF_CT logp_w,
                                     RLREF_CT logp_l, const long *n_w, const long *n_l, size_t B,
                                     enum rlref_nll_mean nll_mean, RLREF_CT lambda);
+
+/* DPO-ORPO as TRL's ORPOTrainer computes it in binary32 (the .float() of
+ * odds_ratio_loss, even on float64 log-probabilities): a = f32(logp/n), the
+ * mean formed in binary64; log_odds, losses (the negated TRL losses),
+ * rewards and the odds-ratio part of the gradients in binary32 in TRL's
+ * order and autograd's (src/formulas/dpo.c); nll the token mean and
+ * loss = nll - f32 mean of the losses, in binary64.  Errors as orpo_loss,
+ * and ERANGE where TRL's log_odds or a gradient is not finite (e^a rounds
+ * to 1 in binary32, or a per-token mean beyond binary32). */
+RLREF_WUR int RLREF_FN (orpo_loss_f32) (RLREF_T loss, RLREF_T losses, RLREF_T grad_w,
+                                        RLREF_T grad_l, RLREF_T log_odds, RLREF_T nll,
+                                        RLREF_T reward_w, RLREF_T reward_l, RLREF_CT logp_w,
+                                        RLREF_CT logp_l, const long *n_w, const long *n_l,
+                                        size_t B, RLREF_CT lambda);
