@@ -219,7 +219,10 @@ static const rl_variant v_naive = {
 static const rl_variant v_full = {
   "full", "the exact KL over the vocabulary at one position, sum_v p_v (log p_v - log "
   "p_ref,v), and its gradient", "TRL's earlier PPOTrainer kl_penalty=\"full\" (F.kl_div over "
-  "the vocabulary); verl lists \"full\" but raises NotImplementedError", &io_full,
+  "the vocabulary; TRL 1.10's RL trainers have no such penalty); verl (1dda039) lists "
+  "\"full\" (and \"full+\") but raises NotImplementedError at this commit "
+  "(verl/trainer/ppo/core_algos.py kl_penalty_forward, lines 2246-2248): no library of these "
+  "commits computes it", &io_full,
 };
 
 static const int lm_token_sum = 1, lm_sequence = 0;
@@ -289,9 +292,12 @@ static const rl_variant v_grad[] = {
 /* The variants of each part, for the cases. */
 #define K1_ALL "plain,straight-through,openrlhf"
 #define K2_ALL "plain,openrlhf"
-#define K3_EST "stable,trl-float32,verl-low-var-kl,openrlhf,straight-through"
-#define K3_F32 "trl-float32,openrlhf"
-#define VAR_EST "abs,abs-straight-through,verl-low-var-kl"
+#define K3_EST "stable,trl-float32,trl-ppo-float32,verl-low-var-kl,verl-float32,openrlhf," \
+  "straight-through"
+#define K3_TRL "trl-float32,trl-ppo-float32"
+#define VAR_ABS "abs,abs-straight-through"
+#define VAR_K3 "verl-low-var-kl,verl-float32,openrlhf"
+#define VAR_EST VAR_ABS "," VAR_K3
 #define GRAD_SOFTMAX "k1,k2,k3,abs,verl-low-var-kl,k1-straight-through,k3-straight-through," \
   "bias-corrected,k1-reward"
 #define GRAD_LM "lm-k1,lm-k2,lm-k3"
@@ -300,6 +306,16 @@ static const rl_variant v_grad[] = {
 /* The detector of CONVENTIONS.md: l = 2, -2, -29. */
 #define DETECTOR "logp=2,-2,-29 ref_logp=0,0,0"
 #define BATCH "logp=-0.5,-1.25,-3,-0.01 ref_logp=-0.7,-1,-2.5,-0.02"
+/* l = +-1.4, +-1.8: the two binary32 orders of k3, (e^d - 1) - d (TRL's
+ * PPOTrainer, OpenRLHF) and (e^d - d) - 1 (TRL's GRPOTrainer, verl), differ
+ * in the last bit at d = l and at d = -l, without cancellation: the case
+ * tells them apart, and the ratio-inverted departures of each, where only
+ * cases not flagged NUMERICAL count.  torch's float32 exp is correctly
+ * rounded at these points (it is not at d = 0.3 or 0.4). */
+#define ORDER "logp=1.4,-1.4,1.8,-1.8 ref_logp=0,0,0,0"
+#define ORDER_WHY "l = 1.4, -1.4, 1.8, -1.8: in binary32 (e^d - 1) - d (TRL PPO, OpenRLHF) " \
+  "and (e^d - d) - 1 (TRL GRPO, verl) differ in the last bit on every token (0.64659697 " \
+  "against 0.64659691 at l = 1.4), both directions of the ratio; no cancellation"
 
 /* Bad input every per-token part refuses. */
 #define C_BAD(variants)                                                                 \
@@ -326,8 +342,12 @@ static const rl_case c_k1[] = {
   { K1_ALL, "logp=-1.0000001 ref_logp=-1", "Float32Rounding",
     "l = -1e-7: binary32 rounds logp to -1.00000011920929, so OpenRLHF's l is -1.19e-7" },
   { K1_ALL, "logp=-1e39 ref_logp=0", "Float32Range",
-    "a log-probability beyond the binary32 range: the binary32 convention refuses",
-    .invalid_in = "openrlhf" },
+    "a log-probability beyond the binary32 range: k1 = -1e39 (verl's k1+: gradient -1e39); "
+    "OpenRLHF's float32 cast makes it -inf, its clamp -10 with gradient 0" },
+  { K1_ALL, "logp=-2e154 ref_logp=0", "StraightThroughOverflow Float32Range",
+    "l^2 = 4e308 overflows binary64: verl's k1+ value 0.5 l^2 - (0.5 l^2).detach() + "
+    "l.detach() is inf - inf = NaN, refused; plain k1 = -2e154; OpenRLHF -10, gradient 0",
+    .invalid_in = "straight-through" },
   C_BAD (K1_ALL),
   RL_END,
 };
@@ -340,8 +360,9 @@ static const rl_case c_k2[] = {
     "l = -1e-7: k2 = 5e-15; OpenRLHF's binary32 l is -1.19e-7" },
   { K2_ALL, "logp=-1e20 ref_logp=0", "Float32Overflow",
     "l^2 = 1e40 overflows binary32: OpenRLHF's k2 is inf, clamped to 10, gradient 0" },
-  { K2_ALL, "logp=-1e39 ref_logp=0", "Float32Range", "beyond the binary32 range",
-    .invalid_in = "openrlhf" },
+  { K2_ALL, "logp=-1e39 ref_logp=0", "Float32Range",
+    "beyond the binary32 range: k2 = 5e77; OpenRLHF's l = -inf gives k2 = inf, clamped to 10, "
+    "with a NaN gradient (0 times inf in pow's backward): refused", .invalid_in = "openrlhf" },
   C_BAD (K2_ALL),
   RL_END,
 };
@@ -350,11 +371,13 @@ static const rl_case c_k3[] = {
   { K3_EST, DETECTOR, "Detector",
     "CONVENTIONS.md: k3 = 1.1353353, 4.3890561, 3.93e12 (plain), 10 (clamped)" },
   { K3_EST, "logp=-100 ref_logp=0", "Detector Float32Overflow",
-    "l = -100: k3 = e^100 - 101 = 2.69e43; verl 10; in binary32 e^100 overflows: TRL's k3 is "
-    "inf, OpenRLHF's gradient NaN (both refused)", .invalid_in = K3_F32 },
+    "l = -100: k3 = e^100 - 101 = 2.69e43; verl 10 (its log-ratio clamp keeps e^20, in binary32 "
+    "too); in binary32 e^100 overflows: TRL's k3 is inf, OpenRLHF's value 10 with a NaN "
+    "gradient (both refused)", .invalid_in = K3_TRL ",openrlhf" },
   { K3_EST, "logp=0.001,1e-06,1e-10,-1e-10 ref_logp=0,0,0,0", "NearZero",
-    "l near 0: k3 ~ l^2/2; in binary32 TRL's (e^d - d) - 1 gives 0 and OpenRLHF's (e^-l - 1) "
-    "+ l about l itself, negative for l = 1e-6 and -1e-10 (k3 < 0 in float32)" },
+    "l near 0: k3 ~ l^2/2; in binary32 TRL GRPO's and verl's (e^d - d) - 1 give 4.77e-7, 0, 0, "
+    "0, TRL PPO's (e^d - 1) - d and OpenRLHF's (e^-l - 1) + l 4.90e-7, -1.33e-8, 1e-10, -1e-10 "
+    "(k3 < 0 in float32); verl's binary64 exp(d) - d - 1 gives 0 at l = 1e-10" },
   { K3_EST, "logp=0,0 ref_logp=-3,-50", "Clamped",
     "l = 3 and 50: k3 = 2.05 and 49; verl and OpenRLHF clamp 49 to 10" },
   { K3_EST, "logp=-3,-2.53 ref_logp=0,0", "Clamped",
@@ -365,9 +388,22 @@ static const rl_case c_k3[] = {
     "binds" },
   { K3_EST, "logp=-2.3 ref_logp=-1.2", "NegativeSample",
     "l = -1.1, where k1 < 0: k3 = e^1.1 - 2.1 = 0.904 >= 0" },
-  { K3_EST, BATCH, "NearZero", "four tokens, the last with l = 0.01 (k3 = 5e-5)" },
-  { K3_EST, "logp=1e39 ref_logp=0", "Float32Range", "beyond the binary32 range",
-    .invalid_in = K3_F32 },
+  { K3_EST, BATCH, "NearZero", "four tokens, the last with l = 0.01 (k3 = 5e-5), where verl's "
+    "exp(d) - d - 1 cancels (binary64: rel. 1.2e-12)" },
+  { K3_EST, ORDER, "OperationOrder", ORDER_WHY },
+  { K3_EST, "logp=1e39 ref_logp=0", "Float32Range",
+    "beyond the binary32 range: k3 = 1e39 - 1; in binary32 logp = +inf: TRL's k3 is inf "
+    "(refused), OpenRLHF's l = +inf and verl's d = -inf (clamped to -20) give 10 with "
+    "gradient 0; verl's k3+ 10 with gradient 1e39", .invalid_in = K3_TRL },
+  { K3_EST, "logp=-1e39 ref_logp=0", "Float32Range OutOfDomain",
+    "l = -1e39: k3 = e^1e39 beyond binary64 (refused); verl 10 with gradient 0 (its clamps; "
+    "in binary32 d = +inf clamped to 20), k3+ 10 with gradient -1e39; in binary32 OpenRLHF's "
+    "l = -inf gives inf - inf = NaN, TRL's k3 inf - inf: refused",
+    .invalid_in = "stable," K3_TRL ",openrlhf" },
+  { K3_EST, "logp=2e154 ref_logp=0", "StraightThroughOverflow Float32Range",
+    "l = 2e154: l^2 overflows binary64, so verl's k3+ value is inf - inf = NaN (refused) where "
+    "verl's low_var_kl gives 10 with gradient 0; k3 = 2e154; in binary32 as at 1e39",
+    .invalid_in = "straight-through," K3_TRL },
   C_BAD (K3_EST),
   { "bias-corrected", "logp=-1.5,-0.2 ref_logp=-2,-0.3 old_logp=-1.5,-0.2", "OnPolicy",
     "on-policy (old_logp = logp, as TRL when one update per generation): the value of k3, the "
@@ -400,7 +436,15 @@ static const rl_case c_variants[] = {
   { VAR_EST, DETECTOR, "Detector", "abs = 2, 2, 29; verl's k3 as in KL-K3" },
   { VAR_EST, "logp=-1,0.5 ref_logp=-1,0.75", "AbsKink",
     "l = 0 exactly: |l| = 0 with gradient 0 (PyTorch's abs'(0) = 0); l = -0.25" },
-  { VAR_EST, BATCH, "", "four tokens" },
+  { VAR_EST, BATCH, "NearZero", "four tokens, the last with l = 0.01 (k3 = 5e-5), where verl's "
+    "exp(d) - d - 1 cancels (binary64: rel. 1.2e-12, binary32: 8.6e-5; OpenRLHF's binary32 "
+    "(e^-l - 1) + l: 1.0e-4)" },
+  { VAR_K3, ORDER, "OperationOrder", ORDER_WHY },
+  { VAR_EST, "logp=2e154 ref_logp=0", "StraightThroughOverflow Float32Range",
+    "l = 2e154: l^2 overflows binary64, so verl's abs+ value is inf - inf = NaN (refused); "
+    "|l| = 2e154; verl's low_var_kl 10 with gradient 0, in binary32 too (logp = +inf, d = -inf "
+    "clamped to -20), OpenRLHF's k3 10 with gradient 0 (l = +inf)",
+    .invalid_in = "abs-straight-through" },
   C_BAD (VAR_EST),
   { "full", "logp=-0.6931471805599453,-1.2039728043259361,-1.6094379124341003 "
     "ref_logp=" LOG3 "," LOG3 "," LOG3, "",
@@ -539,19 +583,35 @@ static const rl_note n_kl[] = {
   { "ClampBoundary", "EDGE_CASE",
     "The value sits exactly on a clamp bound: PyTorch's clamp passes the gradient for min <= "
     "x <= max." },
+  { "OperationOrder", "CONVENTION",
+    "The binary32 conventions differ by their operation order alone: (e^d - 1) - d and (e^d - "
+    "d) - 1 round differently, by one unit of binary32's last place, on moderate log-ratios "
+    "without cancellation (not a numerical edge: the order is the library's)." },
   { "Float32Rounding", "NUMERICAL",
     "The binary32 conventions round each log-probability to binary32 before the difference: "
     "a small log-ratio is changed in its first digits." },
   { "Float32Overflow", "NUMERICAL",
     "An intermediate overflows binary32: the library's value is inf (TRL's k3), clamped "
-    "(OpenRLHF's k2), or comes with a NaN gradient (OpenRLHF's k3: 0 times inf in exp's "
-    "backward); where the library's output is inf or NaN the convention refuses (ERANGE)." },
-  { "Float32Range", "INVALID_INPUT",
-    "A log-probability beyond the binary32 range: a binary32 convention refuses it (ERANGE)." },
+    "(OpenRLHF's k2, gradient 0), or clamped with a NaN gradient (OpenRLHF's k3: 0 times inf "
+    "in exp's backward); verl's clamp of the log-ratio to [-20, 20] keeps its e^d finite. "
+    "Where the library's output is inf or NaN the convention refuses (ERANGE)." },
+  { "Float32Range", "NUMERICAL",
+    "A log-probability beyond the binary32 range: the float32 cast (OpenRLHF's .float(), a "
+    "float32 tensor for TRL and verl) makes it +-inf. OpenRLHF's clamp holds k1 and k3(+inf) "
+    "at +-10 with gradient 0 and verl's clamps give 10 with gradient 0; where the library's "
+    "value or gradient is inf or NaN (TRL's k3, OpenRLHF's k2, OpenRLHF's k3 at l = -inf) the "
+    "binary32 convention refuses (ERANGE). The binary64 conventions take the value as it is." },
+  { "StraightThroughOverflow", "NUMERICAL",
+    "0.5 l^2 overflows (binary64 beyond |l| = 1.34e154, binary32 beyond 1.8e19): verl's "
+    "straight-through value 0.5 l^2 - (0.5 l^2).detach() + k.detach() is inf - inf = NaN, "
+    "though the estimator k itself is finite; the straight-through conventions refuse "
+    "(ERANGE)." },
   { "NearZero", "NUMERICAL",
     "l near 0: k3 ~ l^2/2. exp(-l) - 1 + l loses about 2 log2(1/|l|) bits, expm1(-l) + l about "
-    "log2(1/|l|); the golden value is exact (the Taylor series). The binary32 forms lose "
-    "everything below |l| ~ 1e-4: TRL's gives 0, OpenRLHF's about l, which can be negative." },
+    "log2(1/|l|); the golden value is exact (the Taylor series). verl's exp(d) - d - 1 in "
+    "binary64 is off by about 1e-12 relative at l = 0.01 and gives 0 at 1e-10. The binary32 "
+    "forms lose everything below |l| ~ 1e-4: TRL GRPO's and verl's (e^d - d) - 1 give 0, TRL "
+    "PPO's (e^d - 1) - d and OpenRLHF's (e^-l - 1) + l about l, which can be negative." },
   { "NaiveTable", "NUMERICAL",
     "The error in ulp of the naive k3 = exp(-l) - 1 + l and of expm1(-l) + l computed in "
     "binary64, against the exact k3 (plots/README.md, figure kl_naive)." },
@@ -594,24 +654,97 @@ static const rl_note n_kl[] = {
   RL_END,
 };
 
+/* --- axes: the departures rlref check searches (rl_axis) ---------------- */
+
+_Static_assert (sizeof (rlref_kl_convention) <= RL_AXIS_SCRATCH,
+                "a moved convention fits the axis scratch");
+
+/* A copy of base's per-token convention in scratch, for base moved along
+ * an axis; NULL for the parts that carry none (bias-corrected, naive,
+ * full). */
+static rlref_kl_convention *
+moved (const rl_variant *base, rl_variant *out, void *scratch)
+{
+  rlref_kl_convention *m = scratch;
+  if (base->io != &io_est || base->data == NULL)
+    return NULL;
+  *out = *base;
+  *m = *(const rlref_kl_convention *) base->data;
+  out->data = m;
+  return m;
+}
+
+/* verl's straight-through 0.5 l^2 - (0.5 l^2).detach() + k.detach() with
+ * k's detach missing: the gradient k' + l. */
+static int
+axis_value_live (const rl_variant *base, rl_variant *out, void *scratch, char *label,
+                 size_t size)
+{
+  rlref_kl_convention *m = moved (base, out, scratch);
+  if (m == NULL || m->straight_through != RLREF_KL_ST)
+    return -1;
+  m->straight_through = RLREF_KL_ST_VALUE_LIVE;
+  snprintf (label, size, "the value's stop-gradient missing (k2 - k2.detach() + k: the "
+            "estimator's own gradient added to k2's)");
+  return 0;
+}
+
+/* The same with k2's detach missing: k2 - k2 + k.detach() passes no
+ * gradient at all.  (The estimator's own gradient, k + (k2 - k2), is the
+ * convention without "+", a variant of its own.) */
+static int
+axis_k2_live (const rl_variant *base, rl_variant *out, void *scratch, char *label, size_t size)
+{
+  rlref_kl_convention *m = moved (base, out, scratch);
+  if (m == NULL || m->straight_through != RLREF_KL_ST)
+    return -1;
+  m->straight_through = RLREF_KL_ST_K2_LIVE;
+  snprintf (label, size, "k2's stop-gradient missing (k2 - k2 + k.detach(): gradient 0)");
+  return 0;
+}
+
+/* k3 of the inverted ratio pi/pi_ref in place of u = pi_ref/pi: the
+ * estimator at -l, e^l - 1 - l, of the reverse direction. */
+static int
+axis_inverted (const rl_variant *base, rl_variant *out, void *scratch, char *label, size_t size)
+{
+  rlref_kl_convention *m = moved (base, out, scratch);
+  if (m == NULL || m->estimator != RLREF_KL_K3 || m->inverted)
+    return -1;
+  m->inverted = 1;
+  snprintf (label, size, "the ratio inverted, pi/pi_ref in place of pi_ref/pi (k3 = e^l - 1 - "
+            "l, the reverse direction)");
+  return 0;
+}
+
+static const rl_axis kl_axes[] = {
+  { "straight-through-value-live", axis_value_live },
+  { "straight-through-k2-live", axis_k2_live },
+  { "ratio-inverted", axis_inverted },
+  { NULL, NULL },
+};
+
 /* --- formulas ------------------------------------------------------------ */
 
 static rl_formula formulas[] = {
   { "KL-K1", "k1 = log(pi/pi_ref) per token: unbiased, a single sample can be negative",
     "000 table 5; 001",
     "k1 = l = logp − ref_logp per sampled token; gradient d k/d logp; OpenRLHF in float32 with "
-    "a ±10 clamp; verl's straight-through k1+", .cases = c_k1, .notes = n_kl },
+    "a ±10 clamp; verl's straight-through k1+", .cases = c_k1, .notes = n_kl, .axes = kl_axes },
   { "KL-K2", "k2 = l^2/2 per token: non-negative, biased", "000 table 5",
-    "k2 = ½ l²; gradient l; OpenRLHF in float32 clamped at 10", .cases = c_k2, .notes = n_kl },
+    "k2 = ½ l²; gradient l; OpenRLHF in float32 clamped at 10", .cases = c_k2, .notes = n_kl,
+    .axes = kl_axes },
   { "KL-K3", "k3 = u - 1 - log u per token (13.26): non-negative, unbiased on a shared support",
     "000 (13.26), table 5",
-    "k3 = e^{−l} − 1 + l = u − 1 − log u, u = π_ref/π (13.26), exact; TRL and OpenRLHF in "
-    "float32 in their operation order, verl's clamps before and after exp, k3+, TRL's "
-    "bias-corrected k3·ρ; the naive form's error in binary64", .cases = c_k3, .notes = n_kl },
+    "k3 = e^{−l} − 1 + l = u − 1 − log u, u = π_ref/π (13.26), exact; TRL (GRPO, PPO), verl "
+    "and OpenRLHF in float32 in their operation order, verl's clamps before and after exp, "
+    "k3+, TRL's bias-corrected k3·ρ; the naive form's error in binary64", .cases = c_k3,
+    .notes = n_kl, .axes = kl_axes },
   { "KL-VARIANTS", "the libraries' other estimators: abs, clamped k3, the full KL",
     "libraries (CONVENTIONS.md)",
-    "|l| and its straight-through form (verl), verl's clamped k3, and the exact KL over the "
-    "vocabulary Σ p log(p/p_ref)", .cases = c_variants, .notes = n_kl },
+    "|l| and its straight-through form (verl), the clamped k3 of verl (binary64 and float32) "
+    "and OpenRLHF (float32), and the exact KL over the vocabulary Σ p log(p/p_ref)", .cases = c_variants, .notes = n_kl,
+    .axes = kl_axes },
   { "KL-EXACT", "exact expectation, bias and variance of k1, k2, k3 against the true KL",
     "000 section 12.1",
     "E, E − KL and Var of k1, k2, k3 under π: on a finite distribution, the tiny LM (token "

@@ -249,19 +249,22 @@ expf_cr (float x)
 
 /* The binary32 conventions against C float arithmetic written out here
  * (OpenRLHF: l = logp - ref in float, k3 = (exp(-l) - 1) + l, clamp 10;
- * TRL: d = ref - logp, k3 = (exp(d) - d) - 1; both gradients 1 - e), bit
- * for bit in both backends, including l near 0 where the float forms lose
- * everything. */
+ * TRL GRPO: d = ref - logp, k3 = (exp(d) - d) - 1; TRL PPO: (exp(d) - 1) -
+ * d; verl: d clamped to [-20, 20], (exp(d) - d) - 1 clamped to 10; every
+ * gradient 1 - e), bit for bit in both backends, including l near 0 where
+ * the float forms lose everything. */
 START_TEST (test_float32_conventions)
 {
-  static const double lp[] = { -1.0000001, 0.001, 1e-10, -1e-10, 2, -2, -29, 50, -3, 0.7 };
-  static const double rf[] = { -1, 0, 0, 0, 0, 0, 0, 0, 0, -0.2 };
+  static const double lp[] = { -1.0000001, 0.001, 1e-10, -1e-10, 2, -2, -29, 50, -3, 0.7, 0,
+                               -25 };
+  static const double rf[] = { -1, 0, 0, 0, 0, 0, 0, 0, 0, -0.2, -20, 0 };
   const size_t n = sizeof lp / sizeof lp[0];
-  for (int which = 0; which < 3; which++)
+  for (int which = 0; which < 5; which++)
     {
-      const rlref_kl_convention *c = which == 0 ? conv ("KL-K3", "openrlhf")
-        : which == 1 ? conv ("KL-K3", "trl-float32") : conv ("KL-K2", "openrlhf");
-      double k[10], g[10];
+      static const char *const names[] = { "openrlhf", "trl-float32", "openrlhf",
+                                           "trl-ppo-float32", "verl-float32" };
+      const rlref_kl_convention *c = conv (which == 2 ? "KL-K2" : "KL-K3", names[which]);
+      double k[sizeof lp / sizeof lp[0]], g[sizeof lp / sizeof lp[0]];
       mpfr_ptr x = tu_mp_vec_from_d (lp, n, PREC), r = tu_mp_vec_from_d (rf, n, PREC);
       mpfr_ptr yk = tu_mp_vec_new (n, PREC), yg = tu_mp_vec_new (n, PREC);
       TU_OK (rlref_kl_estimate_d (k, g, lp, rf, n, c));
@@ -282,6 +285,23 @@ START_TEST (test_float32_conventions)
               float d = b - a, e = expf_cr (d);
               wk = (e - d) - 1.0f;
               wg = 1.0f - e;
+            }
+          else if (which == 3)
+            {
+              float d = b - a, e = expf_cr (d);
+              wk = (e - 1.0f) - d;
+              wg = 1.0f - e;
+            }
+          else if (which == 4)
+            {
+              float d = b - a, dc = d > 20.0f ? 20.0f : d < -20.0f ? -20.0f : d;
+              float e = expf_cr (dc);
+              wk = (e - dc) - 1.0f;
+              wg = 1.0f - e;
+              if (dc != d || wk > 10.0f)
+                wg = 0.0f;
+              if (wk > 10.0f)
+                wk = 10.0f;
             }
           else
             {
@@ -308,6 +328,141 @@ START_TEST (test_float32_conventions)
     ck_assert_msg (k > 1e-11, "OpenRLHF k3(1e-10) = %g", k);
     TU_OK (rlref_kl_estimate_d (&k, &g, &l, &z, 1, conv ("KL-K3", "trl-float32")));
     TU_ASSERT_SAME (k, 0.0);
+    TU_OK (rlref_kl_estimate_d (&k, &g, &l, &z, 1, conv ("KL-K3", "verl-float32")));
+    TU_ASSERT_SAME (k, 0.0);
+    TU_OK (rlref_kl_estimate_d (&k, &g, &l, &z, 1, conv ("KL-K3", "trl-ppo-float32")));
+    ck_assert_msg (k > 1e-11, "TRL PPO k3(1e-10) = %g", k);
+  }
+}
+END_TEST
+
+/* Log-probabilities beyond the binary32 range are +-inf in the float32
+ * tensors (OpenRLHF's cast, TRL's and verl's float32 runs): the values the
+ * libraries give where they are finite, ERANGE where the value or the
+ * gradient is inf or NaN, in both backends. */
+START_TEST (test_float32_infinite)
+{
+  static const struct { const char *f, *name; double logp; int ok; double k, g; } cs[] = {
+    { "KL-K1", "openrlhf", -1e39, 1, -10, 0 },     /* clamp(-inf) */
+    { "KL-K1", "openrlhf", 1e39, 1, 10, 0 },
+    { "KL-K1", "openrlhf", -3e38, 1, -10, 0 },     /* f32 finite, difference too */
+    { "KL-K2", "openrlhf", -1e39, 0, 0, 0 },       /* 10, gradient 0 * inf = NaN */
+    { "KL-K2", "openrlhf", -2e38, 0, 0, 0 },       /* 2 l overflows in the backward pass */
+    { "KL-K2", "openrlhf", -1e20, 1, 10, 0 },      /* l^2 inf, clamped; 2 l finite */
+    { "KL-K3", "openrlhf", 1e39, 1, 10, 0 },       /* (0 - 1) + inf, clamped */
+    { "KL-K3", "openrlhf", -1e39, 0, 0, 0 },       /* inf - inf */
+    { "KL-K3", "openrlhf", -100, 0, 0, 0 },        /* 10, NaN gradient */
+    { "KL-K3", "trl-float32", 1e39, 0, 0, 0 },     /* inf */
+    { "KL-K3", "trl-float32", -1e39, 0, 0, 0 },    /* NaN */
+    { "KL-K3", "trl-ppo-float32", 1e39, 0, 0, 0 },
+    { "KL-K3", "trl-ppo-float32", -100, 0, 0, 0 },
+    { "KL-K3", "verl-float32", 1e39, 1, 10, 0 },   /* d = -inf clamped to -20 */
+    { "KL-K3", "verl-float32", -1e39, 1, 10, 0 },  /* d = +inf clamped to 20 */
+    { "KL-K3", "verl-float32", -100, 1, 10, 0 },
+    { "KL-VARIANTS", "verl-float32", -1e39, 1, 10, 0 },
+  };
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
+    {
+      const rlref_kl_convention *c = conv (cs[i].f, cs[i].name);
+      double lp = cs[i].logp, rf = 0, k, g;
+      mpfr_ptr x = tu_mp_vec_from_d (&lp, 1, PREC), r = tu_mp_vec_from_d (&rf, 1, PREC);
+      mpfr_ptr yk = tu_mp_vec_new (1, PREC), yg = tu_mp_vec_new (1, PREC);
+      if (cs[i].ok)
+        {
+          TU_OK (rlref_kl_estimate_d (&k, &g, &lp, &rf, 1, c));
+          TU_OK (rlref_kl_estimate_mp (yk, yg, x, r, 1, c));
+          TU_ASSERT_SAME (k, cs[i].k);
+          ck_assert_msg (g == 0, "%s %s at %g: gradient %g", cs[i].f, cs[i].name, lp, g);
+          TU_ASSERT_SAME (mpfr_get_d (yk, MPFR_RNDN), cs[i].k);
+          ck_assert (mpfr_zero_p (yg));
+        }
+      else
+        {
+          TU_ASSERT_STATUS (rlref_kl_estimate_d (&k, &g, &lp, &rf, 1, c), RLREF_ERANGE);
+          TU_ASSERT_STATUS (rlref_kl_estimate_mp (yk, yg, x, r, 1, c), RLREF_ERANGE);
+        }
+      tu_mp_vec_free (x, 1);
+      tu_mp_vec_free (r, 1);
+      tu_mp_vec_free (yk, 1);
+      tu_mp_vec_free (yg, 1);
+    }
+}
+END_TEST
+
+/* verl's straight-through value 0.5 l^2 - (0.5 l^2).detach() + k.detach()
+ * is NaN where l^2 overflows binary64: ERANGE from |l| = 1.35e154 on, the
+ * value itself below; and the departures of rlref check's axes: the
+ * value's stop-gradient missing (k' + l), k2's (0), the ratio inverted
+ * (k3 = e^l - 1 - l, gradient e^l - 1), in both backends. */
+START_TEST (test_straight_through_and_axes)
+{
+  static const char *const st[][2] = { { "KL-K1", "straight-through" },
+                                       { "KL-K3", "straight-through" },
+                                       { "KL-VARIANTS", "abs-straight-through" } };
+  double k[2], g[2], lp[2] = { 1.3e154, -1.35e154 }, rf[2] = { 0, 0 };
+  for (int i = 0; i < 3; i++)
+    {
+      const rlref_kl_convention *c = conv (st[i][0], st[i][1]);
+      mpfr_ptr x = tu_mp_vec_from_d (lp, 2, PREC), r = tu_mp_vec_from_d (rf, 2, PREC);
+      mpfr_ptr yk = tu_mp_vec_new (2, PREC), yg = tu_mp_vec_new (2, PREC);
+      TU_OK (rlref_kl_estimate_d (k, g, lp, rf, 1, c));
+      TU_ASSERT_SAME (g[0], 1.3e154);
+      TU_OK (rlref_kl_estimate_mp (yk, yg, x, r, 1, c));
+      TU_ASSERT_STATUS (rlref_kl_estimate_d (k, g, lp, rf, 2, c), RLREF_ERANGE);
+      TU_ASSERT_STATUS (rlref_kl_estimate_mp (yk, yg, x, r, 2, c), RLREF_ERANGE);
+      tu_mp_vec_free (x, 2);
+      tu_mp_vec_free (r, 2);
+      tu_mp_vec_free (yk, 2);
+      tu_mp_vec_free (yg, 2);
+    }
+  {
+    double l[3] = { 2, -0.5, 0.25 }, z[3] = { 0, 0, 0 }, dk[3], dg[3], mk[3], mg[3];
+    rlref_kl_convention m = *conv ("KL-K1", "straight-through");
+    m.straight_through = RLREF_KL_ST_VALUE_LIVE;
+    TU_OK (run (&m, l, 3, dk, dg, mk, mg));
+    for (int j = 0; j < 3; j++)
+      {
+        TU_ASSERT_SAME (dk[j], l[j]);
+        TU_ASSERT_SAME (dg[j], 1 + l[j]);
+        TU_ASSERT_SAME (mg[j], 1 + l[j]);
+      }
+    m.straight_through = RLREF_KL_ST_K2_LIVE;
+    TU_OK (run (&m, l, 3, dk, dg, mk, mg));
+    for (int j = 0; j < 3; j++)
+      {
+        TU_ASSERT_SAME (dg[j], 0.0);
+        TU_ASSERT_SAME (mg[j], 0.0);
+      }
+    m = *conv ("KL-K3", "stable");
+    m.inverted = 1;
+    {
+      double kk[3], gg[3];
+      TU_OK (run (&m, l, 3, kk, gg, mk, mg));
+      for (int j = 0; j < 3; j++)
+        {
+          mpfr_t w;
+          mpfr_init2 (w, REF_PREC);
+          ref_k3 (w, -l[j]);
+          TU_ASSERT_REL (kk[j], mpfr_get_d (w, MPFR_RNDN), TU_TOL0);
+          TU_ASSERT_REL (mk[j], mpfr_get_d (w, MPFR_RNDN), TU_TOL0);
+          TU_ASSERT_REL (gg[j], expm1 (l[j]), TU_TOL0);
+          TU_ASSERT_REL (mg[j], expm1 (l[j]), TU_TOL0);
+          mpfr_clear (w);
+        }
+      /* the binary32 orders inverted: the inputs' roles swapped, the gradient negated */
+      m = *conv ("KL-K3", "openrlhf");
+      m.inverted = 1;
+      TU_OK (rlref_kl_estimate_d (kk, gg, l, z, 3, &m));
+      {
+        double kr[3], gr[3];
+        TU_OK (rlref_kl_estimate_d (kr, gr, z, l, 3, conv ("KL-K3", "openrlhf")));
+        for (int j = 0; j < 3; j++)
+          {
+            TU_ASSERT_SAME (kk[j], kr[j]);
+            TU_ASSERT_SAME (gg[j], -gr[j]);
+          }
+      }
+    }
   }
 }
 END_TEST
@@ -1064,8 +1219,10 @@ START_TEST (test_bad_inputs)
   lp[1] = -3e38;
   TU_ASSERT_STATUS (rlref_kl_estimate_d (k, g, lp, rf, 2, conv ("KL-K2", "openrlhf")),
                     RLREF_ERANGE);
-  lp[1] = 1e39;
-  TU_ASSERT_STATUS (rlref_kl_estimate_d (k, g, lp, rf, 2, conv ("KL-K1", "openrlhf")),
+  lp[1] = 1e39;                 /* +inf in binary32: OpenRLHF's clamp holds 10 */
+  TU_OK (rlref_kl_estimate_d (k, g, lp, rf, 2, conv ("KL-K1", "openrlhf")));
+  TU_ASSERT_SAME (k[1], 10.0);
+  TU_ASSERT_STATUS (rlref_kl_estimate_d (k, g, lp, rf, 2, conv ("KL-K3", "trl-float32")),
                     RLREF_ERANGE);
   /* e^800 is beyond binary64, not beyond MPFR */
   lp[1] = -800;
@@ -1219,6 +1376,8 @@ kl_suite (void)
   tcase_add_test (tc, test_k3_binary64);
   tcase_add_test (tc, test_conventions_detector);
   tcase_add_test (tc, test_float32_conventions);
+  tcase_add_test (tc, test_float32_infinite);
+  tcase_add_test (tc, test_straight_through_and_axes);
   tcase_add_test (tc, test_clamp_bounds);
   tcase_add_test (tc, test_gradients_fd);
   tcase_add_test (tc, test_full);

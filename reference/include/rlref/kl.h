@@ -23,10 +23,31 @@ typedef enum { RLREF_KL_K1, RLREF_KL_K2, RLREF_KL_K3, RLREF_KL_ABS } rlref_kl_es
 /* How a convention computes: exactly (every result the exact value of its
  * formula, rounded once to the backend), or in binary32 in the operation
  * order of a library's code, every operation rounded to binary32 and e^x
- * correctly rounded:
- *   RLREF_KL_F32_OPENRLHF  l = f32(logp) - f32(ref_logp); k3 = (e^-l - 1) + l;
- *   RLREF_KL_F32_TRL       d = f32(ref_logp) - f32(logp); k3 = (e^d - d) - 1. */
-typedef enum { RLREF_KL_EXACT, RLREF_KL_F32_OPENRLHF, RLREF_KL_F32_TRL } rlref_kl_arith;
+ * correctly rounded (a log-probability beyond the binary32 range is +-inf
+ * there, as a float32 cast makes it):
+ *   RLREF_KL_F32_OPENRLHF  l = f32(logp) - f32(ref_logp); k3 = (e^-l - 1) + l
+ *                          (OpenRLHF's compute_approx_kl);
+ *   RLREF_KL_F32_TRL       d = f32(ref_logp) - f32(logp); k3 = (e^d - d) - 1
+ *                          (TRL's GRPOTrainer; verl's low_var_kl, with its
+ *                          clamps, computes in this order too);
+ *   RLREF_KL_F32_TRL_PPO   d = f32(ref_logp) - f32(logp); k3 = (e^d - 1) - d
+ *                          (TRL's PPOTrainer). */
+typedef enum
+{
+  RLREF_KL_EXACT, RLREF_KL_F32_OPENRLHF, RLREF_KL_F32_TRL, RLREF_KL_F32_TRL_PPO
+} rlref_kl_arith;
+
+/* How the gradient of a straight-through form is taken.  verl's "+" names
+ * compute k2 - k2.detach() + k.detach(): the value of the estimator k, the
+ * gradient of k2 (RLREF_KL_ST); the other two are departures from it that
+ * rlref check searches (a stop-gradient missing). */
+enum
+{
+  RLREF_KL_ST_NONE = 0,         /* the estimator's own value and gradient */
+  RLREF_KL_ST = 1,              /* value of k, gradient of k2: l */
+  RLREF_KL_ST_VALUE_LIVE = 2,   /* k not detached: gradient k' + l */
+  RLREF_KL_ST_K2_LIVE = 3       /* k2's detach missing: k2 - k2 + k.detach(), gradient 0 */
+};
 
 /* A per-token convention (one golden variant each).  Where a library
  * clamps, the gradient is PyTorch's: clamp passes it where
@@ -41,7 +62,11 @@ typedef struct
   rlref_kl_arith arith;
   double log_ratio_clamp;       /* > 0: ref_logp - logp clamped to [-c, c] first (verl) */
   double kl_clamp;              /* > 0: the estimate clamped to [-c, c] */
-  int straight_through;         /* 1: the value of the estimator, the gradient of k2 (l) */
+  int straight_through;         /* RLREF_KL_ST*: a straight-through form (exact arithmetic
+                                   only); where l^2 overflows binary64 verl's value is
+                                   inf - inf = NaN: ERANGE */
+  int inverted;                 /* 1: the ratio inverted (a departure): the estimator of
+                                   pi/pi_ref, i.e. at -l (k3 = e^l - 1 - l), d/dlogp */
 } rlref_kl_convention;
 
 /* The conventions of the libraries and the seeds (src/kl_conventions.c). */

@@ -93,8 +93,11 @@ FN (kl_k3_naive) (num_ptr k, num_srcptr l)
  *   k3 = e^x - x - 1 at x = -l, g = -(e^x - 1) = 1 - e^-l;
  * verl clamps x = ref_logp - logp to [-C_in, C_in] first; a clamped k to
  * [-C, C] after; either clamp binding zeroes g (PyTorch's clamp backward
- * passes the gradient on the boundary).  Straight-through: g = l. */
-static void
+ * passes the gradient on the boundary).  Straight-through (verl's "+":
+ * k2 - k2.detach() + k.detach()): g = l, and ERANGE where l^2 overflows
+ * binary64 (verl's value inf - inf = NaN); its departures g = k' + l (k not
+ * detached) and g = 0 (k2's detach missing: k2 - k2 + k.detach()). */
+static int
 token_exact (num_ptr k, num_ptr g, num_srcptr l, const rlref_kl_convention *c, num_ptr t)
 {
   int pass = 1;
@@ -129,8 +132,19 @@ token_exact (num_ptr k, num_ptr g, num_srcptr l, const rlref_kl_convention *c, n
       break;
     }
   clamp_estimate (k, g, c->kl_clamp, pass);
-  if (c->straight_through)
+  if (c->straight_through == RLREF_KL_ST_NONE)
+    return RLREF_SUCCESS;
+  num_sqr (t, l);
+  if (!isfinite (num_get_d (t)))
+    RLREF_ERROR ("l^2 overflows binary64: the straight-through value is inf - inf = NaN",
+                 RLREF_ERANGE);
+  if (c->straight_through == RLREF_KL_ST)
     num_set (g, l);
+  else if (c->straight_through == RLREF_KL_ST_VALUE_LIVE)
+    num_add (g, g, l);
+  else
+    num_set_zero (g);
+  return RLREF_SUCCESS;
 }
 
 /* r = a rounded to binary32, 0 when it is finite there. */
@@ -141,41 +155,78 @@ f32 (num_ptr r, num_srcptr a)
   return num_is_finite (r) ? 0 : -1;
 }
 
+/* x clamped to [-c, c] (c > 0): 0 where the clamp binds (x = +-inf too). */
+static int
+clamp_to (num_ptr x, double c)
+{
+  if (num_cmp_d (x, c) > 0)
+    num_set_d (x, c);
+  else if (num_cmp_d (x, -c) < 0)
+    num_set_d (x, -c);
+  else
+    return 1;
+  return 0;
+}
+
 /* One token as a library computes it in binary32 (c->arith), from the
- * binary64 inputs logp, ref: every operation rounded to binary32, e^x
- * correctly rounded (w: four scratch scalars).  OpenRLHF: l = f32(logp) -
- * f32(ref); k1 = l; k2 = (l*l)/2; k3 = (e^-l - 1) + l; then clamped to
- * [-C, C], g = 0 where it binds.  TRL: d = f32(ref) - f32(logp), k3 = (e^d
- * - d) - 1.  The k3 gradients are 1 - e^{-l} (autograd sums 1 and -e^-l
- * in binary32).  ERANGE where the library's value is inf or its gradient
- * NaN. */
+ * binary64 inputs logp, ref: each rounded to binary32 (+-inf beyond its
+ * range, as torch's float32 cast), every operation rounded to binary32,
+ * e^x correctly rounded (w: four scratch scalars).
+ *   OpenRLHF: l = f32(logp) - f32(ref); k1 = l; k2 = (l*l)/2; k3 = (e^-l -
+ *     1) + l; then clamped to [-C, C], g = 0 where it binds (l = +-inf:
+ *     k1 = +-10, k3(+inf) = 10, both with g = 0).
+ *   TRL's GRPOTrainer and verl: d = f32(ref) - f32(logp), verl's d clamped
+ *     to [-C_in, C_in] (g = 0 where it binds, +-inf included), k3 = (e^d -
+ *     d) - 1, verl's clamped to [-C, C]; TRL's PPOTrainer: k3 = (e^d - 1) - d.
+ * The k3 gradients are 1 - e^{-l} = 1 - e^d (autograd sums 1 and -e^-l in
+ * binary32).  ERANGE where the library's value or gradient is inf or NaN:
+ * TRL's k3 beyond e^d's range or at d = +-inf; OpenRLHF's k2 where 2 l
+ * overflows (0 times inf in the backward pass); OpenRLHF's k3 where e^-l
+ * overflows (a NaN gradient) or at l = -inf (inf - inf); inf - inf in the
+ * log-ratio itself. */
 static int
 token_f32 (num_ptr k, num_ptr g, num_srcptr logp, num_srcptr ref, const rlref_kl_convention *c,
            num_ptr *w)
 {
   num_ptr lp = w[0], rf = w[1], l = w[2], e = w[3];
   int status = RLREF_SUCCESS, pass = 1;
-  if (f32 (lp, logp) || f32 (rf, ref))
-    FAIL ("a log-probability beyond the binary32 range", RLREF_ERANGE);
-  if (c->arith == RLREF_KL_F32_TRL)
+  num_round_f32 (lp, logp);
+  num_round_f32 (rf, ref);
+  if (c->arith == RLREF_KL_F32_TRL || c->arith == RLREF_KL_F32_TRL_PPO)
     {
       num_sub (l, rf, lp);                              /* d = ref - logp */
-      if (f32 (l, l))
-        FAIL ("ref_logp - logp overflows binary32", RLREF_ERANGE);
+      num_round_f32 (l, l);
+      if (num_is_nan (l))
+        FAIL ("ref_logp - logp is inf - inf in binary32", RLREF_ERANGE);
+      if (c->log_ratio_clamp > 0)
+        pass = clamp_to (l, c->log_ratio_clamp);
+      else if (!num_is_finite (l))
+        FAIL ("ref_logp - logp is infinite in binary32: TRL's k3 is inf or NaN", RLREF_ERANGE);
       num_exp (e, l);
       if (f32 (e, e))
         FAIL ("exp(ref_logp - logp) overflows binary32: TRL's k3 is inf", RLREF_ERANGE);
-      num_sub (k, e, l);
-      num_round_f32 (k, k);
-      num_sub_d (k, k, 1.0);
+      if (c->arith == RLREF_KL_F32_TRL)
+        {
+          num_sub (k, e, l);                            /* (e^d - d) - 1 */
+          num_round_f32 (k, k);
+          num_sub_d (k, k, 1.0);
+        }
+      else
+        {
+          num_sub_d (k, e, 1.0);                        /* (e^d - 1) - d */
+          num_round_f32 (k, k);
+          num_sub (k, k, l);
+        }
       num_round_f32 (k, k);
       num_d_sub (g, 1.0, e);
       num_round_f32 (g, g);
+      clamp_estimate (k, g, c->kl_clamp, pass);
       goto done;
     }
   num_sub (l, lp, rf);
-  if (f32 (l, l))
-    FAIL ("the log-ratio overflows binary32", RLREF_ERANGE);
+  num_round_f32 (l, l);
+  if (num_is_nan (l))
+    FAIL ("logp - ref_logp is inf - inf in binary32", RLREF_ERANGE);
   switch (c->estimator)
     {
     case RLREF_KL_K1:
@@ -183,7 +234,7 @@ token_f32 (num_ptr k, num_ptr g, num_srcptr logp, num_srcptr ref, const rlref_kl
       num_set_d (g, 1.0);
       break;
     case RLREF_KL_K2:
-      if (num_get_exp (l) > 127)
+      if (num_is_inf (l) || num_get_exp (l) > 127)
         FAIL ("2 l overflows binary32 in the backward pass (a NaN gradient)", RLREF_ERANGE);
       num_sqr (k, l);
       num_round_f32 (k, k);
@@ -192,6 +243,8 @@ token_f32 (num_ptr k, num_ptr g, num_srcptr logp, num_srcptr ref, const rlref_kl
       num_set (g, l);
       break;
     case RLREF_KL_K3:
+      if (num_is_inf (l) && num_sgn (l) < 0)
+        FAIL ("l = -inf in binary32: OpenRLHF's k3 is inf - inf = NaN", RLREF_ERANGE);
       num_neg (e, l);
       num_exp (e, e);
       if (f32 (e, e))
@@ -207,6 +260,8 @@ token_f32 (num_ptr k, num_ptr g, num_srcptr logp, num_srcptr ref, const rlref_kl
       FAIL ("no binary32 convention of abs", RLREF_EINVAL);
     }
   clamp_estimate (k, g, c->kl_clamp, pass);
+  if (!num_is_finite (k))
+    FAIL ("the binary32 estimate is infinite", RLREF_ERANGE);
 done:
   return status;
 }
@@ -234,13 +289,18 @@ FN (kl_estimate) (num_ptr k, num_ptr grad, num_srcptr logp, num_srcptr ref_logp,
   for (size_t i = 0; i < n; i++)
     {
       num_ptr ki = AT (t, i), gi = AT (t, n + i);
+      /* the ratio inverted: the estimator at -l, the inputs' roles swapped */
+      num_srcptr a = c->inverted ? AT (ref_logp, i) : AT (logp, i);
+      num_srcptr b = c->inverted ? AT (logp, i) : AT (ref_logp, i);
       if (c->arith == RLREF_KL_EXACT)
         {
-          num_sub (l, AT (logp, i), AT (ref_logp, i));
-          token_exact (ki, gi, l, c, s);
+          num_sub (l, a, b);
+          TRY (token_exact (ki, gi, l, c, s));
         }
       else
-        TRY (token_f32 (ki, gi, AT (logp, i), AT (ref_logp, i), c, w));
+        TRY (token_f32 (ki, gi, a, b, c, w));
+      if (c->inverted)
+        num_neg (gi, gi);
       finite = finite && num_is_finite (ki) && num_is_finite (gi);
     }
   for (size_t i = 0; i < n; i++)

@@ -1,9 +1,11 @@
 """The KL estimators, KL-K1, KL-K2, KL-K3, KL-VARIANTS, KL-EXACT and KL-GRAD (000 section 12.1,
 eq. 13.26 and table 5; 001; CONVENTIONS.md "KL estimators"), from the definitions and, where a
 group cites a library, from that library's code: TRL 1.10 grpo_trainer.py (k3 as
-exp(ref - logp) - (ref - logp) - 1, use_bias_correction_kl), verl core_algos.py kl_penalty
-(low_var_kl's two clamps, the "+" straight-through names), OpenRLHF 0.11 compute_approx_kl
-(float32, every estimator clamped to [-10, 10]).
+exp(ref - logp) - (ref - logp) - 1, use_bias_correction_kl) and experimental/ppo/ppo_trainer.py
+(k3 as (logr.exp() - 1) - logr, logr = ref - logp), verl core_algos.py kl_penalty (low_var_kl's
+two clamps, exp(kl) - kl - 1 in the inputs' dtype; the "+" names' straight-through
+k2 - k2.detach() + k.detach(), NaN where k2 overflows), OpenRLHF 0.11 compute_approx_kl
+(.float(), every estimator clamped to [-10, 10] afterwards).
 
 For a token sampled from the policy, l = log pi - log pi_ref = logp - ref_logp (exact on the
 binary64 inputs), and
@@ -11,7 +13,10 @@ binary64 inputs), and
 The gradient of a per-token value is d k / d logp, the reference held fixed; where a library
 clamps, the gradient is PyTorch's: clamp passes it where min <= x <= max, else 0; exp's
 backward multiplies by the result.  Binary32 conventions are emulated operation by operation,
-every result rounded once to binary32 (xcore.f32), exp correctly rounded; the binary64 emulation
+every result rounded once to binary32 (xcore.f32), exp correctly rounded, a log-probability
+beyond the binary32 range taken as the +-inf the float32 cast makes of it, IEEE's rules for
+inf (inf - inf = NaN, 0 * inf = NaN in a backward pass); a convention refuses (ERANGE) where the
+library's value or gradient is inf or NaN.  The binary64 emulation
 of the naive part uses Python's IEEE doubles and a correctly rounded exp and expm1.
 
 KL-EXACT sums over every outcome of a finite distribution (p/sum p), of a tabular tiny language
@@ -128,23 +133,26 @@ def ulp64(v):
 # Per-token estimators (KL-K1, KL-K2, KL-K3, KL-VARIANTS estimator part)
 # ----------------------------------------------------------------------------------------------
 
-F32_MAX = float.fromhex("0x1.fffffep+127")
-
-
-def to_f32_checked(q, name):
-    v = f32(q)
-    if math.isinf(v):
-        raise Reject("ERANGE", "%s beyond the binary32 range" % name)
-    return v
-
-
 def clamp_grad(x, lo, hi):
     """PyTorch's clamp backward: the gradient passes where lo <= x <= hi."""
     return lo <= x <= hi
 
 
+DBL_MAX = float.fromhex("0x1.fffffffffffffp+1023")
+
+
+def straight_through_value_ok(l):
+    """verl's "+" value backward_score - backward_score.detach() + forward_score.detach(),
+    backward_score = 0.5 * (logprob - ref_logprob).square(): inf - inf = NaN where the square
+    overflows binary64 (rounds to inf: l^2 >= 2^1024 - 2^970)."""
+    if l * l >= mpf(2) ** 1024 - mpf(2) ** 970:
+        raise Reject("ERANGE", "l^2 overflows binary64: verl's straight-through value is NaN")
+
+
 def token_exact(variant, l):
     """(k, dk/dlogp) of one token under an exact-arithmetic convention, l an mpf."""
+    if variant.endswith("straight-through"):
+        straight_through_value_ok(l)
     if variant in ("k1-plain", "k1-straight-through"):
         return l, (mpf(1) if variant == "k1-plain" else l)
     if variant == "k2-plain":
@@ -170,32 +178,48 @@ def token_exact(variant, l):
 
 
 def token_f32(variant, lp, rf):
-    """(k, dk/dlogp) of one token as OpenRLHF or TRL compute them in binary32: lp, rf are the
-    binary32 log-probabilities (floats)."""
-    if variant == "k3-trl-float32":
-        d = f32_op("-", rf, lp)                       # ref - logp
-        if math.isinf(d):
-            raise Reject("ERANGE", "ref - logp overflows binary32")
+    """(k, dk/dlogp) of one token as OpenRLHF, TRL or verl compute them in binary32: lp, rf are
+    the binary32 log-probabilities (floats, +-inf beyond the binary32 range)."""
+    if variant in ("k3-trl-float32", "k3-trl-ppo-float32", "k3-verl-float32"):
+        d = f32_op("-", rf, lp)                       # ref - logp (TRL's logr, verl's kl)
+        if math.isnan(d):
+            raise Reject("ERANGE", "ref - logp is inf - inf in binary32")
+        inner = True
+        if variant == "k3-verl-float32":              # torch.clamp(kl, min=-20, max=20)
+            inner = -20.0 <= d <= 20.0
+            d = min(max(d, -20.0), 20.0)
+        elif math.isinf(d):
+            raise Reject("ERANGE", "ref - logp is infinite: TRL's k3 is inf or NaN")
         e = exp_f32(d)
         if math.isinf(e):
             raise Reject("ERANGE", "exp(ref - logp) overflows binary32: TRL's k3 is inf")
-        k = f32_op("-", f32_op("-", e, d), 1.0)
+        if variant == "k3-trl-ppo-float32":
+            k = f32_op("-", f32_op("-", e, 1.0), d)   # (logr.exp() - 1) - logr
+        else:
+            k = f32_op("-", f32_op("-", e, d), 1.0)   # exp(d) - d - 1, left to right
         g = -f32_op("-", e, 1.0)                      # d/dlogp = -(e - 1), accumulated in binary32
+        if variant == "k3-verl-float32":              # torch.clamp(kld, min=-10, max=10)
+            outer = -10.0 <= k <= 10.0
+            k = min(max(k, -10.0), 10.0)
+            if not (inner and outer):
+                g = 0.0
         return mpf(k), mpf(g)
     lr = f32_op("-", lp, rf)                          # log_probs.float() - log_probs_base.float()
-    if math.isinf(lr):
-        raise Reject("ERANGE", "the log-ratio overflows binary32")
+    if math.isnan(lr):
+        raise Reject("ERANGE", "the log-ratio is inf - inf in binary32")
     if variant == "k1-openrlhf":
-        k = min(max(lr, -10.0), 10.0)
+        k = min(max(lr, -10.0), 10.0)                 # +-inf clamped too, gradient 0
         return mpf(k), mpf(1 if clamp_grad(lr, -10.0, 10.0) else 0)
     if variant == "k2-openrlhf":
-        half = f32_op("/", f32_op("*", lr, lr), 2.0)
-        if abs(lr) >= 2.0 ** 127:
+        if math.isinf(lr) or abs(lr) >= 2.0 ** 127:
             raise Reject("ERANGE", "2 l overflows binary32 in the backward pass: NaN gradient")
+        half = f32_op("/", f32_op("*", lr, lr), 2.0)
         k = min(max(half, -10.0), 10.0)
         return mpf(k), mpf(lr if clamp_grad(half, -10.0, 10.0) else 0)
     if variant == "k3-openrlhf":
-        e = exp_f32(-lr)
+        if lr == -math.inf:
+            raise Reject("ERANGE", "l = -inf: OpenRLHF's k3 is inf - inf = NaN")
+        e = exp_f32(-lr)                              # exp(-inf) = 0 at l = +inf
         if math.isinf(e):
             raise Reject("ERANGE", "exp(-l) overflows binary32: OpenRLHF's gradient is NaN")
         v = f32_op("+", f32_op("-", e, 1.0), lr)      # (-l).exp() - 1 + l
@@ -205,7 +229,8 @@ def token_f32(variant, lp, rf):
     raise KeyError(variant)
 
 
-F32_VARIANTS = {"k1-openrlhf", "k2-openrlhf", "k3-openrlhf", "k3-trl-float32"}
+F32_VARIANTS = {"k1-openrlhf", "k2-openrlhf", "k3-openrlhf", "k3-trl-float32",
+                "k3-trl-ppo-float32", "k3-verl-float32"}
 
 # golden variant name -> the convention it is, per formula
 ESTIMATOR_VARIANTS = {
@@ -213,10 +238,12 @@ ESTIMATOR_VARIANTS = {
               "openrlhf": "k1-openrlhf"},
     "KL-K2": {"plain": "k2-plain", "openrlhf": "k2-openrlhf"},
     "KL-K3": {"stable": "k3-stable", "trl-float32": "k3-trl-float32",
-              "verl-low-var-kl": "verl-low-var-kl", "openrlhf": "k3-openrlhf",
+              "trl-ppo-float32": "k3-trl-ppo-float32", "verl-low-var-kl": "verl-low-var-kl",
+              "verl-float32": "k3-verl-float32", "openrlhf": "k3-openrlhf",
               "straight-through": "k3-straight-through"},
     "KL-VARIANTS": {"abs": "abs", "abs-straight-through": "abs-straight-through",
-                    "verl-low-var-kl": "verl-low-var-kl"},
+                    "verl-low-var-kl": "verl-low-var-kl", "verl-float32": "k3-verl-float32",
+                    "openrlhf": "k3-openrlhf"},
 }
 
 
@@ -226,11 +253,11 @@ def eval_tokens(formula, variant, params, inputs):
     ks, gs = [], []
     for i, (a, b) in enumerate(zip(logp, ref)):
         if conv in F32_VARIANTS:
-            lp = to_f32_checked(a, "logp[%d]" % i)
-            rf = to_f32_checked(b, "ref_logp[%d]" % i)
-            k, g = token_f32(conv, lp, rf)
+            k, g = token_f32(conv, f32(a), f32(b))    # the float32 tensors: +-inf beyond range
         else:
             k, g = token_exact(conv, M(a - b))
+            if math.isinf(nearest_double(k)) or math.isinf(nearest_double(g)):
+                raise Reject("ERANGE", "the estimate or its gradient beyond binary64")
         ks.append(k)
         gs.append(g)
     return {"k": ks, "grad": gs}
@@ -738,6 +765,7 @@ EVALUATORS = {
 
 def check_clamps(variant, params):
     want = {"verl-low-var-kl": {"log_ratio_clamp": 20.0, "kl_clamp": 10.0},
+            "verl-float32": {"log_ratio_clamp": 20.0, "kl_clamp": 10.0},
             "openrlhf": {"kl_clamp": 10.0}}.get(variant)
     if want is None:
         return None
@@ -753,7 +781,8 @@ PARAM_CHECKS = {"KL-K1": check_clamps, "KL-K2": check_clamps, "KL-K3": check_cla
                 "KL-VARIANTS": check_clamps}
 
 SENS_SKIP = {("KL-K1", "openrlhf"), ("KL-K2", "openrlhf"), ("KL-K3", "openrlhf"),
-             ("KL-K3", "trl-float32"), ("KL-K3", "naive")}
+             ("KL-K3", "trl-float32"), ("KL-K3", "trl-ppo-float32"), ("KL-K3", "verl-float32"),
+             ("KL-VARIANTS", "verl-float32"), ("KL-VARIANTS", "openrlhf"), ("KL-K3", "naive")}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -913,6 +942,27 @@ def selftest_reject(t):
     t.true("TRL float32 at l = -100 -> ERANGE", code(eval_tokens, "KL-K3", "trl-float32", {},
                                                      {"logp": [-100.0], "ref_logp": [0.0]})
            == "ERANGE")
+    # log-probabilities beyond binary32 are +-inf in float32: finite where the library's are
+    for formula, v, lp, want in (("KL-K1", "openrlhf", -1e39, (-10, 0)),
+                                 ("KL-K3", "openrlhf", 1e39, (10, 0)),
+                                 ("KL-K3", "verl-float32", -1e39, (10, 0)),
+                                 ("KL-K3", "verl-float32", -100.0, (10, 0)),
+                                 ("KL-K2", "openrlhf", -1e39, "ERANGE"),
+                                 ("KL-K3", "openrlhf", -1e39, "ERANGE"),
+                                 ("KL-K3", "trl-ppo-float32", 1e39, "ERANGE"),
+                                 ("KL-K1", "straight-through", -2e154, "ERANGE")):
+        inp = {"logp": [lp], "ref_logp": [0.0]}
+        if want == "ERANGE":
+            t.true("%s %s at %g -> ERANGE" % (formula, v, lp),
+                   code(eval_tokens, formula, v, {}, inp) == "ERANGE")
+        else:
+            out = eval_tokens(formula, v, {}, inp)
+            t.true("%s %s at %g = %s" % (formula, v, lp, want),
+                   (out["k"][0], out["grad"][0]) == want)
+    # the two binary32 orders of k3 differ at l = 1.4 (PPO/OpenRLHF against GRPO/verl)
+    a = eval_tokens("KL-K3", "trl-ppo-float32", {}, {"logp": [1.4], "ref_logp": [0.0]})["k"][0]
+    b = eval_tokens("KL-K3", "trl-float32", {}, {"logp": [1.4], "ref_logp": [0.0]})["k"][0]
+    t.true("binary32 orders differ at l = 1.4", a != b)
 
 
 SELFTESTS = [selftest_gaussian_quadrature, selftest_schulman, selftest_estimators,

@@ -10,9 +10,13 @@
  * series sum_{n>=2} (-l)^n/n! for |l| < 1/2 (where expm1(-l) + l still
  * loses about log2(2/|l|) bits), expm1(-l) + l beyond (at most 2 bits
  * lost, at |l| = 1/2).  Binary32
- * conventions emulate the library's operations; ERANGE where the input
- * or the log-ratio leaves the binary32 range, or where the library's own
- * result is inf or its gradient NaN (exp overflowing binary32). */
+ * conventions emulate the library's operations, a log-probability beyond
+ * the binary32 range taken as the +-inf a float32 cast makes of it; ERANGE
+ * where the library's own value is inf or NaN or its gradient NaN (exp
+ * overflowing binary32, inf - inf, 0 times inf in a backward pass).
+ * Straight-through conventions: ERANGE where l^2 overflows binary64 (verl's
+ * value inf - inf).  A convention with inverted set is the estimator of
+ * the inverted ratio, at -l. */
 RLREF_WUR int RLREF_FN (kl_estimate) (RLREF_T k, RLREF_T grad, RLREF_CT logp, RLREF_CT ref_logp,
                                       size_t n, const rlref_kl_convention *c);
 
