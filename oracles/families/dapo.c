@@ -16,6 +16,7 @@
 #include "rlref/dapo.h"
 #include "family.h"
 #include "dapo_variant.h"
+#include "ppo_axes.h"
 
 RL_EVAL_DECL (dapo_obj);
 RL_EVAL_DECL (dapo_cliphigher);
@@ -108,9 +109,15 @@ static const rl_io io_clip = {
   RL_EVALS (dapo_cliphigher), .part = "clip",
 };
 
-static const rlref_ppo_clip_convention k_clip_plain = { 0, 0 };
-static const rlref_ppo_clip_convention k_clip_clamped = { 1, 0 };
-static const rlref_ppo_clip_convention k_clip_dual = { 1, 1 };
+/* clamp_log_ratio, dual_clip, clipfrac_f32 (the libraries log the clip
+ * fraction as a binary32 mean of the 0/1 mask, float64 runs too) */
+static const rlref_ppo_clip_ex_convention k_clip_plain = { { 0, 0 }, 0, 0, 0, 0, 0 };
+static const rlref_ppo_clip_ex_convention k_clip_trl = { { 0, 0 }, 1, 0, 0, 0, 0 };
+static const rlref_ppo_clip_ex_convention k_clip_clamped = { { 1, 0 }, 1, 0, 0, 0, 0 };
+static const rlref_ppo_clip_ex_convention k_clip_dual = { { 1, 1 }, 1, 0, 0, 0, 0 };
+
+/* The checker's departures of the clipped surrogate (ppo_axes.h). */
+PPO_CLIP_AXES (cliphigher, io_clip);
 
 #define CH_RULE "s = min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), loss = -token mean; "
 
@@ -118,21 +125,31 @@ static const rl_variant v_clip[] = {
   { "seed-000", CH_RULE "eps_low 0.2, eps_high 0.28 (13.31: eps_high > eps_low); no clamp, no "
     "dual clip", "seed 000 (13.31); seed 003 (a looser upper bound for A > 0)", &io_clip,
     .params = { EPS_LO (0.2), EPS_HI (0.28) }, .data = &k_clip_plain },
-  { "trl", CH_RULE "epsilon 0.2, epsilon_high 0.28; no clamp, no dual clip",
-    "TRL GRPOTrainer (1.10 development line; epsilon 0.2, epsilon_high 0.28 as its DAPO "
-    "recipe sets them)", &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.28) },
-    .data = &k_clip_plain },
+  { "trl", CH_RULE "epsilon 0.2, epsilon_high 0.28; no clamp, no dual clip; the clip "
+    "fraction the binary32 mean of is_region_clipped.float(), f32(k/N), in a float64 run too",
+    "TRL 1.10 (f2cd577) GRPOTrainer._compute_loss, loss_type \"dapo\" (the default) or "
+    "\"bnpo\", epsilon 0.2, epsilon_high 0.28 as its DAPO recipe sets them, beta 0 "
+    "(grpo_trainer.py:3054-3090 coef_1, coef_2, -torch.min; 3128-3142 the token mean; "
+    "3242-3249 clip_ratio/region_mean by global_masked_mean)", &io_clip,
+    .params = { EPS_LO (0.2), EPS_HI (0.28) }, .data = &k_clip_trl },
   { "verl", CH_RULE "clip_ratio_low 0.2, clip_ratio_high 0.28; the log-ratio clamped to "
-    "[-20, 20]; for A < 0 the dual clip max(s, c A), c = 3",
-    "verl compute_policy_loss_vanilla (recipe dapo: clip_ratio_low 0.2, clip_ratio_high 0.28; "
-    "clip_ratio_c 3.0)", &io_clip,
+    "[-20, 20]; for A < 0 the dual clip max(s, c A), c = 3; the clip fraction "
+    "masked_mean(torch.gt(pg_losses2, pg_losses1).float()), f32(k/N), in a float64 run too",
+    "verl (1dda039) core_algos.py compute_policy_loss_vanilla (recipe dapo: clip_ratio_low "
+    "0.2, clip_ratio_high 0.28; clip_ratio_c 3.0; 1336-1367, pg_clipfrac at 1353)", &io_clip,
     .params = { EPS_LO (0.2), EPS_HI (0.28), DUAL_C (3.0) }, .data = &k_clip_dual },
-  { "openrlhf", CH_RULE "eps 0.2/0.28; the log-ratio clamped to [-20, 20]; no dual clip",
-    "OpenRLHF 0.11 PolicyLoss (--eps_clip_low_high 0.2 0.28; dual clip off by default)",
-    &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.28) }, .data = &k_clip_clamped },
+  { "openrlhf", CH_RULE "eps 0.2/0.28; the log-ratio clamped to [-20, 20]; no dual clip; the "
+    "clip fraction masked_mean(torch.lt(surr2, surr1).float()), f32(k/N), in a float64 run "
+    "too", "OpenRLHF 0.11 (3c3be62) loss.py PolicyLoss (--actor.eps_clip_low_high 0.2 0.28; "
+    "dual_clip None, the default; 166-228, clip_ratio at 228)", &io_clip,
+    .params = { EPS_LO (0.2), EPS_HI (0.28) }, .data = &k_clip_clamped },
   { "symmetric", CH_RULE "eps 0.2/0.2 (PPO's 13.12, GRPO): the range clip-higher widens; no "
-    "clamp", "seed 000 (13.12, 13.25); TRL, verl and OpenRLHF by default", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_plain },
+    "clamp, no dual clip; the clip fraction k/N exactly.  The libraries' symmetric defaults "
+    "are PPO-CLIP's conventions, not this one: TRL's GRPOTrainer with epsilon_high unset is "
+    "PPO-CLIP trl-grpo; verl's clip_ratio 0.2 keeps its log-ratio clamp and dual clip c = 3 "
+    "(PPO-CLIP verl); OpenRLHF's --actor.eps_clip 0.2 its clamp (PPO-CLIP clamped)",
+    "seed 000 (13.12, 13.25)", &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) },
+    .data = &k_clip_plain },
   RL_END,
 };
 
@@ -168,17 +185,36 @@ static const rl_io io_tokloss_ex = {
 
 static const enum rlref_dapo_norm k_sample = RLREF_DAPO_SAMPLE_LEVEL;
 static const enum rlref_dapo_norm k_token = RLREF_DAPO_TOKEN_LEVEL;
+static const rl_dapo_tokloss_variant t_sample = { RLREF_DAPO_SAMPLE_LEVEL,
+                                                  RLREF_DAPO_EMPTY_COUNT };
+static const rl_dapo_tokloss_variant t_token = { RLREF_DAPO_TOKEN_LEVEL, RLREF_DAPO_EMPTY_COUNT };
+static const rl_dapo_tokloss_variant t_sample_ne = { RLREF_DAPO_SAMPLE_LEVEL,
+                                                     RLREF_DAPO_EMPTY_SKIP };
 
 #define SAMPLE_WHO "seed 000 (13.32, GRPO 13.24); TRL loss_type \"grpo\"; verl " \
   "loss_agg_mode seq-mean-token-mean"
 #define TOKEN_WHO "seed 000 (13.33, DAPO 13.29); seed 003 (1/sum |o_i|); verl token-mean " \
   "(default); OpenRLHF; TRL loss_type \"dapo\" and \"bnpo\""
+#define SAMPLE_WHO_LIB "seed 000 (13.32, GRPO 13.24); TRL (1.10 development line) loss_type " \
+  "\"grpo\" (the mean over every row, mask.sum(-1).clamp(min=1): grpo_trainer.py:3124-3125); " \
+  "verl (1dda039) agg_loss \"seq-mean-token-mean\" with the trainer's global_batch_size " \
+  "(every response)"
+#define TOKEN_WHO_LIB "seed 000 (13.33, DAPO 13.29); seed 003 (1/sum |o_i|); verl (1dda039) " \
+  "agg_loss \"token-mean\" (the default); OpenRLHF 0.11 aggregate_loss token_level_loss=True; " \
+  "TRL (1.10 development line) loss_type \"dapo\" and \"bnpo\""
 
 static const rl_variant v_tokloss[] = {
   { "sample-level", "(1/G) sum_i (1/|y_i|) sum_t: a token of response i weighs 1/(G |y_i|), "
-    "each response 1/G", SAMPLE_WHO, &io_tokloss, .data = &k_sample },
+    "each response 1/G; a response without a token weighs 0 and counts in G",
+    SAMPLE_WHO_LIB, &io_tokloss, .data = &t_sample },
   { "token-level", "(1/sum_i |y_i|) sum_i sum_t: every token weighs 1/sum |y|, response i "
-    "|y_i|/sum |y|", TOKEN_WHO, &io_tokloss, .data = &k_token },
+    "|y_i|/sum |y| (0 for a response without a token)", TOKEN_WHO_LIB, &io_tokloss,
+    .data = &t_token },
+  { "sample-level-nonempty", "(1/G') sum_i (1/|y_i|) sum_t over the G' responses with a "
+    "token: each weighs 1/G', a response without a token 0 and out of the mean",
+    "OpenRLHF 0.11 models/loss.py aggregate_loss token_level_loss=False (seq_mask; "
+    "utils/loss_utils.py's global_batch_size, the sequences with a token); verl agg_loss "
+    "\"seq-mean-token-mean\" without global_batch_size", &io_tokloss, .data = &t_sample_ne },
   RL_END,
 };
 
@@ -196,16 +232,17 @@ static const rl_io io_overlong = {
   .in = (const rl_input[]) {
     { "lengths", RL_INT_ARRAY, "|y| of each response, >= 0" },
     { "L_max", RL_INT, "L_max, the maximum response length (verl max_resp_len, OpenRLHF "
-      "generate_max_len, TRL max_completion_len), >= 1" },
+      "--rollout.max_new_tokens, TRL max_completion_len), >= 1" },
     { "L_cache", RL_INT, "L_cache, the buffer before L_max in which the penalty grows (verl "
-      "overlong_buffer_cfg.len, OpenRLHF overlong_buffer_len, TRL soft_punish_cache), 0 to "
+      "overlong_buffer_cfg.len, OpenRLHF --reward.overlong_buffer_len, TRL soft_punish_cache), 0 to "
       "L_max" },
     RL_END },
   .out = (const rl_output[]) {
     { "penalty", "r_len(|y|), added to the reward (13.34 and the libraries' readings)",
       .len_of = "lengths" },
-    { "filter", "the overlong filter: 0 for a response of L_max tokens or more (cut at the "
-      "limit: its loss masked), else 1", .len_of = "lengths" },
+    { "filter", "the overlong filter of seed 000 section 6.4: 0 for a response of L_max "
+      "tokens or more (cut at the limit: its loss masked), else 1 (no library computes it)",
+      .len_of = "lengths" },
     RL_END },
   RL_EVALS (dapo_overlong), .part = "penalty",
 };
@@ -218,17 +255,27 @@ static const enum rlref_dapo_overlong k_orl = RLREF_DAPO_OVERLONG_OPENRLHF;
 
 static const rl_variant v_overlong[] = {
   { "paper", "0 for |y| <= L_max - L_cache; ((L_max - L_cache) - |y|)/L_cache up to L_max; "
-    "-1 beyond (L_cache 0: a step from 0 to -1 past L_max)",
-    "seed 000 (13.34); TRL get_soft_overlong_punishment (1.10 development line)",
-    &io_overlong, .data = &k_paper },
+    "-1 beyond (L_cache 0: a step from 0 to -1 past L_max); filter: 0 from L_max tokens on",
+    "penalty: seed 000 (13.34); TRL (1.10 development line) trl/rewards/other_rewards.py "
+    "get_soft_overlong_punishment (_SoftOverlongPunishment.__call__, Python floats); filter: "
+    "seed 000 section 6.4 (TRL has none)", &io_overlong, .data = &k_paper },
   { "verl", "min(-(|y| - (L_max - L_cache))/L_cache factor, 0): linear on, not floored "
-    "beyond L_max; factor 1",
-    "verl DAPO reward manager (overlong_buffer_cfg: len, penalty_factor 1.0; max_resp_len)",
-    &io_overlong, .params = { FACTOR (1.0) }, .data = &k_verl },
-  { "openrlhf", "for |y| > L_max - L_cache, -min(|y| - (L_max - L_cache), L_cache)/L_cache "
-    "factor, floored at -factor; else 0; factor 1",
-    "OpenRLHF 0.11 overlong penalty (--overlong_buffer_len, --overlong_penalty_factor 1.0)",
-    &io_overlong, .params = { FACTOR (1.0) }, .data = &k_orl },
+    "beyond L_max, in float32 (-exceed_len / overlong_buffer_len on a 0-dim int64 tensor is a "
+    "float32 true division, then times the factor in float32: f32(f32(-e/L_cache) f32(factor))); "
+    "factor 1; filter: seed 000's mask, not verl's",
+    "penalty: verl (1dda039) experimental/reward_loop/reward_manager/dapo.py DAPORewardManager "
+    "(overlong_buffer_cfg len and penalty_factor 1.0, max_resp_len; the asserts of __init__, "
+    "dapo.py:39-50, and run_single's overlong block, dapo.py:108-113); filter: none in verl "
+    "(it has no overlong filter; the output is seed 000's)", &io_overlong,
+    .params = { FACTOR (1.0) }, .data = &k_verl, .cert = "float32-emulation" },
+  { "openrlhf", "exceed = min(|y| - (L_max - L_cache), L_cache); -exceed/L_cache factor when "
+    "exceed > 0 (so floored at -factor, and no penalty at all with L_cache 0), else 0; factor "
+    "1; filter: seed 000's mask, not OpenRLHF's",
+    "penalty: OpenRLHF 0.11 trainer/ppo_utils/length_penalty.py apply_overlong_penalty "
+    "(--reward.overlong_buffer_len, --reward.overlong_penalty_factor 1.0, --rollout."
+    "max_new_tokens as L_max; the assert max_new_tokens >= overlong_buffer_len); filter: none "
+    "in OpenRLHF (the output is seed 000's)", &io_overlong, .params = { FACTOR (1.0) },
+    .data = &k_orl },
   RL_END,
 };
 
@@ -336,6 +383,14 @@ static const rl_case c_clip[] = {
   { "*", "logp=25,-1 old_logp=0,-1 adv=-1,1 mask=1,1", "ClampBinds",
     "log-ratio 25: verl and OpenRLHF clamp it to 20 (no gradient); with A = -1 the "
     "surrogate is -e^25 (or -e^20), verl's dual clip -3" },
+  { "*", "logp=100,-1 old_logp=0,-1 adv=-1,1 mask=1,1", "ClampBinds",
+    "log-ratio 100 with A = -1: unclamped, rho A = -e^100 = -2.7e43 (the seeds, TRL; inf in "
+    "binary32); OpenRLHF's clamp gives -e^20, verl's dual clip -3" },
+  { "*", "logp=-25 old_logp=0 adv=1 mask=1", "ClampBinds",
+    "log-ratio -25 with A = 1: rho A = e^-25 = 1.4e-11 unclamped (the seeds, TRL), e^-20 = "
+    "2.1e-9 with verl's and OpenRLHF's clamp (gradient 0): 148 times apart, which no lower "
+    "accuracy absorbs (a log-ratio above 20 scales the loss by e^l, and its sensitivity with "
+    "it)" },
   { "*", "logp=-1,-0.5 old_logp=-1,-0.5 adv=1,1 mask=1,2", "MaskNotBinary", "a mask entry 2",
     .invalid_in = "*" },
   { "*", "logp=-1,-0.5 old_logp=-1,-0.5 adv=1,1 mask=0,0", "EmptyMask",
@@ -351,6 +406,10 @@ static const rl_case c_clip[] = {
     "eps_low = 1: the lower bound 1 - eps_low is 0", .invalid_in = "*" },
   { "*", "logp=-1 old_logp=-1 adv=1 mask=1 eps_high=-0.1", "OutOfDomain", "eps_high < 0",
     .invalid_in = "*" },
+  { "*", "logp=0.3,-0.25,-1 old_logp=0,0,-1 adv=1,-1,1 mask=1,1,1", "ClipHigher ClipFrac32",
+    "two of three tokens clipped (rho = e^0.3 above 1.28 with A > 0, e^-0.25 below 0.8 with "
+    "A < 0): the seeds' clip fraction 2/3, the libraries' binary32 mean f32(2/3) = "
+    "0.6666666865348816" },
   RL_END,
 };
 
@@ -405,7 +464,8 @@ static const rl_case c_tokloss[] = {
   { "*", "lengths=7", "SingleSample", "one response: both give 1/7" },
   { "*", "lengths=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "", "sixteen answers of 1 to 16 "
     "tokens" },
-  { "*", "lengths=5,0", "EmptySequence", "an answer without a token", .invalid_in = "*" },
+  { "*", "lengths=5,0", "EmptyResponse", "an answer without a token: it weighs 0; the "
+    "sample-level G counts it (TRL, verl's trainer: 0.1 a token) or not (OpenRLHF: 0.2)" },
   { "*", "lengths=5,-2", "OutOfDomain", "a negative length", .invalid_in = "*" },
   { "*", "lengths=", "EmptyBatch", "no response", .invalid_in = "*" },
   RL_END,
@@ -435,8 +495,15 @@ static const rl_case c_overlong[] = {
     "penalty factor 1/2: -0.197265625, -0.5, and -1 (verl) or -0.5 (OpenRLHF)" },
   { "paper", "lengths=20480,20481 L_max=20480 L_cache=0", "",
     "L_cache 0: 0 up to L_max, -1 past it (TRL: no soft part)" },
-  { "verl,openrlhf", "lengths=20480,20481 L_max=20480 L_cache=0", "OutOfDomain",
-    "L_cache 0: the libraries divide by it", .invalid_in = "*" },
+  { "verl", "lengths=20480,20481 L_max=20480 L_cache=0", "OutOfDomain",
+    "L_cache 0: verl asserts overlong_buffer.len > 0", .invalid_in = "*" },
+  { "openrlhf", "lengths=20480,20481 L_max=20480 L_cache=0", "NoBuffer",
+    "L_cache 0: OpenRLHF's exceed_len = min(|y| - L_max, 0) is never > 0: no penalty at all, "
+    "where the paper (TRL) steps to -1 past L_max" },
+  { "*", "lengths=17000,18000,19999,20480,21000 L_max=20480 L_cache=3000", "Float32Division",
+    "an L_cache not a power of two: 0, -520/3000, -2519/3000, -1 and, past L_max, -1 (paper, "
+    "OpenRLHF) or -3520/3000 (verl); verl's quotients are binary32 (-520/3000 to 7 digits), "
+    "OpenRLHF's and TRL's binary64: where verl and OpenRLHF agree up to L_max otherwise" },
   { "*", "lengths=100 L_max=20480 L_cache=30000", "OutOfDomain", "L_cache > L_max",
     .invalid_in = "*" },
   { "*", "lengths=100 L_max=20480 L_cache=-1", "OutOfDomain", "L_cache < 0",
@@ -535,6 +602,10 @@ static const rl_note n_dapo[] = {
   { "OnPolicy", "PROPERTY", "logp = old_logp: the first step of an epoch, nothing clipped." },
   { "ClampBinds", "CONVENTION",
     "|log-ratio| > 20: verl and OpenRLHF clamp it before exp (no gradient through it)." },
+  { "ClipFrac32", "CONVENTION",
+    "A clip fraction k/N that binary32 does not hold: TRL (is_region_clipped.float()), verl "
+    "(torch.gt(...).float()) and OpenRLHF (torch.lt(surr2, surr1).float()) average a float32 "
+    "0/1 tensor, f32(k/N), in a float64 run too." },
   { "ZeroSpread", "EDGE_CASE",
     "Every reward equal: every advantage 0, the group gives no gradient (what dynamic "
     "sampling filters)." },
@@ -552,6 +623,16 @@ static const rl_note n_dapo[] = {
   { "MaskNotBinary", "INVALID_INPUT", "A mask entry other than 0 and 1 (EDOM)." },
   { "EmptyMask", "INVALID_INPUT", "A mask without a 1: the token mean is 0/0 (EDOM)." },
   { "EmptySequence", "INVALID_INPUT", "A response without a token (EDOM)." },
+  { "Float32Division", "CONVENTION", "An overlong buffer that is not a power of two: verl "
+    "divides the exceeding length by it in float32 (a 0-dim int64 tensor's true division), so "
+    "its penalty is the binary32 quotient; OpenRLHF and TRL divide in Python floats." },
+  { "NoBuffer", "EDGE_CASE", "An overlong buffer of 0: OpenRLHF's exceeding length, capped "
+    "at the buffer, is never positive, so nothing is penalised; the paper (TRL) has only its "
+    "step to -1 past L_max; verl refuses it (assert len > 0)." },
+  { "EmptyResponse", "EDGE_CASE", "A response without a token in a group: it weighs nothing; "
+    "the token-level mean is that of the other tokens, the sample-level mean counts it in G "
+    "(TRL's mean over rows, verl's trainer global_batch_size) or leaves it out (OpenRLHF's "
+    "global_batch_size of the non-empty sequences): both valid, the case separates them." },
   { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected (ENAN)." },
   { "OutOfDomain", "INVALID_INPUT", "A parameter or length outside its domain (EDOM)." },
   { "EmptyBatch", "INVALID_INPUT", "An empty input: must be rejected (EINVAL)." },
@@ -568,7 +649,8 @@ static const rl_formula formulas[] = {
     "log-probability", v_obj, c_obj, n_dapo },
   { "DAPO-CLIPHIGHER", "the decoupled clip", "000 (13.31)",
     "clip(ρ, 1−ε_low, 1+ε_high), ε_low 0.2, ε_high 0.28, per token with its gradient; "
-    "verl adds its log-ratio clamp and dual clip", v_clip, c_clip, n_dapo },
+    "verl adds its log-ratio clamp and dual clip", v_clip, c_clip, n_dapo,
+    .axes = cliphigher_axes },
   { "DAPO-DYNSAMPLE", "dynamic sampling: the keep rules and the refill accounting",
     "000 (13.30)",
     "keep a group when std > 0 (verl), 0 < mean < 1 (OpenRLHF) or 0 < #correct < G (13.30); "

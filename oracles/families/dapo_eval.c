@@ -17,22 +17,22 @@ RL_ENTRY (dapo_obj)
                          PARAM ("eps_high"), PARAM ("c"));
 }
 
-/* DAPO-CLIPHIGHER: rlref_ppo_clip itself.  x = logp, old_logp, adv [n],
- * mask ints; eps_low, eps_high (, c); y = loss, surrogate, ratio, grad,
- * clipfrac. */
+/* DAPO-CLIPHIGHER: rlref_ppo_clip_ex itself (the variants hold an
+ * rlref_ppo_clip_ex_convention).  x = logp, old_logp, adv [n], mask ints;
+ * eps_low, eps_high (, c); y = loss, surrogate, ratio, grad, clipfrac. */
 RL_ENTRY (dapo_cliphigher)
 {
-  return LIB (ppo_clip) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3], a->len[0],
-                         v->data, PARAM ("eps_low"), PARAM ("eps_high"),
-                         PARAM ("c"));
+  return LIB (ppo_clip_ex) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3],
+                            a->len[0], v->data, PARAM ("eps_low"), PARAM ("eps_high"),
+                            PARAM ("c"));
 }
 
 /* DAPO-TOKLOSS: lengths ints [G]; y = token_weight, response_weight. */
 RL_ENTRY (dapo_tokloss)
 {
-  const enum rlref_dapo_norm *norm = v->data;
+  const rl_dapo_tokloss_variant *t = v->data;
   (void) x;
-  return LIB (dapo_tokloss) (y[0], y[1], a->iv[0], a->len[0], *norm);
+  return LIB (dapo_tokloss_conv) (y[0], y[1], a->iv[0], a->len[0], t->norm, t->empty);
 }
 
 /* DAPO-TOKLOSS-EX: short, long ints; y = short_weight, long_weight,

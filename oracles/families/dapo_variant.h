@@ -11,4 +11,12 @@ typedef struct
   rlref_ppo_clip_convention clip;
 } rl_dapo_obj_variant;
 
+/* What a DAPO-TOKLOSS variant holds: the normalisation and what an empty
+ * response does. */
+typedef struct
+{
+  enum rlref_dapo_norm norm;
+  enum rlref_dapo_empty empty;
+} rl_dapo_tokloss_variant;
+
 #endif

@@ -3,6 +3,7 @@
  * variant each), and the seeds' worked examples GRPO-ADV-EX. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "rlref/grpo.h"
 #include "family.h"
 
@@ -66,7 +67,8 @@ inf_outcome (const rl_variant *v)
 static rl_outcome
 f32_range_outcome (const rl_variant *v)
 {
-  return conv (v)->scale == RLREF_SCALE_F32_ONEPASS ? RL_INVALID : RL_VALID;
+  return conv (v)->scale == RLREF_SCALE_F32_ONEPASS || conv (v)->scale == RLREF_SCALE_F32_STATS
+         ? RL_INVALID : RL_VALID;
 }
 
 /* A NaN beside one scorable reward: a group of one for those that skip NaN. */
@@ -76,20 +78,24 @@ nan_single_outcome (const rl_variant *v)
   return conv (v)->nan == RLREF_NAN_SKIP ? single_outcome (v) : RL_INVALID;
 }
 
+/* verl's old vectorised estimator, on float32 and on float64 scores. */
+#define VEC_OLD "verl-vectorized-old,verl-vectorized-old-float64"
+
 static const rl_case c_adv[] = {
   { "*", "rewards=1,0,0,0 group_size=4", "Detector", "ddof 1: 1.5/-0.5; ddof 0: 1.7320508/-0.5773503; no std: 0.75/-0.25" },
   { "*", "rewards=0,1e-4 group_size=2", "Detector TinyVariance", "|A|: TRL 0.292893, verl 0.697246, OpenRLHF 0.707097, ddof 0 without eps 1" },
-  { "*", "rewards=10000,10001 group_size=2", "Detector LargeOffset", "every correct implementation gives +-0.7071; one-pass binary32 variance breaks", .acceptable_in = "verl-vectorized-old" },
+  { "*", "rewards=10000,10001 group_size=2", "Detector LargeOffset", "every correct implementation gives +-0.7071; one-pass binary32 variance breaks", .acceptable_in = VEC_OLD },
   { "*", "rewards=0.5 group_size=1", "GroupOfOne", "a group of one: 0, r/(1+1e-6), or refused", .expect = single_outcome },
   { "*", "rewards=1,0,0,1 group_size=4", "SeedExample", "seed 000: [+1,-1,-1,+1] (ddof 0)" },
   { "*", "rewards=1,1,1 group_size=3", "SeedExample ZeroVariance", "seed 001: all equal -> 0" },
-  { "*", "rewards=0.1,0.1,0.1 group_size=3", "ZeroVariance", "all equal, but a binary64 mean of 0.1s is not 0.1: the branch std > 0 must see 0" },
+  { "*", "rewards=0.1,0.1,0.1 group_size=3", "ZeroVariance", "all equal, but a binary64 mean of 0.1s is not 0.1: the branch std > 0 must see 0; verl's binary32 mean beside float64 scores gives -1.49e-6 (acceptable as verl's behaviour)",
+    .acceptable_in = "verl-vectorized-old-float64" },
   { "*", "rewards=0,1,2 group_size=3", "SeedExample", "seed 001 exercise" },
   { "*", "rewards=0.2,0.8,0.4,0.6 group_size=4", "SeedExample Seed003Ddof1", "seed 003: sigma ~ 0.26, A ~ +-1.16 hold for ddof 1 only" },
   { "*", "rewards=1,0,0,0,0.2,0.8,0.4,0.6 group_size=4", "MultiGroup", "two groups: batch-std differs from group std" },
   { "*", "rewards=1,1,0,1,0.5,0.25 group_size=2", "MultiGroup ZeroVariance", "three groups of two, the first with zero variance" },
   { "*", "rewards=1e-8,0 group_size=2", "TinyVariance", "std 7.07e-9 is below seed 001's eps 1e-8: exactly 0 there" },
-  { "*", "rewards=100000000,100000001,100000002 group_size=3", "LargeOffset", "1e8 offset, spread 1: one-pass variance cancels", .acceptable_in = "verl-vectorized-old" },
+  { "*", "rewards=100000000,100000001,100000002 group_size=3", "LargeOffset", "1e8 offset, spread 1: one-pass variance cancels", .acceptable_in = VEC_OLD },
   { "*", "rewards=-1,1,3,5,7,9,11,13 group_size=8", "", "a group of eight" },
   { "*", "rewards=1,0,0,0,0,0,0,0 group_size=8", "", "one success in eight" },
   { "*", "rewards=0.3,-1.7,2.25,0,5.5,-3.125 group_size=6", "", "real-valued rewards" },
@@ -191,10 +197,147 @@ static const rl_note n_grpo[] = {
   RL_END,
 };
 
+/* --- axes: the departures rlref check searches (rl_axis) ---------------- */
+
+_Static_assert (sizeof (rlref_adv_convention) <= RL_AXIS_SCRATCH,
+                "a moved convention fits the axis scratch");
+
+/* A copy of base's convention in scratch, for base moved along an axis;
+ * NULL when base has none, or is a seed's reading: the seeds' readings
+ * span ddof, the guard and eps among themselves (seed-000 and seed-003,
+ * seed-000-code, seed-001), so the axes move the libraries' (and the
+ * catalogue's) conventions, and a departure is named from the library it
+ * departs from ("trl with ddof 0 in place of 1", not "seed-000-code with
+ * eps 0.0001 in place of 1e-08", which computes the same on every finite
+ * input). */
+static rlref_adv_convention *
+moved (const rl_variant *base, rl_variant *out, void *scratch)
+{
+  rlref_adv_convention *m = scratch;
+  if (base->data == NULL || strncmp (base->name, "seed-", 5) == 0)
+    return NULL;
+  *out = *base;
+  *m = *conv (base);
+  out->data = m;
+  return m;
+}
+
+/* Whether the convention's ddof, eps and guard are those of its exact
+ * computation (not a binary32 emulation with its own order). */
+static int
+exact_std (const rlref_adv_convention *c)
+{
+  return c->scale == RLREF_SCALE_GROUP_STD || c->scale == RLREF_SCALE_BATCH_STD;
+}
+
+/* ddof 0 <-> 1. */
+static int
+axis_ddof (const rl_variant *base, rl_variant *out, void *scratch, char *label, size_t size)
+{
+  rlref_adv_convention *m = moved (base, out, scratch);
+  if (m == NULL || !exact_std (m) || (m->ddof != 0 && m->ddof != 1))
+    return -1;
+  m->ddof = 1 - m->ddof;
+  out->params[0].value = m->ddof;
+  snprintf (label, size, "ddof %d in place of %d", m->ddof, 1 - m->ddof);
+  return 0;
+}
+
+/* eps added to the std <-> inside the square root. */
+static int
+axis_eps_at (const rl_variant *base, rl_variant *out, void *scratch, char *label, size_t size)
+{
+  rlref_adv_convention *m = moved (base, out, scratch);
+  if (m == NULL || m->scale != RLREF_SCALE_GROUP_STD)
+    return -1;
+  if (m->eps_at == RLREF_EPS_ADD_STD)
+    {
+      m->eps_at = RLREF_EPS_IN_SQRT;
+      snprintf (label, size, "eps inside the square root, sqrt(var + eps), in place of "
+                "added to the std");
+    }
+  else
+    {
+      m->eps_at = RLREF_EPS_ADD_STD;
+      snprintf (label, size, "eps added to the std, std + eps, in place of inside the "
+                "square root");
+    }
+  return 0;
+}
+
+/* The std > 0 guard on <-> off. */
+static int
+axis_guard (const rl_variant *base, rl_variant *out, void *scratch, char *label, size_t size)
+{
+  rlref_adv_convention *m = moved (base, out, scratch);
+  if (m == NULL || m->scale != RLREF_SCALE_GROUP_STD)
+    return -1;
+  if (m->guard == RLREF_GUARD_NONE)
+    {
+      m->guard = RLREF_GUARD_POSITIVE;
+      snprintf (label, size, "the std > 0 guard (advantage 0 for a zero std) added");
+    }
+  else
+    {
+      m->guard = RLREF_GUARD_NONE;
+      snprintf (label, size, "without the std %s guard",
+                conv (base)->guard == RLREF_GUARD_EPS ? "> eps" : "> 0");
+    }
+  return 0;
+}
+
+/* The std > eps guard (seed 001's) in place of none or std > 0. */
+static int
+axis_guard_eps (const rl_variant *base, rl_variant *out, void *scratch, char *label,
+                size_t size)
+{
+  rlref_adv_convention *m = moved (base, out, scratch);
+  if (m == NULL || m->scale != RLREF_SCALE_GROUP_STD || m->guard == RLREF_GUARD_EPS)
+    return -1;
+  snprintf (label, size, "the std > eps guard (advantage 0 for std <= eps) %s",
+            m->guard == RLREF_GUARD_NONE ? "added" : "in place of std > 0");
+  m->guard = RLREF_GUARD_EPS;
+  return 0;
+}
+
+/* eps at another convention's value. */
+static int
+eps_to (double eps, const rl_variant *base, rl_variant *out, void *scratch, char *label,
+        size_t size)
+{
+  rlref_adv_convention *m = moved (base, out, scratch);
+  if (m == NULL || m->scale == RLREF_SCALE_NONE || m->eps == eps)
+    return -1;
+  snprintf (label, size, "eps %g in place of %g", eps, m->eps);
+  m->eps = eps;
+  out->params[1].value = eps;
+  return 0;
+}
+
+#define EPS_AXIS(fn, value)                                                          static int                                                                        fn (const rl_variant *base, rl_variant *out, void *scratch, char *label, size_t size)   {                                                                                   return eps_to ((value), base, out, scratch, label, size);                       }
+EPS_AXIS (axis_eps_1e4, 1e-4)
+EPS_AXIS (axis_eps_1e6, 1e-6)
+EPS_AXIS (axis_eps_1e8, 1e-8)
+EPS_AXIS (axis_eps_1e9, 1e-9)
+EPS_AXIS (axis_eps_0, 0.0)
+
+static const rl_axis adv_axes[] = {
+  { "ddof", axis_ddof },
+  { "eps-placement", axis_eps_at },
+  { "std-guard", axis_guard },
+  { "std-eps-guard", axis_guard_eps },
+  { "eps-1e-4", axis_eps_1e4 },
+  { "eps-1e-6", axis_eps_1e6 },
+  { "eps-1e-8", axis_eps_1e8 },
+  { "eps-1e-9", axis_eps_1e9 },
+  { "eps-0", axis_eps_0 },
+  { NULL, NULL },
+};
+
 static rl_formula formulas[] = {
   { "GRPO-ADV", "group-relative advantage under each convention", "000 (13.23); 001; 003",
     "per group, the convention of the test group's variant (the variants table below)",
-    .cases = c_adv, .notes = n_grpo },
+    .cases = c_adv, .notes = n_grpo, .axes = adv_axes },
   { "GRPO-ADV-EX", "the seeds' worked group-advantage examples", "000 section 5.1; 001; 003",
     "the seeds' worked examples under the variant named by the group",
     .cases = c_adv_ex, .notes = n_grpo },
@@ -226,7 +369,7 @@ variants_of (const rl_io *io, const char *only)
         .params = { { "ddof", c->ddof, .is_int = 1 }, { "eps", c->eps } },
         .data = c,
         .cert = c->scale == RLREF_SCALE_F32_ONEPASS || c->scale == RLREF_SCALE_F32_TRL
-                ? "float32-emulation" : NULL };
+                || c->scale == RLREF_SCALE_F32_STATS ? "float32-emulation" : NULL };
       n++;
     }
   return v;

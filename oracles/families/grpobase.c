@@ -16,6 +16,8 @@ RL_EVAL_DECL (rloo_strided);
 RL_EVAL_DECL (rloo_identity);
 RL_EVAL_DECL (rloo_kl);
 RL_EVAL_DECL (rloo_loss);
+RL_EVAL_DECL (rloo_kl_after);
+RL_EVAL_DECL (rloo_token_loss);
 RL_EVAL_DECL (var_exact);
 RL_EVAL_DECL (var_mc);
 RL_EVAL_DECL (stdbias);
@@ -166,7 +168,7 @@ static const rl_io io_kl = {
   .out = (const rl_output[]) {
     { "penalty", "beta sum_t mask (logp_old - logp_ref), subtracted from the reward",
       .len_of = "rewards" },
-    { "adv", "TRL's leave-one-out advantage of the shaped rewards", .len_of = "rewards" },
+    { "adv", "the leave-one-out advantage of the shaped rewards", .len_of = "rewards" },
     RL_END },
   RL_EVALS (rloo_kl), .part = "kl-reward",
 };
@@ -188,8 +190,42 @@ static const rl_io io_loss = {
   RL_EVALS (rloo_loss), .part = "loss",
 };
 
+static const rl_io io_kl_after = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "N rewards, groups of G contiguous" },
+    { "logp_old", RL_REAL_ARRAY, "log pi_old of each token, N rows of L" },
+    { "logp_ref", RL_REAL_ARRAY, "log pi_ref of each token", .same_len_as = "logp_old" },
+    { "mask", RL_INT_ARRAY, "1 for a completion token, 0 for padding", .same_len_as = "logp_old" },
+    { "group_size", RL_INT, "G (default: N, one group)", .defaults_to_len_of = "rewards" },
+    { "beta", RL_REAL, "the KL coefficient" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "penalty", "beta sum_t mask clamp(logp_old - logp_ref, -10, 10), added after the baseline",
+      .len_of = "rewards" },
+    { "adv", "clamp(loo, -10, 10) - penalty: the return of the first token", .len_of = "rewards" },
+    RL_END },
+  RL_EVALS (rloo_kl_after), .part = "kl-reward",
+};
+
+static const rl_io io_token_loss = {
+  .in = (const rl_input[]) {
+    { "logp", RL_REAL_ARRAY, "log pi_theta of each token, N rows of L" },
+    { "logp_old", RL_REAL_ARRAY, "log pi_old of each token", .same_len_as = "logp" },
+    { "mask", RL_INT_ARRAY, "1 for a completion token, 0 for padding", .same_len_as = "logp" },
+    { "adv", RL_REAL_ARRAY, "the advantage of each of the N sequences" },
+    { "eps_low", RL_REAL, "lower clip width, 0 <= eps_low < 1" },
+    { "eps_high", RL_REAL, "upper clip width, >= 0" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "loss", "the token mean of -min(rho_t A, clip(rho_t, 1 - eps_low, 1 + eps_high) A), "
+      "rho_t = exp(clamp(logp - logp_old, -20, 20))" },
+    RL_END },
+  RL_EVALS (rloo_token_loss), .part = "loss",
+};
+
 static const enum rlref_rloo_convention rloo_seed = RLREF_RLOO_SEED, rloo_trl = RLREF_RLOO_TRL,
-  rloo_verl = RLREF_RLOO_VERL, rloo_vec = RLREF_RLOO_VERL_VECTORIZED;
+  rloo_verl = RLREF_RLOO_VERL, rloo_vec = RLREF_RLOO_VERL_VECTORIZED,
+  rloo_orl = RLREF_RLOO_OPENRLHF;
 
 static const rl_variant v_rloo[] = {
   { "seed-000", "A_i = r_i - (sum_j r_j - r_i)/(G - 1) (13.28); a group of one, NaN or "
@@ -197,27 +233,63 @@ static const rl_variant v_rloo[] = {
     &io_rloo, .data = &rloo_seed },
   { "trl", "13.28 over the scorable (non-NaN) rewards of the group, c of them: (c r_i - S)/(c - "
     "1); a NaN reward, and a group with fewer than two scorable rewards, get 0 "
-    "(nan_to_num); an infinite reward refused (nan_to_num would give +-DBL_MAX)",
-    "TRL (1.10 development line) RLOOTrainer", &io_rloo, .data = &rloo_trl },
-  { "verl", "13.28 as r n/(n - 1) - mean n/(n - 1); a group of one keeps A = r (mean 0); NaN "
-    "or infinite rewards refused", "verl (August 2026 main) compute_rloo_outcome_advantage",
-    &io_rloo, .data = &rloo_verl },
+    "(nan_to_num); an infinite reward refused (nan_to_num would give +-DBL_MAX, as it does "
+    "for a float64 sum that overflows)",
+    "TRL (1.10 development line) trl/trainer/rloo_trainer.py "
+    "RLOOTrainer._generate_and_score_completions (rloo_trainer.py:1547-1561)", &io_rloo,
+    .data = &rloo_trl },
   { "verl-vectorized", "(c r - S)/max(c - 1, 1) (c > 1): a group of one gives 0; NaN or "
-    "infinite rewards refused", "verl (August 2026 main) rloo_vectorized", &io_rloo,
+    "infinite rewards refused", "verl (1dda039) core_algos.py "
+    "compute_rloo_vectorized_outcome_advantage (rloo_vectorized)", &io_rloo,
     .data = &rloo_vec },
-  { "trl-strided", "13.28 with the rewards laid out sample-major (reshape(rloo_k, -1)): "
+  { "verl", "13.28 as r n/(n - 1) - mean n/(n - 1); a group of one keeps A = r (mean 0); NaN "
+    "or infinite rewards refused", "verl (1dda039) core_algos.py "
+    "compute_rloo_outcome_advantage (rloo)",
+    &io_rloo, .data = &rloo_verl },
+  { "sample-major", "13.28 with the rewards laid out sample-major (reshape(rloo_k, -1)): "
     "response j of prompt q at j P + q; rloo_k = 1, NaN or infinite rewards refused",
-    "TRL up to 0.19 RLOOTrainer (the layout changed to grouped by prompt afterwards)", &io_strided },
+    "TRL up to 0.19 RLOOTrainer (the layout changed to grouped by prompt afterwards); verl "
+    "(1dda039) core_algos.py compute_rloo_outcome_advantage and "
+    "compute_rloo_vectorized_outcome_advantage, which group by the uid index in any order",
+    &io_strided },
   { "identity", "loo (13.28), centered r - mean and scale (G - 1)/G: r - mean = ((G - 1)/G) "
     "loo, the group-mean baseline a fixed rescaling of the leave-one-out one",
     "seed 000 section 5 (G = 8: 0.875; G = 64: 0.984)", &io_identity },
   { "trl-kl", "penalty beta sum_t mask (logp_old - logp_ref) (k1 summed over the sequence), "
-    "then trl's leave-one-out advantage of r - penalty", "TRL (1.10 development line) RLOOTrainer, beta != 0",
-    &io_kl },
+    "then trl's leave-one-out advantage of r - penalty (a NaN reward gets 0)",
+    "TRL (1.10 development line) trl/trainer/rloo_trainer.py "
+    "RLOOTrainer._generate_and_score_completions, beta != 0 (per_token_kl, line 1531)",
+    &io_kl, .data = &rloo_trl },
+  { "verl-kl", "the same penalty subtracted token by token before the estimator sums the "
+    "row, then verl's leave-one-out advantage (a NaN reward refused: verl's is NaN)",
+    "verl (1dda039) algorithm.use_kl_in_reward: verl/trainer/ppo/ray_trainer.py "
+    "apply_kl_penalty (kl_penalty \"kl\", token_level_rewards = scores - beta kld), then "
+    "core_algos.py compute_rloo_outcome_advantage (rloo) or "
+    "compute_rloo_vectorized_outcome_advantage (rloo_vectorized), which sum the row",
+    &io_kl, .data = &rloo_verl },
   { "trl-seq-ratio", "one ratio per sequence, exp(sum_t mask (logp - logp_old)) (not GSPO's "
     "1/|y| power), clipped to [1 - eps_low, 1 + eps_high]; loss = mean_i -min(rho A, clip(rho) A)",
     "TRL (1.10 development line) RLOOTrainer; seed 000 section 11 Table 4 (sequence-level "
     "ratio)", &io_loss },
+  { "openrlhf", "13.28, A_i = r_i - (sum_j r_j - r_i)/(G - 1), then clamped to [-10, 10]; a "
+    "group of one, NaN or infinite rewards refused",
+    "OpenRLHF 0.11 --algo.advantage.estimator rloo: trainer/ppo_utils/experience_maker.py "
+    "compute_advantages_and_returns (baseline = (sum - r)/(n_samples_per_prompt - 1)), "
+    "models/utils.py compute_reward (r.clamp(-10, 10), the default --reward.clip_range, "
+    "utils.py:108-109); cli/train_ppo_ray.py:612-615 (n_samples_per_prompt > 1 asserted)",
+    &io_rloo, .data = &rloo_orl },
+  { "openrlhf-kl", "the KL penalty after the baseline: A_i = clamp(loo_i, -10, 10) - beta "
+    "sum_t mask clamp(logp_old - logp_ref, -10, 10) (the return of the first token with "
+    "gamma 1); a group of one, NaN or infinite rewards refused",
+    "OpenRLHF 0.11 --algo.advantage.estimator rloo with --algo.kl.init_coef beta: "
+    "trainer/ppo_utils/experience_maker.py compute_advantages_and_returns (the baseline of "
+    "the raw rewards), models/utils.py compute_approx_kl (k1 clamped, line 78) and "
+    "compute_reward (the per-token KL reward added to the clamped shaped reward, "
+    "utils.py:108-126), get_cumulative_returns", &io_kl_after },
+  { "openrlhf-token-ratio", "one ratio per token, rho_t = exp(clamp(logp - logp_old, -20, "
+    "20)), the PPO clip per token, the loss the mean over every masked token (not TRL's "
+    "sequence ratio)", "OpenRLHF 0.11 models/loss.py PolicyLoss (token-level loss, the "
+    "log-ratio clamp of lines 166-169) for --algo.advantage.estimator rloo", &io_token_loss },
   RL_END,
 };
 
@@ -225,7 +297,7 @@ static rl_outcome
 single_rloo (const rl_variant *v)
 {
   const enum rlref_rloo_convention *c = v->data;
-  if (*c == RLREF_RLOO_SEED)
+  if (*c == RLREF_RLOO_SEED || *c == RLREF_RLOO_OPENRLHF)
     return RL_INVALID;
   return *c == RLREF_RLOO_VERL ? RL_ACCEPTABLE : RL_VALID;
 }
@@ -237,7 +309,12 @@ nan_rloo (const rl_variant *v)
   return *c == RLREF_RLOO_TRL ? RL_VALID : RL_INVALID;
 }
 
-#define ADV "seed-000,trl,verl,verl-vectorized"
+/* verl-vectorized before verl: the two differ only on a group of one, which
+ * verl's variant takes as acceptable; the checker orders equally good
+ * variants as the golden lists them. */
+#define ADV "seed-000,trl,verl,verl-vectorized,openrlhf"
+#define KLR "trl-kl,verl-kl,openrlhf-kl"
+#define LOSS "trl-seq-ratio,openrlhf-token-ratio"
 #define LP3 " logp_old=-0.5,-1.2,-0.1,-2,-0.3,-0.7,-1,-1,-1,-0.2,-0.4,-0.6" \
   " logp_ref=-0.4,-1.5,-0.1,-1.5,-0.3,-1,-1.2,-0.9,-1,-0.2,-0.6,-0.5"
 
@@ -253,9 +330,12 @@ static const rl_case c_rloo[] = {
     "1e-200 beside 1 and 2 keeps its bits in the other advantages" },
   { ADV, "rewards=1.5e308,1.7e308 group_size=2", "RangeScaling",
     "-+2e307 though the sum of the rewards overflows binary64" },
+  { ADV, "rewards=25,0,5,0 group_size=4", "RewardClip",
+    "a reward beyond 10: A = 23.33, -10, -3.33, -10; OpenRLHF clips the shaped reward to "
+    "[-10, 10] (10, -10, -3.33, -10)" },
   { ADV, "rewards=0.5 group_size=1", "GroupOfOne",
-    "a group of one: refused (13.28), 0 (TRL, verl rloo_vectorized), r (verl rloo)",
-    .expect = single_rloo },
+    "a group of one: refused (13.28, OpenRLHF's assertion), 0 (TRL, verl rloo_vectorized), r "
+    "(verl rloo)", .expect = single_rloo },
   { ADV, "rewards=0.5,2 group_size=1", "GroupOfOne MultiGroup", "two groups of one",
     .expect = single_rloo },
   { ADV, "rewards=1,nan,0,1 group_size=4", "NaNReward",
@@ -267,15 +347,15 @@ static const rl_case c_rloo[] = {
   { ADV, "rewards= group_size=1", "Empty", "no rewards", .invalid_in = "*" },
   { ADV, "rewards=1,2,3 group_size=2", "LengthMismatch", "3 rewards in groups of 2",
     .invalid_in = "*" },
-  { "trl-strided", "rewards=1,0.5,0,0.25,0,1,0,0 group_size=4", "Layout",
+  { "sample-major", "rewards=1,0.5,0,0.25,0,1,0,0 group_size=4", "Layout",
     "two prompts, four responses each, sample-major: prompt 0 has 1, 0, 0, 0, prompt 1 has "
     "0.5, 0.25, 1, 0; read as contiguous groups the advantages differ" },
-  { "trl-strided", "rewards=1,0,0,1,0.5,0.25,1,0 group_size=4", "Layout",
+  { "sample-major", "rewards=1,0,0,1,0.5,0.25,1,0 group_size=4", "Layout",
     "the grouped batch of the seed-000 case read sample-major" },
-  { "trl-strided", "rewards=1,0,0,0 group_size=4", "", "one prompt: the layouts agree" },
-  { "trl-strided", "rewards=0.5,2 group_size=1", "GroupOfOne", "rloo_k = 1: no baseline",
+  { "sample-major", "rewards=1,0,0,0 group_size=4", "", "one prompt: the layouts agree" },
+  { "sample-major", "rewards=0.5,2 group_size=1", "GroupOfOne", "rloo_k = 1: no baseline",
     .invalid_in = "*" },
-  { "trl-strided", "rewards=1,2,3 group_size=2", "LengthMismatch", "3 rewards, rloo_k = 2",
+  { "sample-major", "rewards=1,2,3 group_size=2", "LengthMismatch", "3 rewards, rloo_k = 2",
     .invalid_in = "*" },
   { "identity", "rewards=-1,1,3,5,7,9,11,13 group_size=8", "SeedDerived",
     "G = 8: r - mean = 0.875 loo" },
@@ -287,34 +367,53 @@ static const rl_case c_rloo[] = {
   { "identity", "rewards=1,2,1e-200 group_size=3", "ExactSum", "1e-200 beside 1 and 2" },
   { "identity", "rewards=0.5 group_size=1", "GroupOfOne", "no leave-one-out baseline",
     .invalid_in = "*" },
-  { "trl-kl", "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,0 group_size=4 beta=0.05",
+  { KLR, "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,0 group_size=4 beta=0.05",
     "", "k1 of the old policy against the reference, summed over the unmasked tokens" },
-  { "trl-kl", "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,0 group_size=2 beta=0.5",
+  { KLR, "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,0 group_size=2 beta=0.5",
     "MultiGroup", "two groups of two, beta 0.5" },
-  { "trl-kl", "rewards=1,nan,0,1" LP3 " mask=1,1,1,1,1,1,1,1,1,1,1,1 group_size=4 beta=0.1",
+  { KLR, "rewards=1,nan,0,1" LP3 " mask=1,1,1,1,1,1,1,1,1,1,1,1 group_size=4 beta=0.1",
     "NaNReward", "an unscorable response stays NaN before the advantage, which gives it 0 "
-    "(its penalty is still formed)" },
-  { "trl-kl", "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,0 group_size=4 beta=0",
+    "(its penalty is still formed); verl's and OpenRLHF's group means are NaN",
+    .invalid_in = "verl-kl,openrlhf-kl" },
+  { KLR, "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,0 group_size=4 beta=0",
     "", "beta = 0: the plain trl advantage" },
-  { "trl-kl", "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,2 group_size=4 beta=0.05",
+  { KLR, "rewards=1,0,0,1" LP3 " mask=1,1,1,1,1,0,1,1,1,1,0,2 group_size=4 beta=0.05",
     "OutOfDomain", "a mask element of 2", .invalid_in = "*" },
-  { "trl-kl", "rewards=1,0,0,1 logp_old=-0.5,-1 logp_ref=-0.5,-1 mask=1,1 group_size=4 "
+  { KLR, "rewards=25,0,5,0 logp_old=-0.5,-1.2,-0.1,-2,-0.3,-0.7,-1,-1,-1,-0.2,-0.4,-0.6 "
+    "logp_ref=-12.5,-1.5,-0.1,-1.5,-0.3,-1,-1.2,-0.9,-1,-0.2,-0.6,-0.5 "
+    "mask=1,1,1,1,1,0,1,1,1,1,0,0 group_size=4 beta=0.05", "RewardClip",
+    "a reward beyond 10 and a token log-ratio of 12: TRL shapes r - beta kl first (kl 12.2); "
+    "OpenRLHF clamps the baselined reward to [-10, 10] and the token's k1 to 10, then subtracts "
+    "the penalty" },
+  { KLR, "rewards=1,0,0,1 logp_old=-0.5,-1 logp_ref=-0.5,-1 mask=1,1 group_size=4 "
     "beta=0.05", "LengthMismatch", "2 log-probabilities for 4 sequences", .invalid_in = "*" },
-  { "trl-seq-ratio", "logp=-0.2,-0.3,-1,-0.5,-0.4,-0.1 logp_old=-0.5,-0.5,-0.75,-0.25,-0.5,-0.1 "
+  { LOSS, "logp=-0.2,-0.3,-1,-0.5,-0.4,-0.1 logp_old=-0.5,-0.5,-0.75,-0.25,-0.5,-0.1 "
     "mask=1,1,1,1,1,1 adv=1,-1,0.5 eps_low=0.2 eps_high=0.2", "Clipped",
     "sequence log-ratios 0.5, -0.5, 0.1: ratios 1.6487 (clipped to 1.2 for A > 0), 0.6065 "
     "(clipped to 0.8 for A < 0), 1.1052 (inside)" },
-  { "trl-seq-ratio", "logp=-0.2,-0.3,-1,-0.5,-0.4,-0.1 logp_old=-0.5,-0.5,-0.75,-0.25,-0.5,-0.1 "
+  { LOSS, "logp=-0.2,-0.3,-1,-0.5,-0.4,-0.1 logp_old=-0.5,-0.5,-0.75,-0.25,-0.5,-0.1 "
     "mask=1,0,1,1,1,0 adv=-1,1,2 eps_low=0.2 eps_high=0.28", "Clipped",
     "masked tokens left out of the sums; DAPO's clip-higher widths" },
-  { "trl-seq-ratio", "logp=-3,-3,-3,-3 logp_old=-1,-1,-1,-1 mask=1,1,1,1 adv=1,-2 eps_low=0.2 "
+  { LOSS, "logp=-3,-3,-3,-3 logp_old=-1,-1,-1,-1 mask=1,1,1,1 adv=1,-2 eps_low=0.2 "
     "eps_high=0.2", "Clipped",
     "sequence log-ratio -4: ratio e^-4 (one ratio per sequence, not the 1/|y| power)" },
-  { "trl-seq-ratio", "logp=800,0 logp_old=0,0 mask=1,1 adv=1 eps_low=0.2 eps_high=0.2",
-    "Overflow", "a sequence log-ratio of 800: the ratio exceeds binary64", .invalid_in = "*" },
-  { "trl-seq-ratio", "logp=-1,-1 logp_old=-1,-1 mask=1,1 adv=1 eps_low=1 eps_high=0.2",
+  { LOSS, "logp=0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5 logp_old=0,0,0,0,0,0,0,0 "
+    "mask=1,1,1,1,1,1,1,1 adv=-1 eps_low=0.2 eps_high=0.2", "SequenceRatio",
+    "eight tokens of log-ratio 0.5 with A < 0: the sequence ratio e^4 = 54.6 is the min "
+    "(loss 54.6), where a per-token ratio e^0.5 would give 1.65 (OpenRLHF's token-level loss)" },
+  { LOSS, "logp=800,0 logp_old=0,0 mask=1,1 adv=1 eps_low=0.2 eps_high=0.2",
+    "Overflow", "a sequence log-ratio of 800: the ratio exceeds binary64; OpenRLHF clamps "
+    "each token's log-ratio to 20 (loss -1.1)", .invalid_in = "trl-seq-ratio" },
+  { LOSS, "logp=-0.2,-0.3,-1,-0.5 logp_old=-0.5,-0.5,-0.75,-0.25 mask=1,1,0,0 adv=1,-1 "
+    "eps_low=0.2 eps_high=0.2", "EmptyResponse",
+    "a sequence without tokens: ratio e^0 = 1 and loss -A for TRL; no token for OpenRLHF's "
+    "token mean to count (the mean over the other sequence's tokens)" },
+  { LOSS, "logp=-1,-1 logp_old=-1,-1 mask=0,0 adv=1 eps_low=0.2 eps_high=0.2", "EmptyMask",
+    "no token at all: TRL's sequence ratio is e^0 = 1 (loss -1); OpenRLHF's token mean is 0/0",
+    .invalid_in = "openrlhf-token-ratio" },
+  { LOSS, "logp=-1,-1 logp_old=-1,-1 mask=1,1 adv=1 eps_low=1 eps_high=0.2",
     "OutOfDomain", "eps_low = 1", .invalid_in = "*" },
-  { "trl-seq-ratio", "logp=-1,nan logp_old=-1,-1 mask=1,1 adv=1 eps_low=0.2 eps_high=0.2",
+  { LOSS, "logp=-1,nan logp_old=-1,-1 mask=1,1 adv=1 eps_low=0.2 eps_high=0.2",
     "NonFinite", "a NaN log-probability", .invalid_in = "*" },
   RL_END,
 };
@@ -590,21 +689,37 @@ static const rl_note notes[] = {
     "Rewards spanning more bits than the working precision: the sums keep the small ones." },
   { "RangeScaling", "NUMERICAL",
     "Sums or squares that leave the binary64 range while the result need not: scaled by a "
-    "power of two; a result beyond the range is refused (ERANGE)." },
+    "power of two; a result beyond the range is refused (ERANGE).  The libraries' float64 sums "
+    "overflow here ([1.5e308, 1.7e308]: TRL's nan_to_num maps the -inf to -DBL_MAX, "
+    "OpenRLHF's clamp to -10, verl gives NaN)." },
   { "GroupOfOne", "EDGE_CASE",
-    "A group of one has no leave-one-out baseline: refused (13.28), 0 (TRL, verl "
-    "rloo_vectorized), or the raw reward (verl rloo: acceptable as verl's behaviour, not a "
-    "sound advantage)." },
+    "A group of one has no leave-one-out baseline: refused (13.28; OpenRLHF asserts "
+    "n_samples_per_prompt > 1), 0 (TRL, verl rloo_vectorized), or the raw reward (verl rloo: "
+    "acceptable as verl's behaviour, not a sound advantage)." },
+  { "SequenceRatio", "CONVENTION",
+    "A long sequence whose token log-ratios add up: one ratio per sequence, exp(sum), is far "
+    "from any per-token ratio (the losses of a token-level clip)." },
+  { "RewardClip", "CONVENTION",
+    "A leave-one-out advantage beyond 10: OpenRLHF clips the shaped reward to "
+    "--reward.clip_range [-10, 10] after the baseline (models/utils.py compute_reward); the "
+    "others do not." },
+  { "EmptyResponse", "CONVENTION",
+    "A sequence with no token in the mask: its sequence ratio is e^0 = 1 and it counts in "
+    "TRL's mean over sequences; a token-level mean (OpenRLHF) has nothing of it to count." },
+  { "EmptyMask", "EDGE_CASE",
+    "No token in the whole batch: a mean over tokens is 0/0 (refused); TRL's mean over "
+    "sequences still has a value." },
   { "MultiGroup", "CONVENTION", "Several groups in one batch: groups do not mix." },
   { "NaNReward", "CONVENTION",
     "Unscorable (NaN) rewards: TRL leaves them out of the leave-one-out sums and gives them 0; "
     "the other conventions refuse the input (ENAN) rather than return NaN." },
   { "NonFinite", "INVALID_INPUT", "NaN or infinite input where a number is needed." },
   { "Clipped", "CONVENTION",
-    "One ratio per sequence, exp of the summed token log-ratios, clipped at the sequence level "
-    "(TRL's RLOO), not GSPO's length-normalised 1/|y| power." },
-  { "Overflow", "INVALID_INPUT",
-    "The sequence ratio lies beyond binary64 (a summed log-ratio of 800): refused (ERANGE)." },
+    "The PPO clip of the ratio: of one ratio per sequence, exp of the summed token log-ratios "
+    "(TRL's RLOO; not GSPO's length-normalised 1/|y| power), or of each token's (OpenRLHF)." },
+  { "Overflow", "EDGE_CASE",
+    "The sequence ratio lies beyond binary64 (a summed log-ratio of 800): refused (ERANGE); "
+    "OpenRLHF clamps each token's log-ratio to 20 first and has a value." },
   { "Layout", "CONVENTION",
     "Older TRL (to 0.19) laid the samples out sample-major (all prompts' first responses, then "
     "their second ...): reading such a batch as contiguous groups mixes prompts." },

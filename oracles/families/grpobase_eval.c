@@ -48,7 +48,7 @@ RL_ENTRY (rloo_adv)
   return status ? status : LIB (rloo_adv) (y[0], x[0], a->len[0], G, *c);
 }
 
-/* GRPO-RLOO trl-strided: x = rewards[N] sample-major, group_size; y = adv[N]. */
+/* GRPO-RLOO sample-major: x = rewards[N] sample-major, group_size; y = adv[N]. */
 RL_ENTRY (rloo_strided)
 {
   size_t G;
@@ -66,17 +66,17 @@ RL_ENTRY (rloo_identity)
   return status ? status : LIB (rloo_identity) (y[0], y[1], y[2], x[0], a->len[0], G);
 }
 
-/* GRPO-RLOO trl-kl: x = rewards[N], logp_old[NL], logp_ref[NL], mask (ints),
+/* GRPO-RLOO trl-kl, verl-kl: x = rewards[N], logp_old[NL], logp_ref[NL], mask (ints),
  * group_size, beta; y = penalty[N], adv[N]. */
 RL_ENTRY (rloo_kl)
 {
-  (void) v;
+  const enum rlref_rloo_convention *c = v->data;
   size_t G, L;
   int status = group_size (a, 4, &G);
   if (status == RLREF_SUCCESS)
     status = rows (a->len[1], a->len[0], &L);
   return status ? status : LIB (rloo_kl_reward) (y[0], y[1], x[0], x[1], x[2], a->iv[3],
-                                                 a->len[0], L, G, x[5]);
+                                                 a->len[0], L, G, x[5], *c);
 }
 
 /* GRPO-RLOO trl-seq-ratio: x = logp[NL], logp_old[NL], mask (ints), adv[N],
@@ -88,6 +88,30 @@ RL_ENTRY (rloo_loss)
   int status = rows (a->len[0], a->len[3], &L);
   return status ? status : LIB (rloo_seq_loss) (y[2], y[0], y[1], x[0], x[1], a->iv[2], x[3],
                                                 a->len[3], L, x[4], x[5]);
+}
+
+/* GRPO-RLOO openrlhf-kl: x = rewards[N], logp_old[NL], logp_ref[NL], mask
+ * (ints), group_size, beta; y = penalty[N], adv[N]. */
+RL_ENTRY (rloo_kl_after)
+{
+  (void) v;
+  size_t G, L;
+  int status = group_size (a, 4, &G);
+  if (status == RLREF_SUCCESS)
+    status = rows (a->len[1], a->len[0], &L);
+  return status ? status : LIB (rloo_kl_reward_after_baseline) (y[0], y[1], x[0], x[1], x[2],
+                                                                a->iv[3], a->len[0], L, G, x[5]);
+}
+
+/* GRPO-RLOO openrlhf-token-ratio: x = logp[NL], logp_old[NL], mask (ints),
+ * adv[N], eps_low, eps_high; y = loss. */
+RL_ENTRY (rloo_token_loss)
+{
+  (void) v;
+  size_t L;
+  int status = rows (a->len[0], a->len[3], &L);
+  return status ? status : LIB (rloo_token_loss) (y[0], x[0], x[1], a->iv[2], x[3], a->len[3],
+                                                  L, x[4], x[5]);
 }
 
 /* GRPO-VAR exact: x = values[K], weights (ints), group_size; y = sigma2,

@@ -10,6 +10,8 @@
  * "sequence") and grpo_config.py (defaults); verl
  * verl/trainer/ppo/core_algos.py (agg_loss, compute_policy_loss_gspo,
  * compute_policy_loss_geo_mean, compute_policy_loss_cispo). */
+#include <stdio.h>
+#include <string.h>
 #include "rlref/grpoobj.h"
 #include "family.h"
 
@@ -52,15 +54,38 @@ static const rl_io io_obj = {
   RL_EVALS (grpo_obj), .part = "objective",
 };
 
-static const enum rlref_grpo_obj_kind k_outside = RLREF_GRPO_OBJ_KL_OUTSIDE;
-static const enum rlref_grpo_obj_kind k_inside = RLREF_GRPO_OBJ_KL_INSIDE;
-static const enum rlref_grpo_obj_kind k_cispo_trl = RLREF_GRPO_OBJ_CISPO_TRL;
-static const enum rlref_grpo_obj_kind k_cispo_verl = RLREF_GRPO_OBJ_CISPO_VERL;
+/* The conventions: kind, the loss's aggregation, the kl's, the log-ratio
+ * clamp, the dual clip and its c, the KL estimate. */
+static const rlref_grpo_obj_convention k_outside = {
+  RLREF_GRPO_OBJ_KL_OUTSIDE, RLREF_AGG_SEQ_MEAN_TOKEN_MEAN, RLREF_AGG_TOKEN_MEAN, 0, 0, 3.0,
+  RLREF_GRPO_KL_K3 };
+static const rlref_grpo_obj_convention k_inside = {
+  RLREF_GRPO_OBJ_KL_INSIDE, RLREF_AGG_SEQ_MEAN_TOKEN_MEAN, RLREF_AGG_SEQ_MEAN_TOKEN_MEAN, 0, 0,
+  3.0, RLREF_GRPO_KL_K3 };
+static const rlref_grpo_obj_convention k_cispo_trl = {
+  RLREF_GRPO_OBJ_CISPO_TRL, RLREF_AGG_TOKEN_MEAN, RLREF_AGG_TOKEN_MEAN, 0, 0, 3.0,
+  RLREF_GRPO_KL_K3 };
+static const rlref_grpo_obj_convention k_cispo_verl = {
+  RLREF_GRPO_OBJ_CISPO_VERL, RLREF_AGG_TOKEN_MEAN, RLREF_AGG_TOKEN_MEAN, 1, 0, 3.0,
+  RLREF_GRPO_KL_K3_CAP };
+static const rlref_grpo_obj_convention k_trl = {
+  RLREF_GRPO_OBJ_KL_INSIDE, RLREF_AGG_SEQ_MEAN_TOKEN_MEAN, RLREF_AGG_TOKEN_MEAN, 0, 0, 3.0,
+  RLREF_GRPO_KL_K3 };
+static const rlref_grpo_obj_convention k_verl = {
+  RLREF_GRPO_OBJ_KL_INSIDE, RLREF_AGG_TOKEN_MEAN, RLREF_AGG_TOKEN_MEAN, 1, 1, 3.0,
+  RLREF_GRPO_KL_K3_CAP };
+static const rlref_grpo_obj_convention k_openrlhf = {
+  RLREF_GRPO_OBJ_KL_INSIDE, RLREF_AGG_TOKEN_MEAN, RLREF_AGG_TOKEN_MEAN, 1, 0, 3.0,
+  RLREF_GRPO_KL_K3_CAP };
 
 #define BETA(b) { "beta", (b), .in_x = 1 }
 #define S_RULE "s_t = min(rho_t A_i, clip(rho_t, 1 - eps_low, 1 + eps_high) A_i), rho_t = " \
   "exp(logp_t - old_logp_t) (13.25, no clamp); k3_t = e^{-k} - 1 + k, k = logp_t - ref_logp_t " \
   "(13.26); "
+#define S_RULE_CLAMP "s_t = min(rho_t A_i, clip(rho_t, 1 - eps_low, 1 + eps_high) A_i), " \
+  "rho_t = exp(clamp(logp_t - old_logp_t, -20, 20)) (no gradient where the clamp binds); " \
+  "k_t = min(k3_t, 10), k3_t = e^{-k} - 1 + k, k = logp_t - ref_logp_t (no gradient above " \
+  "10); "
 
 static const rl_variant v_obj[] = {
   { "seed-000", S_RULE "J = (1/G) sum_i (1/n_i) sum_t s_t - beta K, the KL once per prompt "
@@ -71,9 +96,7 @@ static const rl_variant v_obj[] = {
     "prompt)", &io_obj, .params = { EPS (0.2, 0.2), BETA (0.04) }, .data = &k_outside },
   { "seed-003", S_RULE "J = (1/G) sum_i (1/n_i) sum_t (s_t - beta k3_t), the KL inside the "
     "per-token mean; K = (1/G) sum_i (1/n_i) sum_t k3_t; eps 0.2, beta 0.04",
-    "seed 003 (J_GRPO with - beta D_KL inside the token sum); TRL GRPOTrainer loss_type "
-    "\"grpo\" with beta > 0 (per_token_loss + beta per_token_kl, then the mean over each "
-    "sequence's tokens and over sequences; TRL's default beta is 0)", &io_obj,
+    "seed 003 (J_GRPO with - beta D_KL inside the token sum)", &io_obj,
     .params = { EPS (0.2, 0.2), BETA (0.04) }, .data = &k_inside },
   { "cispo-trl", "CISPO: c_t = min(rho_t, eps_high) detached (no lower bound, rho "
     "unclamped), J = (1/N) sum_t (c_t A_i logp_t - beta k3_t), N the masked tokens; the "
@@ -82,10 +105,38 @@ static const rl_variant v_obj[] = {
     "the batch's tokens divided by num_items_in_batch)", &io_obj,
     .params = { { "eps_high", 5.0, .in_x = 1 }, BETA (0.0) }, .data = &k_cispo_trl },
   { "cispo-verl", "CISPO: l clamped to [-20, 20], c_t = clip(e^l, 1 - eps_low, 1 + eps_high) "
-    "detached (two-sided), J = (1/N) sum_t (c_t A_i logp_t - beta k3_t) (token-mean); eps "
-    "0.2, beta 0 (the KL term here is plain k3; verl's low_var_kl clamps it at 10)",
-    "verl compute_policy_loss_cispo (clip_ratio 0.2, loss_agg_mode token-mean)", &io_obj,
+    "detached (two-sided), J = (1/N) sum_t (c_t A_i logp_t - beta k_t) (token-mean), k_t = "
+    "min(k3_t, 10) (low_var_kl) and K its token mean; eps 0.2, beta 0",
+    "verl (1dda039) core_algos.py compute_policy_loss_cispo (clip_ratio 0.2, loss_agg_mode "
+    "token-mean) through workers/utils/losses.py ppo_loss, kl_loss_type low_var_kl "
+    "(kl_penalty_forward: clamp(kld, -10, 10)) with kl_loss_coef 0", &io_obj,
     .params = { EPS (0.2, 0.2), BETA (0.0) }, .data = &k_cispo_verl },
+  { "trl", S_RULE "J = (1/G) sum_i (1/n_i) sum_t (s_t - beta k3_t) (seed-003's loss: beta k3 "
+    "added to the per-token loss, then the mean over each sequence's tokens and over the "
+    "sequences); the logged K = sum_t k3_t / N, the token mean over the batch, not the loss's "
+    "seq-mean-token-mean; eps 0.2, beta 0.04",
+    "TRL (1.10 development line) GRPOTrainer._compute_loss, loss_type \"grpo\" with beta > 0: "
+    "grpo_trainer.py:3069-3073 (k3), 3120-3121 (per_token_loss + beta per_token_kl), "
+    "3124-3125 (the seq-mean-token-mean), 3229-3238 (the kl metric, global_masked_mean)",
+    &io_obj, .params = { EPS (0.2, 0.2), BETA (0.04) }, .data = &k_trl },
+  { "verl", S_RULE_CLAMP "for A_i < 0 the dual clip s_t = max(s_t, c A_i), c = 3 (0 "
+    "gradient where it binds); J = (1/N) sum_t (s_t - beta k_t) (token-mean of both the policy "
+    "loss and the KL loss); K = (1/N) sum_t k_t; eps 0.2, beta 0.04 (the test's kl_loss_coef)",
+    "verl (1dda039) workers/utils/losses.py ppo_loss with core_algos.py "
+    "compute_policy_loss_vanilla (clamp of negative_approx_kl to [-20, 20], clip_ratio_c 3), "
+    "kl_penalty_forward low_var_kl (clamp(kl, -20, 20), clamp(kld, -10, 10)) and agg_loss "
+    "token-mean (the default), use_kl_loss with kl_loss_type low_var_kl", &io_obj,
+    .params = { EPS (0.2, 0.2), BETA (0.04) }, .data = &k_verl },
+  { "openrlhf", S_RULE_CLAMP "no dual clip; J = (1/N) sum_t (s_t - beta k_t) (the "
+    "token-level actor loss plus beta times the token mean of the estimate); K = (1/N) sum_t "
+    "k_t; eps 0.2, beta 0.04.  OpenRLHF forms k_t in float32 (log_probs.float() - "
+    "log_probs_base.float()) even for float64 log-probabilities: a float64 run agrees to about "
+    "7 digits in the KL term",
+    "OpenRLHF 0.11 trainer/ray/ppo_actor.py:306-337 (--algo.kl.use_loss, loss = actor_loss + "
+    "kl_loss * kl_ctl) with models/utils.py compute_approx_kl k3 (clamp(min=-10, max=10)), "
+    "models/loss.py PolicyLoss (policy_loss_type ppo: clamp(-20, 20), dual_clip None) and "
+    "aggregate_loss token_level_loss=True", &io_obj,
+    .params = { EPS (0.2, 0.2), BETA (0.04) }, .data = &k_openrlhf },
   RL_END,
 };
 
@@ -111,43 +162,81 @@ static const rl_io io_agg_micro = {
   .out = AGG_OUT, RL_EVALS (grpo_agg), .part = "aggregate-micro",
 };
 
-static const enum rlref_grpo_agg_mode a_tm = RLREF_AGG_TOKEN_MEAN;
-static const enum rlref_grpo_agg_mode a_smtm = RLREF_AGG_SEQ_MEAN_TOKEN_MEAN;
-static const enum rlref_grpo_agg_mode a_smts = RLREF_AGG_SEQ_MEAN_TOKEN_SUM;
-static const enum rlref_grpo_agg_mode a_norm = RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM;
-static const enum rlref_grpo_agg_mode a_nob = RLREF_AGG_SUM_NORM_NO_B;
-static const enum rlref_grpo_agg_mode a_gml = RLREF_AGG_GROUP_MEAN_LENGTH;
-static const enum rlref_grpo_agg_mode a_sum = RLREF_AGG_TOKEN_SUM;
-static const enum rlref_grpo_agg_mode a_micro = RLREF_AGG_MICRO_BATCH;
+/* mode, micro-batches, B the non-empty sequences */
+static const rlref_grpo_agg_convention a_tm = { RLREF_AGG_TOKEN_MEAN, RLREF_AGG_WHOLE, 0 };
+static const rlref_grpo_agg_convention a_smtm = { RLREF_AGG_SEQ_MEAN_TOKEN_MEAN, RLREF_AGG_WHOLE,
+                                                  0 };
+static const rlref_grpo_agg_convention a_smts = { RLREF_AGG_SEQ_MEAN_TOKEN_SUM, RLREF_AGG_WHOLE,
+                                                  0 };
+static const rlref_grpo_agg_convention a_norm = { RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM,
+                                                  RLREF_AGG_WHOLE, 0 };
+static const rlref_grpo_agg_convention a_nob = { RLREF_AGG_SUM_NORM_NO_B, RLREF_AGG_WHOLE, 0 };
+static const rlref_grpo_agg_convention a_gml = { RLREF_AGG_GROUP_MEAN_LENGTH, RLREF_AGG_WHOLE,
+                                                 0 };
+static const rlref_grpo_agg_convention a_sum = { RLREF_AGG_TOKEN_SUM, RLREF_AGG_WHOLE, 0 };
+static const rlref_grpo_agg_convention a_micro = { RLREF_AGG_TOKEN_MEAN, RLREF_AGG_MICRO_LOCAL,
+                                                   0 };
+static const rlref_grpo_agg_convention a_width = { RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM_WIDTH,
+                                                   RLREF_AGG_WHOLE, 0 };
+static const rlref_grpo_agg_convention a_smtm_ne = { RLREF_AGG_SEQ_MEAN_TOKEN_MEAN,
+                                                     RLREF_AGG_WHOLE, 1 };
+static const rlref_grpo_agg_convention a_global = { RLREF_AGG_TOKEN_MEAN,
+                                                    RLREF_AGG_MICRO_GLOBAL, 0 };
 
 #define LCONST(c) { "L_const", (c), .in_x = 1 }
+#define EMPTY_B "; a sequence without a token (an empty response, or a row of padding) " \
+  "weighs 0 and counts in B"
 
 static const rl_variant v_agg[] = {
-  { "token-mean", "sum_t L_t / N, N the masked tokens of the whole batch (13.33)",
-    "verl agg_loss \"token-mean\" (the default); OpenRLHF; TRL loss_type \"dapo\" (over the "
-    "generation batch) and \"bnpo\" (per micro-batch); seed 000 (13.33, DAPO)", &io_agg,
-    .data = &a_tm },
-  { "seq-mean-token-mean", "(1/B) sum_i (1/n_i) sum_t L_t (13.32)",
-    "seed 000 (13.24, 13.32); TRL loss_type \"grpo\"; verl \"seq-mean-token-mean\" (forced for "
-    "GSPO)", &io_agg, .data = &a_smtm },
-  { "seq-mean-token-sum", "(1/B) sum_i sum_t L_t", "verl agg_loss \"seq-mean-token-sum\"",
+  { "token-mean", "sum_t L_t / N, N the masked tokens of the whole batch (13.33); an empty "
+    "sequence adds nothing",
+    "verl (1dda039) core_algos.py agg_loss \"token-mean\" (the default; the trainer's "
+    "batch_num_tokens); OpenRLHF 0.11 models/loss.py aggregate_loss token_level_loss=True; "
+    "TRL (1.10 development line) loss_type \"dapo\" (num_items_in_batch) and \"bnpo\" (one "
+    "micro-batch); seed 000 (13.33, DAPO)", &io_agg, .data = &a_tm },
+  { "seq-mean-token-mean", "(1/B) sum_i (1/n_i) sum_t L_t (13.32)" EMPTY_B,
+    "seed 000 (13.24, 13.32); TRL (1.10 development line) loss_type \"grpo\" (the mean over "
+    "every row of sum / mask.sum(-1).clamp(min=1), grpo_trainer.py:3124-3125); verl (1dda039) "
+    "agg_loss \"seq-mean-token-mean\" with the trainer's global_batch_size, every sequence "
+    "(forced for GSPO)", &io_agg, .data = &a_smtm },
+  { "seq-mean-token-sum", "(1/B) sum_i sum_t L_t" EMPTY_B,
+    "verl (1dda039) agg_loss \"seq-mean-token-sum\" (the trainer's global_batch_size)",
     &io_agg, .data = &a_smts },
-  { "seq-mean-token-sum-norm", "sum_t L_t / (B L_const); L_const 512",
-    "TRL loss_type \"dr_grpo\" (L_const = max_completion_length, default 512); verl "
-    "\"seq-mean-token-sum-norm\" (loss_scale_factor, by default the padded width)", &io_agg,
-    .params = { LCONST (512.0) }, .data = &a_norm },
+  { "seq-mean-token-sum-norm", "sum_t L_t / (B L_const); L_const 512" EMPTY_B,
+    "TRL (1.10 development line) loss_type \"dr_grpo\" (L_const = max_completion_length, "
+    "default 512); verl (1dda039) agg_loss \"seq-mean-token-sum-norm\" with loss_scale_factor "
+    "= L_const", &io_agg, .params = { LCONST (512.0) }, .data = &a_norm },
   { "seq-mean-token-sum-norm-no-b", "sum_t L_t / L_const, B forgotten; L_const 512",
     "verl \"seq-mean-token-sum-norm\" before February 2026 (no division by the batch size)",
     &io_agg, .params = { LCONST (512.0) }, .data = &a_nob },
   { "group-mean-length", "(1/B) sum_i (1/Lbar) sum_t L_t, Lbar = (1/B) sum_i n_i: equal to "
-    "the token mean, since B Lbar = N", "seed 003 (Dr.GRPO: 1/|o_i| replaced by the group mean "
-    "length)", &io_agg, .data = &a_gml },
+    "the token mean, since B Lbar = N (whatever B counts)", "seed 003 (Dr.GRPO: 1/|o_i| "
+    "replaced by the group mean length)", &io_agg, .data = &a_gml },
   { "token-sum", "sum_t L_t, no normalisation", "seed 003's GRPO pseudo-code (maximise "
-    "sum L_t); verl agg_loss \"token-sum\"", &io_agg, .data = &a_sum },
+    "sum L_t); verl (1dda039) agg_loss \"token-sum\" (dp_size 1)", &io_agg, .data = &a_sum },
   { "micro-batch-token-mean", "(1/K) sum_k (sum_{t in k} L_t / N_k) over K micro-batches of "
-    "micro sequences each", "legacy verl (the token mean per micro-batch, averaged over "
-    "gradient accumulation); TRL loss_type \"bnpo\" under gradient accumulation", &io_agg_micro,
-    .data = &a_micro },
+    "micro sequences each (a micro-batch without a token adds 0 and counts in K)",
+    "TRL (1.10 development line) loss_type \"bnpo\" under gradient accumulation (each "
+    "micro-batch's own token mean, mask.sum().clamp(min=1), divided by "
+    "current_gradient_accumulation_steps: grpo_trainer.py:3129-3133); the legacy token mean per "
+    "micro-batch", &io_agg_micro, .data = &a_micro },
+  { "seq-mean-token-sum-norm-width", "sum_t L_t / (B T), T = max_i lens[i] the padded width "
+    "of the batch (L_const not read)" EMPTY_B,
+    "verl (1dda039) agg_loss \"seq-mean-token-sum-norm\" with loss_scale_factor unset (the "
+    "default: loss_mask.shape[-1], core_algos.py:1190-1193)", &io_agg, .data = &a_width },
+  { "seq-mean-token-mean-nonempty", "(1/B') sum_i (1/n_i) sum_t L_t over the B' sequences "
+    "with a token in the mask: an empty sequence is left out of the mean",
+    "OpenRLHF 0.11 models/loss.py aggregate_loss token_level_loss=False (seq_mask, and "
+    "utils/loss_utils.py _optimizer_step_loss_norm's global_batch_size, the non-empty "
+    "sequences); verl agg_loss \"seq-mean-token-mean\" without global_batch_size", &io_agg,
+    .data = &a_smtm_ne },
+  { "global-token-mean", "sum_t L_t / N over the whole batch whatever the micro-batching: "
+    "every micro-batch's sum divided by the batch's token count N, the K losses added",
+    "verl (1dda039) workers/utils/losses.py ppo_loss (global_batch_info: batch_num_tokens of "
+    "the mini-batch, core_algos.py agg_loss:1170-1175); OpenRLHF 0.11 utils/loss_utils.py "
+    "iter_grad_accum_global_norm (the window's batch_num_tokens / gas, and DeepSpeed's 1/gas); "
+    "TRL (1.10 development line) loss_type \"dapo\" (num_items_in_batch of the generation batch, "
+    "grpo_trainer.py:2427, 3140-3142)", &io_agg_micro, .data = &a_global },
   RL_END,
 };
 
@@ -167,9 +256,31 @@ static const rl_io io_dr = {
   RL_EVALS (grpo_dr), .part = "dr-grpo",
 };
 
-static const enum rlref_grpo_dr_reading r_000 = RLREF_DR_NO_NORM;
-static const enum rlref_grpo_dr_reading r_003 = RLREF_DR_GROUP_MEAN_LENGTH;
-static const enum rlref_grpo_dr_reading r_trl = RLREF_DR_CONST_LENGTH;
+/* advantage, weight, clamp, dual clip and c, a group of one, the clip of A */
+static const rlref_grpo_dr_convention r_000 = {
+  RLREF_DR_ADV_CENTRED, RLREF_AGG_SEQ_MEAN_TOKEN_SUM, 0, 0, 3.0, RLREF_DR_SINGLE_ZERO, 0.0 };
+static const rlref_grpo_dr_convention r_003 = {
+  RLREF_DR_ADV_SEED003, RLREF_AGG_GROUP_MEAN_LENGTH, 0, 0, 3.0, RLREF_DR_SINGLE_ZERO, 0.0 };
+static const rlref_grpo_dr_convention r_trl = {
+  RLREF_DR_ADV_CENTRED, RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM, 0, 0, 3.0, RLREF_DR_SINGLE_ZERO,
+  0.0 };
+static const rlref_grpo_dr_convention r_verl = {
+  RLREF_DR_ADV_CENTRED, RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM, 1, 1, 3.0, RLREF_DR_SINGLE_RAW,
+  0.0 };
+static const rlref_grpo_dr_convention r_verl_width = {
+  RLREF_DR_ADV_CENTRED, RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM_WIDTH, 1, 1, 3.0,
+  RLREF_DR_SINGLE_RAW, 0.0 };
+static const rlref_grpo_dr_convention r_openrlhf = {
+  RLREF_DR_ADV_CENTRED, RLREF_AGG_TOKEN_MEAN, 1, 0, 3.0, RLREF_DR_SINGLE_REFUSE,
+  RLREF_GRPO_REWARD_CLIP };
+
+#define DR_VERL "A_i = r_i - mean (norm_adv_by_std_in_grpo False; a group of one has mean 0: " \
+  "A = r), s_t the clipped term with the log-ratio clamped to [-20, 20] and, for A_i < 0, the " \
+  "dual clip max(s_t, 3 A_i) (0 gradient where a clamp or clip binds); "
+#define DR_VERL_WHO "verl (1dda039) core_algos.py compute_grpo_outcome_advantage " \
+  "(norm_adv_by_std_in_grpo False), workers/utils/losses.py ppo_loss with " \
+  "compute_policy_loss_vanilla (clip_ratio 0.2, clip_ratio_c 3) and agg_loss " \
+  "\"seq-mean-token-sum-norm\", use_kl_loss False (docs/algo/grpo.md, DrGRPO)"
 
 static const rl_variant v_dr[] = {
   { "seed-000", "A_i = r_i - mean (no std), J = (1/G) sum_i sum_t s_t (no 1/|y_i|); s_t the "
@@ -185,6 +296,22 @@ static const rl_variant v_dr[] = {
     "TRL GRPOTrainer loss_type \"dr_grpo\" with scale_rewards \"none\" (the Dr.GRPO setup; "
     "max_completion_length 512, epsilon 0.2)", &io_dr,
     .params = { EPS (0.2, 0.2), LCONST (512.0) }, .data = &r_trl },
+  { "verl", DR_VERL "J = sum_{i,t} s_t / (G L_const), L_const 512; eps 0.2",
+    DR_VERL_WHO " with loss_scale_factor = L_const", &io_dr,
+    .params = { EPS (0.2, 0.2), LCONST (512.0) }, .data = &r_verl },
+  { "verl-width", DR_VERL "J = sum_{i,t} s_t / (G T), T = max_i lens[i] the padded width "
+    "(L_const not read); eps 0.2",
+    DR_VERL_WHO " with loss_scale_factor unset (the default: the padded width)", &io_dr,
+    .params = { EPS (0.2, 0.2) }, .data = &r_verl_width },
+  { "openrlhf", "A_i = clamp(r_i - mean, -10, 10) (the shaped reward clipped by "
+    "--reward.clip_range; every token of a response carries it), s_t the clipped term with "
+    "the log-ratio clamped to [-20, 20], no dual clip; J = sum_{i,t} s_t / N, the token mean; "
+    "a group of one refused; eps 0.2",
+    "OpenRLHF 0.11 --algo.advantage.estimator dr_grpo: trainer/ppo_utils/experience_maker.py "
+    "compute_advantages_and_returns (rewards - rewards.mean(-1)), models/utils.py "
+    "compute_reward (r.clamp(-10, 10)), get_cumulative_returns (gamma 1), models/loss.py "
+    "PolicyLoss (token_level_loss); cli/train_ppo_ray.py:612-615 (n_samples_per_prompt > 1 "
+    "asserted)", &io_dr, .params = { EPS (0.2, 0.2) }, .data = &r_openrlhf },
   RL_END,
 };
 
@@ -202,20 +329,33 @@ static const rl_io io_gspo = {
   RL_EVALS (grpo_gspo), .part = "gspo",
 };
 
-static const double cap_none = 0.0, cap_verl = RLREF_GSPO_VERL_CAP;
+static const rlref_grpo_gspo_convention g_trl = { 0.0, RLREF_GRPO_EMPTY_COUNT };
+static const rlref_grpo_gspo_convention g_verl = { RLREF_GSPO_VERL_CAP, RLREF_GRPO_EMPTY_COUNT };
+static const rlref_grpo_gspo_convention g_openrlhf = { 0.0, RLREF_GRPO_EMPTY_SKIP };
 
 static const rl_variant v_gspo[] = {
   { "gspo", "s_i = e^{m_i}, m_i the mean token log-ratio, no cap; the sequence clip; loss the "
-    "mean over sequences; eps_low 3e-4, eps_high 4e-4",
-    "seed 000 section 11; seed 003 (GSPO); TRL importance_sampling_level \"sequence\" with "
-    "loss_type \"grpo\" (epsilon 3e-4, epsilon_high 4e-4 as its documentation advises); "
-    "OpenRLHF (no cap: inf or NaN for a large mean)", &io_gspo,
-    .params = { EPS (3e-4, 4e-4) }, .data = &cap_none },
+    "mean over sequences; eps_low 3e-4, eps_high 4e-4; a sequence without a token has s = 1, "
+    "adds 0 and counts in the mean",
+    "seed 000 section 11; seed 003 (GSPO); TRL (1.10 development line) "
+    "importance_sampling_level \"sequence\" with loss_type \"grpo\" (epsilon 3e-4, "
+    "epsilon_high 4e-4 as its documentation advises; mask.sum(-1).clamp(min=1), the mean over "
+    "every row: grpo_trainer.py:3057-3058, 3124-3125)", &io_gspo,
+    .params = { EPS (3e-4, 4e-4) }, .data = &g_trl },
   { "verl", "the GSPO-token form sg(s_i) pi_t/sg(pi_t): the same value and, A per sequence, "
-    "the same gradient; log s_i capped at 10 (e^10 beyond, gradient 0); seq-mean-token-mean; "
+    "the same gradient; log s_i capped at 10 (e^10 beyond, gradient 0); seq-mean-token-mean "
+    "over every sequence (an empty one: s = 1, a zero term); eps_low 3e-4, eps_high 4e-4",
+    "verl (1dda039) core_algos.py compute_policy_loss_gspo (clamp(max=10.0), "
+    "seq_lengths.clamp(min=1); the GSPO recipe's clip_ratio_low 3e-4, clip_ratio_high 4e-4) "
+    "with the trainer's global_batch_size", &io_gspo, .params = { EPS (3e-4, 4e-4) },
+    .data = &g_verl },
+  { "openrlhf", "s_i = e^{m_i}, no cap; the sequence clip on every token; the per-sequence "
+    "token mean over the sequences with a token (an empty sequence left out of the mean); "
     "eps_low 3e-4, eps_high 4e-4",
-    "verl compute_policy_loss_gspo (clamp(max=10.0); the GSPO recipe's clip_ratio_low 3e-4, "
-    "clip_ratio_high 4e-4)", &io_gspo, .params = { EPS (3e-4, 4e-4) }, .data = &cap_verl },
+    "OpenRLHF 0.11 models/loss.py PolicyLoss policy_loss_type \"gspo\" (loss.py:170-177, no "
+    "clamp) with aggregate_loss token_level_loss=False (seq_mask; loss_utils.py's "
+    "global_batch_size, the non-empty sequences)", &io_gspo,
+    .params = { EPS (3e-4, 4e-4) }, .data = &g_openrlhf },
   RL_END,
 };
 
@@ -318,6 +458,9 @@ static const rl_case c_obj[] = {
   { "*", "logp=3,-1 old_logp=0,-1 ref_logp=2,-1 lens=1,1 adv=1,-1 mask=1,1", "CispoCap",
     "rho = e^3 = 20.1 with A > 0: TRL's CISPO caps the weight at 5, verl's clips it to 1.2, "
     "the clipped surrogate stops at 1.2 with no gradient" },
+  { "*", "logp=-1,-2 old_logp=-1,-2 ref_logp=-14,-2.5 lens=1,1 adv=1,-1 mask=1,1", "KLCap",
+    "k = logp - ref = 13: k3 = e^-13 + 12 = 12.0000023 unclamped (the seeds, TRL), capped "
+    "at 10 with no gradient by verl's low_var_kl and OpenRLHF's estimate" },
   { V_EPSLOW, "logp=-1,-2 old_logp=-1,-2 ref_logp=-1.5,-2 lens=1,1 adv=1,-1 mask=1,1 eps_low=0 "
     "eps_high=0", "ZeroClipRange", "eps 0: rho = 1 sits on both bounds of the clip" },
   { "*", LP REF SEQ ADV " mask=1,1,1,2,1,1", "MaskNotBinary", "a mask entry 2",
@@ -348,16 +491,28 @@ static const rl_case c_obj[] = {
   RL_END,
 };
 
-#define V_AGG "token-mean,seq-mean-token-mean,seq-mean-token-sum,group-mean-length,token-sum"
+#define V_AGG "token-mean,seq-mean-token-mean,seq-mean-token-sum,group-mean-length,token-sum," \
+  "seq-mean-token-sum-norm-width,seq-mean-token-mean-nonempty"
 #define V_NORM "seq-mean-token-sum-norm,seq-mean-token-sum-norm-no-b"
+#define V_MICRO "micro-batch-token-mean,global-token-mean"
 #define DET "L=2,1,1,1 lens=1,3 mask=1,1,1,1"
 #define L6 "L=0.5,-1.25,2,0.75,3,-0.5 lens=2,3,1"
+
+/* An empty sequence (a response without a token in the mask, or a row of
+ * padding) is valid under every mode: it weighs 0; the token mean, the
+ * token sum, the group-mean length and the sum-norm without B do not see it;
+ * the seq-mean modes count it in B (verl's trainer, TRL), the non-empty mean
+ * does not (OpenRLHF); the per-micro-batch mean counts an empty micro-batch
+ * in K (TRL bnpo's clamp(min=1)).  The libraries differ here, so the case
+ * is valid under each: it separates them. */
+
 #define AGG_BAD(vs, extra)                                                      \
   { vs, L6 " mask=1,1,2,1,1,1" extra, "MaskNotBinary", "a mask entry 2", .invalid_in = "*" }, \
-  { vs, L6 " mask=1,1,0,0,0,1" extra, "EmptySequence",                          \
-    "the second sequence has no token in the mask", .invalid_in = "*" },        \
-  { vs, "L=0.5,-1.25,2,0.75,3,-0.5 lens=2,4,0 mask=1,1,1,1,1,1" extra, "EmptySequence", \
-    "a sequence of length 0", .invalid_in = "*" },                              \
+  { vs, L6 " mask=1,1,0,0,0,1" extra, "EmptyResponse",                          \
+    "the second sequence has no token in the mask: it weighs 0; B counts it (verl's trainer, " \
+    "TRL) or not (OpenRLHF's sample-level)" },                                  \
+  { vs, "L=0.5,-1.25,2,0.75,3,-0.5 lens=2,4,0 mask=1,1,1,1,1,1" extra, "EmptyResponse", \
+    "a sequence of length 0 (a row of padding): as one without a token" },     \
   { vs, "L=0.5,-1.25,2,0.75,3,-0.5 lens=2,3 mask=1,1,1,1,1,1" extra, "LengthMismatch", \
     "lengths adding up to 5, not 6", .invalid_in = "*" },                       \
   { vs, "L=0.5,inf,2,0.75,3,-0.5 lens=2,3,1 mask=1,1,1,1,1,1" extra, "NonFinite", \
@@ -367,7 +522,8 @@ static const rl_case c_obj[] = {
 static const rl_case c_agg[] = {
   { V_AGG, DET, "Detector",
     "CONVENTIONS L = [[2], [1, 1, 1]]: token-mean 1.25, seq-mean-token-mean 1.5, "
-    "seq-mean-token-sum 2.5 (003's token sum 5; the group-mean length equals the token mean)" },
+    "seq-mean-token-sum 2.5 (003's token sum 5; the group-mean length equals the token mean); "
+    "over the padded width 3: 5/6" },
   { V_NORM, DET " L_const=4", "Detector",
     "CONVENTIONS L = [[2], [1, 1, 1]], L_const = 4: 0.625, or 1.25 when B is forgotten" },
   { V_AGG "," V_NORM, L6 " mask=1,1,1,1,1,1", "Batch",
@@ -378,22 +534,35 @@ static const rl_case c_agg[] = {
     "one sequence: every mode is its mean, its sum, or their rescaling" },
   AGG_BAD (V_AGG "," V_NORM, ""),
   { V_NORM, DET " L_const=0", "OutOfDomain", "L_const = 0", .invalid_in = "*" },
-  { "micro-batch-token-mean", DET " micro=1", "Detector",
-    "micro-batches of one sequence: the mean of 2 and 1 = 1.5, seq-mean-token-mean" },
-  { "micro-batch-token-mean", DET " micro=2", "Detector",
+  { V_MICRO, DET " micro=1", "Detector",
+    "micro-batches of one sequence: the mean of 2 and 1 = 1.5 (seq-mean-token-mean) per "
+    "micro-batch; the batch's token mean 1.25 with the global count" },
+  { V_MICRO, DET " micro=2", "Detector",
     "one micro-batch of both: the token mean 1.25" },
-  { "micro-batch-token-mean", "L=2,1,1,1,0.5,-1,3,4,4 lens=1,3,2,3 mask=1,1,1,1,1,1,1,1,1 "
+  { V_MICRO, "L=2,1,1,1,0.5,-1,3,4,4 lens=1,3,2,3 mask=1,1,1,1,1,1,1,1,1 "
     "micro=2", "MicroBatch",
     "two micro-batches of two sequences, 4 and 5 tokens: (5/4 + 10.5/5)/2 = 1.675, against "
-    "the batch token mean 15.5/9" },
-  AGG_BAD ("micro-batch-token-mean", " micro=1"),
-  { "micro-batch-token-mean", DET " micro=3", "OutOfDomain",
+    "the batch token mean 15.5/9 = 1.7222 of the global count" },
+  AGG_BAD (V_MICRO, " micro=1"),
+  { V_MICRO, DET " micro=3", "OutOfDomain",
     "micro-batches of 3 do not divide 2 sequences", .invalid_in = "*" },
-  { "micro-batch-token-mean", DET " micro=0", "OutOfDomain", "micro = 0", .invalid_in = "*" },
+  { V_MICRO, DET " micro=0", "OutOfDomain", "micro = 0", .invalid_in = "*" },
   RL_END,
 };
 
 #define DR_TOK "logp=-1,-0.3,-2,-0.9,0.5,-0.125 old_logp=-1.25,-0.625,-1.5,-2.25,0.375,-0.5" SEQ
+
+/* A group of one: A = r - r = 0, A = r (verl's mean 0: the raw reward leaks
+ * through, acceptable as verl's behaviour), or refused (OpenRLHF). */
+static rl_outcome
+single_dr (const rl_variant *v)
+{
+  const rlref_grpo_dr_convention *c = v->data;
+  if (c->adv != RLREF_DR_ADV_CENTRED)
+    return RL_VALID;
+  return c->single == RLREF_DR_SINGLE_REFUSE ? RL_INVALID
+    : c->single == RLREF_DR_SINGLE_RAW ? RL_ACCEPTABLE : RL_VALID;
+}
 
 static const rl_case c_dr[] = {
   { "*", DR_TOK " rewards=1,0,0.5" ALL6, "Batch",
@@ -405,8 +574,12 @@ static const rl_case c_dr[] = {
     "mask=1,1,1,1", "LengthBias",
     "a short wrong answer and a long right one: 000 weighs every token 1/G, 003 1/N, TRL "
     "1/(G L_const)" },
+  { "*", DR_TOK " rewards=25,0,5" ALL6, "RewardClip",
+    "r - mean = 15, -10, -5: OpenRLHF clips the shaped reward to [-10, 10] (A = 10, -10, -5); "
+    "the others keep 15" },
   { "*", "logp=-0.5,-1.5 old_logp=-0.75,-1.25 lens=2 rewards=1 mask=1,1", "SingleSequence",
-    "G = 1: the advantage is 0 in every reading" },
+    "G = 1: the advantage is 0 in every reading; verl's mean 0 leaves A = r (acceptable), "
+    "OpenRLHF refuses the group of one", .expect = single_dr },
   { "*", DR_TOK " rewards=1,0,0.5 mask=1,1,3,1,1,1", "MaskNotBinary", "a mask entry 3",
     .invalid_in = "*" },
   { "*", DR_TOK " rewards=1,0,0.5 mask=0,0,1,1,1,1", "EmptySequence",
@@ -420,6 +593,16 @@ static const rl_case c_dr[] = {
     .invalid_in = "*" },
   RL_END,
 };
+
+/* A sequence without a token: counted with a zero term (TRL, verl) or left
+ * out (OpenRLHF), both valid (the case separates them); refused by a
+ * variant that refuses it. */
+static rl_outcome
+empty_gspo (const rl_variant *v)
+{
+  const rlref_grpo_gspo_convention *c = v->data;
+  return c->empty == RLREF_GRPO_EMPTY_REFUSE ? RL_INVALID : RL_VALID;
+}
 
 #define GS_TOK "logp=-1,-0.3,-2,-0.9,0.5,-0.125 old_logp=-1.25,-0.625,-1.5,-2.25,0.375,-0.5" SEQ
 
@@ -436,8 +619,10 @@ static const rl_case c_gspo[] = {
   { "*", "logp=25,15,-1 old_logp=0,0,-1 lens=2,1 adv=-1,0.5 mask=1,1,1", "VerlCap",
     "mean log-ratio 20 with A < 0: s = e^20 unclipped; verl caps it at e^10, gradient 0" },
   { "*", GS_TOK ADV " mask=1,1,2,1,1,1", "MaskNotBinary", "a mask entry 2", .invalid_in = "*" },
-  { "*", GS_TOK ADV " mask=1,1,0,0,0,1", "EmptySequence",
-    "the second sequence has no token in the mask", .invalid_in = "*" },
+  { "*", GS_TOK ADV " mask=1,1,0,0,0,1", "EmptyResponse",
+    "the second sequence has no token in the mask: s = 1, a zero term; TRL and verl count it "
+    "in the 1/G mean, OpenRLHF's sample-level mean leaves it out",
+    .expect = empty_gspo },
   { "*", GS_TOK " adv=1,-1" ALL6, "LengthMismatch", "two advantages for three sequences",
     .invalid_in = "*" },
   { "*", "logp=nan,-1 old_logp=0,0 lens=2 adv=1 mask=1,1", "NonFinite", "a NaN log-probability",
@@ -530,6 +715,18 @@ static const rl_note n_grpoobj[] = {
   { "MicroBatch", "CONVENTION", "Micro-batches of unequal token counts: the mean of their "
     "token means differs from the token mean of the batch." },
   { "Ties", "EDGE_CASE", "Equal keys: the order is decided by length, then by index." },
+  { "EmptyResponse", "EDGE_CASE", "A response without a token in the mask, or of length 0 "
+    "(a row of padding), in a batch: it weighs nothing; the token mean is that of the other "
+    "tokens, while a mean over sequences counts it in B with a zero loss (verl's trainer "
+    "global_batch_size, TRL's mean over rows with clamp(min=1)) or leaves it out (OpenRLHF's "
+    "sample-level global_batch_size).  Both are conventions (the libraries' code): the case "
+    "is valid under each variant and separates them." },
+  { "RewardClip", "CONVENTION", "A shaped reward beyond 10: OpenRLHF clips it to "
+    "--reward.clip_range [-10, 10] after the baseline (models/utils.py compute_reward); the "
+    "others do not." },
+  { "KLCap", "CONVENTION", "A k3 estimate above 10: verl's low_var_kl (clamp(kld, -10, 10)) "
+    "and OpenRLHF's compute_approx_kl (clamp(-10, 10)) cap it, with no gradient beyond; the "
+    "seeds and TRL do not." },
   { "MaskNotBinary", "INVALID_INPUT", "A mask entry other than 0 and 1 (EDOM)." },
   { "EmptySequence", "INVALID_INPUT", "A sequence of length 0 (EINVAL) or one without a token "
     "in the mask (EDOM): its 1/|y_i| is 1/0." },
@@ -540,6 +737,218 @@ static const rl_note n_grpoobj[] = {
   RL_END,
 };
 
+/* --- axes: the departures rlref check searches (rl_axis) ----------------- */
+
+_Static_assert (sizeof (rlref_grpo_obj_convention) <= RL_AXIS_SCRATCH
+                && sizeof (rlref_grpo_agg_convention) <= RL_AXIS_SCRATCH
+                && sizeof (rlref_grpo_dr_convention) <= RL_AXIS_SCRATCH,
+                "a moved convention fits the axis scratch");
+
+/* The name of an aggregation mode, with its per-token weight. */
+static const char *
+mode_name (enum rlref_grpo_agg_mode m)
+{
+  switch (m)
+    {
+    case RLREF_AGG_TOKEN_MEAN: return "token-mean (1/N)";
+    case RLREF_AGG_SEQ_MEAN_TOKEN_MEAN: return "seq-mean-token-mean (1/(B n_i))";
+    case RLREF_AGG_SEQ_MEAN_TOKEN_SUM: return "seq-mean-token-sum (1/B)";
+    case RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM: return "seq-mean-token-sum-norm (1/(B L_const))";
+    case RLREF_AGG_SUM_NORM_NO_B: return "seq-mean-token-sum-norm without B (1/L_const)";
+    case RLREF_AGG_GROUP_MEAN_LENGTH: return "the group-mean length (1/N)";
+    case RLREF_AGG_TOKEN_SUM: return "token-sum (1)";
+    case RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM_WIDTH: return "seq-mean-token-sum-norm over the "
+        "padded width (1/(B T))";
+    default: return "another mode";
+    }
+}
+
+/* "TO in place of FROM", and 1/|y| missing when a per-sequence sum takes the
+ * place of the per-sequence mean. */
+static void
+mode_label (char *label, size_t size, enum rlref_grpo_agg_mode to, enum rlref_grpo_agg_mode from)
+{
+  snprintf (label, size, "%s in place of %s%s", mode_name (to), mode_name (from),
+            to == RLREF_AGG_SEQ_MEAN_TOKEN_SUM && from == RLREF_AGG_SEQ_MEAN_TOKEN_MEAN
+            ? ": 1/|y| missing" : "");
+}
+
+/* Whether variant base has a parameter called name. */
+static int
+has_param (const rl_variant *base, const char *name)
+{
+  for (size_t p = 0; base->params[p].name; p++)
+    if (strcmp (base->params[p].name, name) == 0)
+      return 1;
+  return 0;
+}
+
+/* GRPO-AGG: base's mode replaced by to (the per-micro-batch mean aside;
+ * the sum-norm modes only where base has L_const). */
+static int
+agg_to (enum rlref_grpo_agg_mode to, const rl_variant *base, rl_variant *out, void *scratch,
+        char *label, size_t size)
+{
+  const rlref_grpo_agg_convention *c = base->data;
+  rlref_grpo_agg_convention *m = scratch;
+  size_t np = rl_n_params (base);
+  int add_lc = to == RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM && !has_param (base, "L_const");
+  if (c == NULL || c->micro == RLREF_AGG_MICRO_LOCAL || c->mode == to
+      || (c->mode == RLREF_AGG_GROUP_MEAN_LENGTH && to == RLREF_AGG_TOKEN_MEAN)
+      || (add_lc && np >= RL_MAX_PARAMS))
+    return -1;
+  *out = *base;
+  *m = *c;
+  m->mode = to;
+  out->data = m;
+  if (add_lc)
+    {
+      /* the sum-norm's L_const, 512 as the libraries' default (an input) */
+      out->params[np] = (rl_param) { "L_const", 512.0, 0, 1 };
+      out->params[np + 1] = (rl_param) { NULL, 0.0, 0, 0 };
+    }
+  mode_label (label, size, to, c->mode);
+  if (add_lc)
+    snprintf (label + strlen (label), size - strlen (label), ", L_const 512");
+  return 0;
+}
+
+/* GRPO-AGG: the seq-mean-token-mean over the sequences with a token
+ * (OpenRLHF's sample-level) in place of base's mode. */
+static int
+agg_smtm_ne (const rl_variant *base, rl_variant *out, void *scratch, char *label, size_t size)
+{
+  const rlref_grpo_agg_convention *c = base->data;
+  rlref_grpo_agg_convention *m = scratch;
+  if (c == NULL || c->micro == RLREF_AGG_MICRO_LOCAL
+      || (c->mode == RLREF_AGG_SEQ_MEAN_TOKEN_MEAN && c->skip_empty))
+    return -1;
+  *out = *base;
+  *m = *c;
+  m->mode = RLREF_AGG_SEQ_MEAN_TOKEN_MEAN;
+  m->skip_empty = 1;
+  out->data = m;
+  snprintf (label, size, "seq-mean-token-mean over the sequences with a token (1/(B' n_i)) "
+            "in place of %s", c->mode == RLREF_AGG_SEQ_MEAN_TOKEN_MEAN
+            ? "the mean over every sequence (1/(B n_i))" : mode_name (c->mode));
+  return 0;
+}
+
+/* GRPO-OBJ: the policy term's aggregation replaced by to (the reported kl's
+ * with it where they were the same). */
+static int
+obj_to (enum rlref_grpo_agg_mode to, const rl_variant *base, rl_variant *out, void *scratch,
+        char *label, size_t size)
+{
+  const rlref_grpo_obj_convention *c = base->data;
+  rlref_grpo_obj_convention *m = scratch;
+  if (c == NULL || c->agg == to)
+    return -1;
+  *out = *base;
+  *m = *c;
+  m->agg = to;
+  if (c->kl_agg == c->agg)
+    m->kl_agg = to;
+  out->data = m;
+  mode_label (label, size, to, c->agg);
+  return 0;
+}
+
+/* GRPO-DR: the token weight's normalisation replaced by to. */
+static int
+dr_to (enum rlref_grpo_agg_mode to, const rl_variant *base, rl_variant *out, void *scratch,
+       char *label, size_t size)
+{
+  const rlref_grpo_dr_convention *c = base->data;
+  rlref_grpo_dr_convention *m = scratch;
+  size_t np = rl_n_params (base);
+  int add_lc = to == RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM && !has_param (base, "L_const");
+  if (c == NULL || c->agg == to
+      || (c->agg == RLREF_AGG_GROUP_MEAN_LENGTH && to == RLREF_AGG_TOKEN_MEAN)
+      || (add_lc && np >= RL_MAX_PARAMS))
+    return -1;
+  *out = *base;
+  *m = *c;
+  m->agg = to;
+  out->data = m;
+  if (add_lc)
+    {
+      out->params[np] = (rl_param) { "L_const", 512.0, 0, 1 };
+      out->params[np + 1] = (rl_param) { NULL, 0.0, 0, 0 };
+    }
+  snprintf (label, size, "the weight of %s in place of %s",
+            to == RLREF_AGG_SEQ_MEAN_TOKEN_SUM ? "seq-mean-token-sum (1/G)" : mode_name (to),
+            c->agg == RLREF_AGG_SEQ_MEAN_TOKEN_SUM ? "seq-mean-token-sum (1/G)"
+            : mode_name (c->agg));
+  return 0;
+}
+
+#define MODE_AXIS(fn, kind, to)                                                     \
+  static int                                                                       \
+  fn (const rl_variant *base, rl_variant *out, void *scratch, char *label, size_t size) \
+  {                                                                                \
+    return kind (to, base, out, scratch, label, size);                              \
+  }
+MODE_AXIS (agg_tm, agg_to, RLREF_AGG_TOKEN_MEAN)
+MODE_AXIS (agg_smtm, agg_to, RLREF_AGG_SEQ_MEAN_TOKEN_MEAN)
+MODE_AXIS (agg_smts, agg_to, RLREF_AGG_SEQ_MEAN_TOKEN_SUM)
+MODE_AXIS (agg_norm, agg_to, RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM)
+MODE_AXIS (agg_width, agg_to, RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM_WIDTH)
+MODE_AXIS (agg_sum, agg_to, RLREF_AGG_TOKEN_SUM)
+MODE_AXIS (obj_tm, obj_to, RLREF_AGG_TOKEN_MEAN)
+MODE_AXIS (obj_smtm, obj_to, RLREF_AGG_SEQ_MEAN_TOKEN_MEAN)
+MODE_AXIS (obj_smts, obj_to, RLREF_AGG_SEQ_MEAN_TOKEN_SUM)
+MODE_AXIS (obj_sum, obj_to, RLREF_AGG_TOKEN_SUM)
+MODE_AXIS (dr_smts, dr_to, RLREF_AGG_SEQ_MEAN_TOKEN_SUM)
+MODE_AXIS (dr_tm, dr_to, RLREF_AGG_TOKEN_MEAN)
+MODE_AXIS (dr_norm, dr_to, RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM)
+MODE_AXIS (dr_width, dr_to, RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM_WIDTH)
+
+/* GRPO-OBJ: the capped estimate's gradient that of k2 (verl's "k3+"). */
+static int
+obj_k2_grad (const rl_variant *base, rl_variant *out, void *scratch, char *label, size_t size)
+{
+  const rlref_grpo_obj_convention *c = base->data;
+  rlref_grpo_obj_convention *m = scratch;
+  if (c == NULL || c->kl != RLREF_GRPO_KL_K3_CAP)
+    return -1;
+  *out = *base;
+  *m = *c;
+  m->kl = RLREF_GRPO_KL_K3_CAP_K2_GRAD;
+  out->data = m;
+  snprintf (label, size, "the KL term's gradient that of k2 = k^2/2 (verl's \"k3+\" "
+            "straight-through estimate) in place of k3's");
+  return 0;
+}
+
+static const rl_axis agg_axes[] = {
+  { "token-mean", agg_tm },
+  { "seq-mean-token-mean", agg_smtm },
+  { "seq-mean-token-sum", agg_smts },
+  { "seq-mean-token-sum-norm", agg_norm },
+  { "seq-mean-token-sum-norm-width", agg_width },
+  { "token-sum", agg_sum },
+  { "seq-mean-token-mean-nonempty", agg_smtm_ne },
+  { NULL, NULL },
+};
+
+static const rl_axis obj_axes[] = {
+  { "token-mean", obj_tm },
+  { "seq-mean-token-mean", obj_smtm },
+  { "seq-mean-token-sum", obj_smts },
+  { "token-sum", obj_sum },
+  { "k2-gradient", obj_k2_grad },
+  { NULL, NULL },
+};
+
+static const rl_axis dr_axes[] = {
+  { "seq-mean-token-sum", dr_smts },
+  { "token-mean", dr_tm },
+  { "seq-mean-token-sum-norm", dr_norm },
+  { "seq-mean-token-sum-norm-width", dr_width },
+  { NULL, NULL },
+};
+
 /* --- formulas ------------------------------------------------------------ */
 
 static const rl_formula formulas[] = {
@@ -547,19 +956,26 @@ static const rl_formula formulas[] = {
     "000 (13.24)-(13.26); 003",
     "J = (1/G) Σ_i (1/n_i) Σ_t min(ρA, clip(ρ)A) − β k3 (13.24–13.26), the KL once per prompt "
     "(000) or inside the token mean (003); CISPO: sg(min(ρ, ε_high)) A log π (TRL) or "
-    "sg(clip(ρ)) A log π (verl), a token mean; loss −J and its gradient in logp",
-    v_obj, c_obj, n_grpoobj },
+    "sg(clip(ρ)) A log π (verl), a token mean; the libraries' objectives: TRL's (003's loss, "
+    "the token-mean kl), verl's and OpenRLHF's (token means, l clamped to ±20, k3 capped at 10, "
+    "verl's dual clip c = 3); loss −J and its gradient in logp",
+    v_obj, c_obj, n_grpoobj, .axes = obj_axes },
   { "GRPO-AGG", "loss aggregation modes as per-token weights", "000 (13.32)-(13.33); libraries",
     "token-mean Σ L/N, seq-mean-token-mean (1/B) Σ_i Σ_t L/n_i, seq-mean-token-sum, "
     "seq-mean-token-sum-norm Σ L/(B L_const) (without B before Feb 2026), the group-mean length "
-    "(003), the token sum (003), micro-batch token means; L = [[2],[1,1,1]] → 1.25/1.5/2.5/0.625",
-    v_agg, c_agg, n_grpoobj },
-  { "GRPO-DR", "Dr.GRPO in its three readings", "000 §11; 003; 004",
+    "(003), the token sum (003), Σ L/(B T) over the padded width, the mean over non-empty "
+    "sequences; micro-batches: their own token means, or the global count; L = [[2],[1,1,1]] → "
+    "1.25/1.5/2.5/0.625",
+    v_agg, c_agg, n_grpoobj, .axes = agg_axes },
+  { "GRPO-DR", "Dr.GRPO in its three readings and the libraries'", "000 §11; 003; 004",
     "A = r − mean, (1/G) Σ_i Σ_t s_t (000); GRPO's A with 1/|y_i| → 1/L̄ (003); A = r − mean, "
-    "Σ s/(G L_const) (TRL dr_grpo); loss and gradient in logp", v_dr, c_dr, n_grpoobj },
+    "Σ s/(G L_const) (TRL dr_grpo; verl, with its clamp and dual clip, over L_const or the "
+    "padded width); OpenRLHF's clamp(r − mean, ±10) and token mean; loss and gradient in logp", v_dr, c_dr, n_grpoobj,
+    .axes = dr_axes },
   { "GRPO-GSPO", "GSPO's sequence ratio and clip", "000 §11; 003",
     "s_i = exp(mean_t (logp − old_logp)) = (π(y)/π_old(y))^{1/|y|}, loss −(1/G) Σ_i min(s_i A_i, "
-    "clip(s_i) A_i); verl caps log s at 10; [0.3, −0.1] → s = e^{0.1}", v_gspo, c_gspo,
+    "clip(s_i) A_i); verl caps log s at 10; OpenRLHF leaves an empty sequence out of the mean; "
+    "[0.3, −0.1] → s = e^{0.1}", v_gspo, c_gspo,
     n_grpoobj },
   { "GRPO-GMPO", "GMPO's geometric mean with sgn(A)", "003",
     "ratio_i = exp(mean_t sgn(A) min(sgn(A) l_t, sgn(A) clamp(l_t, −0.4, 0.4))), loss "

@@ -8,39 +8,40 @@
  * ints [n]; eps_low, eps_high, beta; y = loss, kl, grad. */
 RL_ENTRY (grpo_obj)
 {
-  const enum rlref_grpo_obj_kind *kind = v->data;
-  return LIB (grpo_obj) (y[0], y[1], y[2], x[0], x[1], x[2], x[4], a->iv[3], a->len[3],
-                         a->iv[5], a->len[0], *kind, PARAM ("eps_low"),
-                         PARAM ("eps_high"), PARAM ("beta"));
+  const rlref_grpo_obj_convention *c = v->data;
+  return LIB (grpo_obj_conv) (y[0], y[1], y[2], x[0], x[1], x[2], x[4], a->iv[3], a->len[3],
+                              a->iv[5], a->len[0], c, PARAM ("eps_low"), PARAM ("eps_high"),
+                              PARAM ("beta"));
 }
 
 /* GRPO-AGG: x = L [n], lens ints [G], mask ints [n] (, micro int); L_const;
  * y = value, weights. */
 RL_ENTRY (grpo_agg)
 {
-  const enum rlref_grpo_agg_mode *mode = v->data;
+  const rlref_grpo_agg_convention *c = v->data;
   long micro = rl_n_in (v->io) > 3 ? a->iv[3][0] : 1;
-  return LIB (grpo_agg) (y[0], y[1], x[0], a->iv[1], a->len[1], a->iv[2], a->len[0], *mode,
-                         PARAM ("L_const"), micro);
+  return LIB (grpo_agg_conv) (y[0], y[1], x[0], a->iv[1], a->len[1], a->iv[2], a->len[0], c,
+                              PARAM ("L_const"), micro);
 }
 
 /* GRPO-DR: x = logp, old_logp [n], lens ints [G], rewards [G], mask ints
  * [n]; eps_low, eps_high (, L_const); y = loss, adv, grad. */
 RL_ENTRY (grpo_dr)
 {
-  const enum rlref_grpo_dr_reading *reading = v->data;
-  return LIB (grpo_dr) (y[0], y[1], y[2], x[0], x[1], x[3], a->iv[2], a->len[2], a->iv[4],
-                        a->len[0], *reading, PARAM ("eps_low"), PARAM ("eps_high"),
-                        PARAM ("L_const"));
+  const rlref_grpo_dr_convention *c = v->data;
+  return LIB (grpo_dr_conv) (y[0], y[1], y[2], x[0], x[1], x[3], a->iv[2], a->len[2],
+                             a->iv[4], a->len[0], c, PARAM ("eps_low"), PARAM ("eps_high"),
+                             PARAM ("L_const"));
 }
 
 /* GRPO-GSPO: x = logp, old_logp [n], lens ints [G], adv [G], mask ints [n];
  * eps_low, eps_high; y = loss, s, grad. */
 RL_ENTRY (grpo_gspo)
 {
-  const double *cap = v->data;
-  return LIB (grpo_gspo) (y[0], y[1], y[2], x[0], x[1], x[3], a->iv[2], a->len[2], a->iv[4],
-                          a->len[0], *cap, PARAM ("eps_low"), PARAM ("eps_high"));
+  const rlref_grpo_gspo_convention *c = v->data;
+  return LIB (grpo_gspo_conv) (y[0], y[1], y[2], x[0], x[1], x[3], a->iv[2], a->len[2],
+                               a->iv[4], a->len[0], c->cap, c->empty, PARAM ("eps_low"),
+                               PARAM ("eps_high"));
 }
 
 /* GRPO-GMPO: x = logp, old_logp [n], lens ints [G], adv [G], mask ints [n];

@@ -226,11 +226,19 @@ static const rl_case c_gae[] = {
   { "*", "rewards=0,0,0.5,0 values=0.1,0.5,0.3,0.2 mask=1,0,1,1 score=1 W=4 gamma=1 lambda=0.95",
     "Detector MaskHole",
     "an observation token inside the response: verl carries V and A across it, OpenRLHF zeroes "
-    "its r and V; the seed and TRL take a mask of ones then zeros",
-    .invalid_in = "seed-000,trl" },
+    "its r and V; TRL's response ends at the first 0 (its sequence_length: the score on slot 1, "
+    "values after it 0, every reward read); the seed takes a mask of ones then zeros",
+    .invalid_in = "seed-000" },
   { "*", "rewards=0.01,-0.02,0.03,0,0,-0.01,0.02,0 values=0.5,0.4,0.45,0.3,-0.2,0.1,0.05,0.7 "
     "mask=1,1,1,0,1,1,0,0 score=1,-1 W=4 gamma=0.99 lambda=0.95", "MultiRow",
-    "two padded rows of width 4" },
+    "two padded rows of width 4 (the second row's padded reward 0.02 counts in TRL)" },
+  { "*", "rewards=0.1,0.2,0.3,0.4 values=0.5,0.25,0.125,0.0625 mask=1,1,0,0 score=1 W=4 "
+    "gamma=1 lambda=0.95", "PaddedReward ScorePlacement",
+    "rewards on the two padded slots: TRL's GAE reads every column (they add to its score "
+    "slot and the next); the seed, verl (carried) and OpenRLHF (times the mask) drop them" },
+  { "*", "rewards=0,0,0 values=0.1,0.2,0.3 mask=1,1,1 score=25 W=3 gamma=1 lambda=1",
+    "ScoreClamp", "a score of 25: OpenRLHF's compute_reward clamps it to reward.clip_range "
+    "[-10, 10]; the others add 25" },
   { "*", "rewards=0.01,-0.02,0.03,0.015 values=0.5,0.4,0.45,0.3 mask=1,1,1,1 score=2 W=4 "
     "gamma=0.95 lambda=0.9", "FullRow", "no padding: TRL's slot past the last token does not "
     "fit and the score goes on the last token" },
@@ -633,8 +641,15 @@ static const rl_note n_mdp[] = {
     "and keeps the value model's output at that slot: the score is then discounted by lambda." },
   { "MaskHole", "CONVENTION",
     "A 0 inside a row's mask (a multi-turn observation token): verl carries the next value and "
-    "the advantage across it; OpenRLHF multiplies rewards and values by the mask; the seed's "
-    "13.11 and TRL's lengths take a mask of ones then zeros and refuse it." },
+    "the advantage across it; OpenRLHF multiplies rewards and values by the mask; TRL's "
+    "response ends at the first 0 (sequence_length from the first pad token, "
+    "ppo_trainer.py:727); the seed's 13.11 takes a mask of ones then zeros and refuses it." },
+  { "PaddedReward", "CONVENTION",
+    "A per-token reward on a padded slot: TRL's GAE loop reads rewards[:, t] over the whole "
+    "width (ppo_trainer.py:790-794; its own KL rewards are 0 there), the others drop it." },
+  { "ScoreClamp", "CONVENTION",
+    "A score beyond [-10, 10]: OpenRLHF's compute_reward clamps it to --reward.clip_range "
+    "(default -10 10, models/utils.py:108-109) before placing it." },
   { "MultiRow", "PROPERTY", "Several padded rows: rows do not mix." },
   { "FullRow", "EDGE_CASE", "A row without padding: TRL's slot past the last token is outside." },
   { "EmptyResponse", "INVALID_INPUT", "A row whose mask is all 0: no token to place the score." },

@@ -602,7 +602,7 @@ rl_sens_mdp_gae (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
               at_score = q + 1 == n;
               break;
             case RLREF_GAE_TRL:
-              active = 1, keep_r = q < n, keep_v = q <= n;
+              active = 1, keep_r = 1, keep_v = q <= n;
               at_score = q == (n < W ? n : n - 1);
               break;
             case RLREF_GAE_VERL:
@@ -641,8 +641,10 @@ rl_sens_mdp_gae (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
             }
           if (at_score && a->len[3])
             {
+              /* OpenRLHF's clamp of the score: constant beyond +-10 */
               num_abs (t, AT (x[3], b));
-              num_add (R, R, t);
+              if (c->kind != RLREF_GAE_OPENRLHF || num_cmp_d (t, RLREF_GAE_SCORE_CLAMP) <= 0)
+                num_add (R, R, t);
             }
           /* sens of A_i and of A_i + v'_i */
           num_mul (sr, lam1, U);

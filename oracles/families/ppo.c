@@ -4,15 +4,18 @@
  * outputs, variants (one per convention of TRL, verl, OpenRLHF and the
  * seeds, read from the libraries' code), golden cases and notes.
  *
- * The libraries read: TRL 1.10 development line,
- * trl/experimental/ppo/ppo_trainer.py; verl (August 2026 main),
- * verl/trainer/ppo/core_algos.py and verl/utils/torch_functional.py;
- * OpenRLHF 0.11, openrlhf/models/loss.py, openrlhf/models/utils.py and
- * openrlhf/trainer/ppo_utils/. */
+ * The libraries read: TRL 1.10 development line (f2cd577),
+ * trl/experimental/ppo/ppo_trainer.py and trl/trainer/grpo_trainer.py;
+ * verl (1dda039, August 2026 main), verl/trainer/ppo/core_algos.py and
+ * verl/utils/torch_functional.py; OpenRLHF 0.11 (3c3be62),
+ * openrlhf/models/loss.py, openrlhf/models/utils.py and
+ * openrlhf/trainer/ppo_utils/.  Line numbers are those commits'. */
 #include "rlref/ppo.h"
 #include "family.h"
+#include "ppo_axes.h"
 
 RL_EVAL_DECL (ppo_tokrew);
+RL_EVAL_DECL (ppo_tokrew_f32);
 RL_EVAL_DECL (ppo_tokrew_ex);
 RL_EVAL_DECL (ppo_klsum);
 RL_EVAL_DECL (ppo_ratio);
@@ -34,7 +37,9 @@ RL_EVAL_DECL (ppo_value_loss_f32);
 /* The float32 readings: the binary32 recurrence of the library's code. */
 #define F32_CERT .cert = "float32-emulation"
 #define F32_RULE "; every operation in binary32 in the library's order (e^x and sqrt correctly " \
-  "rounded, sums left to right); ERANGE where the library's value is inf or NaN"
+  "rounded, a row summed in the order of torch's CPU kernel: for up to 7 terms four "   \
+  "accumulators a_j += x_{4k+j}, the rest added to a_0, then ((a_0 + a_1) + a_2) + a_3); "  \
+  "ERANGE where the library's value is inf or NaN"
 
 #define MASK(of) { "mask", RL_INT_ARRAY, "1 for a token that counts, 0 for padding (or a "   \
     "masked token); other entries are refused", .same_len_as = of }
@@ -59,19 +64,60 @@ static const rl_io io_tokrew = {
   RL_EVALS (ppo_tokrew), .part = "tokrew",
 };
 
-static const rlref_ppo_tokrew_convention k_seed_k1 = { RLREF_PPO_K1, 0, 0, 0 };
-static const rlref_ppo_tokrew_convention k_trl_k1 = { RLREF_PPO_K1, 0, 0, 1 };
-static const rlref_ppo_tokrew_convention k_trl_k3 = { RLREF_PPO_K3, 0, 0, 1 };
-static const rlref_ppo_tokrew_convention k_verl_k1 = { RLREF_PPO_K1, 0, 0, 0 };
-static const rlref_ppo_tokrew_convention k_verl_k3 = { RLREF_PPO_K3, 1, 1, 0 };
-static const rlref_ppo_tokrew_convention k_orl_k1 = { RLREF_PPO_K1, 0, 1, 0 };
-static const rlref_ppo_tokrew_convention k_orl_k3 = { RLREF_PPO_K3, 0, 1, 0 };
+static const rl_io io_tokrew_f32 = {
+  .in = (const rl_input[]) {
+    { "logp", RL_REAL_ARRAY, "log pi_old(y_t | s_t) of each response position: the policy "
+      "that sampled (the libraries' old_log_probs)" },
+    { "ref", RL_REAL_ARRAY, "log pi_ref(y_t | s_t), the frozen reference", .same_len_as = "logp" },
+    MASK ("logp"),
+    { "score", RL_REAL, "the reward model's score of the response, r_phi(x, y)" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "rewards", "r_t = -beta kl_t + score [t = end] (13.9)", .len_of = "logp" },
+    { "kl", "the per-token estimate k(logp_t - ref_t) of the convention, 0 where masked",
+      .len_of = "logp" },
+    { "reward_sum", "sum_t r_t = score - beta sum_t kl_t" },
+    { "kl_sum", "sum_t kl_t" },
+    RL_END },
+  RL_EVALS (ppo_tokrew_f32), .part = "tokrew",
+};
+
+/* kl, clamp_log_ratio, clamp_estimate, score_after_last, mask_prefix,
+ * keep_masked, clamp_score, beta_floor */
+static const rlref_ppo_tokrew_convention k_seed_k1 = { RLREF_PPO_K1, 0, 0, 0, 0, 0, 0, 0 };
+static const rlref_ppo_tokrew_convention k_trl_k1 = { RLREF_PPO_K1, 0, 0, 1, 1, 0, 0, 0 };
+static const rlref_ppo_tokrew_convention k_trl_k3 = { RLREF_PPO_K3, 0, 0, 1, 1, 0, 0, 0 };
+static const rlref_ppo_tokrew_convention k_verl_k1 = { RLREF_PPO_K1, 0, 0, 0, 0, 0, 0, 0 };
+static const rlref_ppo_tokrew_convention k_verl_k3 = { RLREF_PPO_K3, 1, 1, 0, 0, 0, 0, 0 };
+static const rlref_ppo_tokrew_convention k_orl_k1 = { RLREF_PPO_K1, 0, 1, 0, 0, 1, 1, 1 };
+static const rlref_ppo_tokrew_convention k_orl_k3 = { RLREF_PPO_K3, 0, 1, 0, 0, 1, 1, 1 };
+static const rlref_ppo_tokrew_convention k_orl_k2 = { RLREF_PPO_K2, 0, 1, 0, 0, 1, 1, 1 };
 
 #define BETA(b) { "beta", (b), .in_x = 1 }
 #define L_DEF "l = logp - ref; "
 #define END_LAST "the score on the last token of the mask"
-#define END_TRL "the score one slot past the last token of the mask when the row has that " \
-  "slot (TRL's sequence_lengths + 1 < width), else on the last token"
+#define END_TRL "the response ends at the first 0 of the mask (TRL's sequence_length, from "  \
+  "the first pad token; both log-probabilities are INVALID_LOGPROB after it, so kl = 0 on "  \
+  "every later slot, a later 1 included); the score on the first padded slot "               \
+  "(sequence_length + 1) when the row has one, else on the last token"
+#define TRL_ROLLOUT "TRL 1.10 (f2cd577) PPOTrainer.train, trl/experimental/ppo/"           \
+  "ppo_trainer.py: 727 sequence_length = first_true_indices(response == pad) - 1, 763-766 "   \
+  "padding_mask and the INVALID_LOGPROB fill, 773-774 logr = ref_logprobs - logprobs and kl, " \
+  "775-779 non_score_reward = -kl_coef kl and rewards[actual_end] += scores"
+#define ORL_REWARD "OpenRLHF 0.11 (3c3be62) openrlhf/models/utils.py compute_approx_kl "      \
+  "(64-95: log_ratio = log_probs.float() - log_probs_base.float(), clamp(min=-10, max=10)) "  \
+  "and compute_reward (98-126: kl_coef <= 0 set to 0, r.clamp(reward_clip_range), "          \
+  "kl_reward = -kl_coef * kl at every token, the score scattered at the last 1 of the "       \
+  "action mask), experience_maker.py info[\"return\"] = reward.sum(dim=-1); "                \
+  "--algo.kl.init_coef 0.01, --reward.clip_range -10 10"
+#define ORL_RULE_A "in binary32 (log_probs.float(): a float64 run too): l = f32(f32(logp) - " \
+  "f32(ref)); kl_t = "
+#define ORL_RULE_B " clamped to [-10, 10] at every token, masked ones included "                \
+  "(compute_approx_kl and compute_reward mask nothing: only the return recursions drop a "     \
+  "masked reward; reward_sum keeps it); beta <= 0 taken as 0; the score clamped to "           \
+  "[-10, 10] (reward.clip_range) and cast to binary32, added on the last token of the mask; "  \
+  "r_t = f32(score [t = end] + f32(f32(-beta) kl_t)); reward_sum = reward.sum(-1) and kl_sum " \
+  "binary32 sums; init_coef 0.01" F32_RULE
 
 static const rl_variant v_tokrew[] = {
   { "seed-000", L_DEF "r_t = -beta l_t + score [t = T] (13.9, k1, unclamped); " END_LAST
@@ -79,29 +125,31 @@ static const rl_variant v_tokrew[] = {
     "seed 000 (13.9) and its pseudo-code (r += -beta (logp_old - logp_ref))", &io_tokrew,
     .params = { BETA (0.1) }, .data = &k_seed_k1 },
   { "trl-k1", L_DEF "kl_t = l_t (kl_estimator=\"k1\", no clamp); r_t = -kl_coef kl_t, plus "
-    END_TRL "; kl_coef 0.05",
-    "TRL PPOTrainer (trl.experimental.ppo, 1.10 development line; kl_estimator \"k1\", the "
-    "default)", &io_tokrew, .params = { BETA (0.05) }, .data = &k_trl_k1 },
+    END_TRL "; in the run's dtype (float64 throughout in a float64 run); kl_coef 0.05",
+    TRL_ROLLOUT " (kl_estimator \"k1\", the default; kl_coef 0.05)", &io_tokrew,
+    .params = { BETA (0.05) }, .data = &k_trl_k1 },
   { "trl-k3", L_DEF "kl_t = (e^{-l} - 1) + l (kl_estimator=\"k3\", no clamp: e^{-l} overflows "
-    "binary32 for l < -88.7); " END_TRL "; kl_coef 0.05",
-    "TRL PPOTrainer (trl.experimental.ppo, 1.10 development line), kl_estimator=\"k3\"",
+    "binary32 for l < -88.7); " END_TRL "; in the run's dtype; kl_coef 0.05",
+    TRL_ROLLOUT " (kl_estimator \"k3\": kl = (logr.exp() - 1) - logr; kl_coef 0.05)",
     &io_tokrew, .params = { BETA (0.05) }, .data = &k_trl_k3 },
-  { "verl-k1", L_DEF "kl_t = l_t (kl_penalty \"kl\", no clamp); r_t = -kl_coef kl_t, the score "
-    "on the last response token; kl_coef 0.001",
-    "verl apply_kl_penalty with algorithm.use_kl_in_reward (kl_penalty \"kl\", the default; "
-    "kl_ctrl.kl_coef 0.001)", &io_tokrew, .params = { BETA (0.001) }, .data = &k_verl_k1 },
-  { "verl-low-var-kl", L_DEF "c = clamp(-l, -20, 20), kl_t = clamp(e^c - c - 1, -10, 10); "
-    END_LAST "; kl_coef 0.001",
-    "verl apply_kl_penalty, kl_penalty \"low_var_kl\" (or \"k3\")", &io_tokrew,
-    .params = { BETA (0.001) }, .data = &k_verl_k3 },
-  { "openrlhf-k1", L_DEF "kl_t = clamp(l, -10, 10) (compute_approx_kl clamps every "
-    "estimator, in float32); " END_LAST "; init_coef 0.01",
-    "OpenRLHF 0.11 compute_approx_kl and compute_reward (--algo.kl.estimator k1, the default; "
-    "--algo.kl.init_coef 0.01)", &io_tokrew, .params = { BETA (0.01) }, .data = &k_orl_k1 },
-  { "openrlhf-k3", L_DEF "kl_t = clamp(e^{-l} - 1 + l, -10, 10), no clamp before exp; "
-    END_LAST "; init_coef 0.01",
-    "OpenRLHF 0.11 compute_approx_kl (--algo.kl.estimator k3)", &io_tokrew,
-    .params = { BETA (0.01) }, .data = &k_orl_k3 },
+  { "verl-k1", L_DEF "kl_t = mask_t l_t (kl_penalty \"kl\", no clamp; kld * response_mask); "
+    "r_t = -kl_coef kl_t, the score on the last response token; kl_coef 0.001",
+    "verl (1dda039) ray_trainer.py apply_kl_penalty (78-117) with algorithm.use_kl_in_reward "
+    "(kl_penalty \"kl\", the default; FixedKLController kl_coef 0.001)", &io_tokrew,
+    .params = { BETA (0.001) }, .data = &k_verl_k1 },
+  { "verl-low-var-kl", L_DEF "c = clamp(-l, -20, 20), kl_t = mask_t clamp(e^c - c - 1, -10, "
+    "10); " END_LAST "; kl_coef 0.001",
+    "verl (1dda039) apply_kl_penalty, core_algos.py kl_penalty_forward \"low_var_kl\" (or "
+    "\"k3\"; 2238-2244)", &io_tokrew, .params = { BETA (0.001) }, .data = &k_verl_k3 },
+  { "openrlhf-k1", ORL_RULE_A "l (k1)" ORL_RULE_B,
+    ORL_REWARD " (--algo.kl.estimator k1, the default)", &io_tokrew_f32,
+    .params = { BETA (0.01) }, .data = &k_orl_k1, F32_CERT },
+  { "openrlhf-k2", ORL_RULE_A "f32(f32(l l)/2) (k2, log_ratio**2 / 2.0; a square beyond the "
+    "binary32 range clamps to 10)" ORL_RULE_B, ORL_REWARD " (--algo.kl.estimator k2)",
+    &io_tokrew_f32, .params = { BETA (0.01) }, .data = &k_orl_k2, F32_CERT },
+  { "openrlhf-k3", ORL_RULE_A "f32(f32(f32(e^{-l}) - 1) + l) (k3; an infinite e^{-l} clamps "
+    "to 10)" ORL_RULE_B, ORL_REWARD " (--algo.kl.estimator k3: (-log_ratio).exp() - 1 + "
+    "log_ratio)", &io_tokrew_f32, .params = { BETA (0.01) }, .data = &k_orl_k3, F32_CERT },
   RL_END,
 };
 
@@ -202,24 +250,26 @@ static const rl_io io_ratio_f32 = {
 
 static const int k_noclamp = 0, k_clamp = 1;
 
+#define TRL_RATIO "TRL 1.10 (f2cd577) PPOTrainer.train (ppo_trainer.py:841-842 logprobs_diff " \
+  "= new_logprobs - mb_logprobs, ratio = torch.exp(logprobs_diff)) and GRPOTrainer."          \
+  "_compute_loss (grpo_trainer.py:3054, 3066: log_ratio = per_token_logps - "                 \
+  "old_per_token_logps, coef_1 = torch.exp(log_ratio), importance_sampling_level \"token\")"
+#define CLAMP_RATIO "verl (1dda039) core_algos.py compute_policy_loss_vanilla (1336-1339: "    \
+  "negative_approx_kl = log_prob - old_log_prob, torch.clamp(min=-20.0, max=20.0), "           \
+  "torch.exp); OpenRLHF 0.11 (3c3be62) loss.py PolicyLoss.forward (166-169, policy_loss_type " \
+  "\"ppo\": raw_policy_log_ratio.clamp(min=-20.0, max=20.0).exp()): the same operations"
+
 static const rl_variant v_ratio[] = {
   { "plain", "rho = exp(logp - old_logp), new minus old, no clamp",
     "seed 001 (r_t = exp(log pi_theta - log pi_old): new_logp - old_logp, never the reverse); "
-    "TRL PPOTrainer (1.10 development line)", &io_ratio, .data = &k_noclamp },
-  { "clamp-20", "rho = exp(clamp(logp - old_logp, -20, 20))",
-    "verl compute_policy_loss_vanilla (negative_approx_kl clamped); OpenRLHF 0.11 PolicyLoss "
-    "(policy_loss_type \"ppo\")", &io_ratio, .data = &k_clamp },
+    TRL_RATIO, &io_ratio, .data = &k_noclamp },
+  { "clamp-20", "rho = exp(clamp(logp - old_logp, -20, 20))", CLAMP_RATIO, &io_ratio,
+    .data = &k_clamp },
   { "trl-float32", "rho = exp(logp - old_logp) in binary32, no clamp: l = f32(f32(logp) - "
-    "f32(old_logp)), rho = f32(e^l), inf beyond l = 88.72" F32_RULE,
-    "TRL PPOTrainer (1.10 development line: logprobs_diff = new_logprobs - mb_logprobs, "
-    "ratio = torch.exp(logprobs_diff), float32 tensors)", &io_ratio_f32, .data = &k_noclamp,
-    F32_CERT },
-  { "verl-float32", "rho = exp(clamp(logp - old_logp, -20, 20)) in binary32" F32_RULE,
-    "verl compute_policy_loss_vanilla (negative_approx_kl clamped, float32 log-probs)",
-    &io_ratio_f32, .data = &k_clamp, F32_CERT },
-  { "openrlhf-float32", "rho = exp(clamp(logp - old_logp, -20, 20)) in binary32 (the same "
-    "operations as verl's)" F32_RULE, "OpenRLHF 0.11 PolicyLoss (float32 log-probs)",
-    &io_ratio_f32, .data = &k_clamp, F32_CERT },
+    "f32(old_logp)), rho = f32(e^l), inf beyond l = 88.72" F32_RULE, TRL_RATIO " on float32 "
+    "log-probabilities", &io_ratio_f32, .data = &k_noclamp, F32_CERT },
+  { "clamp-20-float32", "rho = exp(clamp(logp - old_logp, -20, 20)) in binary32" F32_RULE,
+    CLAMP_RATIO ", on float32 log-probabilities", &io_ratio_f32, .data = &k_clamp, F32_CERT },
   RL_END,
 };
 
@@ -281,14 +331,20 @@ static const rl_io io_clip_f32 = {
   .in = in_clip, .out = out_clip, RL_EVALS (ppo_clip_f32), .part = "clip",
 };
 
-static const rlref_ppo_clip_convention k_clip_plain = { 0, 0 };
-static const rlref_ppo_clip_convention k_clip_clamped = { 1, 0 };
-static const rlref_ppo_clip_convention k_clip_dual = { 1, 1 };
-static const rlref_ppo_clip_f32_convention k_clip_trl32 = { { 0, 0 }, RLREF_PPO_LIB_TRL };
-static const rlref_ppo_clip_f32_convention k_clip_verl32 = { { 1, 1 }, RLREF_PPO_LIB_VERL };
-static const rlref_ppo_clip_f32_convention k_clip_orl32 = { { 1, 0 }, RLREF_PPO_LIB_OPENRLHF };
+/* { clamp_log_ratio, dual_clip }, clipfrac_f32, masked_ratio_one, ratio_cap,
+ * optimistic, clip_log (the last two: the checker's axes) */
+static const rlref_ppo_clip_ex_convention k_clip_plain = { { 0, 0 }, 0, 0, 0, 0, 0 };
+static const rlref_ppo_clip_ex_convention k_clip_trl = { { 0, 0 }, 1, 1, 0, 0, 0 };
+static const rlref_ppo_clip_ex_convention k_clip_trl_grpo = { { 0, 0 }, 1, 0, 0, 0, 0 };
+static const rlref_ppo_clip_ex_convention k_clip_trl_delta = { { 0, 0 }, 1, 0, 1, 0, 0 };
+static const rlref_ppo_clip_ex_convention k_clip_clamped = { { 1, 0 }, 1, 0, 0, 0, 0 };
+static const rlref_ppo_clip_ex_convention k_clip_dual = { { 1, 1 }, 1, 0, 0, 0, 0 };
+/* { clamp_log_ratio, dual_clip }, lib, masked_ratio_one */
+static const rlref_ppo_clip_f32_convention k_clip_trl32 = { { 0, 0 }, RLREF_PPO_LIB_TRL, 1 };
+static const rlref_ppo_clip_f32_convention k_clip_verl32 = { { 1, 1 }, RLREF_PPO_LIB_VERL, 0 };
+static const rlref_ppo_clip_f32_convention k_clip_orl32 = { { 1, 0 }, RLREF_PPO_LIB_OPENRLHF, 0 };
 static const rlref_ppo_clip_f32_convention k_clip_orl32_dual = { { 1, 1 },
-                                                                  RLREF_PPO_LIB_OPENRLHF };
+                                                                 RLREF_PPO_LIB_OPENRLHF, 0 };
 
 #define EPS_LO(e) { "eps_low", (e), .in_x = 1 }
 #define EPS_HI(e) { "eps_high", (e), .in_x = 1 }
@@ -300,64 +356,126 @@ static const rlref_ppo_clip_f32_convention k_clip_orl32_dual = { { 1, 1 },
   "lo, hi))), loss = f32(S/N) of the binary32 sum S of -s; grad f32(f32(f32(1/N) (-a)) rho) " \
   "as autograd forms it; "
 
+#define CF32 "; the clip fraction the binary32 mean of the 0/1 mask, f32(k/N), as the library " \
+  "logs it in a float64 run too ("
+#define CF_EXACT "; the clip fraction k/N exactly"
+#define TRL_PPO_POLICY "TRL 1.10 (f2cd577) PPOTrainer.train, trl/experimental/ppo/"         \
+  "ppo_trainer.py: 765 and 824-826 (logprobs and new_logprobs masked_fill(padding_mask, "      \
+  "INVALID_LOGPROB = 1.0)), 841-847 (ratio = torch.exp(new_logprobs - mb_logprobs), "         \
+  "pg_losses = -A ratio, pg_losses2 = -A torch.clamp(ratio, 1 - cliprange, 1 + cliprange), "   \
+  "torch.max, masked_mean = (x * mask).sum() / mask.sum()), 852-854 (pg_clipfrac = "          \
+  "masked_mean((pg_losses2 > pg_losses).float(), ~padding_mask)); cliprange 0.2"
+#define TRL_MASKED "rho = exp(logp - old_logp) unclamped, and rho = 1 at a masked token (TRL "  \
+  "fills both log-probabilities with INVALID_LOGPROB = 1.0 at padding: the ratio output is 1 " \
+  "there, a masked token's loss finite)"
+#define TRL_GRPO_POLICY "TRL 1.10 (f2cd577) GRPOTrainer._compute_loss, trl/trainer/"        \
+  "grpo_trainer.py: 3054-3066 (log_ratio, coef_1 = torch.exp(log_ratio)), 3083-3090 (coef_2 " \
+  "= torch.clamp(coef_1, 1 - epsilon_low, 1 + epsilon_high), -torch.min), 3128-3142 (bnpo: "   \
+  "(loss * mask).sum() / mask.sum().clamp(min=1); dapo: over num_items_in_batch), 3242-3249 "   \
+  "(clip_ratio/region_mean = global_masked_mean(is_region_clipped.float()))"
+#define VERL_POLICY "verl (1dda039) core_algos.py compute_policy_loss_vanilla (1336-1367: "   \
+  "the log-ratio clamp, pg_losses1/2, torch.maximum, pg_losses3 = -A clip_ratio_c, "          \
+  "torch.where(A < 0, ...), agg_loss token-mean; 1353 pg_clipfrac = "                          \
+  "masked_mean(torch.gt(pg_losses2, pg_losses1).float(), response_mask))"
+#define ORL_POLICY "OpenRLHF 0.11 (3c3be62) loss.py PolicyLoss (166-228: policy_loss_type "   \
+  "\"ppo\", the log-ratio clamp(-20, 20), surr1 = ratio A, surr2 = ratio.clamp(1 - eps_low, "  \
+  "1 + eps_high) A, aggregate_loss token mean; 228 clip_ratio = "                              \
+  "masked_mean(torch.lt(surr2, surr1).float(), action_mask))"
+
 #define CLIP_F32_VARIANTS                                                       \
-  { "trl-float32", CLIP32_RULE "no clamp (e^l is inf beyond l = 88.72), no dual clip; eps 0.2" \
-    F32_RULE, "TRL PPOTrainer (1.10 development line: pg_losses = -mb_advantage * ratio, "  \
-    "torch.max, masked_mean = (x * mask).sum() / mask.sum(), float32)", &io_clip_f32,     \
+  { "trl-float32", CLIP32_RULE TRL_MASKED "; no clamp (e^l is inf beyond l = 88.72), no dual "  \
+    "clip; eps 0.2" F32_RULE, TRL_PPO_POLICY " (float32 tensors)", &io_clip_f32,          \
     .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl32, F32_CERT },          \
   { "verl-float32", CLIP32_RULE "the log-ratio clamped to [-20, 20]; for a < 0 the dual clip " \
     "max(s, f32(a 3)); agg_loss token-mean (masked_sum over mask.sum(); mask.sum() + 1e-8 is " \
-    "mask.sum() in binary32); eps 0.2" F32_RULE,                                          \
-    "verl compute_policy_loss_vanilla, agg_loss (float32 log-probs and advantages)",      \
+    "mask.sum() in binary32; a masked token's loss dropped by torch.where, even infinite); "  \
+    "eps 0.2" F32_RULE,                                                                   \
+    VERL_POLICY " (clip_ratio 0.2, clip_ratio_c 3.0; float32 log-probs and advantages); "    \
+    ORL_POLICY " with --actor.dual_clip 3 in float32 gives the same values on PPO-CLIP's "    \
+    "cases (it multiplies a masked token's loss by 0: PPO-DUALCLIP openrlhf-float32)",      \
     &io_clip_f32, .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) },                 \
     .data = &k_clip_verl32, F32_CERT },                                                   \
   { "openrlhf-float32", CLIP32_RULE "the log-ratio clamped to [-20, 20]; no dual clip; "     \
     "masked_mean = (x * mask).sum() / mask.sum(); eps 0.2" F32_RULE,                      \
-    "OpenRLHF 0.11 PolicyLoss (dual_clip None; float32)", &io_clip_f32,                   \
+    ORL_POLICY " (dual_clip None; float32)", &io_clip_f32,                                \
     .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_orl32, F32_CERT }
 
 static const rl_variant v_clip[] = {
-  { "plain", CLIP_RULE "rho = exp(logp - old_logp) unclamped; eps 0.2",
+  { "plain", CLIP_RULE "rho = exp(logp - old_logp) unclamped" CF_EXACT "; eps 0.2",
     "seed 000 (13.12) and its pseudo-code; seed 003 (L^CLIP); seed 001 (the loss is the "
-    "negative mean); TRL PPOTrainer (1.10 development line; cliprange 0.2)", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_plain },
-  { "clamped", CLIP_RULE "the log-ratio clamped to [-20, 20] before exp; no dual clip; eps 0.2",
-    "OpenRLHF 0.11 PolicyLoss (policy_loss_type \"ppo\", dual_clip None, --actor.eps_clip "
-    "0.2)", &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_clamped },
+    "negative mean)", &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) },
+    .data = &k_clip_plain },
+  { "trl", CLIP_RULE TRL_MASKED "; no dual clip" CF32 "(pg_losses2 > pg_losses).float() "
+    "averaged by masked_mean); cliprange 0.2", TRL_PPO_POLICY, &io_clip,
+    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl },
+  { "trl-grpo", CLIP_RULE "rho = exp(logp - old_logp) unclamped at every token; no dual clip"
+    CF32 "is_region_clipped.float(): rho < 1 - eps_low with A < 0 or rho > 1 + eps_high with "
+    "A > 0, by global_masked_mean); epsilon 0.2, epsilon_high unset (0.2)",
+    TRL_GRPO_POLICY " (loss_type \"dapo\", the default, or \"bnpo\"; beta 0, delta None)",
+    &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl_grpo },
+  { "clamped", CLIP_RULE "the log-ratio clamped to [-20, 20] before exp; no dual clip" CF32
+    "torch.lt(surr2, surr1).float() by masked_mean); eps 0.2",
+    ORL_POLICY " (dual_clip None, --actor.eps_clip 0.2)", &io_clip,
+    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_clamped },
   { "verl", CLIP_RULE "the log-ratio clamped to [-20, 20]; for A < 0 always the dual clip "
-    "max(s, c A), c = clip_ratio_c 3; eps 0.2",
-    "verl compute_policy_loss_vanilla (actor clip_ratio 0.2, clip_ratio_c 3.0, loss_agg_mode "
-    "token-mean)", &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) },
-    .data = &k_clip_dual },
+    "max(s, c A), c = clip_ratio_c 3" CF32 "torch.gt(pg_losses2, pg_losses1).float() by "
+    "masked_mean, whose mask.sum() + 1e-8 is a float32 count); eps 0.2",
+    VERL_POLICY " (actor clip_ratio 0.2, clip_ratio_c 3.0, loss_agg_mode token-mean); "
+    ORL_POLICY " with --actor.dual_clip 3 (the same values: the clamp, the dual clip for A < "
+    "0 by torch.where, a float32 clip_ratio)", &io_clip,
+    .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) }, .data = &k_clip_dual },
   CLIP_F32_VARIANTS,
   RL_END,
 };
 
 static const rl_variant v_dualclip[] = {
   { "dual-clip", CLIP_RULE "for A < 0, s = max(s, c A), c = 3; the log-ratio clamped to [-20, "
-    "20]; eps 0.2",
-    "verl compute_policy_loss_vanilla (always, clip_ratio_c 3.0); OpenRLHF 0.11 PolicyLoss "
-    "with --actor.dual_clip c (off by default)", &io_clip,
+    "20]" CF32 "torch.gt / torch.lt of the two terms, .float(), masked_mean); eps 0.2",
+    VERL_POLICY " (always, clip_ratio_c 3.0); " ORL_POLICY " with --actor.dual_clip c (off "
+    "by default; asserts c > 1)", &io_clip,
     .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) }, .data = &k_clip_dual },
+  { "clamped", CLIP_RULE "no lower bound for A < 0; the log-ratio clamped to [-20, 20] (the "
+    "clamp of policy_loss_type \"ppo\" is there with or without the dual clip)" CF32
+    "torch.lt(surr2, surr1).float() by masked_mean); eps 0.2",
+    ORL_POLICY " without --actor.dual_clip (dual_clip None, the default)", &io_clip,
+    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_clamped },
   { "none", CLIP_RULE "no lower bound for A < 0 (a large ratio with A < 0 makes the loss "
-    "unbounded); no clamp; eps 0.2",
-    "TRL PPOTrainer (1.10 development line: never); the seeds (13.12)", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_plain },
+    "unbounded); no clamp" CF_EXACT "; eps 0.2", "the seeds (000 13.12, 003 L^CLIP): PPO "
+    "without a dual clip", &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) },
+    .data = &k_clip_plain },
+  { "trl", CLIP_RULE TRL_MASKED "; no lower bound for A < 0 (PPOTrainer has no dual clip)" CF32
+    "(pg_losses2 > pg_losses).float() by masked_mean); cliprange 0.2", TRL_PPO_POLICY,
+    &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl },
+  { "trl-delta", "s = min(min(rho, c) A, clip(rho, 1 - eps_low, 1 + eps_high) A), loss = -token "
+    "mean: TRL's two-sided clipping caps the unclipped term's ratio at c = delta after exp, for "
+    "either sign of A (for A < 0 and c > 1 + eps_high it is the dual clip max(s, c A)); no "
+    "log-ratio clamp (the ratio output is rho before the cap); the gradient 0 where the cap "
+    "binds strictly" CF32 "is_region_clipped.float() of the capped ratio by "
+    "global_masked_mean); epsilon 0.2, delta 3",
+    TRL_GRPO_POLICY " with delta = 3 (grpo_config.py:687 delta, grpo_trainer.py:3086-3087 "
+    "coef_1 = torch.clamp(coef_1, max=delta); loss_type \"dapo\"; beta 0; no check on delta)",
+    &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) },
+    .data = &k_clip_trl_delta },
   { "verl-float32", CLIP32_RULE "for a < 0, s = max(s, f32(a f32(c))), c = 3; the log-ratio "
-    "clamped to [-20, 20]; eps 0.2" F32_RULE,
-    "verl compute_policy_loss_vanilla (always, clip_ratio_c 3.0; float32)", &io_clip_f32,
+    "clamped to [-20, 20]; a masked token's loss dropped by masked_sum's torch.where, even "
+    "infinite; eps 0.2" F32_RULE,
+    VERL_POLICY " (always, clip_ratio_c 3.0; float32)", &io_clip_f32,
     .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) }, .data = &k_clip_verl32,
     F32_CERT },
   { "openrlhf-float32", CLIP32_RULE "for a < 0, s = max(s, f32(c a)), c = 3; the log-ratio "
-    "clamped to [-20, 20]; eps 0.2 (verl's values, a masked token's loss times 0)" F32_RULE,
-    "OpenRLHF 0.11 PolicyLoss with --actor.dual_clip 3 (float32)", &io_clip_f32,
+    "clamped to [-20, 20]; eps 0.2 (verl's values, but a masked token's loss enters "
+    "(loss * mask).sum() times 0: NaN for an infinite loss)" F32_RULE,
+    ORL_POLICY " with --actor.dual_clip 3 (float32)", &io_clip_f32,
     .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) }, .data = &k_clip_orl32_dual,
     F32_CERT },
-  { "trl-float32", CLIP32_RULE "no lower bound for a < 0, no clamp; eps 0.2" F32_RULE,
-    "TRL PPOTrainer (1.10 development line; float32)", &io_clip_f32,
+  { "trl-float32", CLIP32_RULE TRL_MASKED "; no lower bound for a < 0, no clamp; eps 0.2"
+    F32_RULE, TRL_PPO_POLICY " (float32)", &io_clip_f32,
     .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl32, F32_CERT },
   RL_END,
 };
+
+/* The checker's departures of the clipped surrogate (ppo_axes.h). */
+PPO_CLIP_AXES (clip, io_clip);
 
 static const rl_io io_clip_one = {
   .in = (const rl_input[]) {
@@ -442,16 +560,35 @@ static const rl_io io_objective = {
   RL_EVALS (ppo_objective), .part = "objective",
 };
 
-static const rlref_ppo_value_convention k_value_seed = { 0, RLREF_PPO_VALUE_UNCLIPPED };
-static const rlref_ppo_value_convention k_value_clamp = { 1, RLREF_PPO_VALUE_CLAMP };
-static const rlref_ppo_value_convention k_value_delta = { 1, RLREF_PPO_VALUE_DELTA };
-static const rlref_ppo_value_convention k_value_half = { 1, RLREF_PPO_VALUE_UNCLIPPED };
-static const rlref_ppo_value_f32_convention k_value_trl32 = { { 1, RLREF_PPO_VALUE_CLAMP },
-                                                              RLREF_PPO_LIB_TRL };
-static const rlref_ppo_value_f32_convention k_value_verl32 = { { 1, RLREF_PPO_VALUE_CLAMP },
-                                                               RLREF_PPO_LIB_VERL };
-static const rlref_ppo_value_f32_convention k_value_orl32 = { { 1, RLREF_PPO_VALUE_DELTA },
-                                                              RLREF_PPO_LIB_OPENRLHF };
+/* half, clip, clipfrac_f32, masked_zero */
+static const rlref_ppo_value_convention k_value_seed = { 0, RLREF_PPO_VALUE_UNCLIPPED, 0, 0 };
+static const rlref_ppo_value_convention k_value_trl = { 1, RLREF_PPO_VALUE_CLAMP, 1, 1 };
+static const rlref_ppo_value_convention k_value_verl = { 1, RLREF_PPO_VALUE_MAXMIN, 1, 0 };
+static const rlref_ppo_value_convention k_value_delta = { 1, RLREF_PPO_VALUE_DELTA, 0, 0 };
+static const rlref_ppo_value_convention k_value_half = { 1, RLREF_PPO_VALUE_UNCLIPPED, 0, 0 };
+static const rlref_ppo_value_f32_convention k_value_trl32 = {
+  { 1, RLREF_PPO_VALUE_CLAMP, 1, 1 }, RLREF_PPO_LIB_TRL };
+static const rlref_ppo_value_f32_convention k_value_verl32 = {
+  { 1, RLREF_PPO_VALUE_MAXMIN, 1, 0 }, RLREF_PPO_LIB_VERL };
+static const rlref_ppo_value_f32_convention k_value_orl32 = {
+  { 1, RLREF_PPO_VALUE_DELTA, 1, 0 }, RLREF_PPO_LIB_OPENRLHF };
+static const rlref_ppo_objective_convention k_obj_trl = { 1 };
+
+#define TRL_VALUE "TRL 1.10 (f2cd577) PPOTrainer.train, trl/experimental/ppo/ppo_trainer.py: "  \
+  "769 values = masked_fill(values, padding_mask_p1, 0) at the rollout, 828 vpred = "          \
+  "masked_fill(vpred, padding_mask_p1, 0), 829-840 (vpredclipped = torch.clamp(vpred, "       \
+  "mb_values - cliprange_value, mb_values + cliprange_value), torch.square, vf_loss_max = "     \
+  "torch.max(...) not zeroed at padding, vf_loss = 0.5 masked_mean, vf_clipfrac = "            \
+  "masked_mean((vf_losses2 > vf_losses1).float(), ...))"
+#define VERL_VALUE "verl (1dda039) core_algos.py compute_value_loss (2170-2183: "              \
+  "clip_by_value(vpreds, values - c, values + c) = torch.max(torch.min(x, hi), lo) "           \
+  "(torch_functional.py:227), (x - returns) ** 2, torch.max, 0.5 agg_loss token-mean, "        \
+  "vf_clipfrac = masked_mean(torch.gt(vf_losses2, vf_losses1).float(), response_mask))"
+#define ORL_VALUE "OpenRLHF 0.11 (3c3be62) loss.py ValueLoss (233-269: values_clipped = "      \
+  "old_values + (values - old_values).clamp(-clip_eps, clip_eps), torch.max of the squares, "  \
+  "aggregate_loss, 0.5 *; it returns no clip fraction)"
+#define AUTOGRAD_TIE "; the gradient as autograd forms it: torch.max halves it between the "  \
+  "squares at a tie, "
 
 #define VCLIP(c) { "clip", (c), .in_x = 1 }
 #define C1C2(a, b) { "c1", (a), .in_x = 1 }, { "c2", (b), .in_x = 1 }
@@ -460,23 +597,33 @@ static const rl_variant v_value[] = {
   { "seed-000", "loss = mean_t (V - R)^2: no 1/2, no clip",
     "seed 000 section 3 (L^V = E_t[(V_psi(s_t) - R_t)^2]); seed 003 (the value network by "
     "MSE)", &io_value, .data = &k_value_seed },
-  { "trl", "loss = 1/2 mean_t max((V - R)^2, (clamp(V, V_old - c, V_old + c) - R)^2); c = "
-    "cliprange_value 0.2",
-    "TRL PPOTrainer (trl.experimental.ppo, 1.10 development line; its value mask reaches one "
-    "slot past the response)", &io_value, .params = { VCLIP (0.2) }, .data = &k_value_clamp },
+  { "trl", "loss = 1/2 mean_t max((V - R)^2, (clamp(V, V_old - c, V_old + c) - R)^2)"
+    AUTOGRAD_TIE "torch.clamp passes it inside its bounds and at them; V and V_old are 0 at a "
+    "masked token (masked_fill with padding_mask_p1) and the square there, R^2, stays in losses "
+    "(vf_loss_max is not zeroed); the clip fraction f32(k/N) ((vf_losses2 > "
+    "vf_losses1).float(), masked_mean), in a float64 run too; c = cliprange_value 0.2",
+    TRL_VALUE " (cliprange_value 0.2; its value mask reaches one slot past the response)",
+    &io_value, .params = { VCLIP (0.2) }, .data = &k_value_trl },
   { "verl", "loss = 1/2 agg(max((V - R)^2, (clip_by_value(V, V_old - c, V_old + c) - R)^2)), "
-    "token-mean; c = cliprange_value 0.5",
-    "verl compute_value_loss (critic cliprange_value 0.5, loss_agg_mode token-mean)", &io_value,
-    .params = { VCLIP (0.5) }, .data = &k_value_clamp },
-  { "openrlhf", "loss = 1/2 mean_t max((V_old + clamp(V - V_old, -c, c) - R)^2, (V - R)^2); c = "
-    "0.5 (the same value as verl's in exact arithmetic, rounded otherwise)",
-    "OpenRLHF 0.11 ValueLoss (--critic.value_clip 0.5, token-level loss)", &io_value,
+    "token-mean, clip_by_value = max(min(V, V_old + c), V_old - c)" AUTOGRAD_TIE "and "
+    "clip_by_value's min and max halve it at their ties (V exactly at a bound: 3/4 of the "
+    "gradient where the squares tie); the clip fraction f32(k/N) (torch.gt(...).float(), "
+    "masked_mean), in a float64 run too; c = cliprange_value 0.5",
+    VERL_VALUE " (critic cliprange_value 0.5, loss_agg_mode token-mean)", &io_value,
+    .params = { VCLIP (0.5) }, .data = &k_value_verl },
+  { "openrlhf", "loss = 1/2 mean_t max((V_old + clamp(V - V_old, -c, c) - R)^2, (V - R)^2)"
+    AUTOGRAD_TIE "torch.clamp passes it at its bounds (V exactly at V_old +- c: the whole "
+    "gradient, where verl's clip_by_value gives 3/4); the clip fraction k/N exactly "
+    "(ValueLoss reports none); c = 0.5",
+    ORL_VALUE " (--critic.value_clip 0.5, token-level loss)", &io_value,
     .params = { VCLIP (0.5) }, .data = &k_value_delta },
   { "openrlhf-unclipped", "loss = 1/2 mean_t (V - R)^2",
-    "OpenRLHF 0.11 ValueLoss with clip_eps None", &io_value, .data = &k_value_half },
+    "OpenRLHF 0.11 (3c3be62) loss.py ValueLoss with clip_eps None (the class default)",
+    &io_value, .data = &k_value_half },
   { "gae-return", "target = V_old + A: the return R_t the value loss regresses on",
-    "seed 000 section 3 (\"or the target V + A\"); TRL, verl, OpenRLHF (returns = advantages "
-    "+ values)", &io_gae_target },
+    "seed 000 section 3 (\"or the target V + A\"); TRL 1.10 ppo_trainer.py:796, verl "
+    "core_algos.py:261, OpenRLHF 0.11 experience_maker.py:376 (returns = advantages + "
+    "values)", &io_gae_target },
   { "mc-return", "target_t = sum_{k >= t} gamma^{k - t} r_k, the Monte-Carlo return; gamma 1",
     "seed 000 section 3 (\"R_t the return\"); seed 003 (the return G_t)", &io_mc_return,
     .params = { { "gamma", 1.0, .in_x = 1 } } },
@@ -485,27 +632,29 @@ static const rl_variant v_value[] = {
     "seed 003 (L^PPO = E_t[L^CLIP - c1 L^VF + c2 H]); seed 000's pseudo-code (loss = L_clip "
     "+ c_v L_v - c_ent entropy)", &io_objective, .params = { C1C2 (0.5, 0.01) } },
   { "objective-trl", "loss = pg_loss + vf_coef vf_loss, no entropy term: c1 = vf_coef 0.1, "
-    "c2 = 0", "TRL PPOTrainer (trl.experimental.ppo, 1.10 development line; the entropy is "
-    "only logged)", &io_objective, .params = { C1C2 (0.1, 0.0) } },
+    "c2 = 0; entropy_mean is the logged entropy.mean(): over every position, masked ones too, "
+    "stored in a float32 stats tensor (f32 of the mean, in a float64 run too)",
+    "TRL 1.10 (f2cd577) PPOTrainer.train (ppo_trainer.py:847 loss = pg_loss + args.vf_coef * "
+    "vf_loss; 855-856 entropy = logsumexp(logits) - sum(softmax(logits) logits); 637 and 867 "
+    "entropy_stats[...] = entropy.mean(), a float32 tensor: the entropy is only logged)",
+    &io_objective, .params = { C1C2 (0.1, 0.0) }, .data = &k_obj_trl },
   { "objective-separate-critic", "the actor's loss alone, pg_loss - c2 entropy: the critic "
     "minimises its value loss with its own optimiser (c1 = 0); c2 0.01",
     "verl (actor entropy_coeff, default 0); OpenRLHF 0.11 (--actor.entropy_coef, default "
     "off)", &io_objective, .params = { C1C2 (0.0, 0.01) } },
   { "trl-float32", "in binary32: Vc = clamp(v, f32(o - c), f32(o + c)), loss = f32(0.5 "
     "f32(S/N)), S the binary32 sum of max(f32(f32(v - r)^2), f32(f32(Vc - r)^2)); grad as "
-    "autograd forms it; c = 0.2" F32_RULE,
-    "TRL PPOTrainer (torch.clamp(vpred, mb_values - cliprange_value, mb_values + "
-    "cliprange_value), torch.square, torch.max, 0.5 * masked_mean; float32)", &io_value_f32,
-    .params = { VCLIP (0.2) }, .data = &k_value_trl32, F32_CERT },
+    "autograd forms it; v = o = 0 at a masked token, its square f32(r^2) kept in losses (an "
+    "infinite one makes the masked mean NaN); c = 0.2" F32_RULE,
+    TRL_VALUE " (float32)", &io_value_f32, .params = { VCLIP (0.2) }, .data = &k_value_trl32,
+    F32_CERT },
   { "verl-float32", "in binary32 as trl-float32, Vc = clip_by_value(v, o - c, o + c) = "
     "max(min(v, hi), lo) (its gradient halved at a bound); masked_sum drops a masked square; "
-    "c = 0.5" F32_RULE,
-    "verl compute_value_loss (clip_by_value, agg_loss token-mean, 0.5 *; float32)",
-    &io_value_f32, .params = { VCLIP (0.5) }, .data = &k_value_verl32, F32_CERT },
+    "c = 0.5" F32_RULE, VERL_VALUE " (float32)", &io_value_f32, .params = { VCLIP (0.5) },
+    .data = &k_value_verl32, F32_CERT },
   { "openrlhf-float32", "in binary32: Vc = f32(o + clamp(f32(v - o), -c, c)), squares, max, "
-    "masked_mean, 0.5 *; c = 0.5" F32_RULE,
-    "OpenRLHF 0.11 ValueLoss (--critic.value_clip 0.5; float32)", &io_value_f32,
-    .params = { VCLIP (0.5) }, .data = &k_value_orl32, F32_CERT },
+    "masked_mean, 0.5 *; c = 0.5" F32_RULE, ORL_VALUE " (--critic.value_clip 0.5; float32)",
+    &io_value_f32, .params = { VCLIP (0.5) }, .data = &k_value_orl32, F32_CERT },
   RL_END,
 };
 
@@ -530,62 +679,125 @@ static const rl_io io_whiten_f32 = {
   .in = in_whiten, .out = out_whiten, RL_EVALS (ppo_whiten_f32), .part = "whiten",
 };
 
-static const rlref_ppo_whiten_f32_convention k_w_trl32 = { RLREF_PPO_LIB_TRL, 0 };
-static const rlref_ppo_whiten_f32_convention k_w_verl32 = { RLREF_PPO_LIB_VERL, 0 };
-static const rlref_ppo_whiten_f32_convention k_w_orl32 = { RLREF_PPO_LIB_OPENRLHF, 0 };
-static const rlref_ppo_whiten_f32_convention k_w_trl_rewards32 = { RLREF_PPO_LIB_TRL, 1 };
+/* lib, readd_mean, apply_f64, zero_masked */
+static const rlref_ppo_whiten_f32_convention k_w_trl32 = { RLREF_PPO_LIB_TRL, 0, 0, 1 };
+static const rlref_ppo_whiten_f32_convention k_w_verl32 = { RLREF_PPO_LIB_VERL, 0, 0, 0 };
+static const rlref_ppo_whiten_f32_convention k_w_orl32 = { RLREF_PPO_LIB_OPENRLHF, 0, 0, 0 };
+static const rlref_ppo_whiten_f32_convention k_w_orl64 = { RLREF_PPO_LIB_OPENRLHF, 0, 1, 0 };
+static const rlref_ppo_whiten_f32_convention k_w_trl_rewards32 = { RLREF_PPO_LIB_TRL, 1, 0, 1 };
 
-static const rlref_ppo_whiten_convention k_w_trl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 1 };
-static const rlref_ppo_whiten_convention k_w_verl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 0 };
-static const rlref_ppo_whiten_convention k_w_trl_rewards = { 1, RLREF_PPO_EPS_IN_SQRT, 1, 1 };
-static const rlref_ppo_whiten_convention k_w_openrlhf = { 0, RLREF_PPO_EPS_FLOOR, 0, 0 };
-static const rlref_ppo_whiten_convention k_w_outside = { 1, RLREF_PPO_EPS_ADD_STD, 0, 0 };
+/* ddof, eps_at, readd_mean, zero_masked, bessel_f32 */
+static const rlref_ppo_whiten_convention k_w_trl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 1, 1 };
+static const rlref_ppo_whiten_convention k_w_verl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 0, 1 };
+static const rlref_ppo_whiten_convention k_w_trl_rewards = { 1, RLREF_PPO_EPS_IN_SQRT, 1, 1, 1 };
+static const rlref_ppo_whiten_convention k_w_outside = { 1, RLREF_PPO_EPS_ADD_STD, 0, 0, 0 };
 
 #define EPS8 { "eps", 1e-8, .in_x = 1 }
-#define F32_BESSEL " (the libraries compute N/(N - 1) from an integer mask sum, in float32)"
+#define F32_BESSEL "; var = the ddof-0 variance times f32(N/(N - 1)): mask_sum / (mask_sum - 1) " \
+  "divides two int64 tensors, a float32 quotient (f32(4/3) = 1.3333333730697632; 3/2 exact), " \
+  "in a float64 run too"
+#define TRL_WHITEN "TRL 1.10 (f2cd577) trl/experimental/ppo/ppo_trainer.py masked_mean (237), " \
+  "masked_var (245-261: bessel_correction = mask_sum / (mask_sum - 1), line 259), "             \
+  "masked_whiten (264-270: (values - mean) * torch.rsqrt(var + 1e-8))"
+#define VERL_WHITEN "verl (1dda039) verl/utils/torch_functional.py masked_mean (294-308: s / " \
+  "(mask.sum() + 1e-8)), masked_var (311-326: the Bessel factor at line 324), masked_whiten "  \
+  "(329-346)"
 
 static const rl_variant v_whiten[] = {
   { "trl", "ddof 1, (A - mu)/sqrt(var + 1e-8), mean not added back; masked positions set to 0"
-    F32_BESSEL, "TRL PPOTrainer masked_whiten of the advantages (trl.experimental.ppo, 1.10 "
-    "development line)", &io_whiten, .params = { EPS8 }, .data = &k_w_trl },
+    F32_BESSEL, TRL_WHITEN ", called by PPOTrainer.train on the advantages (797-798: "
+    "masked_whiten(advantages, ~padding_mask), then masked_fill(padding_mask, 0))",
+    &io_whiten, .params = { EPS8 }, .data = &k_w_trl },
   { "verl", "ddof 1, (A - mu)/sqrt(var + 1e-8) at every position, masked ones too (their "
     "values take no part in mu and var; masked_mean's count + 1e-8 is the count in float32)"
-    F32_BESSEL,
-    "verl masked_whiten in compute_gae_advantage_return (verl/utils/torch_functional.py)",
-    &io_whiten, .params = { EPS8 }, .data = &k_w_verl },
+    F32_BESSEL, VERL_WHITEN " with shift_mean=True, as compute_gae_advantage_return "
+    "(core_algos.py:262) and the REINFORCE++ estimator (728) call it", &io_whiten,
+    .params = { EPS8 }, .data = &k_w_verl },
   { "trl-rewards", "ddof 1, (A - mu)/sqrt(var + 1e-8) + mu (shift_mean=False), masked "
     "positions set to 0" F32_BESSEL,
-    "TRL PPOTrainer whiten_rewards (masked_whiten(shift_mean=False)); verl masked_whiten "
-    "(shift_mean=False) gives the same on the mask", &io_whiten, .params = { EPS8 },
+    TRL_WHITEN ", called by PPOTrainer.train with whiten_rewards=True (782-784: "
+    "masked_whiten(rewards, mask=~padding_mask_p1, shift_mean=False), then masked_fill 0); "
+    "verl's masked_whiten(shift_mean=False) (offered, called by no estimator at 1dda039) "
+    "whitens the padded positions instead of zeroing them: this variant with masked "
+    "positions whitened (the checker's axis)", &io_whiten, .params = { EPS8 },
     .data = &k_w_trl_rewards },
-  { "openrlhf", "ddof 0, (A - mu)/sqrt(max(var, 1e-8)) at every position (float32 in the "
-    "library)", "OpenRLHF 0.11 advantage normalisation for gae, reinforce and "
-    "reinforce_baseline (experience_maker.py); masked_normalize", &io_whiten,
-    .params = { EPS8 }, .data = &k_w_openrlhf },
-  { "eps-outside", "ddof 1, (A - mu)/(std + 1e-8) at every position",
+  { "openrlhf", "ddof 0 over the whole batch's mask with the statistics in binary32 "
+    "(all_advantages.float(), in a float64 run too): x = f32(A), mean = f32(S1/N), var = "
+    "f32(S2/N) of the binary32 sums of x m and f32(f32(x - mean)^2) m, rstd = "
+    "f32(1/f32(sqrt(max(var, f32(1e-8))))) (var.clamp(min=1e-8).rsqrt()); whitened = "
+    "(A - mean) rstd on the float64 advantages at every position, masked ones too; eps is the "
+    "literal 1e-8 there (a test's eps is read here, the library has no such parameter); the "
+    "statistics' operations in binary32 in the library's order (sqrt correctly rounded, the "
+    "row sums in the order of torch's CPU kernel, as the float32 readings); ERANGE where the "
+    "library's value is inf or NaN",
+    "OpenRLHF 0.11 (3c3be62) experience_maker.py compute_advantages_and_returns, the "
+    "advantage normalisation (315-328) for the gae, reinforce and reinforce_baseline "
+    "estimators (no_std_norm False); masked_normalize (models/utils.py:172) is called by no "
+    "trainer at this commit", &io_whiten_f32, .params = { EPS8 }, .data = &k_w_orl64,
+    F32_CERT },
+  { "eps-outside", "ddof 1 (exact N/(N - 1)), (A - mu)/(std + 1e-8) at every position",
     "Stable-Baselines3 PPO (normalize_advantage) and CleanRL (norm_adv), outside the three "
     "LLM libraries", &io_whiten, .params = { EPS8 }, .data = &k_w_outside },
   { "trl-float32", "masked_whiten in binary32: x = f32(A), mean = f32(S1/N), c = f32(x - mean), "
     "var = f32(f32(S2/N) f32(N/(N - 1))), S1, S2 binary32 sums of x and f32(c c); whitened = "
     "f32(c f32(1/f32(sqrt(f32(var + f32(1e-8)))))) (torch.rsqrt), masked positions set to 0"
-    F32_RULE, "TRL PPOTrainer masked_whiten of the advantages (trl.experimental.ppo, 1.10 "
-    "development line; float32)", &io_whiten_f32, .params = { EPS8 }, .data = &k_w_trl32,
-    F32_CERT },
+    F32_RULE, TRL_WHITEN ", on the advantages (float32)", &io_whiten_f32, .params = { EPS8 },
+    .data = &k_w_trl32, F32_CERT },
   { "verl-float32", "masked_whiten in binary32 as trl-float32, at every position (masked_sum "
     "drops a masked square; masked_mean's mask.sum() + 1e-8 is mask.sum() in binary32)"
-    F32_RULE, "verl masked_whiten in compute_gae_advantage_return "
-    "(verl/utils/torch_functional.py; float32)", &io_whiten_f32, .params = { EPS8 },
+    F32_RULE, VERL_WHITEN " (float32)", &io_whiten_f32, .params = { EPS8 },
     .data = &k_w_verl32, F32_CERT },
   { "openrlhf-float32", "in binary32: mean = f32(S1/N), var = f32(S2/N) (ddof 0), whitened = "
     "f32(c f32(1/f32(sqrt(max(var, f32(1e-8)))))) at every position" F32_RULE,
-    "OpenRLHF 0.11 advantage normalisation (experience_maker.py: var.clamp(min=1e-8).rsqrt(), "
-    "float32)", &io_whiten_f32, .params = { EPS8 }, .data = &k_w_orl32, F32_CERT },
+    "OpenRLHF 0.11 (3c3be62) experience_maker.py advantage normalisation (315-328: "
+    "var.clamp(min=1e-8).rsqrt(); float32 advantages)", &io_whiten_f32, .params = { EPS8 },
+    .data = &k_w_orl32, F32_CERT },
   { "trl-rewards-float32", "masked_whiten(shift_mean=False) in binary32: as trl-float32, then "
     "f32(w + mean); masked positions set to 0" F32_RULE,
-    "TRL PPOTrainer whiten_rewards (masked_whiten(rewards, ~padding_mask_p1, shift_mean=False), "
-    "then masked_fill 0; float32); verl masked_whiten(shift_mean=False) gives the same on the "
-    "mask", &io_whiten_f32, .params = { EPS8 }, .data = &k_w_trl_rewards32, F32_CERT },
+    TRL_WHITEN ", whiten_rewards (masked_whiten(rewards, ~padding_mask_p1, shift_mean=False), "
+    "then masked_fill 0; float32); verl's masked_whiten(shift_mean=False) whitens the padded "
+    "positions instead", &io_whiten_f32, .params = { EPS8 }, .data = &k_w_trl_rewards32,
+    F32_CERT },
   RL_END,
+};
+
+/* The checker's departure of whitening: what is written at masked
+ * positions (verl's masked_whiten(shift_mean=False) whitens them where
+ * TRL's zeroes them; OpenRLHF's uncalled masked_normalize zeroes them). */
+static int
+whiten_zero_axis (const rl_variant *base, rl_variant *out, void *scratch, char *label,
+                  size_t size)
+{
+  int zero;
+  if (base->io == &io_whiten)
+    {
+      rlref_ppo_whiten_convention *k = scratch;
+      *k = *(const rlref_ppo_whiten_convention *) base->data;
+      zero = k->zero_masked = !k->zero_masked;
+      out->data = k;
+    }
+  else if (base->io == &io_whiten_f32)
+    {
+      rlref_ppo_whiten_f32_convention *k = scratch;
+      *k = *(const rlref_ppo_whiten_f32_convention *) base->data;
+      zero = k->zero_masked = !k->zero_masked;
+      out->data = k;
+    }
+  else
+    return -1;
+  {
+    const void *data = out->data;
+    *out = *base;
+    out->data = data;
+  }
+  snprintf (label, size, zero ? "masked positions set to 0 in place of whitened"
+            : "masked positions whitened in place of set to 0");
+  return 0;
+}
+
+static const rl_axis whiten_axes[] = {
+  { "masked-positions", whiten_zero_axis },
+  { 0 },
 };
 
 /* --- PPO-KLCTL --------------------------------------------------------- */
@@ -671,8 +883,17 @@ static const rl_case c_tokrew[] = {
     "log-ratios -1e-10 and 2e-10: e^{-l} - 1 + l written directly is noise in binary64; "
     "k3 ~ l^2/2 = 5e-21" },
   { "*", "logp=-1.25,-0.5,-2.5,-0.75 ref=-1,-0.625,-2,-0.875 mask=1,0,1,0 score=2",
-    "MaskHole", "a masked token inside the response: no penalty there; the score on the last "
-    "masked-in token (TRL on the slot after it)" },
+    "MaskHole", "a masked token inside the response: verl and the seed put no penalty there "
+    "and the score on the last masked-in token; OpenRLHF keeps the penalty at both masked "
+    "tokens; TRL's response ends at the first 0 (no penalty after it, the score on that slot)" },
+  { "*", "logp=-1.25,-0.5,-2.5,-0.75,-1.5,-0.25 ref=-1,-0.625,-2,-0.875,-1,-0.75 "
+    "mask=1,1,1,1,0,0 score=0.8", "Padding ScorePlacement MaskedPenalty",
+    "two padded slots whose log-probabilities differ from the reference (l = -0.5, 0.5): "
+    "OpenRLHF keeps -beta kl there and in reward_sum, verl (kld * mask), TRL (INVALID_LOGPROB "
+    "on both sides) and the seed put 0; TRL's score on the fifth slot" },
+  { "*", "logp=-1.25,-0.5,-2.5 ref=-1,-0.625,-2 mask=1,1,1 score=25", "ScoreClamp",
+    "a score of 25: OpenRLHF's compute_reward clamps it to reward.clip_range [-10, 10], the "
+    "others add 25" },
   { "*", "logp=-1.25,-0.5,-2.5 ref=-1,-0.625,-2 mask=1,1,1 score=0.8 beta=0", "",
     "beta 0: the rewards are the score alone, the penalties still reported" },
   { "*", "logp=-1.25,-0.5,-2.5 ref=-1,-0.625,-2 mask=1,2,1 score=0.8", "MaskNotBinary",
@@ -686,8 +907,12 @@ static const rl_case c_tokrew[] = {
   { "*", "logp= ref= mask= score=1", "EmptyBatch", "no token", .invalid_in = "*" },
   { "*", "logp=-1.25,-0.5 ref=-1 mask=1,1 score=1", "LengthMismatch",
     "two policy log-probabilities, one reference", .invalid_in = "*" },
-  { "*", "logp=-1.25,-0.5,-2.5 ref=-1,-0.625,-2 mask=1,1,1 score=0.8 beta=-0.1",
+  { "seed-000,trl-k1,trl-k3,verl-k1,verl-low-var-kl",
+    "logp=-1.25,-0.5,-2.5 ref=-1,-0.625,-2 mask=1,1,1 score=0.8 beta=-0.1",
     "OutOfDomain", "beta < 0", .invalid_in = "*" },
+  { "openrlhf-k1,openrlhf-k2,openrlhf-k3",
+    "logp=-1.25,-0.5,-2.5 ref=-1,-0.625,-2 mask=1,1,1 score=0.8 beta=-0.1", "BetaFloor",
+    "beta < 0: compute_reward sets kl_coef <= 0 to 0, the rewards are the score alone" },
   RL_END,
 };
 
@@ -739,6 +964,7 @@ static const rl_case c_klsum[] = {
 };
 
 #define F32_ALL "trl-float32,verl-float32,openrlhf-float32"
+#define R32_ALL "trl-float32,clamp-20-float32"
 
 static const rl_case c_ratio[] = {
   { "*", "logp=-1,-0.5,-2 old_logp=-2,-0.5,-1", "Direction",
@@ -756,12 +982,12 @@ static const rl_case c_ratio[] = {
   { "*", "logp= old_logp=", "EmptyBatch", "no token", .invalid_in = "*" },
   { "*", "logp=-1,-2 old_logp=-1", "LengthMismatch", "two new log-probabilities, one old",
     .invalid_in = "*" },
-  { F32_ALL, "logp=89,-0.5 old_logp=0,-0.5", "Binary32Overflow",
+  { R32_ALL, "logp=89,-0.5 old_logp=0,-0.5", "Binary32Overflow",
     "log-ratio 89: e^89 = 4.5e38 is inf in binary32 (TRL refused, ERANGE); the clamp of verl "
     "and OpenRLHF gives f32(e^20)", .invalid_in = "trl-float32" },
-  { F32_ALL, "logp=88.5 old_logp=0", "",
+  { R32_ALL, "logp=88.5 old_logp=0", "",
     "log-ratio 88.5: e^88.5 = 2.7e38, just inside binary32 (TRL); clamped f32(e^20)" },
-  { F32_ALL, "logp=-1.0000001,-30.4999 old_logp=-1,-30.5", "Binary32Rounding",
+  { R32_ALL, "logp=-1.0000001,-30.4999 old_logp=-1,-30.5", "Binary32Rounding",
     "log-ratios -1e-7 and 1e-4 of log-probabilities rounded to binary32: f32(-1.0000001) - "
     "f32(-1) = -1.19e-7 (ratio 0.99999988, exact 0.9999999), f32(-30.4999) - f32(-30.5) = "
     "9.9e-5" },
@@ -795,9 +1021,10 @@ static const rl_case c_is[] = {
     "0.75; loss -0.6" },                                                        \
   { "*", "logp=" LOG5 " old_logp=0 adv=-1 mask=1", "Detector",                    \
     "CONVENTIONS dual clip: eps 0.2, A = -1, rho = 5: loss 5 (no dual clip) or 3 (c = 3)" }, \
-  { "*", CLIP_BATCH " mask=1,1,1,1,1,1", "Batch",                                 \
+  { "*", CLIP_BATCH " mask=1,1,1,1,1,1", "Batch ClipFrac32",                      \
     "six tokens, both signs of A, inside and outside the clip range; the fourth has rho = " \
-    "e^1.35 = 3.86 with A = -2, where the dual clip binds (-6)" },              \
+    "e^1.35 = 3.86 with A = -2, where the dual clip binds (-6); four clipped: the clip "    \
+    "fraction 2/3, f32(2/3) = 0.6666666865348816 in the libraries" },              \
   { "*", CLIP_BATCH " mask=1,1,1,0,1,0", "Padding",                               \
     "the same with two tokens masked (the dual-clipped one among them): N = 4" }, \
   { "*", "logp=-1,-2 old_logp=-1,-2 adv=1.5,-0.5 mask=1,1", "OnPolicy",           \
@@ -840,10 +1067,25 @@ static const rl_case c_clip[] = {
 
 static const rl_case c_dualclip[] = {
   C_CLIP_COMMON,
-  { "dual-clip", "logp=" LOG5 " old_logp=0 adv=-1 mask=1 c=10", "",
+  { "dual-clip,trl-delta", "logp=" LOG5 " old_logp=0 adv=-1 mask=1 c=10", "",
     "c = 10: the bound -10 does not bind at rho = 5" },
+  { "dual-clip,trl-delta,verl-float32,openrlhf-float32", "logp=21 old_logp=0 adv=-1 mask=1 "
+    "c=1e9", "ClampBinds DualClipCap",
+    "log-ratio 21, A = -1, c = 1e9: verl and OpenRLHF clamp the log-ratio to 20, so rho A = "
+    "-e^20 = -4.85e8 lies above the bound -1e9 (loss e^20, gradient 0); TRL's delta caps the "
+    "unclamped e^21 = 1.32e9 at 1e9 (loss 1e9, gradient 0; ratio output e^21)" },
   { "dual-clip", "logp=-1 old_logp=-1 adv=1 mask=1 c=0.5", "OutOfDomain",
     "c = 0.5: verl and OpenRLHF assert c > 1", .invalid_in = "*" },
+  { "trl-delta", "logp=-1 old_logp=-1 adv=1 mask=1 c=0.5", "RatioCap",
+    "delta = 0.5 (TRL checks no bound): the cap binds for A > 0 too, rho = 1 becomes 0.5: loss "
+    "-0.5, gradient 0" },
+  { "trl-delta", "logp=-1 old_logp=-1 adv=1 mask=1 c=0", "OutOfDomain",
+    "delta = 0: a ratio cap must be > 0", .invalid_in = "*" },
+  { F32_ALL, "logp=25,-1 old_logp=0,-1 adv=-2e38,1 mask=0,1", "MaskedOverflow",
+    "a masked token with A = -2e38 and log-ratio 25: -A rho and -A c overflow binary32 (its "
+    "loss inf); verl's masked_sum drops it (loss -1), OpenRLHF's (loss * mask).sum() is NaN "
+    "(refused, ERANGE), TRL's ratio is 1 there (INVALID_LOGPROB) and its loss finite",
+    .invalid_in = "openrlhf-float32" },
   { F32_ALL, "logp=89,-1 old_logp=0,-1 adv=0.5,1 mask=1,1", "Binary32Overflow",
     "log-ratio 89: TRL's ratio is inf in binary32 (refused, ERANGE); the clamp gives "
     "f32(e^20), clipped to f32(1.2): surrogates 0.6 and 1", .invalid_in = "trl-float32" },
@@ -891,6 +1133,10 @@ static const rl_case c_value[] = {
   { V_LOSSES, "values=0.25 old_values=1 returns=0.25 mask=1", "ClipBinds",
     "V reached R but moved more than c: the clipped square is the larger, the gradient 0; the "
     "unclipped readings give 0" },
+  { V_LOSSES, "values=1.25,1,2 old_values=0,1,2 returns=1,0.5,2.5 mask=1,1,1",
+    "ClipBinds ClipFrac32",
+    "one of three tokens clipped (the first, as the ClipBinds case): the clip fraction 1/3, "
+    "f32(1/3) = 0.3333333432674408 in TRL and verl (a float32 mean of the 0/1 mask)" },
   { V_LOSSES, "values=1,2 old_values=1,2 returns=0.5,2.5 mask=1,2", "MaskNotBinary",
     "a mask entry 2", .invalid_in = "*" },
   { V_LOSSES, "values=1,2 old_values=1,2 returns=0.5,2.5 mask=0,0", "EmptyMask",
@@ -903,6 +1149,12 @@ static const rl_case c_value[] = {
     "one old value for two tokens", .invalid_in = "*" },
   { "trl,verl,openrlhf", "values=1 old_values=0 returns=0 mask=1 clip=-0.5", "OutOfDomain",
     "a negative clip range", .invalid_in = "*" },
+  { "trl,verl,openrlhf," F32_ALL, "values=1.5,0.25 old_values=1,0 returns=0,1 mask=1,1 clip=0.5",
+    "ValueClipEdge",
+    "V = 1.5 exactly at V_old + c (the clipped value is V, the squares tie): torch.max halves "
+    "the gradient between the squares and verl's clip_by_value = max(min(V, hi), lo) halves "
+    "the clipped one's again at min's tie: d loss / dV = 3/4 x 0.75 = 0.5625 (verl), 0.75 "
+    "through torch.clamp (TRL, OpenRLHF); the second token inside the range" },
   { "gae-return", "old_values=0.1,0.2,0.3 adv=0.82675,0.765,0.7", "",
     "CONVENTIONS GAE detector: targets A + V = 0.92675, 0.965, 1" },
   { "gae-return", "old_values=0.1,nan adv=1,1", "NonFinite", "NaN value", .invalid_in = "*" },
@@ -911,8 +1163,12 @@ static const rl_case c_value[] = {
   { "mc-return", "rewards=1,1 gamma=-0.5", "OutOfDomain", "gamma < 0", .invalid_in = "*" },
   { V_OBJ, "logits=0,0,0,1,2,3 V=3 mask=1,1 l_clip=0.25 l_vf=0.5", "",
     "two tokens: H = log 3 and the entropy of softmax(1, 2, 3)" },
-  { V_OBJ, "logits=0,0,0,1,2,3,40,0,0 V=3 mask=1,1,0 l_clip=-0.125 l_vf=2", "Padding",
-    "a masked third token (a near-certain one) takes no part in the mean" },
+  { V_OBJ, "logits=0,0,0,1,2,3,2,0,-1 V=3 mask=1,1,0 l_clip=-0.125 l_vf=2", "Padding",
+    "a masked third token takes no part in the masked mean; TRL's logged entropy.mean() counts "
+    "it" },
+  { V_OBJ, "logits=0,0,0,40,0,0 V=3 mask=1,1 l_clip=0.25 l_vf=0.5", "EntropyCancellation",
+    "a near-certain token: H = 82 e^-40 = 3.5e-16, which logsumexp(l) - <softmax(l), l> "
+    "cancels to 0 in binary64 (TRL's and verl's formula)" },
   { V_OBJ, "logits=5,5 V=1 mask=1,1 l_clip=1 l_vf=0", "ExactZero",
     "one token in the vocabulary: entropy exactly 0" },
   { V_OBJ, "logits=0,0,0,1,2,3 V=3 mask=1,1 l_clip=0.25 l_vf=0.5 c2=0.05", "",
@@ -950,7 +1206,7 @@ static const rl_case c_value[] = {
   RL_END,
 };
 
-#define W32_ALL F32_ALL ",trl-rewards-float32"
+#define W32_ALL F32_ALL ",trl-rewards-float32,openrlhf"
 
 static const rl_case c_whiten[] = {
   { "*", "values=1,2,3 mask=1,1,1", "Detector",
@@ -962,8 +1218,13 @@ static const rl_case c_whiten[] = {
     "equal values: std 0, the scale is sqrt(1e-8) (or 1e-8) and every value whitens to 0" },
   { "*", "values=1e-6,3e-6,-2e-6 mask=1,1,1", "SmallSpread",
     "std ~ 2.5e-6: eps inside the square root changes the result by 0.08%; outside by 0.0004%" },
-  { "trl,verl,trl-rewards,openrlhf", "values=1e200,-1e200,3e200 mask=1,1,1", "NaiveOverflow",
+  { "trl,verl,trl-rewards", "values=1e200,-1e200,3e200 mask=1,1,1", "NaiveOverflow",
     "the squares overflow binary64: a careful implementation scales" },
+  { "*", "values=1,2,3,4 mask=1,1,1,1", "Float32Bessel",
+    "N = 4: TRL's and verl's Bessel factor is f32(4/3) = 1.3333333730697632, the whitened "
+    "values 1.5e-8 (relative) smaller than with 4/3" },
+  { "*", "values=1,2,4 mask=1,1,1", "Float32Bessel",
+    "N = 3: the factor 3/2 is exact in binary32, the float32 and the exact Bessel factor agree" },
   { "eps-outside", "values=1e200,-1e200,3e200 mask=1,1,1 eps=0", "NaiveOverflow",
     "the squares overflow binary64 (eps 0: std + 1e-8 holds 1e-8 some 690 bits below the "
     "std, where central differences cannot measure its slope)" },
@@ -973,7 +1234,6 @@ static const rl_case c_whiten[] = {
     "one value with ddof 1: N - 1 = 0 (TRL divides by 0, verl raises)", .invalid_in = "*" },
   { "openrlhf", "values=1 mask=1", "SingleValue",
     "one value with ddof 0: var 0, scale sqrt(1e-8), whitened 0" },
-  { "*", "values=1,2,3 mask=1,1,1 eps=0", "", "eps = 0: (A - mu)/std" },
   { "*", "values=2,2 mask=1,1 eps=0", "ZeroSpread", "equal values and eps = 0: 0/0",
     .invalid_in = "*" },
   { "*", "values=1,2,3 mask=1,0,2", "MaskNotBinary", "a mask entry 2", .invalid_in = "*" },
@@ -985,14 +1245,15 @@ static const rl_case c_whiten[] = {
   { "*", "values=1,2,3 mask=1,1,1 eps=-1e-8", "OutOfDomain", "eps < 0", .invalid_in = "*" },
   { W32_ALL, "values=10000.1,10000.2,10000.4,10000.3 mask=1,1,1,1", "Binary32Rounding",
     "values near 1e4 0.1 apart: binary32 holds them to 0.001 (10000.099609375, ...), and "
-    "the whitened values part from the exact +-1.1619, +-0.3873 by 0.06%" },
+    "the whitened values part from the exact +-1.1619, +-0.3873 by 0.06% (OpenRLHF's float32 "
+    "statistics in a float64 run too)" },
   { W32_ALL, "values=1e20,-1e20,3e20 mask=1,1,1", "Binary32Overflow",
     "the squares (2.3e20)^2 overflow binary32: the library's variance is inf and rsqrt gives "
     "0 (refused, ERANGE); exact arithmetic and binary64 whiten them", .invalid_in = W32_ALL },
   { W32_ALL, "values=1,2,3,1e20 mask=1,1,1,0", "MaskedOverflow",
     "a padded value 1e20: its square is inf in binary32; TRL and OpenRLHF multiply it by the "
     "mask (inf * 0 = NaN, refused), verl's masked_sum drops it and whitens it to f32(1e20)",
-    .invalid_in = "trl-float32,openrlhf-float32,trl-rewards-float32" },
+    .invalid_in = "trl-float32,openrlhf-float32,trl-rewards-float32,openrlhf" },
   { "trl-float32,verl-float32,trl-rewards-float32", "values=1 mask=1", "SingleValue",
     "one value with ddof 1: N/(N - 1) = inf, 0 inf = NaN in TRL, verl raises", .invalid_in = "*" },
   { "openrlhf-float32", "values=1 mask=1", "SingleValue",
@@ -1059,7 +1320,38 @@ static const rl_note n_ppo[] = {
     "conventions still write a value there." },
   { "ScorePlacement", "CONVENTION",
     "Where the score lands: verl, OpenRLHF and the seed on the last response token; TRL on the "
-    "slot after it when the row has one (its padding_mask_p1)." },
+    "slot after it, the first padded one, when the row has one (sequence_length + 1, "
+    "ppo_trainer.py:778)." },
+  { "MaskedPenalty", "CONVENTION",
+    "The KL penalty at padded tokens whose log-probabilities differ: OpenRLHF's "
+    "compute_approx_kl and compute_reward mask nothing (models/utils.py:111: kl_reward = "
+    "-kl_coef * kl), so -beta kl stays there and in reward.sum(-1); verl multiplies kld by the "
+    "mask, TRL fills both log-probabilities with INVALID_LOGPROB (kl 0)." },
+  { "ScoreClamp", "CONVENTION",
+    "A score beyond [-10, 10]: OpenRLHF's compute_reward clamps it to --reward.clip_range "
+    "(default -10 10, models/utils.py:108-109) before placing it; TRL and verl add it as it is." },
+  { "BetaFloor", "CONVENTION",
+    "A negative KL coefficient: OpenRLHF's compute_reward sets kl_coef <= 0 to 0 "
+    "(models/utils.py:105-106) and computes; the other conventions refuse it." },
+  { "DualClipCap", "CONVENTION",
+    "A log-ratio above the clamp with a large bound c: verl's dual clip bounds the clamped "
+    "rho A = -e^20 from below by c A, TRL's delta caps the unclamped ratio at c, and the two "
+    "part." },
+  { "RatioCap", "CONVENTION",
+    "TRL's delta below 1 + eps: the cap binds for A > 0 too (GRPOConfig validates no bound on "
+    "delta)." },
+  { "ValueClipEdge", "CONVENTION",
+    "The value exactly at its clip bound V_old + c: the clipped value equals V and the squares "
+    "tie; torch.max halves the gradient between them, and verl's clip_by_value = "
+    "max(min(V, hi), lo) halves the clipped path again (3/4 of the gradient) where "
+    "torch.clamp (TRL, OpenRLHF) passes it whole." },
+  { "EntropyCancellation", "NUMERICAL",
+    "A near-certain token: its entropy 82 e^-40 cancels to 0 in logsumexp(l) - <p, l>, the "
+    "libraries' formula, in binary64." },
+  { "Float32Bessel", "CONVENTION",
+    "The Bessel factor N/(N - 1) of TRL's and verl's masked_var divides two int64 mask sums, a "
+    "float32 tensor also in a float64 run: f32(4/3) scales the variance by 1 + 3e-8; 3/2 is "
+    "exact." },
   { "AtReference", "PROPERTY", "The policy equals the reference: every log-ratio is 0." },
   { "K3Cancellation", "NUMERICAL",
     "A log-ratio near 0: e^{-l} - 1 + l ~ l^2/2 cancels to noise when written directly; the "
@@ -1078,7 +1370,7 @@ static const rl_note n_ppo[] = {
     "The ratio is exp(logp - old_logp), new minus old (seed 001); the reverse gives 1/rho." },
   { "ClampBinds", "CONVENTION",
     "The clamp of verl and OpenRLHF binds (|l| > 20): ratio e^{+-20}, and no gradient flows "
-    "through the clamped log-ratio." },
+    "through the clamped log-ratio (TRL has no clamp: its ratio is e^l)." },
   { "ClampEdge", "EDGE_CASE",
     "The log-ratio exactly at the clamp's bound 20 (or -20): the value is the same either way; "
     "torch.clamp passes the gradient at its bounds." },
@@ -1110,6 +1402,11 @@ static const rl_note n_ppo[] = {
   { "EarlyStop", "CONVENTION",
     "Target-KL early stopping: the step taken or not on the update whose KL is over, and the "
     "threshold target or 1.5 target, decide the count (old TRL tests once per epoch)." },
+  { "ClipFrac32", "CONVENTION",
+    "A clip fraction k/N that binary32 does not hold: the libraries average a float32 0/1 "
+    "tensor ((pg_losses2 > pg_losses).float() in TRL, torch.gt(...).float() in verl, "
+    "torch.lt(surr2, surr1).float() in OpenRLHF), so their clip fraction is f32(k/N) in a "
+    "float64 run too; the seeds' k/N is exact." },
   { "Binary32Overflow", "NUMERICAL",
     "A value beyond the binary32 range (3.4e38) on the way: the float32 readings refuse the "
     "input (ERANGE) where the library computes inf or NaN; exact arithmetic and binary64 do "
@@ -1122,8 +1419,9 @@ static const rl_note n_ppo[] = {
   { "CountEps", "CONVENTION",
     "verl's masked_mean divides by mask.sum() + 1e-8: the count itself in binary32." },
   { "MaskedOverflow", "EDGE_CASE",
-    "A padded position whose square overflows binary32: mask * inf is NaN (TRL, OpenRLHF); "
-    "verl's masked_sum leaves it out." },
+    "A padded position whose square or loss overflows binary32: mask * inf is NaN (TRL, "
+    "OpenRLHF); verl's masked_sum (torch.where(mask, x, 0)) leaves it out; TRL's policy loss "
+    "has rho = 1 there." },
   { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected (ENAN)." },
   { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain (EDOM)." },
   { "EmptyBatch", "INVALID_INPUT", "An empty input: must be rejected (EINVAL)." },
@@ -1138,9 +1436,9 @@ static const rl_note n_ppo[] = {
 
 static const rl_formula formulas[] = {
   { "PPO-TOKREW", "per-token reward with the KL penalty", "000 (13.9)",
-    "r_t = score·1[t = end] − β·k(log π_old − log π_ref), k = k1 or k3 (clamped in verl's "
-    "low_var_kl and OpenRLHF); the score on the last token (TRL: one slot after it when the "
-    "row has one)", v_tokrew, c_tokrew, n_ppo },
+    "r_t = score·1[t = end] − β·k(log π_old − log π_ref), k = k1 or k3 (or OpenRLHF's k2; "
+    "clamped in verl's low_var_kl and OpenRLHF); the score on the last token (TRL: one slot "
+    "after it when the row has one)", v_tokrew, c_tokrew, n_ppo },
   { "PPO-TOKREW-EX", "the seed's per-token penalty example", "000 section 3",
     "π_ref = 0.4, π = 0.9: log(0.9/0.4) = 0.810930, k2 = 0.328804, k3 = 0.255375",
     v_tokrew_ex, c_tokrew_ex, n_ppo },
@@ -1155,13 +1453,15 @@ static const rl_formula formulas[] = {
     "the logits is the policy gradient at θ_old", v_is, c_is, n_ppo },
   { "PPO-CLIP", "the clipped surrogate and its loss", "000 (13.12); 003",
     "s_t = min(ρ_t A_t, clip(ρ_t, 1−ε_low, 1+ε_high) A_t) (13.12), loss = −token mean, "
-    "gradient in logp; verl adds its log-ratio clamp and dual clip", v_clip, c_clip, n_ppo },
+    "gradient in logp; verl adds its log-ratio clamp and dual clip", v_clip, c_clip, n_ppo,
+    .axes = clip_axes },
   { "PPO-CLIP-EX2", "clip(x, a, b) = min(max(x, a), b) on one token", "003",
     "clip(2, 0.8, 1.2) = 1.2; A = 0.5, ε = 0.2, ρ = 1.5 → 0.6, not 0.75", v_clip_one,
     c_clip_one, n_ppo },
-  { "PPO-DUALCLIP", "the dual clip for negative advantages", "libraries (verl, OpenRLHF)",
+  { "PPO-DUALCLIP", "the dual clip for negative advantages", "libraries (verl, OpenRLHF, TRL)",
     "for A < 0, s = max(min(ρA, clip(ρ)A), cA), c = 3: ε = 0.2, A = −1, ρ = 5 gives loss 3 "
-    "(5 without)", v_dualclip, c_dualclip, n_ppo },
+    "(5 without); TRL's delta caps ρ at c instead", v_dualclip, c_dualclip, n_ppo,
+    .axes = clip_axes },
   { "PPO-VALUE", "value loss, its targets, the entropy bonus and the full objective",
     "000 section 3; 003",
     "(V − R)² (the seeds) or ½ max((V − R)², (V_clip − R)²), c = 0.2 (TRL) or 0.5 (verl, "
@@ -1170,7 +1470,7 @@ static const rl_formula formulas[] = {
   { "PPO-WHITEN", "advantage whitening", "000 section 3.2 (pseudo-code)",
     "(A − μ)/√(var + ε) ddof 1 (TRL, verl), /√max(var, ε) ddof 0 (OpenRLHF), /(σ + ε) "
     "(SB3); the mean added back (shift_mean=False); masked positions zeroed (TRL)",
-    v_whiten, c_whiten, n_ppo },
+    v_whiten, c_whiten, n_ppo, .axes = whiten_axes },
   { "PPO-KLCTL", "the adaptive KL coefficient and target-KL early stopping",
     "000 section 3; 003",
     "err = clip(KL/target − 1, −0.2, 0.2), β ← β(1 + err·n_steps/horizon); stop the epoch "

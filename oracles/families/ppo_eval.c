@@ -11,6 +11,13 @@ RL_ENTRY (ppo_tokrew)
                            PARAM ("beta"), v->data);
 }
 
+/* PPO-TOKREW in binary32 (OpenRLHF): as ppo_tokrew. */
+RL_ENTRY (ppo_tokrew_f32)
+{
+  return LIB (ppo_tokrew_f32) (y[0], y[1], y[2], y[3], x[0], x[1], a->iv[2], a->len[0], x[3],
+                               PARAM ("beta"), v->data);
+}
+
 /* PPO-TOKREW-EX: x = p, p_ref; y = ratio, log_ratio, k2, k3. */
 RL_ENTRY (ppo_tokrew_ex)
 {
@@ -73,9 +80,9 @@ RL_ENTRY (ppo_is)
  * eps_high (, c); y = loss, surrogate, ratio, grad, clipfrac. */
 RL_ENTRY (ppo_clip)
 {
-  return LIB (ppo_clip) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3], a->len[0],
-                         v->data, PARAM ("eps_low"), PARAM ("eps_high"),
-                         PARAM ("c"));
+  return LIB (ppo_clip_ex) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3],
+                            a->len[0], v->data, PARAM ("eps_low"), PARAM ("eps_high"),
+                            PARAM ("c"));
 }
 
 /* PPO-CLIP-EX2: x = rho, adv; eps; y = clipped, unclipped, surrogate. */
@@ -117,7 +124,7 @@ RL_ENTRY (ppo_objective)
   if (T == 0 || a->len[0] != T * (size_t) V)
     RLREF_ERROR ("logits must hold len(mask) rows of V", RLREF_EINVAL);
   return LIB (ppo_objective) (y[0], y[1], y[2], y[3], x[0], (size_t) V, a->iv[2], T, x[3], x[4],
-                              PARAM ("c1"), PARAM ("c2"));
+                              PARAM ("c1"), PARAM ("c2"), v->data);
 }
 
 /* PPO-WHITEN: x = values [n], mask ints; eps; y = whitened, mean, std,

@@ -107,7 +107,7 @@ check_inputs (const double *rewards, const double *values, const unsigned char *
         n++;
       if (ones == 0)
         RLREF_ERROR ("a row without response tokens (mask all 0)", RLREF_EINVAL);
-      if ((c == RLREF_GAE_SEED || c == RLREF_GAE_TRL) && n != ones)
+      if (c == RLREF_GAE_SEED && n != ones)
         RLREF_ERROR ("this convention takes a mask of ones then zeros in each row",
                      RLREF_EINVAL);
     }
@@ -118,11 +118,13 @@ check_inputs (const double *rewards, const double *values, const unsigned char *
  * A_t = delta_t + gamma lambda A_{t+1}, per row as rlref_mdp_gae_d:
  *   SEED      the response is the mask's prefix of n ones; the score at
  *             its last token; V after it 0; 0 at padding;
- *   TRL       rewards at t >= n are 0, values at t > n are 0, the score at
- *             n if n < W, else n - 1; the recursion over all W positions;
+ *   TRL       the response ends at the first 0 (n); every reward read,
+ *             values at t > n are 0, the score at n if n < W, else n - 1;
+ *             the recursion over all W positions;
  *   VERL      the score at the last 1 of the mask; at a 0 the advantage
  *             and the next value are carried from t + 1;
- *   OPENRLHF  the score at the last 1; r and V multiplied by the mask.
+ *   OPENRLHF  the score clamped to [-10, 10] at the last 1; r and V
+ *             multiplied by the mask.
  * ret = A + V (the values the convention uses). */
 int
 rlref_gae_batch (double *restrict adv, double *restrict ret, const double *restrict rewards,
@@ -150,11 +152,17 @@ rlref_gae_batch (double *restrict adv, double *restrict ret, const double *restr
       at = c == RLREF_GAE_TRL ? (n < W ? n : n - 1) : last;
       for (size_t t = W; t-- > 0;)
         {
-          int keep_r = c == RLREF_GAE_VERL || (c == RLREF_GAE_TRL ? t < n : m[t]);
+          int keep_r = c == RLREF_GAE_VERL || c == RLREF_GAE_TRL || m[t];
           int keep_v = c == RLREF_GAE_VERL || (c == RLREF_GAE_TRL ? t <= n : m[t]);
           double r = keep_r ? rw[t] : 0.0, v = keep_v ? vw[t] : 0.0;
           if (score && t == at)
-            r = r + score[b];
+            {
+              double sb = score[b];
+              if (c == RLREF_GAE_OPENRLHF)
+                sb = sb > RLREF_GAE_SCORE_CLAMP ? RLREF_GAE_SCORE_CLAMP
+                  : sb < -RLREF_GAE_SCORE_CLAMP ? -RLREF_GAE_SCORE_CLAMP : sb;
+              r = r + sb;
+            }
           if (c == RLREF_GAE_SEED && t >= n)
             {
               a[t] = 0.0;

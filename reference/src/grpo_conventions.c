@@ -49,7 +49,9 @@ const rlref_adv_convention rlref_adv_conventions[] = {
   { "verl-vectorized-old",
     "binary32, sums in index order: var = (s2 - s1*s1/n)/(n - 1), std = sqrt(max(var, 1e-6)), "
     "(r - s1/n)/(std + 1e-6); group of one: mean 0, std 1; binary32 overflow refused (ERANGE)",
-    "verl's opt-in grpo_vectorized estimator, September 2025 to May 2026",
+    "verl's opt-in grpo_vectorized estimator, September 2025 to May 2026 (commit 4ff3ce2, "
+    "core_algos.py compute_grpo_vectorized_outcome_advantage with groupwise.py "
+    "group_mean_std), on float32 scores (the trainer's)",
     RLREF_SCALE_F32_ONEPASS, 1, 1e-6, RLREF_GUARD_NONE, RLREF_SINGLE_RAW, RLREF_NAN_REFUSE,
     RLREF_EPS_ADD_STD },
   { "openrlhf",
@@ -72,6 +74,17 @@ const rlref_adv_convention rlref_adv_conventions[] = {
     "advantage 0 (its group's, and the others' over an infinite std)",
     "TRL scale_rewards=\"batch\"",
     RLREF_SCALE_BATCH_STD, 1, 1e-4, RLREF_GUARD_NONE, RLREF_SINGLE_ZERO, RLREF_NAN_SKIP,
+    RLREF_EPS_ADD_STD },
+  { "verl-vectorized-old-float64",
+    "verl-vectorized-old on float64 scores: the group mean and std in binary32 as there "
+    "(group_mean_std converts the scores to float32: sums in index order, var = (s2 - "
+    "s1*s1/n)/(n - 1), std = sqrt(max(var, 1e-6)), a group of one mean 0 and std 1), then "
+    "A = (r - mean)/f32(std + 1e-6) in float64 (r unrounded; equal rewards 0.1, 0.1, 0.1 "
+    "give -1.49e-6); binary32 overflow refused (ERANGE)",
+    "verl's opt-in grpo_vectorized estimator (commit 4ff3ce2, core_algos.py "
+    "compute_grpo_vectorized_outcome_advantage, groupwise.py group_mean_std) on float64 "
+    "scores: the float32 statistics broadcast into float64 differences",
+    RLREF_SCALE_F32_STATS, 1, 1e-6, RLREF_GUARD_NONE, RLREF_SINGLE_RAW, RLREF_NAN_REFUSE,
     RLREF_EPS_ADD_STD },
 };
 

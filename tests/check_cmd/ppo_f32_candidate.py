@@ -4,12 +4,16 @@ PPO (PPO-CLIP, PPO-DUALCLIP) or advantage whitening (PPO-WHITEN) on every input 
 computed the way STYLE's torch code runs in float32 (trl, verl or openrlhf), each tensor
 operation rounded to binary32 with struct, written without reading rlref's code.
 
-  clip:    l = logp - old (verl, openrlhf: clamped to [-20, 20]), rho = exp(l),
+  clip:    l = logp - old (verl, openrlhf: clamped to [-20, 20]; trl: 0 at a masked token,
+           both log-probabilities being INVALID_LOGPROB there), rho = exp(l),
            pg = max(-A rho, -A clip(rho, 1 - eps_low, 1 + eps_high)), verl's dual clip
-           min(pg, -3 A) for A < 0; loss = sum(mask pg)/N; d loss/d logp through autograd.
+           min(pg, -c A) for A < 0 (c = clip_ratio_c, 3 or a test's); loss = sum(mask pg)/N;
+           d loss/d logp through autograd.
   whiten:  masked mean; masked variance over N (openrlhf) or times N/(N - 1) (trl, verl);
            (x - mean) * rsqrt(var + eps) (openrlhf: rsqrt(max(var, eps))); trl zeroes the
            masked positions; verl's masked sums leave a masked term out (even an inf).
+A row is summed as torch 1.13's CPU kernel sums it (observed on torch): up to 7 terms into
+four accumulators a_j += x[4k + j], the rest into a_0, then ((a_0 + a_1) + a_2) + a_3.
 An input the library would turn into inf or NaN is answered with an error (ERANGE), a bad
 mask or length with the status the golden expects (EDOM, EINVAL), a non-finite input ENAN."""
 import json
@@ -35,6 +39,24 @@ def exp32(x):
         return f32(math.exp(x))
     except OverflowError:
         return math.inf
+
+
+def torch_sum(xs):
+    """torch's float32 sum of a short row (up to 7 terms; longer rows left to right)."""
+    xs = list(xs)
+    if len(xs) > 7:
+        s = 0.0
+        for x in xs:
+            s = f32(s + x)
+        return s
+    a = [0.0] * 4
+    m = len(xs) - len(xs) % 4
+    for i in range(0, m, 4):
+        for j in range(4):
+            a[j] = f32(a[j] + xs[i + j])
+    for x in xs[m:]:
+        a[0] = f32(a[0] + x)
+    return f32(f32(f32(a[0] + a[1]) + a[2]) + a[3])
 
 
 def real(x):
@@ -73,11 +95,15 @@ def clip(inputs, params, style):
     eh = scalar(inputs, params, "eps_high", 0.2)
     if not (0 <= el < 1 and eh >= 0):
         raise Refused("EDOM")
-    lo, hi, c, g = f32(1 - el), f32(1 + eh), f32(3.0), f32(1.0 / n)
-    total, surrogate, ratio, grad, clipped = 0.0, [], [], [], 0
+    lo, hi, g = f32(1 - el), f32(1 + eh), f32(1.0 / n)
+    c = f32(scalar(inputs, params, "c", 3.0))   # verl's clip_ratio_c (a test's c)
+    terms, surrogate, ratio, grad, clipped = [], [], [], [], 0
     for lp, ol, a, m in zip(logp, old, adv, mask):
         a = f32(a)
-        l = f32(f32(lp) - f32(ol))
+        if style == "trl" and not m:
+            l = 0.0                     # INVALID_LOGPROB - INVALID_LOGPROB
+        else:
+            l = f32(f32(lp) - f32(ol))
         lc = l if style == "trl" else max(-20.0, min(20.0, l))
         rho = exp32(lc)
         if math.isinf(rho):
@@ -88,10 +114,17 @@ def clip(inputs, params, style):
             pg, active = f32(-a * c), False
         active = active and lc == l
         ratio.append(rho)
+        if not m:
+            if math.isinf(pg) and style != "verl":
+                raise Refused("ERANGE")     # inf * 0: the loss is NaN
+            pg = 0.0                        # verl's masked_sum: torch.where(mask, x, 0)
         surrogate.append(-pg * m + 0.0)
-        grad.append(f32(f32(g * -a) * rho) * active * m + 0.0)
-        total = f32(total + pg * m)
+        grad.append(f32(f32(g * -a) * rho) * active + 0.0 if m else 0.0)
+        terms.append(pg * m)
         clipped += m and pg2 > pg1
+    total = torch_sum(terms)
+    if not math.isfinite(total):
+        raise Refused("ERANGE")
     return {"loss": f32(total / n), "surrogate": surrogate, "ratio": ratio, "grad": grad,
             "clipfrac": f32(clipped / n)}
 
@@ -103,15 +136,11 @@ def whiten(inputs, params, style):
     eps = scalar(inputs, params, "eps", 1e-8)
     if eps < 0 or (style != "openrlhf" and n < 2):
         raise Refused("EDOM")
-    s1 = 0.0
-    for v, m in zip(x, mask):
-        s1 = f32(s1 + v * m)
+    s1 = torch_sum(v * m for v, m in zip(x, mask))
     mean = f32(s1 / n)
     d = [f32(v - mean) for v in x]
-    s2 = 0.0
-    for e, m in zip(d, mask):
-        if m or style != "verl":        # verl's masked sum leaves a masked term out
-            s2 = f32(s2 + f32(e * e) * m)
+    # verl's masked sum leaves a masked term out
+    s2 = torch_sum(f32(e * e) * m if m or style != "verl" else 0.0 for e, m in zip(d, mask))
     var = f32(s2 / n)
     if style == "openrlhf":
         scale = f32(math.sqrt(max(var, f32(eps))))

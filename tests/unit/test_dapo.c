@@ -62,6 +62,56 @@ START_TEST (test_overlong_detector)
 }
 END_TEST
 
+/* verl divides in float32: with L_cache = 3000, -520/3000 is the binary32
+ * quotient (float) -520 / 3000.0f, in both backends, where OpenRLHF and the
+ * paper give the binary64 one; OpenRLHF's L_cache = 0 penalises nothing;
+ * an empty response under the sample-level mean over every response weighs
+ * 0 and dilutes the other (1/(2 x 5)), over the non-empty ones it does not
+ * (1/5). */
+START_TEST (test_overlong_f32_and_empty)
+{
+  static const long L[3] = { 18000, 21000, 17000 }, L2[2] = { 20480, 20481 }, E[2] = { 5, 0 };
+  double pen[3], one = 1.0, tw[2], rw[2];
+  mpfr_ptr pm = tu_mp_vec_new (3, PREC);
+  mpfr_t onem;
+  mpfr_init2 (onem, PREC);
+  mpfr_set_d (onem, 1.0, MPFR_RNDN);
+  TU_OK (rlref_dapo_overlong_d (pen, NULL, L, 3, 20480, 3000, RLREF_DAPO_OVERLONG_VERL, &one));
+  TU_ASSERT_SAME (pen[0], (double) (-520.0f / 3000.0f));
+  TU_ASSERT_SAME (pen[1], (double) (-3520.0f / 3000.0f));
+  TU_ASSERT_SAME (pen[2], 0.0);
+  ck_assert (pen[0] != -520.0 / 3000.0);
+  TU_OK (rlref_dapo_overlong_mp (pm, NULL, L, 3, 20480, 3000, RLREF_DAPO_OVERLONG_VERL, onem));
+  ck_assert (mpfr_cmp_d (pm, (double) (-520.0f / 3000.0f)) == 0);
+  TU_OK (rlref_dapo_overlong_d (pen, NULL, L, 3, 20480, 3000, RLREF_DAPO_OVERLONG_OPENRLHF,
+                                &one));
+  TU_ASSERT_SAME (pen[0], -520.0 / 3000.0);
+  TU_ASSERT_SAME (pen[1], -1.0);
+  TU_OK (rlref_dapo_overlong_d (pen, NULL, L2, 2, 20480, 0, RLREF_DAPO_OVERLONG_OPENRLHF, &one));
+  ck_assert (pen[0] == 0.0 && pen[1] == 0.0);
+  TU_OK (rlref_dapo_tokloss_conv_d (tw, rw, E, 2, RLREF_DAPO_SAMPLE_LEVEL,
+                                    RLREF_DAPO_EMPTY_COUNT));
+  ck_assert (tw[0] == 0.1 && rw[0] == 0.5 && tw[1] == 0 && rw[1] == 0);
+  TU_OK (rlref_dapo_tokloss_conv_d (tw, rw, E, 2, RLREF_DAPO_SAMPLE_LEVEL,
+                                    RLREF_DAPO_EMPTY_SKIP));
+  ck_assert (tw[0] == 0.2 && rw[0] == 1.0 && tw[1] == 0 && rw[1] == 0);
+  TU_OK (rlref_dapo_tokloss_conv_d (tw, rw, E, 2, RLREF_DAPO_TOKEN_LEVEL,
+                                    RLREF_DAPO_EMPTY_COUNT));
+  ck_assert (tw[0] == 0.2 && rw[0] == 1.0 && tw[1] == 0 && rw[1] == 0);
+  TU_ASSERT_STATUS (rlref_dapo_tokloss_conv_d (tw, rw, E, 2, RLREF_DAPO_SAMPLE_LEVEL,
+                                               RLREF_DAPO_EMPTY_REFUSE), RLREF_EDOM);
+  {
+    static const long Z[2] = { 0, 0 }, N[2] = { 5, -1 };
+    TU_ASSERT_STATUS (rlref_dapo_tokloss_conv_d (tw, rw, Z, 2, RLREF_DAPO_TOKEN_LEVEL,
+                                                 RLREF_DAPO_EMPTY_COUNT), RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_dapo_tokloss_conv_d (tw, rw, N, 2, RLREF_DAPO_TOKEN_LEVEL,
+                                                 RLREF_DAPO_EMPTY_SKIP), RLREF_EDOM);
+  }
+  mpfr_clear (onem);
+  tu_mp_vec_free (pm, 3);
+}
+END_TEST
+
 /* A factor 1/2: verl -0.197265625 at 18000 and -1 at 24576, OpenRLHF
  * -0.5 there; L_cache = 0 is a step for the paper and refused by the
  * libraries' readings. */
@@ -352,7 +402,7 @@ static const double REW[2] = { 1, 0 };
 
 START_TEST (test_obj_closed_form)
 {
-  static const rlref_ppo_clip_convention plain = { 0, 0 };
+  static const rlref_ppo_clip_convention plain = { .clamp_log_ratio = 0, .dual_clip = 0 };
   double J, adv[2], grad[5], cf, el = 0.2, eh = 0.28;
   mpfr_t Jm, cfm, elm, ehm, s, t, want;
   mpfr_ptr lm = tu_mp_vec_from_d (OL, 5, PREC), om = tu_mp_vec_from_d (OO, 5, PREC);
@@ -408,7 +458,7 @@ END_TEST
  * gradient is 0). */
 START_TEST (test_obj_gradient_fd)
 {
-  static const rlref_ppo_clip_convention dual = { 1, 1 };
+  static const rlref_ppo_clip_convention dual = { .clamp_log_ratio = 1, .dual_clip = 1 };
   static const double lp[6] = { 0.3, -0.2, -1, -0.5, 0.1, -0.05 };
   static const double op[6] = { 0, 0, -1.5, -0.5, 0, 0.05 };
   static const long len[3] = { 2, 2, 2 };
@@ -452,7 +502,7 @@ END_TEST
 
 START_TEST (test_obj_bad)
 {
-  static const rlref_ppo_clip_convention plain = { 0, 0 };
+  static const rlref_ppo_clip_convention plain = { .clamp_log_ratio = 0, .dual_clip = 0 };
   static const long bad_sum[2] = { 2, 2 }, zero[2] = { 5, 0 }, negl[2] = { 6, -1 };
   double J, el = 0.2, eh = 0.28, one = 1.0, lp[5];
   memcpy (lp, OL, sizeof lp);
@@ -481,7 +531,7 @@ END_TEST
  * 1.2 clips it (surrogate 1.2, gradient 0). */
 START_TEST (test_cliphigher)
 {
-  static const rlref_ppo_clip_convention plain = { 0, 0 };
+  static const rlref_ppo_clip_convention plain = { .clamp_log_ratio = 0, .dual_clip = 0 };
   double lp = log (1.25), op = 0, a = 1, loss, s, r, g, cf;
   double el = 0.2, eh = 0.28, e2 = 0.2;
   TU_OK (rlref_ppo_clip_d (&loss, &s, &r, &g, &cf, &lp, &op, &a, NULL, 1, &plain, &el, &eh,
@@ -506,6 +556,7 @@ dapo_suite (void)
   tc = tu_tcase ("overlong");
   tcase_add_test (tc, test_overlong_detector);
   tcase_add_test (tc, test_overlong_factor_and_cache0);
+  tcase_add_test (tc, test_overlong_f32_and_empty);
   tcase_add_test (tc, test_overlong_bad);
   suite_add_tcase (s, tc);
 

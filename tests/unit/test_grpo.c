@@ -28,6 +28,7 @@
 static const char *const names[] = {
   "seed-000", "seed-000-code", "seed-001", "seed-003", "trl", "trl-float32", "verl",
   "verl-vectorized-old", "openrlhf", "eps-in-sqrt", "no-std", "batch-std",
+  "verl-vectorized-old-float64",
 };
 #define NCONV (sizeof names / sizeof names[0])
 
@@ -39,10 +40,12 @@ conv (const char *name)
   return c;
 }
 
+/* A convention with a binary32 step (its statistics at least). */
 static int
 is_f32 (const rlref_adv_convention *c)
 {
-  return c->scale == RLREF_SCALE_F32_ONEPASS || c->scale == RLREF_SCALE_F32_TRL;
+  return c->scale == RLREF_SCALE_F32_ONEPASS || c->scale == RLREF_SCALE_F32_TRL
+    || c->scale == RLREF_SCALE_F32_STATS;
 }
 
 /* Both backends on the doubles r (NaN allowed); adv_mp holds N values at
@@ -1426,6 +1429,8 @@ START_TEST (test_zero_variance_nonrepresentable_mean)
           int st;
           TU_OK (run_both (c, r, g[j].G, g[j].G, a, am, &st));
           TU_OK (st);
+          if (c->scale == RLREF_SCALE_F32_STATS)
+            continue;           /* binary32 mean, float64 differences: test_verl_f32_stats */
           for (size_t i = 0; i < g[j].G; i++)
             {
               double want = !is_f32 (c) || g[j].v != 0.3 ? 0.0
@@ -1443,6 +1448,57 @@ START_TEST (test_zero_variance_nonrepresentable_mean)
     }
   tu_mp_vec_free (am, 8);
   mpfr_clears (mm, sm, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* verl's old vectorised estimator on float64 scores (RLREF_SCALE_F32_STATS):
+ * the binary32 mean and std of verl-vectorized-old, the differences and
+ * the quotient unrounded.  [1, 0, 0, 0]: mean 0.25 and std 0.5 are exact
+ * in binary32, d = f32(0.5 + f32(1e-6)) = 0.5 + 17 2^-24, and A = 0.75/d,
+ * -0.25/d (binary64: the recorded verl values 1.4999969601692769 and
+ * -0.4999989867230923); [0.1, 0.1, 0.1]: (0.1 - f32 mean)/d = -1.49e-6, not
+ * 0; a group of one r/f32(1 + f32(1e-6)); 1e20 (s2 beyond binary32) and
+ * 1e39 (beyond binary32) ERANGE. */
+START_TEST (test_verl_f32_stats)
+{
+  const rlref_adv_convention *c = conv ("verl-vectorized-old-float64");
+  const double r1[4] = { 1, 0, 0, 0 }, r2[3] = { 0.1, 0.1, 0.1 }, r3[1] = { 0.5 };
+  const double big[2] = { 1e20, 0 }, beyond[2] = { 1e39, 0 };
+  double a[4], d = 0.5 + 17 * 0x1p-24, m32;
+  mpfr_ptr am = tu_mp_vec_new (4, PREC);
+  mpfr_t w;
+  int st;
+  mpfr_init2 (w, PREC);
+  ck_assert (c->scale == RLREF_SCALE_F32_STATS && c->single == RLREF_SINGLE_RAW);
+  ck_assert ((double) (float) (0.5 + (float) 1e-6) == d);
+  TU_OK (run_both (c, r1, 4, 4, a, am, &st));
+  TU_OK (st);
+  TU_ASSERT_SAME (a[0], 1.4999969601692769);
+  TU_ASSERT_SAME (a[1], -0.4999989867230923);
+  mpfr_set_d (w, 0.75, MPFR_RNDN);
+  mpfr_div_d (w, w, d, MPFR_RNDN);
+  ck_assert (mpfr_equal_p (am, w));
+  /* [0.1]x3: the binary32 mean of three f32(0.1), beside the float64 0.1 */
+  m32 = (double) (float) ((float) ((float) 0.1f + 0.1f) + 0.1f);
+  m32 = (double) (float) (m32 / 3);
+  TU_OK (run_both (c, r2, 3, 3, a, am, &st));
+  TU_OK (st);
+  for (int i = 0; i < 3; i++)
+    {
+      double want = (0.1 - m32) / ((double) (float) (0.001 + (float) 1e-6));
+      TU_ASSERT_SAME (a[i], want);
+      ck_assert (a[i] < -1e-6 && a[i] > -2e-6);
+      ck_assert (tu_rel_err (mpfr_get_d (am + i, MPFR_RNDN), want) <= TU_TOL1);
+    }
+  TU_OK (run_both (c, r3, 1, 1, a, am, &st));
+  TU_OK (st);
+  TU_ASSERT_SAME (a[0], 0.5 / (double) (1.0f + (float) 1e-6));
+  TU_ASSERT_STATUS (run_both (c, big, 2, 2, a, am, &st), RLREF_ERANGE);
+  TU_ASSERT_STATUS (st, RLREF_ERANGE);
+  TU_ASSERT_STATUS (run_both (c, beyond, 2, 2, a, am, &st), RLREF_ERANGE);
+  TU_ASSERT_STATUS (st, RLREF_ERANGE);
+  mpfr_clear (w);
+  tu_mp_vec_free (am, 4);
 }
 END_TEST
 
@@ -1479,6 +1535,7 @@ grpo_suite (void)
   tcase_add_test (tc, test_batch_std_trl_rules);
   tcase_add_test (tc, test_seed000_code);
   tcase_add_test (tc, test_verl_vectorized_order);
+  tcase_add_test (tc, test_verl_f32_stats);
   suite_add_tcase (s, tc);
 
   tc = tu_tcase ("range");

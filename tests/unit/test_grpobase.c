@@ -154,6 +154,28 @@ START_TEST (test_rloo_adv)
 }
 END_TEST
 
+/* OpenRLHF's rloo: 13.28 clamped to [-10, 10] after the baseline: [25, 0,
+ * 5, 0] gives 23.33 -> 10, -10, -3.33, -10; [1.5e308, 1.7e308] -+2e307 ->
+ * -10, 10 (the exact values, though the library's float64 sum overflows); a
+ * group of one refused. */
+START_TEST (test_rloo_openrlhf)
+{
+  const double r[4] = { 25, 0, 5, 0 }, big[2] = { 1.5e308, 1.7e308 }, one = 0.5;
+  double a[4];
+  mpfr_ptr rm = tu_mp_vec_from_d (r, 4, PREC), am = tu_mp_vec_new (4, PREC);
+  TU_OK (rlref_rloo_adv_d (a, r, 4, 4, RLREF_RLOO_OPENRLHF));
+  ck_assert (a[0] == 10 && a[1] == -10 && a[3] == -10);
+  TU_ASSERT_REL (a[2], 5 - 25.0 / 3, TU_TOL1);
+  TU_OK (rlref_rloo_adv_mp (am, rm, 4, 4, RLREF_RLOO_OPENRLHF));
+  ck_assert (mpfr_cmp_d (am, 10) == 0 && mpfr_cmp_d (am + 1, -10) == 0);
+  TU_OK (rlref_rloo_adv_d (a, big, 2, 2, RLREF_RLOO_OPENRLHF));
+  ck_assert (a[0] == -10 && a[1] == 10);
+  TU_ASSERT_STATUS (rlref_rloo_adv_d (a, &one, 1, 1, RLREF_RLOO_OPENRLHF), RLREF_EDOM);
+  tu_mp_vec_free (rm, 4);
+  tu_mp_vec_free (am, 4);
+}
+END_TEST
+
 /* Binary64 against MPFR on 300 seeded groups (G = 2 to 17, rewards of
  * mixed magnitudes and signs): every advantage within 2 units in the last
  * place of the correctly rounded value (the numerator c r_i - S is rounded
@@ -229,7 +251,7 @@ START_TEST (test_rloo_kl)
   double r[2] = { 1, 0 }, lo[4] = { -0.5, -1.25, -2, -0.25 }, lr[4] = { -0.25, -1, -1, -0.75 };
   long mask[4] = { 1, 0, 1, 1 };
   double beta = 0.5, pen[2], adv[2], sh[2], want[2];
-  TU_OK (rlref_rloo_kl_reward_d (pen, adv, r, lo, lr, mask, 2, 2, 2, &beta));
+  TU_OK (rlref_rloo_kl_reward_d (pen, adv, r, lo, lr, mask, 2, 2, 2, &beta, RLREF_RLOO_TRL));
   TU_ASSERT_SAME (pen[0], 0.5 * -0.25);
   TU_ASSERT_SAME (pen[1], 0.5 * (-1.0 + 0.5));
   sh[0] = 1 - pen[0];
@@ -239,7 +261,56 @@ START_TEST (test_rloo_kl)
   TU_ASSERT_SAME (adv[1], want[1]);
   TU_ASSERT_SAME (adv[0], 1.125 - 0.25);
   mask[1] = 2;
-  TU_ASSERT_STATUS (rlref_rloo_kl_reward_d (pen, adv, r, lo, lr, mask, 2, 2, 2, &beta),
+  TU_ASSERT_STATUS (rlref_rloo_kl_reward_d (pen, adv, r, lo, lr, mask, 2, 2, 2, &beta,
+                                            RLREF_RLOO_TRL), RLREF_EDOM);
+}
+END_TEST
+
+/* verl's KL in the reward: the same shaping, a NaN reward refused (TRL
+ * gives it 0). */
+START_TEST (test_rloo_kl_verl)
+{
+  double r[2] = { 1, NAN }, lo[2] = { -0.5, -1 }, lr[2] = { -0.25, -1 };
+  long mask[2] = { 1, 1 };
+  double beta = 0.5, pen[2], adv[2];
+  TU_OK (rlref_rloo_kl_reward_d (pen, adv, r, lo, lr, mask, 2, 1, 2, &beta, RLREF_RLOO_TRL));
+  TU_ASSERT_SAME (adv[1], 0.0);
+  TU_ASSERT_STATUS (rlref_rloo_kl_reward_d (pen, adv, r, lo, lr, mask, 2, 1, 2, &beta,
+                                            RLREF_RLOO_VERL), RLREF_ENAN);
+}
+END_TEST
+
+/* OpenRLHF: the penalty after the baseline, k1 clamped per token: rewards
+ * 25, 0 (loo 25, -25, clamped to 10, -10), k1 of 12 -> 10 and -0.5:
+ * adv = 10 - 0.1 (10 - 0.5), -10 - 0 (a masked token), penalties 0.95, 0. */
+START_TEST (test_rloo_kl_after_baseline)
+{
+  double r[2] = { 25, 0 }, lo[4] = { -1, -1.5, -1, -1 }, lr[4] = { -13, -1, -1, -3 };
+  long mask[4] = { 1, 1, 1, 0 };
+  double beta = 0.1, pen[2], adv[2];
+  TU_OK (rlref_rloo_kl_reward_after_baseline_d (pen, adv, r, lo, lr, mask, 2, 2, 2, &beta));
+  TU_ASSERT_SAME (pen[0], 0.1 * 9.5);
+  TU_ASSERT_SAME (pen[1], 0.0);
+  TU_ASSERT_SAME (adv[0], 10 - 0.1 * 9.5);
+  TU_ASSERT_SAME (adv[1], -10.0);
+  TU_ASSERT_STATUS (rlref_rloo_kl_reward_after_baseline_d (pen, adv, r, lo, lr, mask, 2, 2, 1,
+                                                           &beta), RLREF_EDOM);
+}
+END_TEST
+
+/* OpenRLHF's token-level loss: log-ratios 0.5, 0.5 (A = -1) and 25 (A = 1,
+ * clamped to 20): token losses e^0.5, e^0.5 and -1.2; their mean.  An
+ * empty mask is EDOM. */
+START_TEST (test_rloo_token_loss)
+{
+  double lp[4] = { 0.5, 0.5, 25, 0 }, lo[4] = { 0, 0, 0, 0 }, adv[2] = { -1, 1 };
+  long mask[4] = { 1, 1, 1, 0 };
+  double el = 0.2, eh = 0.2, loss, want = (2 * exp (0.5) - 1.2) / 3;
+  TU_OK (rlref_rloo_token_loss_d (&loss, lp, lo, mask, adv, 2, 2, &el, &eh));
+  ck_assert_double_eq_tol (loss, want, 4e-16);
+  for (int i = 0; i < 4; i++)
+    mask[i] = 0;
+  TU_ASSERT_STATUS (rlref_rloo_token_loss_d (&loss, lp, lo, mask, adv, 2, 2, &el, &eh),
                     RLREF_EDOM);
 }
 END_TEST
@@ -512,9 +583,13 @@ grpobase_suite (void)
 
   tc = tu_tcase ("rloo");
   tcase_add_test (tc, test_rloo_adv);
+  tcase_add_test (tc, test_rloo_openrlhf);
   tcase_add_test (tc, test_rloo_random);
   tcase_add_test (tc, test_rloo_identity);
   tcase_add_test (tc, test_rloo_kl);
+  tcase_add_test (tc, test_rloo_kl_verl);
+  tcase_add_test (tc, test_rloo_kl_after_baseline);
+  tcase_add_test (tc, test_rloo_token_loss);
   tcase_add_test (tc, test_rloo_seq_loss);
   suite_add_tcase (s, tc);
 

@@ -615,6 +615,187 @@ START_TEST (test_aliasing)
 }
 END_TEST
 
+/* ===== the libraries' conventions (rlref/grpoobj.h) ===================== */
+
+/* GRPO-AGG with an empty sequence: L = [0.5, -1.25 | 2, 0.75, 3 | -0.5],
+ * the second without a token (mask 1,1,0,0,0,1): seq-mean-token-mean over
+ * every sequence (verl's trainer, TRL) (0.5 - 1.25)/2/3 + (-0.5)/3 =
+ * -0.2916..., over the two with a token (OpenRLHF) -0.4375; the token mean
+ * -1.25/3; a sequence of length 0 (lens 2,4,0) the same as one without a
+ * token; the padded width T = 4: sum / (3 * 4).  Micro-batches of two of
+ * [[2], [1, 1, 1], [0.5, -1], [3, 4, 4]] with the global token count give
+ * the batch's token mean 15.5/9 (and 1.25 on the detector with micro 1),
+ * the local one 1.675. */
+START_TEST (test_agg_conventions)
+{
+  static const rlref_grpo_agg_convention smtm = { RLREF_AGG_SEQ_MEAN_TOKEN_MEAN,
+                                                  RLREF_AGG_WHOLE, 0 };
+  static const rlref_grpo_agg_convention smtm_ne = { RLREF_AGG_SEQ_MEAN_TOKEN_MEAN,
+                                                     RLREF_AGG_WHOLE, 1 };
+  static const rlref_grpo_agg_convention tm = { RLREF_AGG_TOKEN_MEAN, RLREF_AGG_WHOLE, 0 };
+  static const rlref_grpo_agg_convention width = { RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM_WIDTH,
+                                                   RLREF_AGG_WHOLE, 0 };
+  static const rlref_grpo_agg_convention global = { RLREF_AGG_TOKEN_MEAN, RLREF_AGG_MICRO_GLOBAL,
+                                                    0 };
+  static const rlref_grpo_agg_convention local = { RLREF_AGG_TOKEN_MEAN, RLREF_AGG_MICRO_LOCAL,
+                                                   0 };
+  double L[6] = { 0.5, -1.25, 2, 0.75, 3, -0.5 }, v, w[6];
+  long lens[3] = { 2, 3, 1 }, mask[6] = { 1, 1, 0, 0, 0, 1 };
+  long lens0[3] = { 2, 4, 0 }, ones[6] = { 1, 1, 1, 1, 1, 1 };
+  double L9[9] = { 2, 1, 1, 1, 0.5, -1, 3, 4, 4 }, w9[9], D[4] = { 2, 1, 1, 1 }, wd[4];
+  long lens9[4] = { 1, 3, 2, 3 }, mask9[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+  long lensd[2] = { 1, 3 }, maskd[4] = { 1, 1, 1, 1 };
+  mpfr_ptr Lm = mpv (L, 6), wm = tu_mp_vec_new (6, PREC);
+  mpfr_t vm;
+  mpfr_init2 (vm, PREC);
+  TU_OK (rlref_grpo_agg_conv_d (&v, w, L, lens, 3, mask, 6, &smtm, NULL, 1));
+  TU_ASSERT_REL (v, -0.375 / 3 - 0.5 / 3, TU_TOL0);
+  ck_assert (w[2] == 0 && w[3] == 0 && w[4] == 0);
+  TU_ASSERT_REL (w[0], 1.0 / 6, TU_TOL0);
+  TU_OK (rlref_grpo_agg_conv_mp (vm, wm, Lm, lens, 3, mask, 6, &smtm, NULL, 1));
+  TU_ASSERT_REL (mpfr_get_d (vm, MPFR_RNDN), -0.875 / 3, TU_TOL0);
+  TU_OK (rlref_grpo_agg_conv_d (&v, w, L, lens, 3, mask, 6, &smtm_ne, NULL, 1));
+  TU_ASSERT_REL (v, -0.4375, TU_TOL0);
+  TU_ASSERT_REL (w[5], 0.5, TU_TOL0);
+  TU_OK (rlref_grpo_agg_conv_d (&v, w, L, lens, 3, mask, 6, &tm, NULL, 1));
+  TU_ASSERT_REL (v, -1.25 / 3, TU_TOL0);
+  /* a sequence of length 0: [0.5, -1.25 | 2, 0.75, 3, -0.5 | ] */
+  TU_OK (rlref_grpo_agg_conv_d (&v, w, L, lens0, 3, ones, 6, &smtm, NULL, 1));
+  TU_ASSERT_REL (v, (-0.375 + 5.25 / 4) / 3, TU_TOL0);
+  TU_OK (rlref_grpo_agg_conv_d (&v, w, L, lens0, 3, ones, 6, &smtm_ne, NULL, 1));
+  TU_ASSERT_REL (v, (-0.375 + 5.25 / 4) / 2, TU_TOL0);
+  TU_OK (rlref_grpo_agg_conv_d (&v, w, L, lens0, 3, ones, 6, &width, NULL, 1));
+  TU_ASSERT_REL (v, 4.5 / 12, TU_TOL0);
+  TU_ASSERT_REL (w[0], 1.0 / 12, TU_TOL0);
+  /* micro-batches */
+  TU_OK (rlref_grpo_agg_conv_d (&v, w9, L9, lens9, 4, mask9, 9, &global, NULL, 2));
+  TU_ASSERT_REL (v, 15.5 / 9, TU_TOL0);
+  TU_OK (rlref_grpo_agg_conv_d (&v, w9, L9, lens9, 4, mask9, 9, &local, NULL, 2));
+  TU_ASSERT_REL (v, 1.675, TU_TOL0);
+  TU_OK (rlref_grpo_agg_conv_d (&v, wd, D, lensd, 2, maskd, 4, &global, NULL, 1));
+  ck_assert (v == 1.25);
+  TU_ASSERT_STATUS (rlref_grpo_agg_conv_d (&v, w9, L9, lens9, 4, mask9, 9, &global, NULL, 3),
+                    RLREF_EDOM);
+  /* no token at all, a negative length */
+  {
+    long none[6] = { 0, 0, 0, 0, 0, 0 }, neg[3] = { 2, 5, -1 };
+    TU_ASSERT_STATUS (rlref_grpo_agg_conv_d (&v, w, L, lens, 3, none, 6, &tm, NULL, 1),
+                      RLREF_EDOM);
+    TU_ASSERT_STATUS (rlref_grpo_agg_conv_d (&v, w, L, neg, 3, ones, 6, &tm, NULL, 1),
+                      RLREF_EINVAL);
+  }
+  tu_mp_vec_free (Lm, 6);
+  tu_mp_vec_free (wm, 6);
+  mpfr_clear (vm);
+}
+END_TEST
+
+/* GRPO-OBJ under verl's and OpenRLHF's conventions, one token each:
+ * logp - old = ln 4 (rho = 4 > 3), A = -1: the clipped term s = min(-4, -0.8)
+ * = -4; verl's dual clip raises it to 3 A = -3 (no gradient), OpenRLHF keeps
+ * -4 (gradient 4 rho A... d(-s)/dl = 4); k = logp - ref = 13: k3 = e^-13 +
+ * 12 capped at 10 with no gradient; with the k2 gradient (verl's k3+) the KL
+ * part's gradient is beta k = 13 beta.  Both token means over one token. */
+START_TEST (test_obj_conventions)
+{
+  static const rlref_grpo_obj_convention verl = {
+    RLREF_GRPO_OBJ_KL_INSIDE, RLREF_AGG_TOKEN_MEAN, RLREF_AGG_TOKEN_MEAN, 1, 1, 3.0,
+    RLREF_GRPO_KL_K3_CAP };
+  static const rlref_grpo_obj_convention orl = {
+    RLREF_GRPO_OBJ_KL_INSIDE, RLREF_AGG_TOKEN_MEAN, RLREF_AGG_TOKEN_MEAN, 1, 0, 3.0,
+    RLREF_GRPO_KL_K3_CAP };
+  static const rlref_grpo_obj_convention k3p = {
+    RLREF_GRPO_OBJ_KL_INSIDE, RLREF_AGG_TOKEN_MEAN, RLREF_AGG_TOKEN_MEAN, 1, 1, 3.0,
+    RLREF_GRPO_KL_K3_CAP_K2_GRAD };
+  static const rlref_grpo_obj_convention trl = {
+    RLREF_GRPO_OBJ_KL_INSIDE, RLREF_AGG_SEQ_MEAN_TOKEN_MEAN, RLREF_AGG_TOKEN_MEAN, 0, 0, 3.0,
+    RLREF_GRPO_KL_K3 };
+  double lp[1] = { -1 }, old[1], ref[1] = { -14 }, adv[1] = { -1 }, el = 0.2, eh = 0.2,
+    beta = 0.04, loss, kl, g;
+  long lens[1] = { 1 }, mask[1] = { 1 };
+  mpfr_ptr lpm = mpv (lp, 1), oldm, refm = mpv (ref, 1), advm = mpv (adv, 1), gm;
+  mpfr_t lossm, klm, ELm, EHm, Bm;
+  old[0] = -1 - log (4.0);
+  oldm = mpv (old, 1);
+  gm = tu_mp_vec_new (1, PREC);
+  mpfr_inits2 (PREC, lossm, klm, (mpfr_ptr) 0);
+  mps (ELm, el);
+  mps (EHm, eh);
+  mps (Bm, beta);
+  TU_OK (rlref_grpo_obj_conv_d (&loss, &kl, &g, lp, old, ref, adv, lens, 1, mask, 1, &verl, &el,
+                                &eh, &beta));
+  ck_assert (kl == 10.0);
+  TU_ASSERT_REL (loss, 3.0 + beta * 10, TU_TOL1);
+  ck_assert (g == 0.0);
+  TU_OK (rlref_grpo_obj_conv_mp (lossm, klm, gm, lpm, oldm, refm, advm, lens, 1, mask, 1, &verl,
+                                 ELm, EHm, Bm));
+  ck_assert (mpfr_cmp_d (klm, 10.0) == 0 && mpfr_zero_p (gm));
+  TU_OK (rlref_grpo_obj_conv_d (&loss, &kl, &g, lp, old, ref, adv, lens, 1, mask, 1, &orl, &el,
+                                &eh, &beta));
+  TU_ASSERT_REL (loss, 4.0 + beta * 10, TU_TOL1);
+  TU_ASSERT_REL (g, 4.0, TU_TOL1);
+  TU_OK (rlref_grpo_obj_conv_d (&loss, &kl, &g, lp, old, ref, adv, lens, 1, mask, 1, &k3p, &el,
+                                &eh, &beta));
+  TU_ASSERT_REL (loss, 3.0 + beta * 10, TU_TOL1);
+  TU_ASSERT_REL (g, beta * 13, TU_TOL1);
+  TU_OK (rlref_grpo_obj_conv_d (&loss, &kl, &g, lp, old, ref, adv, lens, 1, mask, 1, &trl, &el,
+                                &eh, &beta));
+  TU_ASSERT_REL (kl, 12.0 + exp (-13.0), TU_TOL1);
+  tu_mp_vec_free (lpm, 1);
+  tu_mp_vec_free (oldm, 1);
+  tu_mp_vec_free (refm, 1);
+  tu_mp_vec_free (advm, 1);
+  tu_mp_vec_free (gm, 1);
+  mpfr_clears (lossm, klm, ELm, EHm, Bm, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* GRPO-DR: OpenRLHF clips r - mean = [15, -10, -5] to [10, -10, -5] and
+ * refuses a group of one; verl keeps A = r for a group of one and divides
+ * by G T (T = 2, the padded width) with verl-width. */
+START_TEST (test_dr_conventions)
+{
+  static const rlref_grpo_dr_convention orl = {
+    RLREF_DR_ADV_CENTRED, RLREF_AGG_TOKEN_MEAN, 1, 0, 3.0, RLREF_DR_SINGLE_REFUSE, 10.0 };
+  static const rlref_grpo_dr_convention vw = {
+    RLREF_DR_ADV_CENTRED, RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM_WIDTH, 1, 1, 3.0,
+    RLREF_DR_SINGLE_RAW, 0.0 };
+  double lp[3] = { -1, -2, -0.5 }, r[3] = { 25, 0, 5 }, r1[1] = { 0.75 }, el = 0.2, eh = 0.2;
+  double loss, adv[3], g[3];
+  long lens[3] = { 1, 1, 1 }, mask[3] = { 1, 1, 1 }, lens1[1] = { 2 }, mask2[2] = { 1, 1 };
+  TU_OK (rlref_grpo_dr_conv_d (&loss, adv, g, lp, lp, r, lens, 3, mask, 3, &orl, &el, &eh,
+                               NULL));
+  ck_assert (adv[0] == 10 && adv[1] == -10 && adv[2] == -5);
+  TU_ASSERT_REL (loss, 5.0 / 3, TU_TOL1);          /* -(10 - 10 - 5)/3 at rho = 1 */
+  TU_ASSERT_STATUS (rlref_grpo_dr_conv_d (&loss, adv, g, lp, lp, r1, lens1, 1, mask2, 2, &orl,
+                                          &el, &eh, NULL), RLREF_EDOM);
+  TU_OK (rlref_grpo_dr_conv_d (&loss, adv, g, lp, lp, r1, lens1, 1, mask2, 2, &vw, &el, &eh,
+                               NULL));
+  ck_assert (adv[0] == 0.75);
+  TU_ASSERT_REL (loss, -0.75 * 2 / 2, TU_TOL1);   /* -(2 tokens of 0.75)/(1 x 2) */
+}
+END_TEST
+
+/* GRPO-GSPO with a sequence without a token (mask 1,1 | 0,0): s = 1 and a
+ * zero term; TRL's mean over every row halves the first sequence's term,
+ * OpenRLHF's over the rows with a token keeps it. */
+START_TEST (test_gspo_empty)
+{
+  double lp[4] = { 0.3, -0.1, -1, -2 }, old[4] = { 0, 0, -1, -2 }, adv[2] = { 1, -1 };
+  double el = 3e-4, eh = 4e-4, loss, s[2], g[4], loss2;
+  long lens[2] = { 2, 2 }, mask[4] = { 1, 1, 0, 0 };
+  TU_OK (rlref_grpo_gspo_conv_d (&loss, s, g, lp, old, adv, lens, 2, mask, 4, 0.0,
+                                 RLREF_GRPO_EMPTY_COUNT, &el, &eh));
+  ck_assert (s[1] == 1.0 && g[2] == 0 && g[3] == 0);
+  TU_OK (rlref_grpo_gspo_conv_d (&loss2, s, g, lp, old, adv, lens, 2, mask, 4, 0.0,
+                                 RLREF_GRPO_EMPTY_SKIP, &el, &eh));
+  TU_ASSERT_REL (loss2, 2 * loss, TU_TOL0);
+  TU_ASSERT_REL (loss2, -(1 + 4e-4), TU_TOL1);
+  TU_ASSERT_STATUS (rlref_grpo_gspo_conv_d (&loss, s, g, lp, old, adv, lens, 2, mask, 4, 0.0,
+                                            RLREF_GRPO_EMPTY_REFUSE, &el, &eh), RLREF_EDOM);
+}
+END_TEST
+
 static Suite *
 grpoobj_suite (void)
 {
@@ -639,6 +820,10 @@ grpoobj_suite (void)
   tcase_add_test (tc, test_obj_cispo);
   tcase_add_test (tc, test_obj_k3_small);
   tcase_add_test (tc, test_dr_readings);
+  tcase_add_test (tc, test_agg_conventions);
+  tcase_add_test (tc, test_obj_conventions);
+  tcase_add_test (tc, test_dr_conventions);
+  tcase_add_test (tc, test_gspo_empty);
   tcase_add_test (tc, test_bad_inputs);
   tcase_add_test (tc, test_aliasing);
   suite_add_tcase (s, tc);

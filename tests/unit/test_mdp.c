@@ -207,8 +207,24 @@ START_TEST (test_gae_conventions)
   TU_ASSERT_REL (adv[0], -0.1 + 0.95 * adv[1], TU_TOL0);
   TU_ASSERT_STATUS (rlref_mdp_gae_d (adv, ret, r, v, hole, &s, 1, 4, &g, &l, RLREF_GAE_SEED),
                     RLREF_EINVAL);
-  TU_ASSERT_STATUS (rlref_mdp_gae_d (adv, ret, r, v, hole, &s, 1, 4, &g, &l, RLREF_GAE_TRL),
-                    RLREF_EINVAL);
+  /* TRL: the response ends at the first 0 (the score on slot 1, values after it 0) */
+  TU_OK (rlref_mdp_gae_d (adv, ret, r, v, hole, &s, 1, 4, &g, &l, RLREF_GAE_TRL));
+  TU_ASSERT_SAME (adv[3], 0.0);
+  TU_ASSERT_SAME (adv[2], 0.0);
+  TU_ASSERT_REL (adv[1], 0.5, TU_TOL0);
+  TU_ASSERT_REL (adv[0], 0.4 + 0.95 * 0.5, TU_TOL0);
+  /* TRL reads a padded reward; OpenRLHF clamps the score to [-10, 10] */
+  {
+    double rp[4] = { 0, 0, 0.25, 0.5 }, z[4] = { 0, 0, 0, 0 }, s25 = 25, one = 1;
+    TU_OK (rlref_mdp_gae_d (adv, ret, rp, z, m, &s, 1, 4, &one, &one, RLREF_GAE_TRL));
+    TU_ASSERT_REL (adv[0], 1.75, TU_TOL0);      /* 0.25 + 1 (the score at slot 3) + 0.5 */
+    TU_OK (rlref_mdp_gae_d (adv, ret, rp, z, m, &s, 1, 4, &one, &one, RLREF_GAE_OPENRLHF));
+    TU_ASSERT_REL (adv[0], 1.25, TU_TOL0);      /* 0.25 + 1 at slot 2, slot 3 masked */
+    TU_OK (rlref_mdp_gae_d (adv, ret, z, z, m, &s25, 1, 4, &one, &one, RLREF_GAE_OPENRLHF));
+    TU_ASSERT_REL (adv[0], 10.0, TU_TOL0);
+    TU_OK (rlref_mdp_gae_d (adv, ret, z, z, m, &s25, 1, 4, &one, &one, RLREF_GAE_VERL));
+    TU_ASSERT_REL (adv[0], 25.0, TU_TOL0);
+  }
   l = 1.5;
   TU_ASSERT_STATUS (rlref_mdp_gae_d (adv, ret, r, v, m, &s, 1, 4, &g, &l, RLREF_GAE_VERL),
                     RLREF_EDOM);

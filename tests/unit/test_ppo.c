@@ -155,12 +155,12 @@ START_TEST (test_tokrew_conventions)
     const char *name;
     rlref_ppo_tokrew_convention c;
   } conv[] = {
-    { "seed/verl k1", { RLREF_PPO_K1, 0, 0, 0 } },
-    { "trl k1", { RLREF_PPO_K1, 0, 0, 1 } },
-    { "trl k3", { RLREF_PPO_K3, 0, 0, 1 } },
-    { "verl low_var_kl", { RLREF_PPO_K3, 1, 1, 0 } },
-    { "openrlhf k1", { RLREF_PPO_K1, 0, 1, 0 } },
-    { "openrlhf k3", { RLREF_PPO_K3, 0, 1, 0 } },
+    { "seed/verl k1", { RLREF_PPO_K1, 0, 0, 0, 0, 0, 0, 0 } },
+    { "trl k1", { RLREF_PPO_K1, 0, 0, 1, 1, 0, 0, 0 } },
+    { "trl k3", { RLREF_PPO_K3, 0, 0, 1, 1, 0, 0, 0 } },
+    { "verl low_var_kl", { RLREF_PPO_K3, 1, 1, 0, 0, 0, 0, 0 } },
+    { "openrlhf k1", { RLREF_PPO_K1, 0, 1, 0, 0, 0, 0, 0 } },
+    { "openrlhf k3", { RLREF_PPO_K3, 0, 1, 0, 0, 0, 0, 0 } },
   };
   static const double lr[4] = { 2, -2, -29, -100 };
   double logp[6] = { 2, -2, -29, -100, 0, 0 }, ref[6] = { 0, 0, 0, 0, 0, 0 };
@@ -209,7 +209,8 @@ START_TEST (test_tokrew_conventions)
     }
   /* the k1 detectors read directly: 2, -2, -29, -100 (OpenRLHF -10) */
   {
-    rlref_ppo_tokrew_convention k1 = { RLREF_PPO_K1, 0, 0, 0 }, o1 = { RLREF_PPO_K1, 0, 1, 0 };
+    rlref_ppo_tokrew_convention k1 = { RLREF_PPO_K1, 0, 0, 0, 0, 0, 0, 0 },
+      o1 = { RLREF_PPO_K1, 0, 1, 0, 0, 0, 0, 0 };
     double rw[6], kl[6];
     TU_OK (rlref_ppo_tokrew_d (rw, kl, NULL, NULL, logp, ref, mask, 6, &score, &beta, &k1));
     ck_assert (kl[0] == 2 && kl[1] == -2 && kl[2] == -29 && kl[3] == -100);
@@ -221,7 +222,8 @@ END_TEST
 
 START_TEST (test_tokrew_bad_inputs)
 {
-  rlref_ppo_tokrew_convention c = { RLREF_PPO_K1, 0, 0, 0 }, k3 = { RLREF_PPO_K3, 0, 0, 0 };
+  rlref_ppo_tokrew_convention c = { RLREF_PPO_K1, 0, 0, 0, 0, 0, 0, 0 },
+    k3 = { RLREF_PPO_K3, 0, 0, 0, 0, 0, 0, 0 };
   double lp[3] = { -1, -2, -3 }, rf[3] = { -1, -1, -1 }, rw[3], s = 1, b = 0.1, nb = -0.1,
     nan_ = NAN, inf_ = INFINITY, big[1] = { -800 }, zero[1] = { 0 };
   long m[3] = { 1, 1, 1 }, m2[3] = { 1, 2, 1 }, m0[3] = { 0, 0, 0 };
@@ -630,10 +632,10 @@ START_TEST (test_value_loss)
     double clip, loss, grad, clipfrac;
   } k[] = {
     /* V = 0.25, V_old = 1, R = 0.25: (V - R)^2 = 0; clipped V = 1 - c */
-    { { 0, RLREF_PPO_VALUE_UNCLIPPED }, 0, 0, 0, 0 },
-    { { 1, RLREF_PPO_VALUE_CLAMP }, 0.5, 0.5 * 0.25 * 0.25, 0, 1 },    /* (0.5 - 0.25)^2 / 2 */
-    { { 1, RLREF_PPO_VALUE_DELTA }, 0.5, 0.5 * 0.25 * 0.25, 0, 1 },
-    { { 1, RLREF_PPO_VALUE_UNCLIPPED }, 0.5, 0, 0, 0 },
+    { { 0, RLREF_PPO_VALUE_UNCLIPPED, 0, 0 }, 0, 0, 0, 0 },
+    { { 1, RLREF_PPO_VALUE_CLAMP, 0, 0 }, 0.5, 0.5 * 0.25 * 0.25, 0, 1 }, /* (0.5 - 0.25)^2 / 2 */
+    { { 1, RLREF_PPO_VALUE_DELTA, 0, 0 }, 0.5, 0.5 * 0.25 * 0.25, 0, 1 },
+    { { 1, RLREF_PPO_VALUE_UNCLIPPED, 0, 0 }, 0.5, 0, 0, 0 },
   };
   double v = 0.25, vo = 1, r = 0.25, loss, g, cf;
   long m = 1;
@@ -648,8 +650,8 @@ START_TEST (test_value_loss)
   {
     double V[4] = { 0.55, 1.4, -0.2, 2 }, Vo[4] = { 0.3, 0.7, 0.1, 2.125 },
       R[4] = { 1, 0.25, 0.4, 1.875 }, l1, l2, g1[4], g2[4], c = 0.2;
-    rlref_ppo_value_convention seed = { 0, RLREF_PPO_VALUE_UNCLIPPED },
-      half = { 1, RLREF_PPO_VALUE_UNCLIPPED };
+    rlref_ppo_value_convention seed = { 0, RLREF_PPO_VALUE_UNCLIPPED, 0, 0 },
+      half = { 1, RLREF_PPO_VALUE_UNCLIPPED, 0, 0 };
     TU_OK (rlref_ppo_value_loss_d (&l1, NULL, g1, NULL, V, Vo, R, NULL, 4, &seed, &c));
     TU_OK (rlref_ppo_value_loss_d (&l2, NULL, g2, NULL, V, Vo, R, NULL, 4, &half, &c));
     TU_ASSERT_REL (l1, 2 * l2, TU_TOL0);
@@ -662,7 +664,7 @@ START_TEST (test_value_loss)
      * (0.9 - 0.25)^2 < (1.4 - 0.25)^2: the unclipped square; token 2 clipped
      * to -0.1: (-0.1 - 0.4)^2 = 0.25 < 0.36 */
     {
-      rlref_ppo_value_convention trl = { 1, RLREF_PPO_VALUE_CLAMP };
+      rlref_ppo_value_convention trl = { 1, RLREF_PPO_VALUE_CLAMP, 0, 0 };
       double lt, gt[4], want = 0;
       TU_OK (rlref_ppo_value_loss_d (&lt, NULL, gt, NULL, V, Vo, R, NULL, 4, &trl, &c));
       for (int i = 0; i < 4; i++)
@@ -675,7 +677,7 @@ START_TEST (test_value_loss)
   }
   {
     double nan_ = NAN, neg = -0.5, l;
-    rlref_ppo_value_convention cl = { 1, RLREF_PPO_VALUE_CLAMP };
+    rlref_ppo_value_convention cl = { 1, RLREF_PPO_VALUE_CLAMP, 0, 0 };
     long m2 = 2;
     TU_ASSERT_STATUS (rlref_ppo_value_loss_d (&l, NULL, NULL, NULL, &v, &vo, &r, &m2, 1,
                                               &cl, &neg), RLREF_EDOM);
@@ -706,7 +708,8 @@ value_loss (mpfr_ptr out, void *vc)
 START_TEST (test_value_gradients_fd)
 {
   static const rlref_ppo_value_convention cv[3] = {
-    { 0, RLREF_PPO_VALUE_UNCLIPPED }, { 1, RLREF_PPO_VALUE_CLAMP }, { 1, RLREF_PPO_VALUE_DELTA }
+    { 0, RLREF_PPO_VALUE_UNCLIPPED, 0, 0 }, { 1, RLREF_PPO_VALUE_CLAMP, 0, 0 },
+    { 1, RLREF_PPO_VALUE_DELTA, 0, 0 }
   };
   double V[4] = { 0.55, 1.4, -0.2, 2 }, Vo[4] = { 0.3, 0.7, 0.1, 2.125 },
     R[4] = { 1, 0.25, 0.4, 1.875 };
@@ -762,7 +765,7 @@ START_TEST (test_value_targets_objective)
     double z[9] = { 0, 0, 0, 1, 2, 3, 40, 0, 0 }, lc = 0.25, lv = 0.5, c1 = 0.5, c2 = 0.01, h[3],
       hm, obj, loss, hsm, p[3], s = exp (1) + exp (2) + exp (3);
     long m[3] = { 1, 1, 0 };
-    TU_OK (rlref_ppo_objective_d (h, &hm, &obj, &loss, z, 3, m, 3, &lc, &lv, &c1, &c2));
+    TU_OK (rlref_ppo_objective_d (h, &hm, &obj, &loss, z, 3, m, 3, &lc, &lv, &c1, &c2, NULL));
     TU_ASSERT_REL (h[0], log (3.0), TU_TOL0);
     hsm = 0;
     for (int i = 0; i < 3; i++)
@@ -776,7 +779,8 @@ START_TEST (test_value_targets_objective)
     ck_assert (loss == -obj);
     {
       double z1[2] = { 5, 5 }, h1[2];
-      TU_OK (rlref_ppo_objective_d (h1, &hm, &obj, &loss, z1, 1, NULL, 2, &lc, &lv, &c1, &c2));
+      TU_OK (rlref_ppo_objective_d (h1, &hm, &obj, &loss, z1, 1, NULL, 2, &lc, &lv, &c1, &c2,
+                                    NULL));
       ck_assert (h1[0] == 0 && h1[1] == 0 && !signbit (h1[0]));
     }
   }
@@ -790,9 +794,9 @@ END_TEST
  * positions; values near the top of the range; one value. */
 START_TEST (test_whiten)
 {
-  static const rlref_ppo_whiten_convention trl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 1 },
-    verl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 0 }, back = { 1, RLREF_PPO_EPS_IN_SQRT, 1, 1 },
-    orl = { 0, RLREF_PPO_EPS_FLOOR, 0, 0 }, out = { 1, RLREF_PPO_EPS_ADD_STD, 0, 0 };
+  static const rlref_ppo_whiten_convention trl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 1, 0 },
+    verl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 0, 0 }, back = { 1, RLREF_PPO_EPS_IN_SQRT, 1, 1, 0 },
+    orl = { 0, RLREF_PPO_EPS_FLOOR, 0, 0, 0 }, out = { 1, RLREF_PPO_EPS_ADD_STD, 0, 0, 0 };
   double x[3] = { 1, 2, 3 }, w[3], mu, sd, sc, eps = 1e-8;
   TU_OK (rlref_ppo_whiten_d (w, &mu, &sd, &sc, x, NULL, 3, &trl, &eps));
   TU_ASSERT_REL (w[2], 1 / sqrt (1 + 1e-8), TU_TOL0);
@@ -978,6 +982,23 @@ END_TEST
  * own binary32 arithmetic (float operands, FLT_EVAL_METHOD 0), e^x as the
  * binary64 exp rounded to float: independent of num_round_f32. */
 
+/* A row of n <= 8 floats summed as torch 1.13's CPU kernel sums up to 7:
+ * four accumulators over the groups of four, the rest into the first,
+ * ((a0 + a1) + a2) + a3 (the goldens' rows are short; 8 = two groups). */
+static float
+torch_sumf (const float *x, size_t n)
+{
+  float a[4] = { 0, 0, 0, 0 };
+  size_t m = n - n % 4;
+  ck_assert (n <= 8);
+  for (size_t i = 0; i < m; i += 4)
+    for (size_t j = 0; j < 4; j++)
+      a[j] += x[i + j];
+  for (size_t i = m; i < n; i++)
+    a[0] += x[i];
+  return ((a[0] + a[1]) + a[2]) + a[3];
+}
+
 /* rho of one token in float: exp(clamp(f(logp) - f(old))). */
 static float
 f32_ratio (double logp, double old, int clamp, float *l)
@@ -1039,13 +1060,13 @@ START_TEST (test_ratio_f32)
 END_TEST
 
 /* The clipped surrogate of one library in float: per token u = a rho, v =
- * a clamp(rho), s = min, the dual bound; S summed left to right; grad
- * (1/N)(-a) rho where rho A is active. */
+ * a clamp(rho), s = min, the dual bound; S summed as torch sums a row;
+ * grad (1/N)(-a) rho where rho A is active. */
 static float
 f32_clip (float *surr, float *grad, float *frac, const double *lp, const double *old,
           const double *adv, const long *m, size_t n, int clamp, int dual)
 {
-  float lo = (float) (1 - 0.2), hi = (float) (1 + 0.2), S = 0, g;
+  float lo = (float) (1 - 0.2), hi = (float) (1 + 0.2), S, g, T[8];
   size_t N = 0, k = 0;
   for (size_t i = 0; i < n; i++)
     N += (size_t) m[i];
@@ -1065,17 +1086,18 @@ f32_clip (float *surr, float *grad, float *frac, const double *lp, const double 
         share = 0;
       surr[i] = m[i] ? s : 0;
       grad[i] = m[i] ? ((g * -a) * rho) * share : 0;
-      S += m[i] ? -s : 0;
+      T[i] = m[i] ? -s : 0;
       k += m[i] && v < u;
     }
+  S = torch_sumf (T, n);
   *frac = (float) k / (float) N;
   return S / (float) N;
 }
 
 START_TEST (test_clip_f32)
 {
-  static const rlref_ppo_clip_f32_convention trl = { { 0, 0 }, RLREF_PPO_LIB_TRL },
-    verl = { { 1, 1 }, RLREF_PPO_LIB_VERL }, orl = { { 1, 0 }, RLREF_PPO_LIB_OPENRLHF };
+  static const rlref_ppo_clip_f32_convention trl = { { 0, 0 }, RLREF_PPO_LIB_TRL, 0 },
+    verl = { { 1, 1 }, RLREF_PPO_LIB_VERL, 0 }, orl = { { 1, 0 }, RLREF_PPO_LIB_OPENRLHF, 0 };
   const rlref_ppo_clip_f32_convention *conv[3] = { &trl, &verl, &orl };
   double lp[6] = { -1, -0.3, -2, -0.9, 0.5, 30 }, old[6] = { -1.25, -0.625, -1.5, -2.25, 0.375, 0 },
     adv[6] = { 0.75, 1.5, -0.8, -2, -1.0000001, 0.3125 };
@@ -1167,19 +1189,21 @@ END_TEST
 static void
 f32_whiten (float *w, float *scale, const double *x, const long *m, size_t n, int orl)
 {
-  float S1 = 0, S2 = 0, mu, var, sc, r, e = 1e-8f, c[8];
+  float S1, S2, mu, var, sc, r, e = 1e-8f, c[8], T[8];
   long N = 0;
   for (size_t i = 0; i < n; i++)
     {
       N += m[i];
-      S1 += m[i] ? (float) x[i] : 0;
+      T[i] = m[i] ? (float) x[i] : 0;
     }
+  S1 = torch_sumf (T, n);
   mu = S1 / (float) N;
   for (size_t i = 0; i < n; i++)
     {
       c[i] = (float) x[i] - mu;
-      S2 += m[i] ? c[i] * c[i] : 0;
+      T[i] = m[i] ? c[i] * c[i] : 0;
     }
+  S2 = torch_sumf (T, n);
   var = S2 / (float) N;
   if (orl)
     sc = sqrtf (var > e ? var : e);
@@ -1198,9 +1222,9 @@ START_TEST (test_whiten_f32)
 {
   double x[5] = { 10000.1, 10000.2, 10000.4, 10000.3, -7 }, w[5], mu, sd, sc, eps = 1e-8;
   long m[5] = { 1, 1, 1, 1, 0 };
-  static const rlref_ppo_whiten_f32_convention TRL = { RLREF_PPO_LIB_TRL, 0 },
-    VERL = { RLREF_PPO_LIB_VERL, 0 }, ORL = { RLREF_PPO_LIB_OPENRLHF, 0 },
-    TRL_R = { RLREF_PPO_LIB_TRL, 1 };
+  static const rlref_ppo_whiten_f32_convention TRL = { RLREF_PPO_LIB_TRL, 0, 0, 1 },
+    VERL = { RLREF_PPO_LIB_VERL, 0, 0, 0 }, ORL = { RLREF_PPO_LIB_OPENRLHF, 0, 0, 0 },
+    TRL_R = { RLREF_PPO_LIB_TRL, 1, 0, 1 };
   const rlref_ppo_whiten_f32_convention *lib[3] = { &TRL, &VERL, &ORL };
   mpfr_ptr X = mpv (x, 5), W = tu_mp_vec_new (5, PREC);
   mpfr_t E, SC;
@@ -1304,18 +1328,18 @@ f32_value (float *q, float *grad, float *frac, const double *V, const double *Vo
       else
         grad[i] = (g / 2) * (2 * d1) + ((g / 2) * (2 * d2)) * pass;
       k += m[i] && q2 > q1;
-      S += q[i];
     }
+  S = torch_sumf (q, n);
   *frac = (float) k / (float) N;
   return 0.5f * (S / (float) N);
 }
 
 START_TEST (test_value_f32)
 {
-  static const rlref_ppo_value_f32_convention trl = { { 1, RLREF_PPO_VALUE_CLAMP },
+  static const rlref_ppo_value_f32_convention trl = { { 1, RLREF_PPO_VALUE_CLAMP, 0, 0 },
                                                       RLREF_PPO_LIB_TRL },
-    verl = { { 1, RLREF_PPO_VALUE_CLAMP }, RLREF_PPO_LIB_VERL },
-    orl = { { 1, RLREF_PPO_VALUE_DELTA }, RLREF_PPO_LIB_OPENRLHF };
+    verl = { { 1, RLREF_PPO_VALUE_MAXMIN, 0, 0 }, RLREF_PPO_LIB_VERL },
+    orl = { { 1, RLREF_PPO_VALUE_DELTA, 0, 0 }, RLREF_PPO_LIB_OPENRLHF };
   const rlref_ppo_value_f32_convention *conv[3] = { &trl, &verl, &orl };
   double clip[3] = { 0.2, 0.5, 0.5 };
   /* inside, clipped, on the bound (1.5 = 1 + 0.5), near 1e4, a masked one */
@@ -1388,6 +1412,148 @@ START_TEST (test_value_f32)
 }
 END_TEST
 
+/* ===== the libraries' readings (the variants of the goldens) ============= */
+
+/* TRL's response ends at the first 0 of the mask; OpenRLHF in binary32
+ * keeps the penalty at masked tokens, clamps the score and floors beta. */
+START_TEST (test_tokrew_libraries)
+{
+  static const rlref_ppo_tokrew_convention trl = { RLREF_PPO_K1, 0, 0, 1, 1, 0, 0, 0 },
+    orl1 = { RLREF_PPO_K1, 0, 1, 0, 0, 1, 1, 1 }, orl3 = { RLREF_PPO_K3, 0, 1, 0, 0, 1, 1, 1 };
+  double lp[4] = { -1.25, -0.5, -2.5, -0.75 }, rf[4] = { -1, -0.625, -2, -0.875 };
+  double rw[4], kl[4], rs, ks, s = 2, b = 0.05, b1 = 0.01, nb = -0.1, s25 = 25;
+  long hole[4] = { 1, 0, 1, 0 };
+  mpfr_ptr LP = mpv (lp, 4), RF = mpv (rf, 4), RW = tu_mp_vec_new (4, PREC),
+    KL = tu_mp_vec_new (4, PREC);
+  mpfr_t S, B, RS, KS;
+  TU_OK (rlref_ppo_tokrew_d (rw, kl, &rs, &ks, lp, rf, hole, 4, &s, &b, &trl));
+  ck_assert (rw[1] == 2 && kl[2] == 0 && kl[3] == 0 && rw[2] == 0 && rw[3] == 0);
+  TU_ASSERT_REL (rw[0], 0.05 * 0.25, TU_TOL0);
+  TU_OK (rlref_ppo_tokrew_f32_d (rw, kl, &rs, &ks, lp, rf, hole, 4, &s, &b1, &orl1));
+  ck_assert (kl[1] == 0.125 && kl[3] == 0.125 && kl[0] == -0.25 && kl[2] == -0.5);
+  ck_assert (rw[1] == (double) (-0.01f * 0.125f) && rw[2] == (double) (2.0f + -0.01f * -0.5f));
+  ck_assert (ks == -0.5 && rs == (double) ((((-0.01f * -0.25f) + -0.01f * 0.125f)
+                                             + (2.0f + -0.01f * -0.5f)) + -0.01f * 0.125f));
+  TU_OK (rlref_ppo_tokrew_f32_d (rw, kl, NULL, NULL, lp, rf, hole, 4, &s25, &b1, &orl1));
+  ck_assert (rw[2] == (double) (10.0f + -0.01f * -0.5f));
+  TU_OK (rlref_ppo_tokrew_f32_d (rw, kl, NULL, NULL, lp, rf, hole, 4, &s, &nb, &orl1));
+  ck_assert (rw[0] == 0 && rw[1] == 0 && rw[2] == 2 && rw[3] == 0 && !signbit (rw[0]));
+  /* k3 of l = -100: e^100 is inf in binary32, the clamp gives 10 */
+  {
+    double l100[1] = { -100 }, z[1] = { 0 }, k, r;
+    long one = 1;
+    TU_OK (rlref_ppo_tokrew_f32_d (&r, &k, NULL, NULL, l100, z, &one, 1, &s, &b1, &orl3));
+    ck_assert (k == 10 && r == (double) (2.0f + -0.01f * 10.0f));
+  }
+  /* both backends the same binary32 values */
+  mps (S, s);
+  mps (B, b1);
+  mpfr_inits2 (PREC, RS, KS, (mpfr_ptr) 0);
+  TU_OK (rlref_ppo_tokrew_f32_d (rw, kl, &rs, &ks, lp, rf, hole, 4, &s, &b1, &orl3));
+  TU_OK (rlref_ppo_tokrew_f32_mp (RW, KL, RS, KS, LP, RF, hole, 4, S, B, &orl3));
+  for (int i = 0; i < 4; i++)
+    ck_assert (mpfr_get_d (RW + i, MPFR_RNDN) == rw[i] && mpfr_get_d (KL + i, MPFR_RNDN) == kl[i]);
+  ck_assert (mpfr_get_d (RS, MPFR_RNDN) == rs && mpfr_get_d (KS, MPFR_RNDN) == ks);
+  TU_ASSERT_STATUS (rlref_ppo_tokrew_d (rw, kl, NULL, NULL, lp, rf, hole, 4, &s, &nb, &trl),
+                    RLREF_EDOM);
+  mpfr_clears (S, B, RS, KS, (mpfr_ptr) 0);
+  tu_mp_vec_free (LP, 4);
+  tu_mp_vec_free (RF, 4);
+  tu_mp_vec_free (RW, 4);
+  tu_mp_vec_free (KL, 4);
+}
+END_TEST
+
+/* The clip fraction in binary32, TRL's rho = 1 at padding, its delta cap,
+ * and the two departures of the checker's axes. */
+START_TEST (test_clip_libraries)
+{
+  static const rlref_ppo_clip_ex_convention f32cf = { { 1, 1 }, 1, 0, 0, 0, 0 },
+    trl = { { 0, 0 }, 1, 1, 0, 0, 0 }, delta = { { 0, 0 }, 1, 0, 1, 0, 0 },
+    opt = { { 0, 0 }, 0, 0, 0, 1, 0 }, clog = { { 0, 0 }, 0, 0, 0, 0, 1 };
+  double lp[3] = { 0.3, -0.5, 0 }, old[3] = { 0, 0, 0 }, adv[3] = { 1, -1, 1 };
+  double eps = 0.2, c = 3, loss, s[3], r[3], g[3], cf;
+  long m[3] = { 1, 1, 1 }, pad[3] = { 1, 0, 1 };
+  TU_OK (rlref_ppo_clip_ex_d (&loss, s, r, g, &cf, lp, old, adv, m, 3, &f32cf, &eps, &eps, &c));
+  ck_assert (cf == (double) (2.0f / 3.0f) && cf != 2.0 / 3.0);
+  TU_OK (rlref_ppo_clip_ex_d (&loss, s, r, g, &cf, lp, old, adv, pad, 3, &trl, &eps, &eps, &c));
+  ck_assert (r[1] == 1 && r[0] == exp (0.3) && cf == 0.5);
+  /* delta = 3 caps rho = e^2 for A < 0 (the dual clip's -3) and for A > 0 below 1 + eps */
+  {
+    double l2[2] = { 2, 2 }, o2[2] = { 0, 0 }, a2[2] = { -1, 1 }, half = 0.5;
+    long m2[2] = { 1, 1 };
+    TU_OK (rlref_ppo_clip_ex_d (&loss, s, r, g, &cf, l2, o2, a2, m2, 2, &delta, &eps, &eps, &c));
+    ck_assert (s[0] == -3 && g[0] == 0 && r[0] == exp (2) && s[1] == 1.2 && g[1] == 0);
+    TU_OK (rlref_ppo_clip_ex_d (&loss, s, r, g, &cf, l2, o2, a2, m2, 2, &delta, &eps, &eps,
+                                &half));
+    ck_assert (s[0] == -1.2 && s[1] == 0.5 && loss == -(-1.2 + 0.5) / 2);
+  }
+  /* max in place of min: rho = e^0.3 with A = 1 keeps rho A; the clip on the log-ratio:
+   * rho = e^-0.5 < e^-0.2 with A = -1 gives -e^-0.2 */
+  TU_OK (rlref_ppo_clip_ex_d (&loss, s, r, g, &cf, lp, old, adv, m, 3, &opt, &eps, &eps, &c));
+  TU_ASSERT_REL (s[0], exp (0.3), TU_TOL0);
+  TU_ASSERT_REL (g[0], -exp (0.3) / 3, TU_TOL0);
+  TU_ASSERT_REL (s[1], -exp (-0.5), TU_TOL0);
+  TU_OK (rlref_ppo_clip_ex_d (&loss, s, r, g, &cf, lp, old, adv, m, 3, &clog, &eps, &eps, &c));
+  TU_ASSERT_REL (s[1], -exp (-0.2), TU_TOL0);
+  TU_ASSERT_REL (s[0], exp (0.2), TU_TOL0);
+  ck_assert (g[0] == 0 && g[1] == 0);
+  {
+    double zero = 0;
+    TU_ASSERT_STATUS (rlref_ppo_clip_ex_d (&loss, s, r, g, &cf, lp, old, adv, m, 3, &delta, &eps,
+                                           &eps, &zero), RLREF_EDOM);
+  }
+}
+END_TEST
+
+/* verl's clip_by_value at its bound, TRL's masked fill, the clip fraction
+ * in binary32; TRL's entropy mean; the float32 Bessel factor; OpenRLHF's
+ * float64 run on binary32 statistics. */
+START_TEST (test_value_whiten_libraries)
+{
+  static const rlref_ppo_value_convention trl = { 1, RLREF_PPO_VALUE_CLAMP, 1, 1 },
+    verl = { 1, RLREF_PPO_VALUE_MAXMIN, 1, 0 }, orl = { 1, RLREF_PPO_VALUE_DELTA, 0, 0 };
+  double V[3] = { 1.5, 1.4, 1.25 }, Vo[3] = { 1, 0.7, 0 }, R[3] = { 0, 0.25, 1 };
+  double c = 0.5, loss, q[3], g[3], cf;
+  long m[3] = { 1, 1, 1 }, pad[3] = { 1, 0, 1 };
+  TU_OK (rlref_ppo_value_loss_d (&loss, q, g, &cf, V, Vo, R, m, 3, &verl, &c));
+  ck_assert (g[0] == 0.75 * 1.5 / 3 && cf == (double) (1.0f / 3.0f));
+  TU_OK (rlref_ppo_value_loss_d (&loss, q, g, &cf, V, Vo, R, m, 3, &orl, &c));
+  ck_assert (g[0] == 1.5 / 3 && cf == 1.0 / 3.0);
+  TU_OK (rlref_ppo_value_loss_d (&loss, q, g, &cf, V, Vo, R, pad, 3, &trl, &c));
+  ck_assert (q[1] == 0.0625 && g[1] == 0 && cf == 0.5);
+  {
+    /* TRL: entropy.mean() over every row, in binary32 */
+    static const rlref_ppo_objective_convention all = { 1 };
+    double z[6] = { 0, 0, 0, 1, 0, -1 }, h[2], hm, obj, l, lc = 0, lv = 0, c1 = 0.1, c2 = 0;
+    long m2[2] = { 1, 0 };
+    TU_OK (rlref_ppo_objective_d (h, &hm, &obj, &l, z, 3, m2, 2, &lc, &lv, &c1, &c2, &all));
+    ck_assert (hm == (double) (float) ((h[0] + h[1]) / 2));
+  }
+  {
+    static const rlref_ppo_whiten_convention b32 = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 0, 1 },
+      b64 = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 0, 0 };
+    static const rlref_ppo_whiten_f32_convention orl64 = { RLREF_PPO_LIB_OPENRLHF, 0, 1, 0 };
+    double x4[4] = { 1, 2, 3, 4 }, x3[3] = { 1, 2, 4 }, w1[4], w2[4], eps = 1e-8, mu;
+    TU_OK (rlref_ppo_whiten_d (w1, NULL, NULL, NULL, x4, NULL, 4, &b32, &eps));
+    TU_OK (rlref_ppo_whiten_d (w2, NULL, NULL, NULL, x4, NULL, 4, &b64, &eps));
+    TU_ASSERT_REL (w1[3], 1.5 / sqrt (1.25 * (double) (4.0f / 3.0f) + 1e-8), TU_TOL1);
+    ck_assert (w1[3] < w2[3] && w2[3] / w1[3] - 1 > 1e-8);
+    TU_OK (rlref_ppo_whiten_d (w1, NULL, NULL, NULL, x3, NULL, 3, &b32, &eps));
+    TU_OK (rlref_ppo_whiten_d (w2, NULL, NULL, NULL, x3, NULL, 3, &b64, &eps));
+    TU_ASSERT_REL (w1[0], w2[0], TU_TOL1);     /* 3/2 is exact in binary32 */
+    TU_ASSERT_REL (w1[2], w2[2], TU_TOL1);
+    TU_OK (rlref_ppo_whiten_f32_d (w1, &mu, NULL, NULL, x3, NULL, 3, &orl64, &eps));
+    {
+      float mf = 7.0f / 3.0f, var = ((1 - mf) * (1 - mf) + (2 - mf) * (2 - mf)
+                                      + (4 - mf) * (4 - mf)) / 3.0f;
+      double r = (double) (1.0f / sqrtf (var));
+      ck_assert (mu == (double) mf && w1[2] == (4 - (double) mf) * r);
+    }
+  }
+}
+END_TEST
+
 static Suite *
 ppo_suite (void)
 {
@@ -1432,6 +1598,12 @@ ppo_suite (void)
   tcase_add_test (tc, test_clip_f32);
   tcase_add_test (tc, test_whiten_f32);
   tcase_add_test (tc, test_value_f32);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("libraries");
+  tcase_add_test (tc, test_tokrew_libraries);
+  tcase_add_test (tc, test_clip_libraries);
+  tcase_add_test (tc, test_value_whiten_libraries);
   suite_add_tcase (s, tc);
 
   return s;

@@ -25,11 +25,22 @@ enum rlref_dapo_norm
   RLREF_DAPO_TOKEN_LEVEL        /* (1/sum_i |y_i|) sum_i sum_t (13.33, DAPO) */
 };
 
+/* DAPO-TOKLOSS: a response without a token. */
+enum rlref_dapo_empty
+{
+  RLREF_DAPO_EMPTY_REFUSE,      /* EDOM (13.32's 1/|y_i| is 1/0) */
+  RLREF_DAPO_EMPTY_COUNT,       /* weight 0, counted in G (TRL's mean over rows with
+                                   clamp(min=1), verl's trainer global_batch_size) */
+  RLREF_DAPO_EMPTY_SKIP         /* weight 0, left out of G (OpenRLHF's sample-level
+                                   global_batch_size counts the sequences with a token) */
+};
+
 /* DAPO-OVERLONG: the three readings of the soft overlong penalty. */
 enum rlref_dapo_overlong
 {
   RLREF_DAPO_OVERLONG_PAPER,    /* 13.34: 0, linear, -1 beyond L_max (seed 000, TRL) */
-  RLREF_DAPO_OVERLONG_VERL,     /* min(-(L - (L_max - L_cache))/L_cache f, 0), not floored */
+  RLREF_DAPO_OVERLONG_VERL,     /* min(-(L - (L_max - L_cache))/L_cache f, 0), not floored,
+                                   in binary32 */
   RLREF_DAPO_OVERLONG_OPENRLHF  /* -min(L - (L_max - L_cache), L_cache)/L_cache f */
 };
 

@@ -16,7 +16,10 @@ enum rlref_adv_scale
   RLREF_SCALE_NONE,             /* not at all: r - mean (Dr.GRPO) */
   RLREF_SCALE_BATCH_STD,        /* by the std of the whole batch (+ eps) */
   RLREF_SCALE_F32_ONEPASS,      /* one-pass variance in binary32 (old verl) */
-  RLREF_SCALE_F32_TRL           /* TRL's nanmean and nanstd in binary32 */
+  RLREF_SCALE_F32_TRL,          /* TRL's nanmean and nanstd in binary32 */
+  RLREF_SCALE_F32_STATS         /* old verl on binary64 scores: the one-pass mean and
+                                   std in binary32, r - mean and the quotient in the
+                                   working precision */
 };
 
 /* When the advantage is forced to zero. */

@@ -23,8 +23,18 @@ enum rlref_rloo_convention
   RLREF_RLOO_TRL,               /* NaN rewards left out, advantage 0; fewer than two
                                    scorable rewards in a group: 0 (nan_to_num) */
   RLREF_RLOO_VERL,              /* verl rloo: a group of one keeps A = r */
-  RLREF_RLOO_VERL_VECTORIZED    /* verl rloo_vectorized: a group of one gives 0 */
+  RLREF_RLOO_VERL_VECTORIZED,   /* verl rloo_vectorized: a group of one gives 0 */
+  RLREF_RLOO_OPENRLHF           /* 13.28 clamped to [-10, 10] (OpenRLHF's
+                                   --reward.clip_range on the shaped reward); a group of
+                                   one, NaN or inf refused */
 };
+
+/* OpenRLHF's --reward.clip_range default, [-10, 10], on the shaped reward. */
+#define RLREF_RLOO_OPENRLHF_CLIP 10.0
+/* OpenRLHF's clamp of a token's KL estimate (compute_approx_kl) and of a
+ * token's log-ratio in its policy loss. */
+#define RLREF_RLOO_OPENRLHF_KL_CLIP 10.0
+#define RLREF_RLOO_OPENRLHF_LOG_RATIO_CLIP 20.0
 
 /* Largest group of GRPO-STDBIAS, and most trials x G of the Monte-Carlo
  * run of GRPO-VAR. */

@@ -50,8 +50,98 @@ enum rlref_grpo_agg_mode
   RLREF_AGG_SUM_NORM_NO_B,      /* sum L / L_const (verl before February 2026) */
   RLREF_AGG_GROUP_MEAN_LENGTH,  /* (1/B) sum_i sum_t L / Lbar, Lbar = N/B (003 Dr.GRPO) */
   RLREF_AGG_TOKEN_SUM,          /* sum L (003's pseudo-code) */
-  RLREF_AGG_MICRO_BATCH         /* the mean over micro-batches of each one's token mean */
+  RLREF_AGG_MICRO_BATCH,        /* the mean over micro-batches of each one's token mean */
+  RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM_WIDTH /* sum L / (B T), T = max_i lens[i], the padded
+                                   width (verl's loss_scale_factor unset) */
 };
+
+/* GRPO-AGG: a mode, how micro-batches are normalised, and who counts in B. */
+enum rlref_grpo_agg_micro
+{
+  RLREF_AGG_WHOLE,              /* one batch: micro is not read */
+  RLREF_AGG_MICRO_LOCAL,        /* each micro-batch normalised by its own counts, the K
+                                   losses averaged (the legacy token mean per micro-batch;
+                                   TRL bnpo under gradient accumulation) */
+  RLREF_AGG_MICRO_GLOBAL        /* every micro-batch divided by the whole batch's counts,
+                                   the K losses summed: the mode over the whole batch
+                                   (verl's global batch info, OpenRLHF's window normalisers,
+                                   TRL dapo's num_items_in_batch) */
+};
+
+typedef struct
+{
+  enum rlref_grpo_agg_mode mode;
+  enum rlref_grpo_agg_micro micro;
+  int skip_empty;               /* B counts only the sequences with a token in the mask
+                                   (OpenRLHF's sample-level global_batch_size, verl
+                                   agg_loss's own default); else every sequence (verl's
+                                   trainer global_batch_size, TRL's mean over rows) */
+} rlref_grpo_agg_convention;
+
+/* GRPO-OBJ, GRPO-DR: the KL estimate in the loss. */
+enum rlref_grpo_kl_form
+{
+  RLREF_GRPO_KL_K3,             /* k3 = e^-k - 1 + k (13.26), gradient 1 - e^-k */
+  RLREF_GRPO_KL_K3_CAP,         /* min(k3, RLREF_GRPO_KL_CAP), gradient 0 above it (verl
+                                   low_var_kl: clamp(kld, -10, 10); OpenRLHF
+                                   compute_approx_kl k3: clamp(min=-10, max=10)) */
+  RLREF_GRPO_KL_K3_CAP_K2_GRAD  /* the value of K3_CAP, the gradient of k2 = k^2/2, i.e. k
+                                   (verl "k3+": the straight-through k2 gradient) */
+};
+
+/* The cap of verl's low_var_kl and OpenRLHF's estimate. */
+#define RLREF_GRPO_KL_CAP 10.0
+
+/* GRPO-OBJ: one library's objective. */
+typedef struct
+{
+  enum rlref_grpo_obj_kind kind;
+  enum rlref_grpo_agg_mode agg;       /* the policy term's aggregation (with KL_INSIDE, of
+                                         s - beta k3; CISPO: of its per-token term):
+                                         TOKEN_MEAN, SEQ_MEAN_TOKEN_MEAN, SEQ_MEAN_TOKEN_SUM
+                                         or TOKEN_SUM */
+  enum rlref_grpo_agg_mode kl_agg;    /* how the reported kl averages the estimate (one of
+                                         the same four); KL_OUTSIDE's loss term is always
+                                         the token mean */
+  int clamp_log_ratio;                /* l clamped to [-20, 20] before exp (verl, OpenRLHF) */
+  int dual_clip;                      /* for A < 0, s = max(s, dual_c A) (verl) */
+  double dual_c;                      /* verl's clip_ratio_c, 3 */
+  enum rlref_grpo_kl_form kl;
+} rlref_grpo_obj_convention;
+
+/* GRPO-DR: the advantage of a reading. */
+enum rlref_grpo_dr_adv
+{
+  RLREF_DR_ADV_CENTRED,         /* A = r - mean (no std) */
+  RLREF_DR_ADV_SEED003          /* GRPO-ADV's seed-003: (r - mean)/std, ddof 1 */
+};
+
+/* A group of one under a reading with A = r - mean. */
+enum rlref_grpo_dr_single
+{
+  RLREF_DR_SINGLE_ZERO,         /* r - r = 0 */
+  RLREF_DR_SINGLE_RAW,          /* verl: mean 0 for a group of one, A = r */
+  RLREF_DR_SINGLE_REFUSE        /* OpenRLHF: n_samples_per_prompt > 1 asserted (EDOM) */
+};
+
+/* GRPO-DR: one library's Dr.GRPO. */
+typedef struct
+{
+  enum rlref_grpo_dr_adv adv;
+  enum rlref_grpo_agg_mode agg;       /* the weight of a token: SEQ_MEAN_TOKEN_SUM (1/G),
+                                         TOKEN_MEAN or GROUP_MEAN_LENGTH (1/N),
+                                         SEQ_MEAN_TOKEN_SUM_NORM (1/(G L_const)),
+                                         SEQ_MEAN_TOKEN_SUM_NORM_WIDTH (1/(G T)) */
+  int clamp_log_ratio;                /* l clamped to [-20, 20] before exp */
+  int dual_clip;                      /* for A < 0, s = max(s, dual_c A) */
+  double dual_c;
+  enum rlref_grpo_dr_single single;
+  double adv_clip;                    /* > 0: A clamped to [-adv_clip, adv_clip] (OpenRLHF's
+                                         --reward.clip_range on the shaped reward) */
+} rlref_grpo_dr_convention;
+
+/* OpenRLHF's --reward.clip_range default, [-10, 10]. */
+#define RLREF_GRPO_REWARD_CLIP 10.0
 
 /* GRPO-DR: the three published readings of Dr.GRPO. */
 enum rlref_grpo_dr_reading
@@ -68,6 +158,24 @@ enum rlref_gfpo_filter
   RLREF_GFPO_TOKEN_EFFICIENCY   /* the k largest r/|o|; ties to the shorter, then the
                                    lower index */
 };
+
+/* GRPO-GSPO: a sequence without a token in the mask. */
+enum rlref_grpo_empty
+{
+  RLREF_GRPO_EMPTY_REFUSE,      /* EDOM (the seeds: 1/|y_i| is 1/0) */
+  RLREF_GRPO_EMPTY_COUNT,       /* s_i = e^0 = 1, its loss term 0, counted in the 1/G mean
+                                   (TRL: clamp(min=1) and the mean over rows; verl: the
+                                   trainer's global_batch_size, seq_lengths.clamp(min=1)) */
+  RLREF_GRPO_EMPTY_SKIP         /* left out: the mean over the sequences with a token
+                                   (OpenRLHF's sample-level seq_mask and global_batch_size) */
+};
+
+/* GRPO-GSPO: one library's reading. */
+typedef struct
+{
+  double cap;                   /* > 0: log s_i capped there (verl, 10) */
+  enum rlref_grpo_empty empty;
+} rlref_grpo_gspo_convention;
 
 /* verl's cap of GSPO's mean log-ratio (zero gradient beyond). */
 #define RLREF_GSPO_VERL_CAP 10.0

@@ -46,8 +46,12 @@ typedef enum
   RLREF_GAE_SEED,               /* 13.11 per response: V after the last token 0 */
   RLREF_GAE_TRL,                /* TRL: the score one slot past the last token */
   RLREF_GAE_VERL,               /* verl: value and advantage carried across masked positions */
-  RLREF_GAE_OPENRLHF            /* OpenRLHF: rewards and values multiplied by the mask */
+  RLREF_GAE_OPENRLHF            /* OpenRLHF: rewards and values multiplied by the mask,
+                                   the score clamped to [-10, 10] */
 } rlref_gae_rule;
+
+/* OpenRLHF's reward.clip_range (-10, 10), applied to the score. */
+#define RLREF_GAE_SCORE_CLAMP 10.0
 
 typedef struct
 {

@@ -36,8 +36,12 @@
 enum rlref_ppo_kl
 {
   RLREF_PPO_K1,                 /* l */
-  RLREF_PPO_K3                  /* e^-l - 1 + l */
+  RLREF_PPO_K3,                 /* e^-l - 1 + l */
+  RLREF_PPO_K2                  /* l^2/2 (OpenRLHF's k2) */
 };
+
+/* The score clamp of OpenRLHF's compute_reward (--reward.clip_range -10 10). */
+#define RLREF_PPO_SCORE_CLAMP 10.0
 
 /* PPO-TOKREW: how a library forms r_t = score [t = end] - beta k(l_t). */
 typedef struct
@@ -47,6 +51,11 @@ typedef struct
   int clamp_estimate;           /* k clamped to [-10, 10] (verl low_var_kl, OpenRLHF) */
   int score_after_last;         /* TRL: the score one slot past the last token of the
                                    mask when that slot exists, else on it */
+  int mask_prefix;              /* TRL: the response ends at the first 0 of the mask
+                                   (its sequence_length); every later slot is padding */
+  int keep_masked;              /* OpenRLHF: kl and -beta kl kept at masked tokens */
+  int clamp_score;              /* OpenRLHF: the score clamped to [-10, 10] */
+  int beta_floor;               /* OpenRLHF: beta <= 0 taken as 0 (else EDOM) */
 } rlref_ppo_tokrew_convention;
 
 /* PPO-CLIP, PPO-DUALCLIP. */
@@ -56,19 +65,49 @@ typedef struct
   int dual_clip;                /* for A < 0, s = max(s, c A) (verl; OpenRLHF when asked) */
 } rlref_ppo_clip_convention;
 
-/* PPO-VALUE: the clipped value, if any. */
+/* PPO-CLIP, PPO-DUALCLIP as a library computes them (rlref_ppo_clip_ex):
+ * the clamp and the dual clip, and what the libraries add. */
+typedef struct
+{
+  rlref_ppo_clip_convention clip;
+  int clipfrac_f32;             /* the clip fraction a binary32 mean of the 0/1 mask,
+                                   f32(k/N) (every library, in float64 runs too) */
+  int masked_ratio_one;         /* TRL PPOTrainer: both log-probabilities filled with
+                                   INVALID_LOGPROB at padding, so rho = 1 there */
+  int ratio_cap;                /* TRL GRPOTrainer delta: the unclipped term's ratio
+                                   capped, min(rho, c), after exp (any sign of A) */
+  int optimistic;               /* a departure: max in place of min (the checker's axis) */
+  int clip_log;                 /* a departure: e^clip(l, -eps_low, eps_high) in place
+                                   of clip(rho, 1 - eps_low, 1 + eps_high) (axis) */
+} rlref_ppo_clip_ex_convention;
+
+/* PPO-VALUE: the clipped value, if any.  The gradient through it is
+ * autograd's: torch.clamp passes it inside its bounds and at them, verl's
+ * clip_by_value = max(min(V, hi), lo) halves it at each tie; torch.max of
+ * the two squares halves it between them at a tie. */
 enum rlref_ppo_value_clip
 {
   RLREF_PPO_VALUE_UNCLIPPED,    /* (V - R)^2 */
-  RLREF_PPO_VALUE_CLAMP,        /* Vc = clamp(V, V_old - c, V_old + c) (TRL, verl) */
-  RLREF_PPO_VALUE_DELTA         /* Vc = V_old + clamp(V - V_old, -c, c) (OpenRLHF) */
+  RLREF_PPO_VALUE_CLAMP,        /* Vc = clamp(V, V_old - c, V_old + c) (TRL) */
+  RLREF_PPO_VALUE_DELTA,        /* Vc = V_old + clamp(V - V_old, -c, c) (OpenRLHF) */
+  RLREF_PPO_VALUE_MAXMIN        /* Vc = max(min(V, V_old + c), V_old - c) (verl) */
 };
 
 typedef struct
 {
   int half;                     /* 1/2 in front of the mean (the libraries), else 1 */
   enum rlref_ppo_value_clip clip;
+  int clipfrac_f32;             /* the clip fraction f32(k/N) (TRL, verl) */
+  int masked_zero;              /* TRL: V and V_old filled with 0 at padding, the
+                                   squares there not zeroed (losses = R^2) */
 } rlref_ppo_value_convention;
+
+/* PPO-VALUE objective: how the entropy bonus is averaged. */
+typedef struct
+{
+  int entropy_all_f32;          /* TRL: entropy.mean() over every position, masked ones
+                                   too, stored in a binary32 stats tensor */
+} rlref_ppo_objective_convention;
 
 /* PPO-WHITEN: where eps goes. */
 enum rlref_ppo_whiten_eps
@@ -84,6 +123,8 @@ typedef struct
   enum rlref_ppo_whiten_eps eps_at;
   int readd_mean;               /* shift_mean=False: the mean is added back */
   int zero_masked;              /* masked positions are set to 0 (TRL) */
+  int bessel_f32;               /* ddof 1 as var0 f32(N/(N - 1)): the factor of an
+                                   integer mask sum is a binary32 tensor (TRL, verl) */
 } rlref_ppo_whiten_convention;
 
 /* The library whose binary32 operation order a float32 reading follows
@@ -96,12 +137,14 @@ enum rlref_ppo_lib
   RLREF_PPO_LIB_OPENRLHF        /* models/loss.py, ppo_utils/experience_maker.py */
 };
 
-/* PPO-CLIP, PPO-DUALCLIP in binary32: the clamp and the dual clip, and
- * the library (how a masked token's loss enters the sum). */
+/* PPO-CLIP, PPO-DUALCLIP in binary32: the clamp and the dual clip, the
+ * library (how a masked token's loss enters the sum) and TRL's
+ * INVALID_LOGPROB at padding (rho = 1 at a masked token). */
 typedef struct
 {
   rlref_ppo_clip_convention clip;
   enum rlref_ppo_lib lib;
+  int masked_ratio_one;
 } rlref_ppo_clip_f32_convention;
 
 /* PPO-VALUE in binary32: the clipped value and the library (verl's
@@ -120,6 +163,10 @@ typedef struct
 {
   enum rlref_ppo_lib lib;
   int readd_mean;
+  int apply_f64;                /* OpenRLHF in a float64 run: mean and rstd in binary32
+                                   (.float()), (A - mean) rstd on the binary64 values */
+  int zero_masked;              /* masked positions set to 0 (TRL always; a departure
+                                   for the others) */
 } rlref_ppo_whiten_f32_convention;
 
 #include "rlref/tmpl/begin_d.h"

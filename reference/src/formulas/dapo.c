@@ -107,27 +107,52 @@ done:
  * 1/(G |y_i|) under the sample-level mean (13.32) and 1/sum_j |y_j| under
  * the token-level mean (13.33); its response carries 1/G or |y_i|/sum_j
  * |y_j| of the whole.  Each weight is one quotient of integers, rounded
- * once. */
+ * once.  An empty response (with EMPTY_COUNT or EMPTY_SKIP) weighs 0 and
+ * counts in G or not. */
 int
-FN (dapo_tokloss) (num_ptr token_weight, num_ptr response_weight, const long *lengths,
-                   size_t G, enum rlref_dapo_norm norm)
+FN (dapo_tokloss_conv) (num_ptr token_weight, num_ptr response_weight, const long *lengths,
+                        size_t G, enum rlref_dapo_norm norm, enum rlref_dapo_empty empty)
 {
   num_t t;
-  size_t total = 0;
-  int status;
+  size_t total = 0, Gs = 0;
+  int status = RLREF_SUCCESS;
   if (!token_weight)
     RLREF_ERROR ("dapo_tokloss: token_weight missing", RLREF_EINVAL);
   if (norm != RLREF_DAPO_SAMPLE_LEVEL && norm != RLREF_DAPO_TOKEN_LEVEL)
     RLREF_ERROR ("dapo_tokloss: unknown normalisation", RLREF_EINVAL);
-  status = check_lengths (&total, lengths, G);
+  if (empty == RLREF_DAPO_EMPTY_REFUSE)
+    status = check_lengths (&total, lengths, G);
+  else
+    {
+      if (!lengths || G == 0)
+        RLREF_ERROR ("lengths: at least one response", RLREF_EINVAL);
+      for (size_t i = 0; i < G; i++)
+        {
+          if (lengths[i] < 0)
+            RLREF_ERROR ("a response length must be >= 0", RLREF_EDOM);
+          if ((unsigned long) lengths[i] > (size_t) -1 - total)
+            RLREF_ERROR ("the lengths overflow", RLREF_EDOM);
+          total += (size_t) lengths[i];
+        }
+      if (total == 0)
+        RLREF_ERROR ("no response has a token", RLREF_EDOM);
+    }
   if (status)
     return status;
+  for (size_t i = 0; i < G; i++)
+    Gs += empty != RLREF_DAPO_EMPTY_SKIP || lengths[i] > 0;
   num_init_prec (t, 64 + num_prec ());
   for (size_t i = 0; i < G; i++)
     {
-      if (norm == RLREF_DAPO_SAMPLE_LEVEL)
+      if (lengths[i] == 0)
         {
-          num_set_si (t, (long) G);
+          num_set_zero (AT (token_weight, i));          /* no token, no share */
+          if (response_weight)
+            num_set_zero (AT (response_weight, i));
+        }
+      else if (norm == RLREF_DAPO_SAMPLE_LEVEL)
+        {
+          num_set_si (t, (long) Gs);
           if (response_weight)
             num_d_div (AT (response_weight, i), 1.0, t);
           num_mul_si (t, t, lengths[i]);                /* G |y_i|, exact */
@@ -146,4 +171,13 @@ FN (dapo_tokloss) (num_ptr token_weight, num_ptr response_weight, const long *le
     }
   num_clear (t);
   return status;
+}
+
+/* DAPO-TOKLOSS: every response with a token (EDOM otherwise). */
+int
+FN (dapo_tokloss) (num_ptr token_weight, num_ptr response_weight, const long *lengths,
+                   size_t G, enum rlref_dapo_norm norm)
+{
+  return FN (dapo_tokloss_conv) (token_weight, response_weight, lengths, G, norm,
+                                 RLREF_DAPO_EMPTY_REFUSE);
 }

@@ -15,10 +15,15 @@
  *   r_len(L) = 0                                  for L <= L_max - L_cache,
  *            = ((L_max - L_cache) - L)/L_cache     for L_max - L_cache < L <= L_max,
  *            = -1                                  for L > L_max  (paper, TRL);
- * verl: min(-(L - (L_max - L_cache))/L_cache f, 0), no floor beyond L_max;
- * OpenRLHF: -min(L - (L_max - L_cache), L_cache)/L_cache f for L > L_max -
- * L_cache, else 0.  The overlong filter (000 section 6.4) masks a response
- * that reached L_max tokens: filter = 0 for L >= L_max, else 1. */
+ * verl: min(-(L - (L_max - L_cache))/L_cache f, 0), no floor beyond L_max,
+ * in binary32 (-exceed_len / overlong_buffer_len on verl's 0-dim int64
+ * tensor is a float32 true division, then times f in float32):
+ * f32(f32(f32(-e)/f32(L_cache)) f32(f)), exact wherever L_cache is a power
+ * of two and the lengths below 2^24;
+ * OpenRLHF: exceed = min(L - (L_max - L_cache), L_cache), -exceed/L_cache f
+ * when exceed > 0, else 0 (so L_cache = 0 gives no penalty).  The overlong
+ * filter (000 section 6.4; no library has it) masks a response that reached
+ * L_max tokens: filter = 0 for L >= L_max, else 1. */
 int
 FN (dapo_overlong) (num_ptr penalty, num_ptr filter, const long *lengths, size_t n, long L_max,
                     long L_cache, enum rlref_dapo_overlong reading, num_srcptr factor)
@@ -44,8 +49,8 @@ FN (dapo_overlong) (num_ptr penalty, num_ptr filter, const long *lengths, size_t
     RLREF_ERROR ("L_max must be 1 to 2^53", RLREF_EDOM);
   if (L_cache < 0 || L_cache > L_max)
     RLREF_ERROR ("L_cache must be 0 to L_max", RLREF_EDOM);
-  if (L_cache == 0 && reading != RLREF_DAPO_OVERLONG_PAPER)
-    RLREF_ERROR ("L_cache = 0: the libraries divide by it", RLREF_EDOM);
+  if (L_cache == 0 && reading == RLREF_DAPO_OVERLONG_VERL)
+    RLREF_ERROR ("L_cache = 0: verl asserts overlong_buffer.len > 0", RLREF_EDOM);
   for (size_t i = 0; i < n; i++)
     if (lengths[i] < 0 || lengths[i] > MAX_LENGTH)
       RLREF_ERROR ("a length must be 0 to 2^53", RLREF_EDOM);
@@ -59,14 +64,27 @@ FN (dapo_overlong) (num_ptr penalty, num_ptr filter, const long *lengths, size_t
     {
       long L = lengths[i], e = L - (L_max - L_cache);
       num_ptr p = AT (penalty, i);
+      if (reading == RLREF_DAPO_OVERLONG_OPENRLHF && e > L_cache)
+        e = L_cache;                                    /* min(exceed, buffer) */
       if (e <= 0 || num_is_zero (f))
         num_set_zero (p);
       else if (reading == RLREF_DAPO_OVERLONG_PAPER && L > L_max)
         num_set_si (p, -1);
+      else if (reading == RLREF_DAPO_OVERLONG_VERL)
+        {
+          /* binary32: f32(f32(-e)/f32(L_cache)) * f32(f), rounded */
+          num_set_si (t, -e);
+          num_round_f32 (t, t);
+          num_set_si (p, L_cache);
+          num_round_f32 (p, p);
+          num_div (t, t, p);
+          num_round_f32 (t, t);
+          num_round_f32 (p, f);
+          num_mul (p, t, p);
+          num_round_f32 (p, p);
+        }
       else
         {
-          if (reading == RLREF_DAPO_OVERLONG_OPENRLHF && e > L_cache)
-            e = L_cache;
           num_set_si (t, -e);                           /* exact */
           if (reading == RLREF_DAPO_OVERLONG_PAPER)
             num_div_si (p, t, L_cache);

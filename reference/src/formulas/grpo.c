@@ -368,22 +368,24 @@ f32_advantages (num_ptr adv, num_srcptr r, size_t G, num_srcptr mean, num_ptr st
   return RLREF_SUCCESS;
 }
 
-/* verl's opt-in vectorised estimator (grpo_vectorized, September 2025 to
- * May 2026; group_mean_std of verl/utils/groupwise.py), every operation
- * rounded to binary32 and every sum taken in index order:
+/* The group statistics of verl's opt-in vectorised estimator
+ * (grpo_vectorized, September 2025 to May 2026; group_mean_std of
+ * verl/utils/groupwise.py), every operation rounded to binary32 and every
+ * sum taken in index order, whatever the scores' dtype (group_mean_std
+ * converts them to float32):
  *   x = f32(r),  n = sum 1,  s1 = sum x,  s2 = sum x*x,
  *   mean = s1/n,  var = (s2 - s1*s1/n)/(n - 1),  std = sqrt(max(var, e)),
- *   a group of one (n <= 1): mean 0, std 1,
- *   A = (x - mean)/(std + e),  e = f32(eps) = f32(1e-6).
- * Where verl's binary32 overflows to inf or NaN, ERANGE. */
+ *   a group of one (n <= 1): mean 0, std 1;  e = f32(eps) = f32(1e-6).
+ * mean and std (both binary32 values) are written; n, s1, s2, t are
+ * scratch.  ERANGE where the binary32 variance is NaN (an overflow). */
 static int
-group_f32_onepass (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *c)
+f32_onepass_stats (num_ptr mean, num_ptr std, num_srcptr r, size_t G, num_srcptr e, num_ptr n,
+                   num_ptr s1, num_ptr s2, num_ptr t)
 {
-  num_t n, s1, s2, t, mean, std, e;
-  int status = RLREF_SUCCESS;
-  NUM_INIT (n, s1, s2, t, mean, std, e);
-  num_set_d (e, c->eps);
-  num_round_f32 (e, e);
+  num_set_zero (n);
+  num_set_zero (s1);
+  num_set_zero (s2);
+  num_set_zero (mean);
   for (size_t i = 0; i < G; i++)
     {
       num_add_d (n, n, 1.0);
@@ -397,28 +399,79 @@ group_f32_onepass (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_conventi
       num_round_f32 (s2, s2);
     }
   if (num_cmp_d (n, 1.0) <= 0)
-    num_set_d (std, 1.0);       /* and mean 0 */
-  else
     {
-      num_div (mean, s1, n);
-      num_round_f32 (mean, mean);
-      num_sqr (t, s1);
-      num_round_f32 (t, t);
-      num_div (t, t, n);
-      num_round_f32 (t, t);
-      num_sub (t, s2, t);
-      num_round_f32 (t, t);
-      num_sub_d (std, n, 1.0);
-      num_round_f32 (std, std);
-      num_div (t, t, std);
-      num_round_f32 (t, t);
-      if (num_is_nan (t))
-        FAIL ("binary32 overflow in the one-pass variance (NaN)", RLREF_ERANGE);
-      num_max (t, t, e);
-      num_sqrt (std, t);
-      num_round_f32 (std, std);
+      num_set_d (std, 1.0);       /* and mean 0 */
+      return RLREF_SUCCESS;
     }
+  num_div (mean, s1, n);
+  num_round_f32 (mean, mean);
+  num_sqr (t, s1);
+  num_round_f32 (t, t);
+  num_div (t, t, n);
+  num_round_f32 (t, t);
+  num_sub (t, s2, t);
+  num_round_f32 (t, t);
+  num_sub_d (std, n, 1.0);
+  num_round_f32 (std, std);
+  num_div (t, t, std);
+  num_round_f32 (t, t);
+  if (num_is_nan (t))
+    RLREF_ERROR ("binary32 overflow in the one-pass variance (NaN)", RLREF_ERANGE);
+  num_max (t, t, e);
+  num_sqrt (std, t);
+  num_round_f32 (std, std);
+  return RLREF_SUCCESS;
+}
+
+/* verl's opt-in vectorised estimator on float32 scores (the trainer's):
+ * the statistics of f32_onepass_stats, then
+ *   A = f32(f32(x - mean)/f32(std + e)),  x = f32(r).
+ * Where verl's binary32 overflows to inf or NaN, ERANGE. */
+static int
+group_f32_onepass (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *c)
+{
+  num_t n, s1, s2, t, mean, std, e;
+  int status = RLREF_SUCCESS;
+  NUM_INIT (n, s1, s2, t, mean, std, e);
+  num_set_d (e, c->eps);
+  num_round_f32 (e, e);
+  TRY (f32_onepass_stats (mean, std, r, G, e, n, s1, s2, t));
   TRY (f32_advantages (adv, r, G, mean, std, e, 0, t));
+done:
+  NUM_CLEAR (n, s1, s2, t, mean, std, e);
+  return status;
+}
+
+/* The same estimator on float64 scores (verl-vectorized-old-float64):
+ * group_mean_std still computes the mean and std in binary32
+ * (f32_onepass_stats), but scores - mean_g[g] and the quotient by the
+ * binary32 std_g[g] + epsilon are float64 tensor operations:
+ *   A = (r - mean)/d,  d = f32(std + e),
+ * r itself unrounded, the difference and the quotient in the working
+ * precision (binary64 here, as verl).  Equal rewards 0.1, 0.1, 0.1 give
+ * (0.1 - f32 mean)/d = -1.49e-6, not 0.  Where the binary32 statistics
+ * overflow (a reward beyond the binary32 range, or s2 = inf), ERANGE. */
+static int
+group_f32_stats (num_ptr adv, num_srcptr r, size_t G, const rlref_adv_convention *c)
+{
+  num_t n, s1, s2, t, mean, std, e;
+  int status = RLREF_SUCCESS;
+  NUM_INIT (n, s1, s2, t, mean, std, e);
+  num_set_d (e, c->eps);
+  num_round_f32 (e, e);
+  TRY (f32_onepass_stats (mean, std, r, G, e, n, s1, s2, t));
+  num_add (std, std, e);
+  num_round_f32 (std, std);
+  if (!num_is_finite (mean) || !num_is_finite (std))
+    FAIL ("binary32 overflow in the one-pass mean or variance", RLREF_ERANGE);
+  /* every statistic is read: adv may be r */
+  for (size_t i = 0; i < G; i++)
+    {
+      num_sub (t, AT (r, i), mean);
+      num_div (AT (adv, i), t, std);
+      if (!num_is_finite (AT (adv, i)))
+        FAIL ("the advantage overflows", RLREF_ERANGE);
+    }
 done:
   NUM_CLEAR (n, s1, s2, t, mean, std, e);
   return status;
@@ -574,7 +627,8 @@ FN (grpo_adv_ws) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
     for (size_t i = 0; i < N; i++)
       if (!num_is_finite (AT (rewards, i)))
         FAIL ("non-finite reward", RLREF_ENAN);
-  if (c->scale != RLREF_SCALE_F32_ONEPASS && c->scale != RLREF_SCALE_F32_TRL)
+  if (c->scale != RLREF_SCALE_F32_ONEPASS && c->scale != RLREF_SCALE_F32_TRL
+      && c->scale != RLREF_SCALE_F32_STATS)
     TRY (exact_ws_new (&s, rewards, N, c->scale == RLREF_SCALE_BATCH_STD ? N : G, ws));
   if (c->scale == RLREF_SCALE_BATCH_STD)
     {
@@ -595,6 +649,9 @@ FN (grpo_adv_ws) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
         break;
       case RLREF_SCALE_F32_TRL:
         status = group_f32_trl (AT (adv, g), AT (rewards, g), G, c);
+        break;
+      case RLREF_SCALE_F32_STATS:
+        status = group_f32_stats (AT (adv, g), AT (rewards, g), G, c);
         break;
       default:
         FAIL ("unknown scaling", RLREF_EINVAL);

@@ -292,8 +292,9 @@ done:
 
 /* GRPO-RLOO (13.28): per group, A_i = (c r_i - S)/(c - 1), c the count of
  * the rewards summed (TRL: the scorable ones).  A group of one (TRL: one
- * scorable reward or none) is refused (seed), keeps A = r (verl) or gives 0
- * (TRL, verl rloo_vectorized); a NaN reward gives 0 (TRL). */
+ * scorable reward or none) is refused (seed, OpenRLHF), keeps A = r (verl)
+ * or gives 0 (TRL, verl rloo_vectorized); a NaN reward gives 0 (TRL);
+ * OpenRLHF clamps A to [-10, 10]. */
 int
 FN (rloo_adv) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
                enum rlref_rloo_convention conv)
@@ -304,7 +305,7 @@ FN (rloo_adv) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
   int status = check_groups (rewards, N, G);
   if (status || (status = check_rewards (rewards, N, trl)))
     return status;
-  if (conv == RLREF_RLOO_SEED && G < 2)
+  if ((conv == RLREF_RLOO_SEED || conv == RLREF_RLOO_OPENRLHF) && G < 2)
     RLREF_ERROR ("a group of one has no leave-one-out baseline", RLREF_EDOM);
   t = num_vec_new (N);
   if (!t)
@@ -329,6 +330,14 @@ FN (rloo_adv) (num_ptr adv, num_srcptr rewards, size_t N, size_t G,
             {
               num_div_si (AT (t, i), AT (t, i), c - 1);
               num_mul_2si (AT (t, i), AT (t, i), k);
+              if (conv == RLREF_RLOO_OPENRLHF)
+                {
+                  /* compute_reward's r.clamp(-10, 10), after the baseline */
+                  if (num_cmp_d (AT (t, i), RLREF_RLOO_OPENRLHF_CLIP) > 0)
+                    num_set_d (AT (t, i), RLREF_RLOO_OPENRLHF_CLIP);
+                  else if (num_cmp_d (AT (t, i), -RLREF_RLOO_OPENRLHF_CLIP) < 0)
+                    num_set_d (AT (t, i), -RLREF_RLOO_OPENRLHF_CLIP);
+                }
             }
         }
     }
@@ -432,18 +441,18 @@ masked_diff_sum (num_ptr r, num_srcptr a, num_srcptr b, const long *mask, size_t
   return num_sum (r, w, m);
 }
 
-/* GRPO-RLOO, TRL: penalty_i = beta sum_t mask (logp_old - logp_ref) (k1
- * summed over the sequence), the shaped reward r_i - penalty_i (rounded
- * once; a NaN reward stays NaN), and the trl leave-one-out advantage of
- * the shaped rewards. */
+/* GRPO-RLOO, the KL penalty in the reward: penalty_i = beta sum_t mask
+ * (logp_old - logp_ref) (k1 summed over the sequence), the shaped reward
+ * r_i - penalty_i (rounded once; under TRL a NaN reward stays NaN), and
+ * the leave-one-out advantage of the shaped rewards under conv. */
 int
 FN (rloo_kl_reward) (num_ptr penalty, num_ptr adv, num_srcptr rewards, num_srcptr logp_old,
                      num_srcptr logp_ref, const long *mask, size_t N, size_t L, size_t G,
-                     num_srcptr beta)
+                     num_srcptr beta, enum rlref_rloo_convention conv)
 {
   num_ptr sh = NULL, pen = NULL, w = NULL;
   int status = check_groups (rewards, N, G);
-  if (status || (status = check_rewards (rewards, N, 1)))
+  if (status || (status = check_rewards (rewards, N, conv == RLREF_RLOO_TRL)))
     return status;
   if (!logp_old || !logp_ref || !mask || L == 0)
     RLREF_ERROR ("no log-probabilities", RLREF_EINVAL);
@@ -471,7 +480,7 @@ FN (rloo_kl_reward) (num_ptr penalty, num_ptr adv, num_srcptr rewards, num_srcpt
           || (!num_is_nan (AT (sh, i)) && !isfinite (num_get_d (AT (sh, i)))))
         FAIL ("the shaped reward lies beyond the binary64 range", RLREF_ERANGE);
     }
-  TRY (FN (rloo_adv) (adv, sh, N, G, RLREF_RLOO_TRL));
+  TRY (FN (rloo_adv) (adv, sh, N, G, conv));
   for (size_t i = 0; i < N; i++)
     num_set (AT (penalty, i), AT (pen, i));
 done:
@@ -479,6 +488,81 @@ done:
   num_vec_free (pen, N);
   num_vec_free (w, 2 * L);
   NUM_CLEAR (kl);
+  return status;
+}
+
+/* clamp r to [-c, c] */
+static void
+clamp_abs (num_ptr r, double c)
+{
+  if (num_cmp_d (r, c) > 0)
+    num_set_d (r, c);
+  else if (num_cmp_d (r, -c) < 0)
+    num_set_d (r, -c);
+}
+
+/* GRPO-RLOO, OpenRLHF: adv_i = clamp(loo_i, +-10) - penalty_i, penalty_i =
+ * beta sum_t mask clamp(logp_old - logp_ref, +-10): the baseline is taken
+ * of the raw rewards (experience_maker.py), the per-token KL reward added
+ * after it (compute_reward); the sum of the k1 exact, rounded once. */
+int
+FN (rloo_kl_reward_after_baseline) (num_ptr penalty, num_ptr adv, num_srcptr rewards,
+                                    num_srcptr logp_old, num_srcptr logp_ref, const long *mask,
+                                    size_t N, size_t L, size_t G, num_srcptr beta)
+{
+  num_ptr loo = NULL, k = NULL;
+  int status = check_groups (rewards, N, G);
+  if (status || (status = check_rewards (rewards, N, 0)))
+    return status;
+  if (!logp_old || !logp_ref || !mask || L == 0)
+    RLREF_ERROR ("no log-probabilities", RLREF_EINVAL);
+  CHECK_FINITE (beta);
+  for (size_t j = 0; j < N * L; j++)
+    if (!num_is_finite (AT (logp_old, j)) || !num_is_finite (AT (logp_ref, j)))
+      RLREF_ERROR ("a log-probability is not finite", RLREF_ENAN);
+  if ((status = check_mask (mask, N * L)))
+    return status;
+  num_t kl, pen;
+  NUM_INIT (kl, pen);
+  loo = num_vec_new (N);
+  k = num_vec_new (2 * L);
+  if (!loo || !k)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  TRY (FN (rloo_adv) (loo, rewards, N, G, RLREF_RLOO_OPENRLHF));
+  for (size_t i = 0; i < N; i++)
+    {
+      size_t m = 0;
+      for (size_t t = 0; t < L; t++)
+        if (mask[i * L + t])
+          {
+            num_srcptr a = AT (logp_old, i * L + t), b = AT (logp_ref, i * L + t);
+            num_sub (pen, a, b);
+            if (num_cmp_d (pen, RLREF_RLOO_OPENRLHF_KL_CLIP) >= 0
+                || num_cmp_d (pen, -RLREF_RLOO_OPENRLHF_KL_CLIP) <= 0)
+              {
+                clamp_abs (pen, RLREF_RLOO_OPENRLHF_KL_CLIP);
+                num_set (AT (k, m++), pen);
+              }
+            else
+              {
+                /* inside the clamp: a and -b summed exactly */
+                num_set (AT (k, m++), a);
+                num_neg (AT (k, m++), b);
+              }
+          }
+      TRY (num_sum (kl, k, m));
+      num_mul (pen, beta, kl);
+      /* clamp(loo) - beta kl, rounded once */
+      num_neg (kl, kl);
+      num_fma (AT (adv, i), beta, kl, AT (loo, i));
+      num_set (AT (penalty, i), pen);
+      if (!isfinite (num_get_d (pen)) || !isfinite (num_get_d (AT (adv, i))))
+        FAIL ("the penalty lies beyond the binary64 range", RLREF_ERANGE);
+    }
+done:
+  num_vec_free (loo, N);
+  num_vec_free (k, 2 * L);
+  NUM_CLEAR (kl, pen);
   return status;
 }
 
@@ -541,6 +625,66 @@ done:
   num_vec_free (per, N);
   num_vec_free (w, 2 * L);
   NUM_CLEAR (lo, hi, c, a, b, m);
+  return status;
+}
+
+/* GRPO-RLOO, OpenRLHF's loss (PolicyLoss, token level): rho_t =
+ * exp(clamp(logp - logp_old, +-20)), l_t = -min(rho_t A_i, clip(rho_t, 1 -
+ * eps_low, 1 + eps_high) A_i), loss = the mean of l_t over the masked
+ * tokens (exact sum, rounded once). */
+int
+FN (rloo_token_loss) (num_ptr loss, num_srcptr logp, num_srcptr logp_old, const long *mask,
+                      num_srcptr adv, size_t N, size_t L, num_srcptr eps_low, num_srcptr eps_high)
+{
+  num_ptr per = NULL;
+  size_t n_tok = 0, m = 0;
+  int status = RLREF_SUCCESS;
+  if (!logp || !logp_old || !mask || !adv || N == 0 || L == 0)
+    RLREF_ERROR ("no sequences", RLREF_EINVAL);
+  CHECK_FINITE (eps_low);
+  CHECK_FINITE (eps_high);
+  if (num_sgn (eps_low) < 0 || num_cmp_d (eps_low, 1.0) >= 0 || num_sgn (eps_high) < 0)
+    RLREF_ERROR ("need 0 <= eps_low < 1 and eps_high >= 0", RLREF_EDOM);
+  for (size_t j = 0; j < N * L; j++)
+    if (!num_is_finite (AT (logp, j)) || !num_is_finite (AT (logp_old, j)))
+      RLREF_ERROR ("a log-probability is not finite", RLREF_ENAN);
+  for (size_t i = 0; i < N; i++)
+    CHECK_FINITE (AT (adv, i));
+  if ((status = check_mask (mask, N * L)))
+    return status;
+  for (size_t j = 0; j < N * L; j++)
+    n_tok += mask[j] != 0;
+  if (n_tok == 0)
+    RLREF_ERROR ("the mask holds no token", RLREF_EDOM);
+  num_t lo, hi, rho, c, a, b;
+  NUM_INIT (lo, hi, rho, c, a, b);
+  per = num_vec_new (n_tok);
+  if (!per)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  num_d_sub (lo, 1.0, eps_low);
+  num_add_d (hi, eps_high, 1.0);
+  for (size_t i = 0; i < N; i++)
+    for (size_t t = 0; t < L; t++)
+      if (mask[i * L + t])
+        {
+          num_sub (rho, AT (logp, i * L + t), AT (logp_old, i * L + t));
+          clamp_abs (rho, RLREF_RLOO_OPENRLHF_LOG_RATIO_CLIP);
+          num_exp (rho, rho);
+          num_max (c, rho, lo);
+          num_min (c, c, hi);
+          num_mul (a, rho, AT (adv, i));
+          num_mul (b, c, AT (adv, i));
+          num_min (a, a, b);
+          num_neg (AT (per, m), a);
+          m++;
+        }
+  TRY (num_sum (a, per, m));
+  num_div_si (loss, a, (long) m);
+  if (!isfinite (num_get_d (loss)))
+    FAIL ("the loss lies beyond the binary64 range", RLREF_ERANGE);
+done:
+  num_vec_free (per, n_tok);
+  NUM_CLEAR (lo, hi, rho, c, a, b);
   return status;
 }
 

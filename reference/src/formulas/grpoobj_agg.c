@@ -11,77 +11,70 @@
 /* GRPO-AGG: value = sum_t w_t L_t with the weight of token t of sequence i
  *   token-mean 1/N (13.33), seq-mean-token-mean 1/(B n_i) (13.32),
  *   seq-mean-token-sum 1/B, seq-mean-token-sum-norm 1/(B L_const), without B
- *   1/L_const, group-mean length 1/(B Lbar) = 1/N, token sum 1, micro-batch
- *   1/(K N_k) for K micro-batches of N_k masked tokens each;
- * 0 at masked tokens. */
+ *   1/L_const, with the padded width 1/(B T), group-mean length 1/(B Lbar) =
+ *   1/N, token sum 1 (grpoobj_seq_weight); under RLREF_AGG_MICRO_LOCAL,
+ *   micro-batch k's weights by its own counts times 1/K (the legacy token
+ *   mean per micro-batch: 1/(K N_k)), under RLREF_AGG_MICRO_GLOBAL the whole
+ *   batch's;
+ * 0 at masked tokens.  B counts every sequence, or with c->skip_empty those
+ * with a token. */
 int
-FN (grpo_agg) (num_ptr value, num_ptr weights, num_srcptr L, const long *lens, size_t G,
-               const long *mask, size_t n, enum rlref_grpo_agg_mode mode, num_srcptr L_const,
-               long micro)
+FN (grpo_agg_conv) (num_ptr value, num_ptr weights, num_srcptr L, const long *lens, size_t G,
+                    const long *mask, size_t n, const rlref_grpo_agg_convention *c,
+                    num_srcptr L_const, long micro)
 {
-  size_t *cnt = NULL, N = 0;
+  size_t *cnt = NULL, N = 0, B1 = 0;
+  long T = 0;
   num_ptr w = NULL;
-  num_t v;
+  num_t v, t;
   int status;
-  if (!weights)
-    RLREF_ERROR ("weights missing", RLREF_EINVAL);
+  if (!weights || !c)
+    RLREF_ERROR ("weights or convention missing", RLREF_EINVAL);
   status = grpoobj_nonempty (L, n, "L must hold n >= 1 per-token losses");
   if (status == RLREF_SUCCESS)
     status = grpoobj_finite (L, n, "a per-token loss is not finite");
   if (status)
     return status;
-  num_init (v);
+  NUM_INIT (v, t);
   cnt = malloc (G ? G * sizeof *cnt : 1);
   w = num_vec_new (n + G);
   if (!cnt || !w)
     FAIL ("out of memory", RLREF_ENOMEM);
-  TRY (grpoobj_layout (cnt, lens, G, mask, n));
-  if (mode == RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM || mode == RLREF_AGG_SUM_NORM_NO_B)
+  TRY (grpoobj_layout_empty (cnt, &N, &T, &B1, lens, G, mask, n));
+  if (c->mode == RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM || c->mode == RLREF_AGG_SUM_NORM_NO_B)
     {
       TRY (grpoobj_param (L_const, 0, "L_const must be finite and > 0"));
       if (num_sgn (L_const) <= 0)
         FAIL ("L_const must be finite and > 0", RLREF_EDOM);
     }
-  if (mode == RLREF_AGG_MICRO_BATCH && (micro < 1 || G % (size_t) micro != 0))
+  if (c->micro != RLREF_AGG_WHOLE && (micro < 1 || G % (size_t) micro != 0))
     FAIL ("the micro-batch size must be >= 1 and divide the number of sequences", RLREF_EDOM);
-  for (size_t i = 0; i < G; i++)
-    N += cnt[i];
 #define WS(i) AT (w, n + (i))
   for (size_t i = 0; i < G; i++)
     {
-      num_set_si (WS (i), 1);
-      switch (mode)
+      if (c->micro == RLREF_AGG_MICRO_LOCAL)
         {
-        case RLREF_AGG_TOKEN_MEAN:
-        case RLREF_AGG_GROUP_MEAN_LENGTH:       /* B Lbar = N */
-          num_div_si (WS (i), WS (i), (long) N);
-          break;
-        case RLREF_AGG_SEQ_MEAN_TOKEN_MEAN:
-          num_div_si (WS (i), WS (i), (long) (G * cnt[i]));
-          break;
-        case RLREF_AGG_SEQ_MEAN_TOKEN_SUM:
-          num_div_si (WS (i), WS (i), (long) G);
-          break;
-        case RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM:
-          num_mul_si (v, L_const, (long) G);
-          num_div (WS (i), WS (i), v);
-          break;
-        case RLREF_AGG_SUM_NORM_NO_B:
-          num_div (WS (i), WS (i), L_const);
-          break;
-        case RLREF_AGG_TOKEN_SUM:
-          break;
-        case RLREF_AGG_MICRO_BATCH:
-          {
-            size_t k0 = i - i % (size_t) micro, Nk = 0;
-            for (size_t j = k0; j < k0 + (size_t) micro; j++)
+          /* micro-batch k of the sequences k0 .. k0 + micro - 1, by its own counts */
+          size_t k0 = i - i % (size_t) micro, Nk = 0, Bk = 0, K = G / (size_t) micro;
+          long Tk = 0;
+          for (size_t j = k0; j < k0 + (size_t) micro; j++)
+            {
               Nk += cnt[j];
-            num_div_si (WS (i), WS (i), (long) (G / (size_t) micro * Nk));
-          }
-          break;
-        default:
-          FAIL ("unknown aggregation mode", RLREF_EINVAL);
+              Bk += !c->skip_empty || cnt[j] > 0;
+              if (lens[j] > Tk)
+                Tk = lens[j];
+            }
+          if (Nk == 0)
+            num_set_zero (WS (i));              /* no token: it adds nothing, counts in K */
+          else
+            {
+              TRY (grpoobj_seq_weight (WS (i), c->mode, cnt[i], Bk, Nk, Tk, L_const, t));
+              num_div_si (WS (i), WS (i), (long) K);
+            }
         }
+      else
+        TRY (grpoobj_seq_weight (WS (i), c->mode, cnt[i], c->skip_empty ? B1 : G, N, T,
+                                 L_const, t));
     }
   for (size_t i = 0, t0 = 0; i < G; t0 += (size_t) lens[i], i++)
     for (size_t u = t0; u < t0 + (size_t) lens[i]; u++)
@@ -102,8 +95,24 @@ FN (grpo_agg) (num_ptr value, num_ptr weights, num_srcptr L, const long *lens, s
 done:
   num_vec_free (w, n + G);
   free (cnt);
-  num_clear (v);
+  NUM_CLEAR (v, t);
   return status;
+}
+
+/* GRPO-AGG by mode alone: RLREF_AGG_MICRO_BATCH is the token mean per
+ * micro-batch (RLREF_AGG_MICRO_LOCAL), every other mode the whole batch. */
+int
+FN (grpo_agg) (num_ptr value, num_ptr weights, num_srcptr L, const long *lens, size_t G,
+               const long *mask, size_t n, enum rlref_grpo_agg_mode mode, num_srcptr L_const,
+               long micro)
+{
+  rlref_grpo_agg_convention c = { mode, RLREF_AGG_WHOLE, 0 };
+  if (mode == RLREF_AGG_MICRO_BATCH)
+    {
+      c.mode = RLREF_AGG_TOKEN_MEAN;
+      c.micro = RLREF_AGG_MICRO_LOCAL;
+    }
+  return FN (grpo_agg_conv) (value, weights, L, lens, G, mask, n, &c, L_const, micro);
 }
 
 /* GRPO-GMPO, 003's example: arith = (1/n) sum x, geo = (prod x)^{1/n} =

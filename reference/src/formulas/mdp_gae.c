@@ -17,20 +17,30 @@ const rlref_gae_convention rlref_gae_conventions[] = {
     "gamma 1 (000 §1.1), lambda 0.95 (003)",
     "seed 000 (13.11); seed 003 (GAE, lambda = 0.95)", RLREF_GAE_SEED, 1.0, 0.95 },
   { "trl",
-    "rewards of the n response tokens, the score added one slot past the last token (position "
-    "n) when n < W, else at n - 1; values beyond position n set to 0 (the value at n kept); the "
-    "recursion over the whole width, V after the last column 0; returns A + V; gamma 1, "
-    "lambda 0.95",
-    "TRL PPOTrainer (trl.experimental.ppo, 1.10 development line)", RLREF_GAE_TRL, 1.0, 0.95 },
+    "the response ends at the first 0 of the mask, position n (TRL's sequence_length from the "
+    "first pad token: a later 1 is padding too); the reward of every column read, padded ones "
+    "included (rewards[:, t] over the whole width), the score added one slot past the last "
+    "token (position n) when n < W, else at n - 1; values beyond position n set to 0 (the value "
+    "at n kept); the recursion over the whole width, V after the last column 0; returns A + V; "
+    "gamma 1, lambda 0.95",
+    "TRL PPOTrainer.train (trl.experimental.ppo, 1.10 development line f2cd577; "
+    "ppo_trainer.py:727 sequence_length, 768-778 values masked_fill and the score at "
+    "actual_end, 787-796 the GAE loop over every column)", RLREF_GAE_TRL, 1.0, 0.95 },
   { "verl",
     "the score at the last position of mask 1; at a masked position the next value and the "
     "advantage are carried unchanged from t + 1 (multi-turn observation tokens); returns "
-    "A + V with the values as given; gamma 1, lambda 1",
-    "verl compute_gae_advantage_return (August 2026 main)", RLREF_GAE_VERL, 1.0, 1.0 },
+    "A + V with the values as given; gamma 1, lambda 1.  adv is the recursion's value: the "
+    "function returns it whitened (masked_whiten over the mask, PPO-WHITEN verl)",
+    "verl (1dda039) core_algos.py compute_gae_advantage_return: the advantages before its "
+    "line 262 advantages = verl_F.masked_whiten(advantages, response_mask), the returns as "
+    "returned", RLREF_GAE_VERL, 1.0, 1.0 },
   { "openrlhf",
-    "the score at the last position of mask 1; rewards and values multiplied by the mask, then "
-    "the plain recursion over the width; returns A + V (masked values); gamma 1, lambda 1",
-    "OpenRLHF 0.11 get_advantages_and_returns", RLREF_GAE_OPENRLHF, 1.0, 1.0 },
+    "the score clamped to [-10, 10] (compute_reward's reward.clip_range, the default -10 10) "
+    "at the last position of mask 1; rewards and values multiplied by the mask, then the plain "
+    "recursion over the width; returns A + V (masked values); gamma 1, lambda 1",
+    "OpenRLHF 0.11 (3c3be62) models/utils.py compute_reward (r.clamp(min=-10, max=10), the "
+    "score scattered at the last 1 of the mask) and experience_maker.py "
+    "get_advantages_and_returns", RLREF_GAE_OPENRLHF, 1.0, 1.0 },
 };
 const size_t rlref_gae_num_conventions
   = sizeof rlref_gae_conventions / sizeof rlref_gae_conventions[0];
@@ -59,13 +69,14 @@ gae_step (num_ptr ah, num_ptr al, num_srcptr r, num_srcptr gamma, num_srcptr v_n
  * per row of W positions under convention c:
  *   SEED      the response is the prefix of ones of the mask (else EINVAL);
  *             the score at its last token; V after it 0; 0 at padding;
- *   TRL       a prefix of n ones; rewards at positions >= n are 0, the score
- *             at position n if n < W, else n - 1; V_t = 0 for t > n; the
- *             recursion over all W positions, V_W = 0;
+ *   TRL       the response ends at the first 0, position n; every reward
+ *             read, the score at position n if n < W, else n - 1; V_t = 0
+ *             for t > n; the recursion over all W positions, V_W = 0;
  *   VERL      the score at the last position of mask 1; where the mask is 0
  *             the next value and the advantage are carried from t + 1;
- *   OPENRLHF  the score at the last position of mask 1; r and V multiplied
- *             by the mask; the recursion over all W positions.
+ *   OPENRLHF  the score clamped to [-10, 10] at the last position of mask
+ *             1; r and V multiplied by the mask; the recursion over all W
+ *             positions.
  * ret = A + V (the values the convention uses), rounded once. */
 int
 FN (mdp_gae) (num_ptr adv, num_ptr ret, num_srcptr rewards, num_srcptr values,
@@ -128,12 +139,12 @@ FN (mdp_gae) (num_ptr adv, num_ptr ret, num_srcptr rewards, num_srcptr values,
         n++;
       if (ones == 0)
         FAIL ("a row without response tokens (mask all 0)", RLREF_EINVAL);
-      if ((c == RLREF_GAE_SEED || c == RLREF_GAE_TRL) && n != ones)
+      if (c == RLREF_GAE_SEED && n != ones)
         FAIL ("this convention takes a mask of ones then zeros in each row", RLREF_EINVAL);
       /* the row's rewards and values as the convention uses them */
       for (size_t t = 0; t < W; t++)
         {
-          int keep_r = c == RLREF_GAE_VERL || (c == RLREF_GAE_TRL ? t < n : m[t]);
+          int keep_r = c == RLREF_GAE_VERL || c == RLREF_GAE_TRL || m[t];
           int keep_v = c == RLREF_GAE_VERL || (c == RLREF_GAE_TRL ? t <= n : m[t]);
           num_set (AT (r, t), keep_r ? AT (rewards, b * W + t) : zero);
           num_set (AT (v, t), keep_v ? AT (values, b * W + t) : zero);
@@ -141,7 +152,13 @@ FN (mdp_gae) (num_ptr adv, num_ptr ret, num_srcptr rewards, num_srcptr values,
       if (score)
         {
           size_t at = c == RLREF_GAE_TRL ? (n < W ? n : n - 1) : last;
-          num_add (AT (r, at), AT (r, at), AT (score, b));
+          if (c == RLREF_GAE_OPENRLHF && num_cmp_d (AT (score, b), RLREF_GAE_SCORE_CLAMP) > 0)
+            num_add_d (AT (r, at), AT (r, at), RLREF_GAE_SCORE_CLAMP);
+          else if (c == RLREF_GAE_OPENRLHF
+                   && num_cmp_d (AT (score, b), -RLREF_GAE_SCORE_CLAMP) < 0)
+            num_sub_d (AT (r, at), AT (r, at), RLREF_GAE_SCORE_CLAMP);
+          else
+            num_add (AT (r, at), AT (r, at), AT (score, b));
         }
       num_set_zero (ah);
       num_set_zero (al);

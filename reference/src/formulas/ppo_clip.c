@@ -168,19 +168,23 @@ done:
 /* PPO-CLIP (000 13.12: L = E_t[min(rho_t A_t, clip(rho_t, 1 - eps, 1 + eps) A_t)],
  * rho_t = pi_theta/pi_old; 001: the loss is its negative mean), the
  * asymmetric range 1 - eps_low, 1 + eps_high, and PPO-DUALCLIP (for A < 0
- * the surrogate is bounded below by c A).  Per token, with u = rho A and
- * v = clip(rho) A: s = min(u, v); ds/dl = u where u <= v (inside the range
- * u = v), else 0; a dual bound c A > s replaces s, with ds/dl = 0; a
- * binding log-ratio clamp makes ds/dl = 0.  loss = -sum mask s / N,
- * d loss / d logp_t = -mask_t (ds/dl)/N. */
+ * the surrogate is bounded below by c A; TRL's delta caps the unclipped
+ * term's ratio at c instead).  Per token, with u = r A (r = rho, or
+ * min(rho, c) under the cap) and v = clip(rho) A: s = min(u, v) (max under
+ * the optimistic departure); ds/dl = du (rho A, 0 where the cap binds
+ * strictly) where u is taken, dv (rho A inside the range, else 0) where v
+ * is; a tie takes u (inside the range du = dv); a dual bound c A > s
+ * replaces s, with ds/dl = 0; a binding log-ratio clamp makes ds/dl = 0.
+ * loss = -sum mask s / N, d loss / d logp_t = -mask_t (ds/dl)/N.  The
+ * clip fraction counts v < u, as the libraries' torch.gt(-v, -u). */
 int
-FN (ppo_clip) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad, num_ptr clipfrac,
-               num_srcptr logp, num_srcptr old_logp, num_srcptr adv, const long *mask, size_t n,
-               const rlref_ppo_clip_convention *c, num_srcptr eps_low, num_srcptr eps_high,
-               num_srcptr dual_c)
+FN (ppo_clip_ex) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
+                  num_ptr clipfrac, num_srcptr logp, num_srcptr old_logp, num_srcptr adv,
+                  const long *mask, size_t n, const rlref_ppo_clip_ex_convention *c,
+                  num_srcptr eps_low, num_srcptr eps_high, num_srcptr dual_c)
 {
   num_ptr sv = NULL;
-  num_t lo, hi, dc, llo, lhi, l, lc, rho, a, u, v, s, d, t;
+  num_t lo, hi, dc, llo, lhi, l, lc, rho, a, u, v, s, d, t, du, dv, elo, ehi;
   size_t N = 0, nclip = 0;
   int status;
   if (!loss || !c)
@@ -193,16 +197,20 @@ FN (ppo_clip) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad, num
   TRY (ppo_check_above (eps_high, 0.0, 0, "eps_high must be finite and >= 0"));
   if (status == RLREF_SUCCESS && num_cmp_d (eps_low, 1.0) >= 0)
     RLREF_ERROR ("eps_low must be < 1: the ratio's lower bound 1 - eps_low > 0", RLREF_EDOM);
-  if (status == RLREF_SUCCESS && c->dual_clip)
+  if (status == RLREF_SUCCESS && c->clip.dual_clip)
     status = ppo_check_above (dual_c, 1.0, 1, "the dual-clip bound c must be > 1");
+  if (status == RLREF_SUCCESS && c->ratio_cap)
+    status = ppo_check_above (dual_c, 0.0, 1, "the ratio cap (TRL's delta) must be > 0");
   if (status)
     return status;
   num_init (lo); num_init (hi); num_init (dc); num_init (llo); num_init (lhi); num_init (l);
   num_init (lc); num_init (rho); num_init (a); num_init (u); num_init (v); num_init (s);
-  num_init (d); num_init (t);
+  num_init (d); num_init (t); num_init (du); num_init (dv); num_init (elo); num_init (ehi);
   num_d_sub (lo, 1.0, eps_low);
   num_add_d (hi, eps_high, 1.0);
-  if (c->dual_clip)
+  num_neg (elo, eps_low);
+  num_set (ehi, eps_high);
+  if (c->clip.dual_clip || c->ratio_cap)
     num_set (dc, dual_c);
   num_set_d (llo, -RLREF_PPO_LOG_RATIO_CLAMP);
   num_set_d (lhi, RLREF_PPO_LOG_RATIO_CLAMP);
@@ -211,8 +219,12 @@ FN (ppo_clip) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad, num
     FAIL ("out of memory", RLREF_ENOMEM);
   for (size_t i = 0; i < n; i++)
     {
-      num_sub (l, AT (logp, i), AT (old_logp, i));
-      if (c->clamp_log_ratio)
+      int in = ppo_in_mask (mask, i), inside, take_u;
+      if (c->masked_ratio_one && !in)
+        num_set_zero (l);                       /* INVALID_LOGPROB - INVALID_LOGPROB */
+      else
+        num_sub (l, AT (logp, i), AT (old_logp, i));
+      if (c->clip.clamp_log_ratio)
         ppo_clamp (lc, l, llo, lhi);
       else
         num_set (lc, l);
@@ -220,25 +232,39 @@ FN (ppo_clip) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad, num
       if (!num_is_finite (rho))
         FAIL ("the ratio overflows", RLREF_ERANGE);
       num_set (a, AT (adv, i));
-      num_mul (u, rho, a);
-      if (num_cmp (rho, lo) >= 0 && num_cmp (rho, hi) <= 0)
-        num_set (v, u);
+      num_mul (dv, rho, a);                     /* rho A, the unclipped term's slope */
+      if (c->ratio_cap && num_cmp (rho, dc) > 0)
+        {
+          num_mul (u, dc, a);
+          num_set_zero (du);
+        }
       else
         {
+          num_set (u, dv);
+          num_set (du, dv);
+        }
+      if (c->clip_log)
+        {
+          inside = num_cmp (lc, elo) >= 0 && num_cmp (lc, ehi) <= 0;
+          ppo_clamp (t, lc, elo, ehi);
+          num_exp (t, t);
+        }
+      else
+        {
+          inside = num_cmp (rho, lo) >= 0 && num_cmp (rho, hi) <= 0;
           ppo_clamp (t, rho, lo, hi);
-          num_mul (v, t, a);
         }
-      if (num_cmp (u, v) <= 0)
-        {
-          num_set (s, u);
-          num_set (d, u);
-        }
+      if (inside)
+        num_set (v, dv);
       else
         {
-          num_set (s, v);
-          num_set_zero (d);
+          num_mul (v, t, a);
+          num_set_zero (dv);
         }
-      if (c->dual_clip && num_sgn (a) < 0)
+      take_u = c->optimistic ? num_cmp (u, v) >= 0 : num_cmp (u, v) <= 0;
+      num_set (s, take_u ? u : v);
+      num_set (d, take_u ? du : dv);
+      if (c->clip.dual_clip && num_sgn (a) < 0)
         {
           num_mul (t, dc, a);
           if (num_cmp (t, s) > 0)
@@ -249,7 +275,7 @@ FN (ppo_clip) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad, num
         }
       if (num_cmp (l, lc) != 0)
         num_set_zero (d);
-      if (ppo_in_mask (mask, i))
+      if (in)
         {
           plus_zero (s);
           num_set (AT (sv, i), s);
@@ -281,13 +307,31 @@ FN (ppo_clip) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad, num
     {
       num_set_si (t, (long) nclip);
       num_div_si (clipfrac, t, (long) N);
+      if (c->clipfrac_f32)
+        num_round_f32 (clipfrac, clipfrac);     /* the libraries' mask.float() mean */
     }
 done:
   num_vec_free (sv, n);
   num_clear (lo); num_clear (hi); num_clear (dc); num_clear (llo); num_clear (lhi);
   num_clear (l); num_clear (lc); num_clear (rho); num_clear (a); num_clear (u); num_clear (v);
-  num_clear (s); num_clear (d); num_clear (t);
+  num_clear (s); num_clear (d); num_clear (t); num_clear (du); num_clear (dv);
+  num_clear (elo); num_clear (ehi);
   return status;
+}
+
+/* PPO-CLIP, PPO-DUALCLIP with the clamp and the dual clip alone. */
+int
+FN (ppo_clip) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad, num_ptr clipfrac,
+               num_srcptr logp, num_srcptr old_logp, num_srcptr adv, const long *mask, size_t n,
+               const rlref_ppo_clip_convention *c, num_srcptr eps_low, num_srcptr eps_high,
+               num_srcptr dual_c)
+{
+  rlref_ppo_clip_ex_convention x = { { 0, 0 }, 0, 0, 0, 0, 0 };
+  if (!c)
+    RLREF_ERROR ("convention missing", RLREF_EINVAL);
+  x.clip = *c;
+  return FN (ppo_clip_ex) (loss, surrogate, ratio, grad, clipfrac, logp, old_logp, adv, mask, n,
+                           &x, eps_low, eps_high, dual_c);
 }
 
 /* PPO-CLIP-EX2 (003: clip(x, a, b) = min(max(x, a), b); r_t = 2 clipped to

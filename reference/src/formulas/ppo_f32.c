@@ -2,7 +2,8 @@
  * as TRL, verl and OpenRLHF compute them in binary32: every operation of the
  * library's code, in its order, on binary32 operands, rounded once to
  * binary32 (num_round_f32); e^x and sqrt correctly rounded; a reduction
- * over tokens left to right, each addition rounded.  The certified value
+ * over tokens in the order of torch's CPU kernel (f32_sum), each addition
+ * rounded.  The certified value
  * is that of this recurrence (as GRPO-ADV's float32 conventions), written
  * once for both backends.
  *
@@ -32,9 +33,59 @@ f32 (num_ptr r, num_srcptr a)
   return num_is_finite (r) ? 0 : -1;
 }
 
-/* m = f32(S/N), S = sum_i w_i rounded to binary32 after each addition,
- * left to right (torch's float32 sum of a few elements): ERANGE (what
- * names the sum) when S leaves the binary32 range. */
+/* s = torch's float32 sum of the row w[0..n-1], each addition rounded to
+ * binary32, in the order of its CPU kernel (torch 1.13, as the libraries
+ * were run): for n <= 7 four accumulators a_j over the full groups of four
+ * (a_j += w[4k + j]), the last n mod 4 terms added to a_0, then ((a_0 +
+ * a_1) + a_2) + a_3; a longer row left to right (its vectorised paths are
+ * not followed: the goldens' rows are shorter).  -1 when a partial sum
+ * leaves the binary32 range. */
+static int
+f32_sum (num_ptr s, num_srcptr w, size_t n)
+{
+  int bad = 0;
+  if (n <= 7)
+    {
+      num_t a0, a1, a2, a3;
+      num_ptr a[4] = { a0, a1, a2, a3 };
+      size_t m = n - n % 4;
+      for (int j = 0; j < 4; j++)
+        {
+          num_init (a[j]);
+          num_set_zero (a[j]);
+        }
+      for (size_t i = 0; i < m; i += 4)
+        for (size_t j = 0; j < 4; j++)
+          {
+            num_add (a[j], a[j], AT (w, i + j));
+            bad |= f32 (a[j], a[j]);
+          }
+      for (size_t i = m; i < n; i++)
+        {
+          num_add (a[0], a[0], AT (w, i));
+          bad |= f32 (a[0], a[0]);
+        }
+      num_add (s, a[0], a[1]);
+      bad |= f32 (s, s);
+      num_add (s, s, a[2]);
+      bad |= f32 (s, s);
+      num_add (s, s, a[3]);
+      bad |= f32 (s, s);
+      for (int j = 0; j < 4; j++)
+        num_clear (a[j]);
+      return bad;
+    }
+  num_set_zero (s);
+  for (size_t i = 0; i < n; i++)
+    {
+      num_add (s, s, AT (w, i));
+      bad |= f32 (s, s);
+    }
+  return bad;
+}
+
+/* m = f32(S/N), S = f32_sum of w: ERANGE (what names the sum) when S
+ * leaves the binary32 range. */
 static int
 f32_mean (num_ptr m, num_srcptr w, size_t n, size_t N, const char *what)
 {
@@ -42,15 +93,10 @@ f32_mean (num_ptr m, num_srcptr w, size_t n, size_t N, const char *what)
   num_t s, t;
   num_init (s);
   num_init (t);
-  num_set_zero (s);
-  for (size_t i = 0; i < n && status == RLREF_SUCCESS; i++)
+  if (f32_sum (s, w, n))
     {
-      num_add (s, s, AT (w, i));
-      if (f32 (s, s))
-        {
-          rlref_error (what, __FILE__, __LINE__, RLREF_ERANGE);
-          status = RLREF_ERANGE;
-        }
+      rlref_error (what, __FILE__, __LINE__, RLREF_ERANGE);
+      status = RLREF_ERANGE;
     }
   num_set_si (t, (long) N);
   num_div (s, s, t);
@@ -162,7 +208,7 @@ FN (ppo_ratio_f32) (num_ptr ratio, num_ptr log_ratio, num_ptr grad, num_srcptr l
 /* PPO-CLIP (000 13.12), PPO-DUALCLIP in binary32: per token u = f32(a rho),
  * v = f32(a clamp(rho, lo, hi)), s = min(u, v) (TRL and verl take -max of
  * -u, -v: the same values), the dual bound f32(a f32(c)) for a < 0; the
- * loss f32(S/N) of the left-to-right sum S of -mask s; the gradient as
+ * loss f32(S/N) of the row sum S (f32_sum) of -mask s; the gradient as
  * autograd forms it, f32(f32(f32(1/N) (-a)) rho), torch's max and min
  * sharing it at a tie (half to the dual bound). */
 int
@@ -207,7 +253,16 @@ FN (ppo_clip_f32) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
     {
       int in = ppo_in_mask (mask, i);
       double share;
-      TRY (token_ratio (l, lc, rho, AT (logp, i), AT (old_logp, i), c->clip.clamp_log_ratio, t));
+      if (c->masked_ratio_one && !in)
+        {
+          /* TRL: both log-probabilities INVALID_LOGPROB at padding, rho = 1 */
+          num_set_zero (l);
+          num_set_zero (lc);
+          num_set_d (rho, 1.0);
+        }
+      else
+        TRY (token_ratio (l, lc, rho, AT (logp, i), AT (old_logp, i), c->clip.clamp_log_ratio,
+                          t));
       if (status)
         goto done;
       if (f32 (a, AT (adv, i)))
@@ -285,13 +340,15 @@ done:
 /* PPO-WHITEN (000 section 3.2) in binary32: masked_whiten of TRL and verl
  * ((x - mean) rsqrt(var + 1e-8), var with the Bessel factor N/(N - 1) of
  * an integer mask sum; shift_mean=False adds the mean back) and OpenRLHF's
- * normalisation ((x - mean) rsqrt(max(var, 1e-8)), ddof 0). */
+ * normalisation ((x - mean) rsqrt(max(var, 1e-8)), ddof 0; the statistics
+ * of all_advantages.float(), then, in a float64 run, (A - mean) rstd on the
+ * float64 advantages: apply_f64). */
 int
 FN (ppo_whiten_f32) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
                      num_srcptr values, const long *mask, size_t n,
                      const rlref_ppo_whiten_f32_convention *c, num_srcptr eps)
 {
-  num_ptr cv = NULL;
+  num_ptr cv = NULL, tv = NULL;
   num_t mu, s, t, q, var, sc, r;
   size_t N = 0;
   int status;
@@ -309,26 +366,25 @@ FN (ppo_whiten_f32) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
   num_init (mu); num_init (s); num_init (t); num_init (q); num_init (var); num_init (sc);
   num_init (r);
   cv = num_vec_new (n);
-  if (!cv)
+  tv = num_vec_new (n);
+  if (!cv || !tv)
     FAIL ("out of memory", RLREF_ENOMEM);
-  /* the mean: S1 = sum f32(x m), left to right, over N */
-  num_set_zero (s);
+  /* the mean: S1 = the row sum of f32(x m) (f32_sum), over N */
   for (size_t i = 0; i < n; i++)
     {
       if (f32 (AT (cv, i), AT (values, i)))
         FAIL ("a value beyond the binary32 range", RLREF_ERANGE);
       if (ppo_in_mask (mask, i))
-        {
-          num_add (s, s, AT (cv, i));
-          if (f32 (s, s))
-            FAIL ("the sum of the values overflows binary32", RLREF_ERANGE);
-        }
+        num_set (AT (tv, i), AT (cv, i));
+      else
+        num_set_zero (AT (tv, i));
     }
+  if (f32_sum (s, tv, n))
+    FAIL ("the sum of the values overflows binary32", RLREF_ERANGE);
   num_set_si (t, (long) N);
   num_div (mu, s, t);
   num_round_f32 (mu, mu);
-  /* c = f32(x - mean); S2 = sum f32(f32(c c) m) */
-  num_set_zero (s);
+  /* c = f32(x - mean); S2 = the row sum of f32(f32(c c) m) */
   for (size_t i = 0; i < n; i++)
     {
       int in = ppo_in_mask (mask, i);
@@ -339,12 +395,12 @@ FN (ppo_whiten_f32) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
         FAIL ("a square (x - mean)^2 overflows binary32: the library's variance is inf "
               "(NaN where masked)", RLREF_ERANGE);
       if (in)
-        {
-          num_add (s, s, q);
-          if (f32 (s, s))
-            FAIL ("the sum of squares overflows binary32", RLREF_ERANGE);
-        }
+        num_set (AT (tv, i), q);
+      else
+        num_set_zero (AT (tv, i));
     }
+  if (f32_sum (s, tv, n))
+    FAIL ("the sum of squares overflows binary32", RLREF_ERANGE);
   num_div (var, s, t);
   num_round_f32 (var, var);
   num_round_f32 (r, eps);
@@ -374,18 +430,32 @@ FN (ppo_whiten_f32) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
     FAIL ("1/scale overflows binary32", RLREF_ERANGE);
   for (size_t i = 0; i < n; i++)
     {
-      num_mul (AT (cv, i), AT (cv, i), r);
-      num_round_f32 (AT (cv, i), AT (cv, i));
-      if (c->readd_mean)
-        num_add (AT (cv, i), AT (cv, i), mu);
-      if (f32 (AT (cv, i), AT (cv, i)))
-        FAIL ("a whitened value overflows binary32", RLREF_ERANGE);
+      if (c->apply_f64)
+        {
+          /* OpenRLHF in a float64 run: (advantages - mean) * rstd with the
+           * binary32 statistics, on the binary64 advantages */
+          num_sub (AT (cv, i), AT (values, i), mu);
+          num_mul (AT (cv, i), AT (cv, i), r);
+          if (c->readd_mean)
+            num_add (AT (cv, i), AT (cv, i), mu);
+          if (!num_is_finite (AT (cv, i)))
+            FAIL ("a whitened value overflows", RLREF_ERANGE);
+        }
+      else
+        {
+          num_mul (AT (cv, i), AT (cv, i), r);
+          num_round_f32 (AT (cv, i), AT (cv, i));
+          if (c->readd_mean)
+            num_add (AT (cv, i), AT (cv, i), mu);
+          if (f32 (AT (cv, i), AT (cv, i)))
+            FAIL ("a whitened value overflows binary32", RLREF_ERANGE);
+        }
       plus_zero (AT (cv, i));
     }
   /* every input has been read: outputs may now be written */
   for (size_t i = 0; i < n; i++)
     {
-      if (lib == RLREF_PPO_LIB_TRL && !ppo_in_mask (mask, i))
+      if (c->zero_masked && !ppo_in_mask (mask, i))
         num_set_zero (AT (whitened, i));
       else
         num_set (AT (whitened, i), AT (cv, i));
@@ -402,6 +472,7 @@ FN (ppo_whiten_f32) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
     num_set (scale, sc);
 done:
   num_vec_free (cv, n);
+  num_vec_free (tv, n);
   num_clear (mu); num_clear (s); num_clear (t); num_clear (q); num_clear (var); num_clear (sc);
   num_clear (r);
   return status;
@@ -440,6 +511,7 @@ FN (ppo_value_loss_f32) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr cli
     RLREF_ERROR ("loss or convention missing", RLREF_EINVAL);
   if (c->value.clip == RLREF_PPO_VALUE_UNCLIPPED || !c->value.half)
     RLREF_ERROR ("the float32 readings are those of the clipped losses with 1/2", RLREF_EINVAL);
+  /* the clip fraction is a binary32 mean here whatever c->value.clipfrac_f32 says */
   verl = c->lib == RLREF_PPO_LIB_VERL;
   status = ppo_check_array (values, n, "values: n >= 1 finite values");
   TRY (ppo_check_array (returns, n, "returns: n >= 1 finite targets"));
@@ -463,16 +535,25 @@ FN (ppo_value_loss_f32) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr cli
     {
       int in = ppo_in_mask (mask, i);
       double pass;
-      if (f32 (v, AT (values, i)) || f32 (o, AT (old_values, i)) || f32 (r, AT (returns, i)))
+      if (c->value.masked_zero && !in)
+        {
+          /* TRL: vpred and the rollout's values filled with 0 at padding */
+          num_set_zero (v);
+          num_set_zero (o);
+          if (f32 (r, AT (returns, i)))
+            FAIL ("a return beyond the binary32 range", RLREF_ERANGE);
+        }
+      else if (f32 (v, AT (values, i)) || f32 (o, AT (old_values, i))
+               || f32 (r, AT (returns, i)))
         FAIL ("a value or return beyond the binary32 range", RLREF_ERANGE);
-      if (c->value.clip == RLREF_PPO_VALUE_CLAMP)
+      if (c->value.clip != RLREF_PPO_VALUE_DELTA)
         {
           num_sub (lo, o, cc);
           num_round_f32 (lo, lo);
           num_add (hi, o, cc);
           num_round_f32 (hi, hi);
           ppo_clamp (vc, v, lo, hi);
-          pass = value_pass (v, lo, hi, verl, t);
+          pass = value_pass (v, lo, hi, c->value.clip == RLREF_PPO_VALUE_MAXMIN, t);
         }
       else
         {
@@ -499,6 +580,8 @@ FN (ppo_value_loss_f32) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr cli
         {
           num_set_zero (AT (w, i));
           num_set_zero (p);
+          if (losses && c->value.masked_zero)
+            num_set (AT (losses, i), t);        /* vf_loss_max, not zeroed */
         }
       else
         {
@@ -530,7 +613,7 @@ FN (ppo_value_loss_f32) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr cli
             }
           plus_zero (p);
         }
-      if (losses)
+      if (losses && (in || !c->value.masked_zero))
         num_set (AT (losses, i), AT (w, i));
       if (grad)
         num_set (AT (grad, i), p);
@@ -551,5 +634,143 @@ done:
   num_clear (cc); num_clear (ncc); num_clear (g); num_clear (v); num_clear (o); num_clear (r);
   num_clear (lo); num_clear (hi); num_clear (vc); num_clear (d1); num_clear (d2);
   num_clear (q1); num_clear (q2); num_clear (p); num_clear (t);
+  return status;
+}
+
+/* PPO-TOKREW (000 13.9) as OpenRLHF computes it, in binary32 whatever the
+ * run's dtype (compute_approx_kl takes log_probs.float()): l = f32(f32(logp)
+ * - f32(ref)); k1 = l, k2 = f32(l l)/2 (log_ratio**2 / 2.0), k3 =
+ * f32(f32(e^{-l} - 1) + l) ((-l).exp() - 1 + l;
+ * an infinite e^{-l} clamps to 10); every estimate clamped to [-10, 10];
+ * compute_reward: kl_coef <= 0 taken as 0, the score clamped to
+ * reward.clip_range [-10, 10] and cast to binary32, kl_reward = f32(f32(-beta)
+ * k) at every token (the penalty is not masked), the score added at the last
+ * token of the mask; reward_sum = reward.sum(-1) and kl_sum in binary32,
+ * summed as torch sums a row (f32_sum). */
+int
+FN (ppo_tokrew_f32) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum,
+                     num_srcptr logp, num_srcptr ref, const long *mask, size_t n,
+                     num_srcptr score, num_srcptr beta, const rlref_ppo_tokrew_convention *c)
+{
+  num_ptr k = NULL, r = NULL;
+  num_t b, sc, l, t, u;
+  size_t N = 0, end = 0;
+  int status;
+  if (!rewards || !c)
+    RLREF_ERROR ("rewards or convention missing", RLREF_EINVAL);
+  if (c->clamp_log_ratio || c->mask_prefix)
+    RLREF_ERROR ("the binary32 reading is OpenRLHF's: no log-ratio clamp, no mask prefix",
+                 RLREF_EINVAL);
+  status = ppo_check_array (logp, n, "logp: n >= 1 finite log-probabilities");
+  TRY (ppo_check_array (ref, n, "ref: n >= 1 finite log-probabilities"));
+  TRY (ppo_mask_count (&N, mask, n, 1));
+  TRY (ppo_check_scalar (score, "the score must be finite"));
+  if (c->beta_floor)
+    TRY (ppo_check_scalar (beta, "beta must be finite"));
+  else
+    TRY (ppo_check_above (beta, 0.0, 0, "beta must be finite and >= 0"));
+  if (status)
+    return status;
+  for (size_t i = 0; i < n; i++)
+    if (ppo_in_mask (mask, i))
+      end = i;
+  if (c->score_after_last && end + 1 < n)
+    end++;
+  num_init (b); num_init (sc); num_init (l); num_init (t); num_init (u);
+  k = num_vec_new (n);
+  r = num_vec_new (n);
+  if (!k || !r)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  /* -kl_coef, a Python scalar taken in binary32 by the product */
+  if (c->beta_floor && num_sgn (beta) < 0)
+    num_set_zero (b);
+  else
+    num_neg (b, beta);
+  if (f32 (b, b))
+    FAIL ("beta beyond the binary32 range", RLREF_ERANGE);
+  num_set (sc, score);
+  if (c->clamp_score)
+    {
+      num_set_d (t, -RLREF_PPO_SCORE_CLAMP);
+      num_set_d (u, RLREF_PPO_SCORE_CLAMP);
+      ppo_clamp (sc, sc, t, u);
+    }
+  if (f32 (sc, sc))
+    FAIL ("the score beyond the binary32 range", RLREF_ERANGE);
+  for (size_t i = 0; i < n; i++)
+    {
+      if (ppo_in_mask (mask, i) || c->keep_masked)
+        {
+          if (f32 (l, AT (logp, i)) || f32 (t, AT (ref, i)))
+            FAIL ("a log-probability beyond the binary32 range", RLREF_ERANGE);
+          num_sub (l, l, t);
+          if (f32 (l, l))
+            FAIL ("logp - ref overflows binary32", RLREF_ERANGE);
+          if (c->kl == RLREF_PPO_K3)
+            {
+              num_neg (t, l);
+              exp_f32 (u, t);
+              if (num_is_finite (u))
+                {
+                  num_sub_d (u, u, 1.0);
+                  num_round_f32 (u, u);
+                  num_add (u, u, l);
+                  num_round_f32 (u, u);
+                }
+              num_set (AT (k, i), u);
+            }
+          else if (c->kl == RLREF_PPO_K2)
+            {
+              /* log_ratio**2 / 2.0 */
+              num_sqr (u, l);
+              if (f32 (u, u))
+                num_set_inf (u, 1);             /* inf, clamped below */
+              num_mul_2si (AT (k, i), u, -1);
+            }
+          else
+            num_set (AT (k, i), l);
+          if (c->clamp_estimate)
+            {
+              if (!num_is_finite (AT (k, i)))
+                num_set_d (AT (k, i), RLREF_PPO_KL_CLAMP);      /* clamp(inf) */
+              else if (num_cmp_d (AT (k, i), RLREF_PPO_KL_CLAMP) > 0)
+                num_set_d (AT (k, i), RLREF_PPO_KL_CLAMP);
+              else if (num_cmp_d (AT (k, i), -RLREF_PPO_KL_CLAMP) < 0)
+                num_set_d (AT (k, i), -RLREF_PPO_KL_CLAMP);
+            }
+          if (!num_is_finite (AT (k, i)))
+            FAIL ("the KL estimate overflows binary32", RLREF_ERANGE);
+          plus_zero (AT (k, i));
+        }
+      num_mul (AT (r, i), b, AT (k, i));
+      if (f32 (AT (r, i), AT (r, i)))
+        FAIL ("beta kl overflows binary32", RLREF_ERANGE);
+      if (i == end)
+        {
+          num_add (AT (r, i), AT (r, i), sc);
+          if (f32 (AT (r, i), AT (r, i)))
+            FAIL ("a reward overflows binary32", RLREF_ERANGE);
+        }
+      plus_zero (AT (r, i));
+    }
+  if (f32_sum (t, r, n) || f32_sum (u, k, n))
+    FAIL ("a sum of the rewards or estimates overflows binary32", RLREF_ERANGE);
+  /* every input has been read: outputs may now be written */
+  for (size_t i = 0; i < n; i++)
+    {
+      num_set (AT (rewards, i), AT (r, i));
+      if (kl)
+        num_set (AT (kl, i), AT (k, i));
+    }
+  plus_zero (t);
+  plus_zero (u);
+  if (reward_sum)
+    num_set (reward_sum, t);
+  if (kl_sum)
+    num_set (kl_sum, u);
+done:
+  num_vec_free (k, n);
+  num_vec_free (r, n);
+  num_clear (b); num_clear (sc); num_clear (l); num_clear (t); num_clear (u);
   return status;
 }

@@ -37,7 +37,7 @@ expm1_minus (num_ptr h, num_srcptr u, num_ptr term)
 }
 
 /* The convention's estimate k of l = logp - ref (13.9's penalty):
- *   k1 = l;  k3 = e^-l - 1 + l = expm1_minus(-l);
+ *   k1 = l;  k2 = l^2/2;  k3 = e^-l - 1 + l = expm1_minus(-l);
  * verl's low_var_kl takes k3 of clamp(l, -20, 20); verl's low_var_kl and
  * OpenRLHF clamp the estimate to [-10, 10].  k, l, t, u distinct. */
 static void
@@ -53,6 +53,11 @@ estimate (num_ptr k, num_ptr l, const rlref_ppo_tokrew_convention *c, num_ptr t,
         }
       num_neg (u, l);
       expm1_minus (k, u, t);
+    }
+  else if (c->kl == RLREF_PPO_K2)
+    {
+      num_sqr (k, l);
+      num_mul_2si (k, k, -1);
     }
   else
     num_set (k, l);
@@ -77,8 +82,11 @@ neg_nz (num_ptr r, num_srcptr a)
 /* PPO-TOKREW (000 13.9):
  *   r_t = r_phi(x, y) [t = T] - beta (log pi(y_t | s_t) - log pi_ref(y_t | s_t)),
  * the log-ratio replaced by the convention's estimate k, masked tokens
- * without a penalty, the score at the last token of the mask (TRL: on the
- * slot after it when the row has one). */
+ * without a penalty (OpenRLHF keeps it: keep_masked), the score at the last
+ * token of the mask (TRL: on the slot after it when the row has one; its
+ * response ends at the first 0 of the mask: mask_prefix), clamped to
+ * [-10, 10] by OpenRLHF (clamp_score), which also takes beta <= 0 as 0
+ * (beta_floor). */
 int
 FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum,
                  num_srcptr logp, num_srcptr ref, const long *mask, size_t n, num_srcptr score,
@@ -86,7 +94,7 @@ FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum
 {
   num_ptr k = NULL;
   num_t b, sc, l, t, u, s;
-  size_t N = 0, end = 0;
+  size_t N = 0, end = 0, n0 = n;
   int status;
   if (!rewards || !c)
     RLREF_ERROR ("rewards or convention missing", RLREF_EINVAL);
@@ -94,23 +102,45 @@ FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum
   TRY (ppo_check_array (ref, n, "ref: n >= 1 finite log-probabilities"));
   TRY (ppo_mask_count (&N, mask, n, 1));
   TRY (ppo_check_scalar (score, "the score must be finite"));
-  TRY (ppo_check_above (beta, 0.0, 0, "beta must be finite and >= 0"));
+  if (c->beta_floor)
+    TRY (ppo_check_scalar (beta, "beta must be finite"));
+  else
+    TRY (ppo_check_above (beta, 0.0, 0, "beta must be finite and >= 0"));
   if (status)
     return status;
-  for (size_t i = 0; i < n; i++)
-    if (ppo_in_mask (mask, i))
-      end = i;
+  if (c->mask_prefix)
+    {
+      /* TRL: the response ends at the first 0 (its first pad token) */
+      for (n0 = 0; n0 < n && ppo_in_mask (mask, n0); n0++)
+        ;
+      if (n0 == 0)
+        RLREF_ERROR ("the mask starts with 0: a response of no token", RLREF_EDOM);
+      end = n0 - 1;
+    }
+  else
+    for (size_t i = 0; i < n; i++)
+      if (ppo_in_mask (mask, i))
+        end = i;
   if (c->score_after_last && end + 1 < n)
     end++;
   num_init (b); num_init (sc); num_init (l); num_init (t); num_init (u); num_init (s);
-  num_set (b, beta);
+  if (c->beta_floor && num_sgn (beta) < 0)
+    num_set_zero (b);                           /* kl_coef <= 0: kl_coef = 0 */
+  else
+    num_set (b, beta);
   num_set (sc, score);
+  if (c->clamp_score)
+    {
+      num_set_d (t, -RLREF_PPO_SCORE_CLAMP);
+      num_set_d (u, RLREF_PPO_SCORE_CLAMP);
+      ppo_clamp (sc, sc, t, u);
+    }
   k = num_vec_new (n);
   if (!k)
     FAIL ("out of memory", RLREF_ENOMEM);
   for (size_t i = 0; i < n; i++)
     {
-      if (!ppo_in_mask (mask, i))
+      if (c->mask_prefix ? i >= n0 : !ppo_in_mask (mask, i) && !c->keep_masked)
         continue;                               /* k stays +0 */
       num_sub (l, AT (logp, i), AT (ref, i));
       estimate (AT (k, i), l, c, t, u);

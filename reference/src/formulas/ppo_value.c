@@ -17,11 +17,30 @@ plus_zero (num_ptr x)
     num_set_zero (x);
 }
 
+/* The factor by which the clipped value Vc passes d/dV back to V under
+ * convention k, given V, the bounds lo, hi of Vc (or of V - V_old for
+ * DELTA, with x = V - V_old): torch.clamp 1 inside its bounds and at them,
+ * verl's clip_by_value = max(min(V, hi), lo) halves it at each tie (the
+ * backward of torch.min and torch.max); m scratch. */
+static double
+clip_pass (enum rlref_ppo_value_clip k, num_srcptr x, num_srcptr lo, num_srcptr hi, num_ptr m)
+{
+  double f;
+  if (k != RLREF_PPO_VALUE_MAXMIN)
+    return num_cmp (x, lo) >= 0 && num_cmp (x, hi) <= 0 ? 1.0 : 0.0;
+  f = num_cmp (x, hi) < 0 ? 1.0 : num_cmp (x, hi) == 0 ? 0.5 : 0.0;
+  num_min (m, x, hi);
+  return f * (num_cmp (m, lo) > 0 ? 1.0 : num_cmp (m, lo) == 0 ? 0.5 : 0.0);
+}
+
 /* PPO-VALUE (000 section 3: L^V = E_t[(V_psi(s_t) - R_t)^2]; the libraries
  * 1/2 max((V - R)^2, (Vc - R)^2), Vc the value clipped to within c of the
- * old value): per token l = (V - R)^2 or the larger square; dl/dV =
- * 2 (V - R) unless the clipped square is strictly larger (then Vc is the
- * bound, a constant: 0).  loss = k sum mask l / N. */
+ * old value): per token l = (V - R)^2 or the larger square; dl/dV as
+ * autograd forms it: 2 (V - R) where the unclipped square is the larger,
+ * 2 (Vc - R) p where the clipped one is (p the clamp's pass factor: 0
+ * outside its range, so 0 there), the mean of the two at a tie (torch.max
+ * halves it).  loss = k sum mask l / N.  TRL (masked_zero) fills V and
+ * V_old with 0 at padding and keeps the square there in losses. */
 int
 FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfrac,
                      num_srcptr values, num_srcptr old_values, num_srcptr returns,
@@ -29,7 +48,7 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
                      num_srcptr clip)
 {
   num_ptr lv = NULL;
-  num_t cc, ncc, d1, d2, sq1, sq2, vc, lo, hi, g, s;
+  num_t cc, ncc, d1, d2, sq1, sq2, vc, lo, hi, g, s, vi, oi, t;
   size_t N = 0, nclip = 0;
   int status, clipped;
   if (!loss || !c)
@@ -46,7 +65,8 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
   if (status)
     return status;
   num_init (cc); num_init (ncc); num_init (d1); num_init (d2); num_init (sq1); num_init (sq2);
-  num_init (vc); num_init (lo); num_init (hi); num_init (g); num_init (s);
+  num_init (vc); num_init (lo); num_init (hi); num_init (g); num_init (s); num_init (vi);
+  num_init (oi); num_init (t);
   if (clipped)
     {
       num_set (cc, clip);
@@ -58,30 +78,50 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
   for (size_t i = 0; i < n; i++)
     {
       int in = ppo_in_mask (mask, i);
-      num_sub (d1, AT (values, i), AT (returns, i));
+      if (c->masked_zero && !in)
+        {
+          num_set_zero (vi);                    /* masked_fill(..., padding_mask_p1, 0) */
+          num_set_zero (oi);
+        }
+      else
+        {
+          num_set (vi, AT (values, i));
+          if (clipped)
+            num_set (oi, AT (old_values, i));
+        }
+      num_sub (d1, vi, AT (returns, i));
       num_sqr (sq1, d1);
       num_set (g, d1);                          /* dl/dV / 2 */
       if (clipped)
         {
-          if (c->clip == RLREF_PPO_VALUE_CLAMP)
+          double pass;
+          if (c->clip == RLREF_PPO_VALUE_DELTA)
             {
-              num_sub (lo, AT (old_values, i), cc);
-              num_add (hi, AT (old_values, i), cc);
-              ppo_clamp (vc, AT (values, i), lo, hi);
+              num_sub (t, vi, oi);
+              pass = clip_pass (c->clip, t, ncc, cc, vc);
+              ppo_clamp (vc, t, ncc, cc);
+              num_add (vc, vc, oi);
             }
           else
             {
-              num_sub (vc, AT (values, i), AT (old_values, i));
-              ppo_clamp (vc, vc, ncc, cc);
-              num_add (vc, vc, AT (old_values, i));
+              num_sub (lo, oi, cc);
+              num_add (hi, oi, cc);
+              pass = clip_pass (c->clip, vi, lo, hi, vc);
+              ppo_clamp (vc, vi, lo, hi);
             }
           num_sub (d2, vc, AT (returns, i));
           num_sqr (sq2, d2);
           if (num_cmp (sq2, sq1) > 0)
             {
               num_set (sq1, sq2);
-              num_set_zero (g);
+              num_mul_d (g, d2, pass);          /* 0: Vc a bound, V outside its range */
               nclip += in;
+            }
+          else if (num_cmp (sq2, sq1) == 0)
+            {
+              num_mul_d (t, d2, pass);          /* torch.max halves it at the tie */
+              num_add (g, d1, t);
+              num_mul_2si (g, g, -1);
             }
         }
       if (!num_is_finite (sq1))
@@ -99,7 +139,12 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
       if (grad)
         num_set (AT (grad, i), g);
       if (losses)
-        num_set (AT (losses, i), AT (lv, i));
+        {
+          if (in || c->masked_zero)
+            num_set (AT (losses, i), sq1);
+          else
+            num_set_zero (AT (losses, i));
+        }
     }
   TRY (num_sum (s, lv, n));
   if (status)
@@ -114,11 +159,14 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
     {
       num_set_si (g, (long) nclip);
       num_div_si (clipfrac, g, (long) N);
+      if (c->clipfrac_f32)
+        num_round_f32 (clipfrac, clipfrac);     /* (vf_losses2 > vf_losses1).float() */
     }
 done:
   num_vec_free (lv, n);
   num_clear (cc); num_clear (ncc); num_clear (d1); num_clear (d2); num_clear (sq1);
   num_clear (sq2); num_clear (vc); num_clear (lo); num_clear (hi); num_clear (g); num_clear (s);
+  num_clear (vi); num_clear (oi); num_clear (t);
   return status;
 }
 
@@ -178,12 +226,15 @@ done:
 
 /* PPO-VALUE objective (003: L^PPO = E_t[L^CLIP_t - c1 L^VF_t + c2 H(pi_theta)];
  * 000's pseudo-code: loss = L_clip + c_v L_v - c_ent entropy): per token
- * H = -sum_a p_a log p_a = -<p, log p>, log p by log_softmax. */
+ * H = -sum_a p_a log p_a = -<p, log p>, log p by log_softmax; the mean over
+ * the mask, or (TRL's logged entropy.mean()) over every row, in binary32. */
 int
 FN (ppo_objective) (num_ptr entropy, num_ptr entropy_mean, num_ptr objective, num_ptr loss,
                     num_srcptr logits, size_t V, const long *mask, size_t T, num_srcptr l_clip,
-                    num_srcptr l_vf, num_srcptr c1, num_srcptr c2)
+                    num_srcptr l_vf, num_srcptr c1, num_srcptr c2,
+                    const rlref_ppo_objective_convention *c)
 {
+  int all = c && c->entropy_all_f32;
   num_ptr lp = NULL, p = NULL, h = NULL, m = NULL;
   num_t t, hm, o;
   size_t N = 0;
@@ -220,14 +271,16 @@ FN (ppo_objective) (num_ptr entropy, num_ptr entropy_mean, num_ptr objective, nu
     }
   if (status)
     goto done;
-  /* the masked entropies, summed once rounded */
+  /* the masked entropies (every row for TRL), summed once rounded */
   for (size_t r = 0; r < T; r++)
-    if (ppo_in_mask (mask, r))
+    if (all || ppo_in_mask (mask, r))
       num_set (AT (m, r), AT (h, r));
   TRY (num_sum (hm, m, T));
   if (status)
     goto done;
-  num_div_si (hm, hm, (long) N);
+  num_div_si (hm, hm, (long) (all ? T : N));
+  if (all)
+    num_round_f32 (hm, hm);                     /* entropy_stats, a float32 tensor */
   num_mul (t, c1, l_vf);
   num_sub (o, l_clip, t);
   num_mul (t, c2, hm);

@@ -59,7 +59,19 @@ FN (ppo_whiten) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
     if (ppo_in_mask (mask, i))
       num_set (AT (x, k++), AT (values, i));
   TRY (FN (mean) (mu, x, N));
-  TRY (FN (stddev) (sd, x, N, c->ddof));
+  if (c->bessel_f32 && c->ddof == 1)
+    {
+      /* TRL's and verl's masked_var: the ddof-0 variance times mask_sum /
+       * (mask_sum - 1), an int64 quotient, so a binary32 tensor */
+      TRY (FN (stddev) (sd, x, N, 0));
+      num_set_si (t, (long) N);
+      num_div_si (t, t, (long) N - 1);
+      num_round_f32 (t, t);
+      num_sqrt (t, t);
+      num_mul (sd, sd, t);
+    }
+  else
+    TRY (FN (stddev) (sd, x, N, c->ddof));
   if (status)
     goto done;
   switch (c->eps_at)

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from mpmath import mp, mpf
 
-from xcore import is_int, qreal, param, Ctx, M, Reject, get_input, central, refused
+from xcore import is_int, qreal, param, Ctx, M, Reject, get_input, central, refused, f32
 
 
 # ----------------------------------------------------------------------------------------------
@@ -73,7 +73,8 @@ def clamp(x, lo, hi):
 #   verl       compute_policy_loss_vanilla: negative_approx_kl clamped to [-20, 20]; for A < 0
 #              max(., clip_ratio_c A), clip_ratio_c 3
 #   openrlhf   PolicyLoss: log-ratio clamped to [-20, 20], dual clip off by default
-#   symmetric  PPO's 0.2/0.2 (13.12), for the contrast; no clamp
+#   symmetric  PPO's 0.2/0.2 (13.12) of the seeds, for the contrast; no clamp (the libraries'
+#              symmetric defaults are PPO-CLIP's conventions, with their clamps)
 CLIP = {
     "seed-000": (False, False),
     "trl": (False, False),
@@ -150,11 +151,19 @@ def eval_cliphigher(variant, params, inputs, ctx):
         raise Reject("EDOM", "no token in the mask")
     el, eh, c = clip_params(variant, inputs, params)
     terms = clipped_terms(variant, logp, old, adv, mask, el, eh, c)
+    k = sum(1 for t in terms if t[3])
+    # TRL (is_region_clipped.float()), verl (torch.gt(...).float()) and OpenRLHF
+    # (torch.lt(surr2, surr1).float()) average a float32 0/1 tensor: f32(k/N), float64 runs too
+    cf = mpf(f32(Fraction(k, N))) if variant in CLIPFRAC_F32 else mpf(k) / N
     return {"loss": -mp.fsum(t[0] for t in terms) / N,
             "surrogate": [t[0] for t in terms],
             "ratio": [t[1] for t in terms],
             "grad": [-t[2] / N for t in terms],
-            "clipfrac": mpf(sum(1 for t in terms if t[3])) / N}
+            "clipfrac": cf}
+
+
+# DAPO-CLIPHIGHER's library variants: the clip fraction a binary32 mean
+CLIPFRAC_F32 = ("trl", "verl", "openrlhf")
 
 
 # variant -> the group-advantage convention (CONVENTIONS.md "Group advantage"):
@@ -262,8 +271,35 @@ def weights(variant, lengths):
 
 
 def eval_tokloss(variant, params, inputs, ctx):
+    """As weights, but a response may be empty (0 tokens): it weighs 0 (token and share), and the
+    sample-level G counts it (sample-level: TRL's mean over rows, verl's trainer
+    global_batch_size) or not (sample-level-nonempty: OpenRLHF's global_batch_size of the
+    sequences with a token).  A negative length, or no token at all, is refused (EDOM)."""
     lengths = int_array(inputs, "lengths")
-    tw, rw = weights(variant, lengths)
+    if not lengths:
+        raise Reject("EINVAL", "no response")
+    if any(L < 0 for L in lengths):
+        raise Reject("EDOM", "a negative length")
+    T = sum(lengths)
+    if T == 0:
+        raise Reject("EDOM", "no response has a token")
+    G = len(lengths)
+    if variant == "sample-level-nonempty":
+        G = sum(1 for L in lengths if L > 0)
+        variant = "sample-level"
+    tw, rw = [], []
+    for L in lengths:
+        if L == 0:
+            tw.append(mpf(0))
+            rw.append(mpf(0))
+        elif variant == "sample-level":
+            tw.append(M(Fraction(1, G * L)))
+            rw.append(M(Fraction(1, G)))
+        elif variant == "token-level":
+            tw.append(M(Fraction(1, T)))
+            rw.append(M(Fraction(L, T)))
+        else:
+            raise ValueError("unknown variant %r" % variant)
     return {"token_weight": tw, "response_weight": rw}
 
 
@@ -295,11 +331,16 @@ def overlong_one(variant, L, Lmax, Lc, f):
             return Fraction(-e, Lc)
         return Fraction(-1)
     if variant == "verl":
-        return min(-Fraction(e, Lc) * f, Fraction(0))
+        # -exceed_len / overlong_buffer_len on a 0-dim int64 tensor: a float32 true division,
+        # then times the factor in float32; min(., 0) keeps 0 for a non-negative quotient
+        q = f32(Fraction(f32(Fraction(-e))) / Fraction(f32(Fraction(Lc))))
+        p = f32(Fraction(q) * Fraction(f32(f)))
+        return min(Fraction(p), Fraction(0))
     if variant == "openrlhf":
-        if e <= 0:
+        ex = min(e, Lc)                     # exceed_len capped at the buffer: none with Lc = 0
+        if ex <= 0:
             return Fraction(0)
-        return -Fraction(min(e, Lc), Lc) * f
+        return -Fraction(ex, Lc) * f
     raise ValueError("DAPO-OVERLONG: unknown variant %r" % variant)
 
 
@@ -317,8 +358,10 @@ def eval_overlong(variant, params, inputs, ctx):
         raise Reject("EDOM", "a negative length")
     if Lmax < 1 or Lc < 0 or Lc > Lmax:
         raise Reject("EDOM", "need L_max >= 1 and 0 <= L_cache <= L_max")
-    if Lc == 0 and variant != "paper":
-        raise Reject("EDOM", "L_cache = 0: the library divides by 0")
+    if Lc == 0 and variant == "verl":
+        raise Reject("EDOM", "L_cache = 0: verl asserts overlong_buffer.len > 0")
+    if variant == "verl":
+        ctx.exact = True                    # binary32 values, exactly
     pen = [M(overlong_one(variant, L, Lmax, Lc, f)) for L in lengths]
     return {"penalty": pen, "filter": [mpf(0) if L >= Lmax else mpf(1) for L in lengths]}
 
@@ -446,7 +489,7 @@ PARAMS = {
     "DAPO-OVERLONG": {"paper": {}, "verl": {"factor": 1.0}, "openrlhf": {"factor": 1.0}},
     "DAPO-DYNSAMPLE": {"verl": {}, "openrlhf": {}, "seed-000": {}, "verl-refill": {},
                        "openrlhf-refill": {}},
-    "DAPO-TOKLOSS": {"sample-level": {}, "token-level": {}},
+    "DAPO-TOKLOSS": {"sample-level": {}, "token-level": {}, "sample-level-nonempty": {}},
     "DAPO-TOKLOSS-EX": {"sample-level": {}, "token-level": {}},
 }
 

@@ -26,6 +26,8 @@ from xcore import Ctx, M, Q, Reject, f32, f32_op, get_input, mpf_str, variant_dd
 #   trl       plain over the scorable (non-NaN) rewards; see grpo_group_trl
 #   batch     group mean, std of the whole batch; see grpo_batch_std
 #   trl-f32, verl-f32: binary32 simulations, see grpo_group_trl_f32 and grpo_group_verl_f32
+#   verl-f32-stats: verl-f32's binary32 mean and std, the differences exact (float64 scores),
+#             see grpo_group_verl_f32_stats
 GRPO_TABLE = {
     "seed-000": (0, 0.0, "std>0"),
     "seed-000-code": (0, 1e-8, "plain"),
@@ -35,6 +37,7 @@ GRPO_TABLE = {
     "trl-float32": (1, 1e-4, "trl-f32"),
     "verl": (1, 1e-6, "verl"),
     "verl-vectorized-old": (1, 1e-6, "verl-f32"),
+    "verl-vectorized-old-float64": (1, 1e-6, "verl-f32-stats"),
     "openrlhf": (1, 1e-9, "openrlhf"),
     "eps-in-sqrt": (1, 1e-8, "sqrt-eps"),
     "no-std": (None, None, "nostd"),
@@ -255,6 +258,22 @@ def grpo_group_verl_f32(r, eps, ctx):
     return mpf(mean), mpf(std), [mpf(a) for a in adv]
 
 
+def grpo_group_verl_f32_stats(r, eps, ctx):
+    """verl-vectorized-old-float64: verl's old group_mean_std on float64 scores converts them to
+    float32 and returns a binary32 mean and std (as grpo_group_verl_f32 computes them), but
+    `scores - mean_g[g]` and the division by `std_g[g] + epsilon` are float64 tensor operations:
+        A_i = (r_i - mean)/f32(std + f32(eps)),  r_i the unrounded reward,
+    here exactly (one rounding at the working precision).  Equal rewards 0.1 give -1.49e-6."""
+    mean, std, _ = grpo_group_verl_f32(r, eps, ctx)
+    den = f32_op("+", float(std), f32(eps))
+    if math.isinf(den) or math.isnan(den) or math.isinf(float(mean)) or math.isnan(float(mean)):
+        raise Reject("ERANGE", "the binary32 statistics overflow")
+    m = Fraction(float(mean))
+    d = Fraction(den)
+    ctx.exact = False
+    return mean, std, [M((Q(x) - m) / d) for x in r]
+
+
 # ----------------------------------------------------------------------------------------------
 # One group, the batch, the checks
 # ----------------------------------------------------------------------------------------------
@@ -268,6 +287,8 @@ def grpo_group(r, rule, ctx):
         return grpo_group_trl_f32(r, eps, ctx)
     if kind == "verl-f32":
         return grpo_group_verl_f32(r, eps, ctx)
+    if kind == "verl-f32-stats":
+        return grpo_group_verl_f32_stats(r, eps, ctx)
     return grpo_group_exact(r, rule, ctx)
 
 

@@ -14,13 +14,20 @@ the exact rationals of the binary64 inputs; square roots and exponentials in mpm
                                      rewards), a NaN reward and a group with c <= 1 give 0;
                     verl             a group of one keeps A = r;
                     verl-vectorized  (c r - S)/max(c - 1, 1) * (c > 1): a group of one gives 0;
-                  trl-strided: old TRL's sample-major layout, response j of prompt q at
+                    openrlhf         13.28 clamped to [-10, 10] (OpenRLHF's compute_reward
+                                     r.clamp(-10, 10) after the baseline), G = 1 refused (its
+                                     CLI assertion), NaN or inf refused;
+                  sample-major: old TRL's sample-major layout, response j of prompt q at
                   j (N/G) + q, 13.28 within each prompt;
                   identity: loo, centred r_i - mean, scale (G - 1)/G (r_i - mean = scale loo);
-                  trl-kl: penalty_i = beta sum_t mask (logp_old - logp_ref), then trl's advantage of
-                  r_i - penalty_i;
+                  trl-kl, verl-kl: penalty_i = beta sum_t mask (logp_old - logp_ref), then trl's
+                  (verl's: a NaN reward refused) advantage of r_i - penalty_i;
                   trl-seq-ratio: rho_i = exp(sum_t mask (logp - logp_old)), per sequence
-                  -min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), loss their mean.
+                  -min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), loss their mean;
+                  openrlhf-kl: the penalty after the baseline, A_i = clamp(loo_i, +-10) - beta
+                  sum_t mask clamp(logp_old - logp_ref, +-10);
+                  openrlhf-token-ratio: per token rho_t = exp(clamp(logp - logp_old, +-20)), the
+                  clipped loss of each token, their mean over every masked token.
   GRPO-VAR        rewards drawn from values with integer weights: sigma^2, sigma^2/G,
                   sigma^2/(G - 1), sigma^2/(2G) (what doubling G removes); Monte Carlo: GSL's
                   mt19937 replayed (gsl_rng_set, gsl_rng_get), a draw is the first index j with
@@ -143,20 +150,23 @@ def rloo_exact(variant, r, G):
             if x is None:
                 out.append(Fraction(0))
             elif c == 1:
-                if variant == "seed-000":
+                if variant in ("seed-000", "openrlhf"):
                     raise Reject("EDOM", "a group of one has no leave-one-out baseline")
                 out.append(x if variant == "verl" else Fraction(0))
             else:
-                out.append(x - (S - x) / (c - 1))
+                a = x - (S - x) / (c - 1)
+                if variant == "openrlhf":
+                    a = min(max(a, Fraction(-10)), Fraction(10))
+                out.append(a)
     return out
 
 
 def eval_rloo(variant, params, inputs, ctx):
-    if variant in ("seed-000", "trl", "verl", "verl-vectorized"):
+    if variant in ("seed-000", "trl", "verl", "verl-vectorized", "openrlhf"):
         r = inputs["rewards"]
         G = _group_size(inputs, len(r))
         return {"adv": [M(a) for a in rloo_exact(variant, r, G)]}
-    if variant == "trl-strided":
+    if variant == "sample-major":
         r = inputs["rewards"]
         G = _group_size(inputs, len(r))
         if G < 2:
@@ -182,7 +192,7 @@ def eval_rloo(variant, params, inputs, ctx):
             cen += [x - m for x in q]
         return {"loo": [M(a) for a in loo], "centered": [M(a) for a in cen],
                 "scale": M(Fraction(G - 1, G))}
-    if variant == "trl-kl":
+    if variant in ("trl-kl", "verl-kl"):
         r = inputs["rewards"]
         lo, lr, mask = inputs["logp_old"], inputs["logp_ref"], inputs["mask"]
         beta = inputs["beta"]
@@ -205,7 +215,9 @@ def eval_rloo(variant, params, inputs, ctx):
                 raise Reject("ENAN", "infinite reward")
             shaped.append(ri if isinstance(ri, float) and math.isnan(ri) else _q(ri) - b * kl)
         flt = [float("nan") if isinstance(s, float) else s for s in shaped]
-        adv = rloo_exact("trl", flt, G)
+        if variant == "verl-kl" and any(isinstance(s, float) for s in flt):
+            raise Reject("ENAN", "a NaN reward")
+        adv = rloo_exact("trl" if variant == "trl-kl" else "verl", flt, G)
         return {"penalty": [M(x) for x in pen], "adv": [M(a) for a in adv]}
     if variant == "trl-seq-ratio":
         lp, lo, mask, adv = inputs["logp"], inputs["logp_old"], inputs["mask"], inputs["adv"]
@@ -232,6 +244,52 @@ def eval_rloo(variant, params, inputs, ctx):
             ratio.append(rho)
             per.append(-min(rho * a, c * a))
         return {"ratio": ratio, "seq_loss": per, "loss": mp.fsum(per) / N}
+    if variant == "openrlhf-kl":
+        r = inputs["rewards"]
+        lo, lr, mask = inputs["logp_old"], inputs["logp_ref"], inputs["mask"]
+        beta = inputs["beta"]
+        N = len(r)
+        if N == 0 or len(lo) != len(lr) or len(lo) != len(mask) or len(lo) % N:
+            raise Reject("EINVAL", "the log-probabilities are not N rows of one length")
+        G = _group_size(inputs, N)
+        loo = rloo_exact("openrlhf", r, G)
+        _fin(lo + lr + [beta], "logp_old, logp_ref, beta")
+        if any(m not in (0, 1) for m in mask):
+            raise Reject("EDOM", "the mask must be 0 or 1")
+        L = len(lo) // N
+        b = _q(beta)
+        pen, adv = [], []
+        for i in range(N):
+            kl = sum((min(max(_q(lo[i * L + t]) - _q(lr[i * L + t]), Fraction(-10)), Fraction(10))
+                      for t in range(L) if mask[i * L + t]), Fraction(0))
+            pen.append(b * kl)
+            adv.append(loo[i] - b * kl)
+        return {"penalty": [M(x) for x in pen], "adv": [M(a) for a in adv]}
+    if variant == "openrlhf-token-ratio":
+        lp, lo, mask, adv = inputs["logp"], inputs["logp_old"], inputs["mask"], inputs["adv"]
+        el, eh = inputs["eps_low"], inputs["eps_high"]
+        N = len(adv)
+        if N == 0 or len(lp) != len(lo) or len(lp) != len(mask) or len(lp) % N:
+            raise Reject("EINVAL", "the log-probabilities are not N rows of one length")
+        _fin(lp + lo + adv + [el, eh], "inputs")
+        if any(m not in (0, 1) for m in mask):
+            raise Reject("EDOM", "the mask must be 0 or 1")
+        if not (0 <= X(el) < 1) or X(eh) < 0:
+            raise Reject("EDOM", "need 0 <= eps_low < 1 and eps_high >= 0")
+        L = len(lp) // N
+        lo_, hi_ = 1 - X(el), 1 + X(eh)
+        per = []
+        for i in range(N):
+            a = X(adv[i])
+            for t in range(L):
+                if mask[i * L + t]:
+                    d = min(max(_q(lp[i * L + t]) - _q(lo[i * L + t]), Fraction(-20)), Fraction(20))
+                    rho = mp.exp(M(d))
+                    c = min(max(rho, lo_), hi_)
+                    per.append(-min(rho * a, c * a))
+        if not per:
+            raise Reject("EDOM", "no token in the mask")
+        return {"loss": mp.fsum(per) / len(per)}
     raise Reject("EINVAL", "unknown variant %r" % variant, firm=False)
 
 

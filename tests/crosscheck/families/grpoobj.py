@@ -93,6 +93,60 @@ def layout(inputs, tok_names, seq_names):
     return n, G, tok, seqv, lens, mask, seq, cnt
 
 
+def layout_empty(inputs, tok_names):
+    """As layout, but a sequence may be empty (lens[i] = 0, or no token in the mask), as a padded
+    batch holds one: lengths >= 0 adding up to the tokens (EINVAL), a 0/1 mask (EDOM), at least one
+    token in the mask (EDOM).  Returns (n, G, token arrays, lens, mask, seq, cnt)."""
+    n, traw = real_arrays(inputs, tok_names, "token")
+    lens = inputs.get("lens")
+    mask = inputs.get("mask")
+    if not isinstance(lens, list) or len(lens) == 0:
+        raise Reject("EINVAL", "no sequence")
+    if not isinstance(mask, list) or len(mask) != n:
+        raise Reject("EINVAL", "the mask must hold one entry per token (%d)" % n)
+    tok = finite(traw, tok_names)
+    for i, L in enumerate(lens):
+        if not is_int(L) or L < 0:
+            raise Reject("EINVAL", "lens[%d] = %r: a negative length" % (i, L))
+    if sum(lens) != n:
+        raise Reject("EINVAL", "the lengths add up to %d, not %d tokens" % (sum(lens), n))
+    for i, x in enumerate(mask):
+        if not is_int(x) or x not in (0, 1):
+            raise Reject("EDOM", "mask[%d] = %r is not 0 or 1" % (i, x))
+    seq, cnt, t = [], [], 0
+    for i, L in enumerate(lens):
+        c = 0
+        for _ in range(L):
+            seq.append(i)
+            c += mask[t]
+            t += 1
+        cnt.append(c)
+    if sum(cnt) == 0:
+        raise Reject("EDOM", "no token in the mask")
+    return n, len(lens), tok, lens, mask, seq, cnt
+
+
+def seq_weight(mode, c, B, N, T, Lc=None):
+    """The weight of a token of a sequence of c masked tokens (exact rational): token-mean 1/N,
+    seq-mean-token-mean 1/(B c) (0 for an empty sequence), seq-mean-token-sum 1/B, sum-norm
+    1/(B L_const), without B 1/L_const, over the padded width 1/(B T), token-sum 1."""
+    if mode in ("token-mean", "group-mean-length"):
+        return Fraction(1, N)
+    if mode == "seq-mean-token-mean":
+        return Fraction(1, B * c) if c else Fraction(0)
+    if mode == "seq-mean-token-sum":
+        return Fraction(1, B)
+    if mode == "norm":
+        return 1 / (B * Lc)
+    if mode == "no-b":
+        return 1 / Lc
+    if mode == "width":
+        return Fraction(1, B * T)
+    if mode == "token-sum":
+        return Fraction(1)
+    raise ValueError(mode)
+
+
 def clip_params(inputs, params, lo_name="eps_low", hi_name="eps_high", need_low=True):
     eh = param(inputs, params, hi_name)
     el = param(inputs, params, lo_name) if need_low else Fraction(0)
@@ -122,44 +176,74 @@ def dk3(ell):
     return -mp.expm1(-M(ell))
 
 
-def ppo_term(ell, A, el, eh):
+def ppo_term(ell, A, el, eh, clamp=False, dual=None):
     """13.12 for one token: s = min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), rho = e^l,
-    and ds/dl (rho A where the unclipped term is the min, 0 where the clip binds)."""
-    rho = mp.exp(M(ell))
+    and ds/dl (rho A where the unclipped term is the min, 0 where the clip binds).  clamp: l
+    clamped to [-20, 20] first (verl, OpenRLHF; no gradient where it binds); dual = c: for A < 0,
+    s = max(s, c A) (verl's dual clip; no gradient where it binds)."""
+    lc = clampq(ell, Fraction(-20), Fraction(20)) if clamp else ell
+    rho = mp.exp(M(lc))
     lo, hi = M(1 - el), M(1 + eh)
     u = rho * M(A)
     v = min(max(rho, lo), hi) * M(A)
     if u <= v:
-        return u, u
-    return v, mpf(0)
+        s, d = u, u
+    else:
+        s, d = v, mpf(0)
+    if dual is not None and A < 0 and M(dual) * M(A) > s:
+        s, d = M(dual) * M(A), mpf(0)
+    if lc != ell:
+        d = mpf(0)
+    return s, d
 
 
 # ----------------------------------------------------------------------------------------------
 # GRPO-OBJ (13.24-13.26) and CISPO
 # ----------------------------------------------------------------------------------------------
 
+OBJ_CONV = {
+    # kind, the loss's aggregation, the kl's, clamp, dual clip c, the KL estimate
+    "seed-000": ("outside", "seq-mean-token-mean", "token-mean", False, None, "k3"),
+    "seed-003": ("inside", "seq-mean-token-mean", "seq-mean-token-mean", False, None, "k3"),
+    "cispo-trl": ("cispo-trl", "token-mean", "token-mean", False, None, "k3"),
+    "cispo-verl": ("cispo-verl", "token-mean", "token-mean", True, None, "cap"),
+    "trl": ("inside", "seq-mean-token-mean", "token-mean", False, None, "k3"),
+    "verl": ("inside", "token-mean", "token-mean", True, Fraction(3), "cap"),
+    "openrlhf": ("inside", "token-mean", "token-mean", True, None, "cap"),
+}
+
+
 def eval_obj(variant, params, inputs, ctx):
-    """seed-000: J = (1/G) sum_i (1/n_i) sum_t s_t - beta K, K = sum_t k3_t / sum_i n_i (the
-      KL once per prompt, outside the sums: its per-token estimate 13.26 averaged over the
-      group's tokens);
-    seed-003: J = (1/G) sum_i (1/n_i) sum_t (s_t - beta k3_t), K = (1/G) sum_i (1/n_i) sum k3;
+    """With w_t the weight of the variant's aggregation (1/(G n_i) for 13.24, 1/N for the token
+    mean) and k_t the estimate (k3, or min(k3, 10) for verl's low_var_kl and OpenRLHF's
+    compute_approx_kl, no gradient above 10):
+    seed-000: J = sum_t w_t s_t - beta K, K = sum_t k3_t / sum_i n_i (the KL once per prompt,
+      outside the sums: its per-token estimate 13.26 averaged over the group's tokens);
+    seed-003: J = sum_t w_t (s_t - beta k3_t), K = the same seq-mean-token-mean of k3;
+    trl: seed-003's J, K the token mean (TRL's logged kl, global_masked_mean);
+    verl: J = (1/N) sum_t (s_t - beta k_t), s_t with the log-ratio clamped to [-20, 20] and the dual
+      clip max(s, 3 A) for A < 0; K the token mean of k_t (verl's kl_loss);
+    openrlhf: the same without the dual clip (PolicyLoss + kl_loss * kl_ctl);
     cispo-trl: J = sum_t (sg(min(rho, eps_high)) A logp_t - beta k3_t) / N (TRL loss_type
       "cispo": the detached ratio capped at eps_high, no lower bound, a token mean);
     cispo-verl: the same with sg(clip(rho, 1 - eps_low, 1 + eps_high)), the log-ratio clamped
-      to [-20, 20] first (verl compute_policy_loss_cispo, token-mean);
+      to [-20, 20] first, k_t = min(k3, 10) (verl compute_policy_loss_cispo, token-mean);
     loss = -J, grad_t = d loss / d logp_t."""
     names = ("logp", "old_logp", "ref_logp")
     n, G, (logp, old, ref), (adv,), lens, mask, seq, cnt = layout(inputs, names, ("adv",))
-    cispo = variant.startswith("cispo")
-    if variant not in ("seed-000", "seed-003", "cispo-trl", "cispo-verl"):
+    if variant not in OBJ_CONV:
         raise ValueError("GRPO-OBJ: unknown variant %r" % variant)
+    kind, agg, kagg, clamp, dual, kform = OBJ_CONV[variant]
+    cispo = kind.startswith("cispo")
     el, eh = clip_params(inputs, params, need_low=(variant != "cispo-trl"))
     beta = param(inputs, params, "beta")
     if beta < 0:
         raise Reject("EDOM", "beta >= 0")
     N = sum(cnt)
+    T = max(lens)
     Bf = M(beta)
     terms, kterms, grad = [], [], []
+    kout = []
     for t in range(n):
         i = seq[t]
         if not mask[t]:
@@ -169,6 +253,10 @@ def eval_obj(variant, params, inputs, ctx):
         ell = logp[t] - old[t]
         lk = logp[t] - ref[t]
         kv, kd = k3(lk), dk3(lk)
+        if kform == "cap" and kv > 10:
+            kv, kd = mpf(10), mpf(0)
+        w = M(seq_weight(agg, cnt[i], G, N, T))
+        wk = M(seq_weight(kagg, cnt[i], G, N, T))
         if cispo:
             if variant == "cispo-trl":
                 c = min(mp.exp(M(ell)), M(eh))
@@ -176,59 +264,68 @@ def eval_obj(variant, params, inputs, ctx):
                 lc = clampq(ell, Fraction(-20), Fraction(20))
                 c = min(max(mp.exp(M(lc)), M(1 - el)), M(1 + eh))
             s, ds = c * M(A) * M(logp[t]), c * M(A)
-            w = M(Fraction(1, N))
-            terms.append(w * s)
+        else:
+            s, ds = ppo_term(ell, A, el, eh, clamp, dual)
+        terms.append(w * s)
+        if kind == "outside":
+            kterms.append(M(Fraction(1, N)) * kv)
+            grad.append(-(w * ds - Bf * M(Fraction(1, N)) * kd))
+        else:
             kterms.append(w * kv)
             grad.append(-w * (ds - Bf * kd))
-        else:
-            s, ds = ppo_term(ell, A, el, eh)
-            w = M(Fraction(1, G * cnt[i]))
-            terms.append(w * s)
-            kterms.append((M(Fraction(1, N)) if variant == "seed-000" else w) * kv)
-            wk = M(Fraction(1, N)) if variant == "seed-000" else w
-            grad.append(-(w * ds - Bf * wk * kd))
-    K = mp.fsum(kterms)
-    J = mp.fsum(terms) - Bf * K
-    return {"loss": -J, "kl": K, "grad": grad}
+        kout.append(wk * kv)
+    J = mp.fsum(terms) - Bf * mp.fsum(kterms)
+    return {"loss": -J, "kl": mp.fsum(kout), "grad": grad}
 
 
 # ----------------------------------------------------------------------------------------------
 # GRPO-AGG (CONVENTIONS.md "Loss aggregation"; 000 13.32-13.33)
 # ----------------------------------------------------------------------------------------------
 
+AGG_MODES = {
+    "token-mean": "token-mean", "seq-mean-token-mean": "seq-mean-token-mean",
+    "seq-mean-token-sum": "seq-mean-token-sum", "seq-mean-token-sum-norm": "norm",
+    "seq-mean-token-sum-norm-no-b": "no-b", "group-mean-length": "group-mean-length",
+    "token-sum": "token-sum", "seq-mean-token-sum-norm-width": "width",
+    "seq-mean-token-mean-nonempty": "seq-mean-token-mean",
+}
+
+
 def eval_agg(variant, params, inputs, ctx):
-    """value = sum_t w_t L_t with the weights of the mode (exact rationals):
+    """value = sum_t w_t L_t with the weights of the mode (exact rationals), over B sequences, N
+    masked tokens, padded width T = max lens:
     token-mean 1/N; seq-mean-token-mean 1/(B n_i); seq-mean-token-sum 1/B;
     seq-mean-token-sum-norm 1/(B L_const); ...-no-b 1/L_const (verl before Feb 2026);
-    group-mean-length (003 Dr.GRPO) 1/(B Lbar), Lbar = N/B; token-sum 1 (003's pseudo-code);
-    micro-batch-token-mean 1/(K N_k): K consecutive micro-batches of `micro` sequences."""
-    n, G, (L,), _, lens, mask, seq, cnt = layout(inputs, ("L",), ())
-    N, B = sum(cnt), G
-    if variant == "token-mean":
-        wseq = [Fraction(1, N)] * B
-    elif variant == "seq-mean-token-mean":
-        wseq = [Fraction(1, B * c) for c in cnt]
-    elif variant == "seq-mean-token-sum":
-        wseq = [Fraction(1, B)] * B
-    elif variant in ("seq-mean-token-sum-norm", "seq-mean-token-sum-norm-no-b"):
-        Lc = param(inputs, params, "L_const")
-        if Lc <= 0:
-            raise Reject("EDOM", "L_const > 0")
-        wseq = [1 / (B * Lc) if variant == "seq-mean-token-sum-norm" else 1 / Lc] * B
-    elif variant == "group-mean-length":
-        Lbar = Fraction(N, B)
-        wseq = [1 / (B * Lbar)] * B
-    elif variant == "token-sum":
-        wseq = [Fraction(1)] * B
-    elif variant == "micro-batch-token-mean":
+    ...-width 1/(B T) (verl's loss_scale_factor unset); group-mean-length (003 Dr.GRPO)
+    1/(B Lbar), Lbar = N/B; token-sum 1 (003's pseudo-code); seq-mean-token-mean-nonempty
+    1/(B' n_i), B' the sequences with a token (OpenRLHF's sample-level);
+    micro-batch-token-mean 1/(K N_k): K consecutive micro-batches of `micro` sequences, each by its
+    own token count (an empty micro-batch weighs nothing, counts in K); global-token-mean 1/N
+    whatever the micro-batching (micro checked).  A sequence may be empty (no token in the mask, or
+    of length 0): it weighs 0 and, but for -nonempty, counts in B."""
+    n, G, (L,), lens, mask, seq, cnt = layout_empty(inputs, ("L",))
+    N, B, T = sum(cnt), G, max(lens)
+    if variant in ("micro-batch-token-mean", "global-token-mean"):
         mb = inputs.get("micro")
         if not is_int(mb) or mb < 1 or B % mb:
             raise Reject("EDOM", "micro must divide the number of sequences")
-        K = B // mb
-        wseq = []
-        for k in range(K):
-            Nk = sum(cnt[k * mb:(k + 1) * mb])
-            wseq += [Fraction(1, K * Nk)] * mb
+        if variant == "global-token-mean":
+            wseq = [Fraction(1, N)] * B
+        else:
+            K = B // mb
+            wseq = []
+            for k in range(K):
+                Nk = sum(cnt[k * mb:(k + 1) * mb])
+                wseq += [Fraction(1, K * Nk) if Nk else Fraction(0)] * mb
+    elif variant in AGG_MODES:
+        mode = AGG_MODES[variant]
+        Lc = None
+        if mode in ("norm", "no-b"):
+            Lc = param(inputs, params, "L_const")
+            if Lc <= 0:
+                raise Reject("EDOM", "L_const > 0")
+        Bm = sum(1 for c in cnt if c) if variant.endswith("-nonempty") else B
+        wseq = [seq_weight(mode, c, Bm, N, T, Lc) for c in cnt]
     else:
         raise ValueError("GRPO-AGG: unknown variant %r" % variant)
     w = [wseq[seq[t]] if mask[t] else Fraction(0) for t in range(n)]
@@ -264,23 +361,44 @@ def eval_dr(variant, params, inputs, ctx):
     seed-000 (a): A = r - mean, J = (1/G) sum_i sum_t s_t (no std, no 1/|y_i|);
     seed-003 (b): A = (r - mean)/std (ddof 1, 003's GRPO advantage), J = (1/G) sum_i (1/Lbar)
       sum_t s_t, Lbar = (1/G) sum_i n_i;
-    trl (c): A = r - mean, J = sum_{i,t} s_t / (G L_const) (loss_type "dr_grpo").
+    trl (c): A = r - mean, J = sum_{i,t} s_t / (G L_const) (loss_type "dr_grpo");
+    verl: A = r - mean (a group of one has verl's mean 0: A = r), s_t with the log-ratio clamped to
+      [-20, 20] and the dual clip max(s, 3 A) for A < 0, J = sum s / (G L_const) (loss_scale_factor)
+      or sum s / (G T), T = max lens, the padded width (verl-width, loss_scale_factor unset);
+    openrlhf: A = clamp(r - mean, -10, 10) (--reward.clip_range), s_t with the clamp, no dual clip,
+      J = sum s / N (the token-level loss); a group of one refused (its CLI assertion).
     loss = -J."""
     n, G, (logp, old), (r,), lens, mask, seq, cnt = layout(inputs, ("logp", "old_logp"),
                                                            ("rewards",))
     el, eh = clip_params(inputs, params)
+    clamp, dual = False, None
+    N, T = sum(cnt), max(lens)
     if variant == "seed-000":
         A = adv_no_std(r)
         w = [Fraction(1, G)] * G
     elif variant == "seed-003":
         A = adv_seed003(r)
-        w = [1 / (G * Fraction(sum(cnt), G))] * G
-    elif variant == "trl":
-        Lc = param(inputs, params, "L_const")
-        if Lc <= 0:
-            raise Reject("EDOM", "L_const > 0")
+        w = [1 / (G * Fraction(N, G))] * G
+    elif variant in ("trl", "verl", "verl-width"):
         A = adv_no_std(r)
-        w = [1 / (G * Lc)] * G
+        if variant == "verl-width":
+            w = [Fraction(1, G * T)] * G
+        else:
+            Lc = param(inputs, params, "L_const")
+            if Lc <= 0:
+                raise Reject("EDOM", "L_const > 0")
+            w = [1 / (G * Lc)] * G
+        if variant != "trl":
+            clamp, dual = True, Fraction(3)
+            if G == 1:
+                A = [M(r[0])]                   # verl: mean 0 for a group of one
+    elif variant == "openrlhf":
+        if G == 1:
+            raise Reject("EDOM", "OpenRLHF asserts n_samples_per_prompt > 1")
+        m = sum(r, Fraction(0)) / G
+        A = [M(clampq(x - m, Fraction(-10), Fraction(10))) for x in r]
+        w = [Fraction(1, N)] * G
+        clamp = True
     else:
         raise ValueError("GRPO-DR: unknown variant %r" % variant)
     terms, grad = [], []
@@ -289,11 +407,8 @@ def eval_dr(variant, params, inputs, ctx):
         if not mask[t]:
             grad.append(mpf(0))
             continue
-        rho = mp.exp(M(logp[t] - old[t]))
-        u = rho * A[i]
-        v = min(max(rho, M(1 - el)), M(1 + eh)) * A[i]
-        s, ds = (u, u) if u <= v else (v, mpf(0))
-        terms.append(M(w[i]) * s)
+        s_, ds = ppo_term(logp[t] - old[t], A[i], el, eh, clamp, dual)
+        terms.append(M(w[i]) * s_)
         grad.append(-M(w[i]) * ds)
     return {"loss": -mp.fsum(terms), "adv": A, "grad": grad}
 
@@ -304,41 +419,52 @@ def eval_dr(variant, params, inputs, ctx):
 
 def eval_gspo(variant, params, inputs, ctx):
     """m_i = (1/n_i) sum_t (logp_t - old_logp_t), s_i = e^{m_i} (verl: e^{min(m_i, 10)});
-    loss = -(1/G) sum_i min(s_i A_i, clip(s_i, 1 - eps_low, 1 + eps_high) A_i);
-    grad_t = -(1/G) A_i s_i / n_i where the unclipped term is the min (and the cap does not
+    loss = -(1/B) sum_i min(s_i A_i, clip(s_i, 1 - eps_low, 1 + eps_high) A_i);
+    grad_t = -(1/B) A_i s_i / n_i where the unclipped term is the min (and the cap does not
     bind strictly), else 0.  verl's "GSPO-token" form sg(s_i) pi_t/sg(pi_t) has the same value
-    and, with A per sequence, the same gradient under seq-mean-token-mean."""
-    n, G, (logp, old), (adv,), lens, mask, seq, cnt = layout(inputs, ("logp", "old_logp"),
-                                                             ("adv",))
-    el, eh = clip_params(inputs, params)
-    if variant not in ("gspo", "verl"):
+    and, with A per sequence, the same gradient under seq-mean-token-mean.  A sequence without a
+    token (TRL's mask.sum(-1).clamp(min=1), verl's seq_lengths.clamp(min=1)) has m = 0, s = 1 and
+    no term: B counts it (gspo, verl: the mean over every row) or not (openrlhf: the sample-level
+    mean over the sequences with a token)."""
+    if variant not in ("gspo", "verl", "openrlhf"):
         raise ValueError("GRPO-GSPO: unknown variant %r" % variant)
+    names = ("logp", "old_logp")
+    n, G, (logp, old), lens, mask, seq, cnt = layout_empty(inputs, names)
+    sraw = inputs.get("adv")
+    if not isinstance(sraw, list) or len(sraw) != G:
+        raise Reject("EINVAL", "adv must hold one entry per sequence (%d)" % G)
+    (adv,) = finite([sraw], ("adv",))
+    el, eh = clip_params(inputs, params)
+    B = sum(1 for c in cnt if c) if variant == "openrlhf" else G
     msum = [Fraction(0)] * G
     for t in range(n):
         if mask[t]:
             msum[seq[t]] += logp[t] - old[t]
     s, active, terms = [], [], []
     for i in range(G):
-        m = msum[i] / cnt[i]
+        m = msum[i] / cnt[i] if cnt[i] else Fraction(0)
         capped = variant == "verl" and m > 10
         si = mp.exp(M(min(m, Fraction(10)) if variant == "verl" else m))
         u = si * M(adv[i])
         v = min(max(si, M(1 - el)), M(1 + eh)) * M(adv[i])
-        if u <= v:
+        s.append(si)
+        if cnt[i] == 0:
+            terms.append(mpf(0))
+            active.append(False)
+        elif u <= v:
             terms.append(u)
             active.append(not capped)
         else:
             terms.append(v)
             active.append(False)
-        s.append(si)
     grad = []
     for t in range(n):
         i = seq[t]
         if mask[t] and active[i]:
-            grad.append(-M(adv[i]) * s[i] / (G * cnt[i]))
+            grad.append(-M(adv[i]) * s[i] / (B * cnt[i]))
         else:
             grad.append(mpf(0))
-    return {"loss": -mp.fsum(terms) / G, "s": s, "grad": grad}
+    return {"loss": -mp.fsum(terms) / B, "s": s, "grad": grad}
 
 
 # ----------------------------------------------------------------------------------------------

@@ -159,17 +159,20 @@ def eval_egreedy(variant, params, inputs, ctx):
 #   seed-000  per row the response is the prefix of ones of the mask; the score is added at its
 #             last token; delta_t = r_t + gamma V_{t+1} - V_t with V after the last token 0;
 #             A_t = sum_l (gamma lambda)^l delta_{t+l}; returns A + V; 0 at padding.
-#   trl       a prefix mask of n ones; rewards at positions >= n are 0; the score is added at
+#   trl       TRL 1.10 PPOTrainer: the response ends at the first 0 of the mask, position n
+#             (sequence_length = the first pad token - 1; a later 1 is padding too); every
+#             column's reward is read (the GAE loop over rewards[:, t]); the score is added at
 #             position n (one past the last token) when n < W, else at n - 1; values at
-#             positions > n are 0 (the value at position n is kept); the recursion runs over the
-#             whole width with V after position W - 1 equal to 0; returns = A + V.
+#             positions > n are 0 (masked_fill with padding_mask_p1: the value at position n is
+#             kept); the recursion runs over the whole width with V after position W - 1 equal
+#             to 0; returns = A + V.
 #   verl      any mask; the score at the last position with mask 1; backwards with carried
 #             next-value and advantage: at a masked position both are carried unchanged from
 #             t + 1 (the advantage written there is the carried one); returns = A + V (values as
 #             given).
-#   openrlhf  any mask; the score at the last position with mask 1; rewards and values
-#             multiplied by the mask, then the plain recursion over the width; returns = A + V
-#             (masked values).
+#   openrlhf  any mask; the score clamped to [-10, 10] (compute_reward's reward.clip_range) at
+#             the last position with mask 1; rewards and values multiplied by the mask, then
+#             the plain recursion over the width; returns = A + V (masked values).
 # Defaults: seed-000 gamma 1 (000 §1.1), lambda 0.95 (003); trl 1, 0.95; verl and openrlhf 1, 1.
 # ----------------------------------------------------------------------------------------------
 
@@ -203,7 +206,7 @@ def gae_row(r, V, m, score, g, lam, variant):
     n = len(ones)
     r = list(r)
     V = list(V)
-    if variant in ("seed-000", "trl") and not prefix:
+    if variant == "seed-000" and not prefix:
         raise Reject("EINVAL", "%s: the mask of a row must be ones then zeros" % variant)
     if variant == "seed-000":
         r[n - 1] += score
@@ -218,7 +221,8 @@ def gae_row(r, V, m, score, g, lam, variant):
         ret = [adv[t] + V[t] if t < n else Fraction(0) for t in range(W)]
         return adv, ret
     if variant == "trl":
-        rr = [r[t] if t < n else Fraction(0) for t in range(W)]
+        n = list(m).index(0) if 0 in m else W      # the first pad token ends the response
+        rr = list(r)
         rr[n if n < W else n - 1] += score
         VV = [V[t] if t <= n else Fraction(0) for t in range(W)]
         adv = [Fraction(0)] * W
@@ -229,6 +233,8 @@ def gae_row(r, V, m, score, g, lam, variant):
             adv[t] = run
         return adv, [adv[t] + VV[t] for t in range(W)]
     last = ones[-1]
+    if variant == "openrlhf":
+        score = min(max(score, Fraction(-10)), Fraction(10))   # r.clamp(-10, 10)
     r[last] += score
     if variant == "verl":
         adv = [Fraction(0)] * W

@@ -97,21 +97,24 @@ def k3_of(ell):
 
 # variant -> (estimator, where the score goes, default beta)
 #   seed-000         k1 = l; score at the last token of the mask (13.9: t = T)
-#   trl-k1, trl-k3   TRL 1.10 experimental PPO: logr = ref - logp, kl = -logr (k1) or
-#                    (e^{logr} - 1) - logr (k3), no clamp; the score goes one slot past the last
-#                    token when that slot exists (sequence_lengths + 1 < width), else on it
-#   verl-k1          verl kl_penalty "kl": l; score at the last response token
+#   trl-k1, trl-k3   TRL 1.10 experimental PPO: sequence_length = (the first pad token) - 1, so
+#                    the response ends at the first 0 of the mask; logprobs and ref_logprobs are
+#                    INVALID_LOGPROB after it (kl 0 there); logr = ref - logp, kl = -logr (k1)
+#                    or (e^{logr} - 1) - logr (k3), no clamp; the score at sequence_length + 1
+#                    when that slot exists (< width), else at sequence_length
+#   verl-k1          verl kl_penalty "kl": l, times the mask; score at the last response token
 #   verl-low-var-kl  verl "low_var_kl"/"k3": c = clamp(ref - logp, -20, 20), clamp(e^c - c - 1,
 #                    -10, 10)
-#   openrlhf-k1/-k3  OpenRLHF compute_approx_kl: k1 or k3, then clamp(-10, 10) for every estimator
+#   openrlhf-k1/-k3  OpenRLHF compute_approx_kl and compute_reward, in binary32 (eval_tokrew_orl)
 TOKREW = {
     "seed-000": ("k1", "last", 0.1),
-    "trl-k1": ("k1", "after", 0.05),
-    "trl-k3": ("k3", "after", 0.05),
+    "trl-k1": ("k1", "trl", 0.05),
+    "trl-k3": ("k3", "trl", 0.05),
     "verl-k1": ("k1", "last", 0.001),
     "verl-low-var-kl": ("verl-k3", "last", 0.001),
-    "openrlhf-k1": ("openrlhf-k1", "last", 0.01),
-    "openrlhf-k3": ("openrlhf-k3", "last", 0.01),
+    "openrlhf-k1": ("k1", "openrlhf", 0.01),
+    "openrlhf-k2": ("k2", "openrlhf", 0.01),
+    "openrlhf-k3": ("k3", "openrlhf", 0.01),
 }
 
 
@@ -125,10 +128,6 @@ def estimator(kind, ell):
         c = clamp(-ell, Fraction(-20), Fraction(20))
         k = k3_of(-c)                       # e^c - c - 1 = k3 at l = -c
         return clamp(k, mpf(-10), mpf(10))
-    if kind == "openrlhf-k1":
-        return M(clamp(ell, Fraction(-10), Fraction(10)))
-    if kind == "openrlhf-k3":
-        return clamp(k3_of(ell), mpf(-10), mpf(10))
     raise ValueError(kind)
 
 
@@ -136,19 +135,68 @@ def eval_tokrew(variant, params, inputs, ctx):
     if variant not in TOKREW:
         raise ValueError("PPO-TOKREW: unknown variant %r" % variant)
     kind, where, _ = TOKREW[variant]
+    if where == "openrlhf":
+        return eval_tokrew_orl(kind, params, inputs)
     n, (logp, ref) = arrays(inputs, ("logp", "ref"), "tokens")
     mask = mask_of(inputs, n)
     score = param(inputs, params, "score")
     beta = param(inputs, params, "beta")
     if beta < 0:
         raise Reject("EDOM", "beta = %s < 0" % float(beta))
-    last = max(i for i in range(n) if mask[i])
-    end = last + 1 if where == "after" and last + 1 < n else last
-    kl = [estimator(kind, logp[i] - ref[i]) if mask[i] else mpf(0) for i in range(n)]
+    if where == "trl":
+        n0 = mask.index(0) if 0 in mask else n       # the first pad token ends the response
+        if n0 == 0:
+            raise Reject("EDOM", "the mask starts with 0: a response of no token")
+        counts = [i < n0 for i in range(n)]
+        end = n0 if n0 < n else n0 - 1
+    else:
+        counts = [bool(m) for m in mask]
+        end = max(i for i in range(n) if mask[i])
+    kl = [estimator(kind, logp[i] - ref[i]) if counts[i] else mpf(0) for i in range(n)]
     rewards = [-M(beta) * kl[i] + (M(score) if i == end else 0) for i in range(n)]
     kl_sum = mp.fsum(kl)
     return {"rewards": rewards, "kl": kl, "reward_sum": M(score) - M(beta) * kl_sum,
             "kl_sum": kl_sum}
+
+
+def eval_tokrew_orl(kind, params, inputs):
+    """OpenRLHF 0.11 compute_approx_kl and compute_reward, which work in binary32 (log_probs
+    .float()) whatever the run's dtype: l = f32(f32(logp) - f32(ref)); k1 = l, k2 = f32(l l)/2,
+    k3 =
+    f32(f32(e^{-l} - 1) + l) ((-log_ratio).exp() - 1 + log_ratio); log_ratio.clamp(-10, 10)
+    (an infinite e^{-l} gives 10).  compute_reward: kl_coef <= 0 becomes 0; r.clamp(-10, 10)
+    (reward.clip_range), cast to binary32 (.to(kl.dtype)); kl_reward = -kl_coef * kl at every
+    token (nothing masks it), the Python scalar taken in binary32; the score scattered at the
+    last position whose mask is 1; reward = last_reward + kl_reward.  reward_sum =
+    reward.sum(-1), kl_sum likewise, binary32 sums left to right.  kl is reported unmasked."""
+    n, (logp, ref) = arrays(inputs, ("logp", "ref"), "tokens")
+    mask = mask_of(inputs, n)
+    score = param(inputs, params, "score")
+    beta = param(inputs, params, "beta")
+    coef = beta if beta > 0 else Fraction(0)
+    nb = f32(-coef)
+    s = f32(clamp(score, Fraction(-10), Fraction(10)))
+    end = max(i for i in range(n) if mask[i])
+    kl, rewards = [], []
+    for i in range(n):
+        lp = f32_in(logp[i], "logp[%d]" % i)
+        rf = f32_in(ref[i], "ref[%d]" % i)
+        ell = f32_fin(f32_op("-", lp, rf), "logp - ref")
+        if kind == "k1":
+            k = ell
+        elif kind == "k2":
+            k = f32_op("*", ell, ell) / 2       # log_ratio**2 / 2.0 (inf stays inf)
+        else:
+            e = exp32(-ell)
+            k = math.inf if math.isinf(e) else f32_op("+", f32_op("-", e, 1.0), ell)
+        k = plus0(clamp(k, -10.0, 10.0))
+        kr = f32_fin(f32_op("*", nb, k), "beta kl")
+        r = f32_fin(f32_op("+", s, kr), "a reward") if i == end else kr
+        kl.append(k)
+        rewards.append(plus0(r))
+    return {"rewards": [mpf(x) for x in rewards], "kl": [mpf(x) for x in kl],
+            "reward_sum": mpf(plus0(f32_fin(sum32(rewards), "the sum of the rewards"))),
+            "kl_sum": mpf(plus0(f32_fin(sum32(kl), "the sum of the estimates")))}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -369,13 +417,22 @@ def eval_is(variant, params, inputs, ctx):
 # PPO-CLIP (13.12), PPO-DUALCLIP: the token-mean loss -mean_t s_t over the mask
 # ----------------------------------------------------------------------------------------------
 
-# variant -> (log-ratio clamped to [-20, 20], dual clip for A < 0)
+# variant -> (log-ratio clamped to [-20, 20], dual clip for A < 0, the clip fraction a binary32
+# mean, rho = 1 at a masked token, TRL's delta cap on the unclipped ratio)
 CLIP = {
-    ("PPO-CLIP", "plain"): (False, False),      # 000 13.12, 003; TRL
-    ("PPO-CLIP", "clamped"): (True, False),     # OpenRLHF PolicyLoss (dual_clip None)
-    ("PPO-CLIP", "verl"): (True, True),         # verl compute_policy_loss_vanilla
-    ("PPO-DUALCLIP", "dual-clip"): (True, True),  # verl always; OpenRLHF --actor.dual_clip
-    ("PPO-DUALCLIP", "none"): (False, False),   # TRL, the seeds
+    ("PPO-CLIP", "plain"): (False, False, False, False, False),      # 000 13.12, 003
+    # TRL PPOTrainer: INVALID_LOGPROB fills both log-probabilities at padding (rho = 1);
+    # masked_mean((pg_losses2 > pg_losses).float()) is a float32 mean
+    ("PPO-CLIP", "trl"): (False, False, True, True, False),
+    ("PPO-CLIP", "trl-grpo"): (False, False, True, False, False),    # GRPOTrainer dapo/bnpo
+    ("PPO-CLIP", "clamped"): (True, False, True, False, False),      # OpenRLHF PolicyLoss
+    ("PPO-CLIP", "verl"): (True, True, True, False, False),          # compute_policy_loss_vanilla
+    ("PPO-DUALCLIP", "dual-clip"): (True, True, True, False, False),  # verl; OpenRLHF dual_clip
+    ("PPO-DUALCLIP", "clamped"): (True, False, True, False, False),  # OpenRLHF, dual_clip None
+    ("PPO-DUALCLIP", "none"): (False, False, False, False, False),   # the seeds
+    ("PPO-DUALCLIP", "trl"): (False, False, True, True, False),      # TRL PPOTrainer
+    # TRL GRPOTrainer delta: coef_1 = torch.clamp(coef_1, max=delta) after coef_2 is formed
+    ("PPO-DUALCLIP", "trl-delta"): (False, False, True, False, True),
 }
 
 
@@ -388,7 +445,7 @@ def eval_clip(formula, variant, params, inputs, ctx):
     fraction of masked tokens where clip(rho) A < rho A (what the libraries log)."""
     if (formula, variant) not in CLIP:
         raise ValueError("%s: unknown variant %r" % (formula, variant))
-    clamped, dual = CLIP[(formula, variant)]
+    clamped, dual, cf32, masked_one, cap = CLIP[(formula, variant)]
     n, (logp, old, adv) = arrays(inputs, ("logp", "old_logp", "adv"), "tokens")
     mask = mask_of(inputs, n)
     el, eh = param(inputs, params, "eps_low"), param(inputs, params, "eps_high")
@@ -399,19 +456,29 @@ def eval_clip(formula, variant, params, inputs, ctx):
         c = param(inputs, params, "c")
         if not c > 1:
             raise Reject("EDOM", "the dual-clip bound c must be > 1")
+    if cap:
+        c = param(inputs, params, "c")
+        if not c > 0:
+            raise Reject("EDOM", "the ratio cap delta must be > 0")
     lo, hi = M(1 - el), M(1 + eh)
     N = sum(mask)
     surr, ratio, grad = [], [], []
     nclip = 0
     for i in range(n):
-        ell = logp[i] - old[i]
+        ell = Fraction(0) if masked_one and not mask[i] else logp[i] - old[i]
         lc = clamp(ell, Fraction(-20), Fraction(20)) if clamped else ell
         rho = exp_q(lc)
         A = M(adv[i])
-        u = rho * A
-        cl = rho * A if lo <= rho <= hi else clamp(rho, lo, hi) * A
+        if cap and rho > M(c):
+            u, du = M(c) * A, mpf(0)      # min(coef_1, delta): constant where it binds
+        else:
+            u, du = rho * A, rho * A
+        inside = lo <= rho <= hi
+        cl = rho * A if inside else clamp(rho, lo, hi) * A
         s = min(u, cl)
-        deriv = A * rho if u <= cl else mpf(0)    # u = cl only inside [lo, hi] (or A = 0)
+        # the unclipped term where it is the smaller (or ties: inside [lo, hi] both slopes are
+        # rho A), the clipped one (slope 0 outside the range) otherwise
+        deriv = du if u <= cl else (rho * A if inside else mpf(0))
         if dual and adv[i] < 0:
             ca = M(c * adv[i])
             if ca > s:
@@ -426,8 +493,10 @@ def eval_clip(formula, variant, params, inputs, ctx):
         else:
             surr.append(mpf(0))
             grad.append(mpf(0))
+    # the libraries average a float32 0/1 tensor: f32(k/N), in a float64 run too
+    cf = mpf(f32(Fraction(nclip, N))) if cf32 else mpf(nclip) / N
     return {"loss": -mp.fsum(surr) / N, "surrogate": surr, "ratio": ratio, "grad": grad,
-            "clipfrac": mpf(nclip) / N}
+            "clipfrac": cf}
 
 
 def eval_clip_ex2(variant, params, inputs, ctx):
@@ -450,22 +519,38 @@ def eval_clip_ex2(variant, params, inputs, ctx):
 # PPO-VALUE: the value loss, its targets, and the full objective with the entropy bonus
 # ----------------------------------------------------------------------------------------------
 
-# variant -> (factor on the mean: 1/2 or 1, clipped form: None, "clamp" (clamp(V, V_old +- c):
-# TRL, verl) or "delta" (V_old + clamp(V - V_old, -c, c): OpenRLHF))
+# variant -> (factor on the mean: 1/2 or 1, clipped form: None, "clamp" (torch.clamp(V, V_old -
+# c, V_old + c): TRL), "maxmin" (verl's clip_by_value = max(min(V, hi), lo)) or "delta" (V_old +
+# clamp(V - V_old, -c, c): OpenRLHF), the clip fraction a binary32 mean, TRL's masked fill)
 VALUE = {
-    "seed-000": (Fraction(1), None),
-    "trl": (Fraction(1, 2), "clamp"),
-    "verl": (Fraction(1, 2), "clamp"),
-    "openrlhf": (Fraction(1, 2), "delta"),
-    "openrlhf-unclipped": (Fraction(1, 2), None),
+    "seed-000": (Fraction(1), None, False, False),
+    "trl": (Fraction(1, 2), "clamp", True, True),
+    "verl": (Fraction(1, 2), "maxmin", True, False),
+    "openrlhf": (Fraction(1, 2), "delta", False, False),
+    "openrlhf-unclipped": (Fraction(1, 2), None, False, False),
 }
+
+
+def pass_factor(form, x, lo, hi):
+    """The factor by which the clipped value passes d/dV on, as autograd forms it: torch.clamp
+    1 inside its bounds and at them (0 outside); max(min(x, hi), lo) halves it at each tie (the
+    backward of torch.min and torch.max split a tie evenly)."""
+    if form != "maxmin":
+        return Fraction(1) if lo <= x <= hi else Fraction(0)
+    f = Fraction(1) if x < hi else Fraction(1, 2) if x == hi else Fraction(0)
+    m = min(x, hi)
+    return f * (Fraction(1) if m > lo else Fraction(1, 2) if m == lo else Fraction(0))
 
 
 def eval_value_loss(variant, params, inputs, ctx):
     """l_t = (V - R)^2, or max((V - R)^2, (Vc - R)^2) with Vc the clipped value; loss = k
     sum_t mask_t l_t / N (k = 1/2 in the libraries, 1 in the seeds' (V - R)^2); grad = d loss /
-    d V_t; clipfrac = fraction of masked tokens where the clipped square is the larger."""
-    half, form = VALUE[variant]
+    d V_t as autograd forms it: 2 (V - R) where the unclipped square is the larger, 2 (Vc - R)
+    times the clamp's pass factor where the clipped one is (0: Vc a bound), the mean of the two
+    at a tie (torch.max); clipfrac = fraction of masked tokens where the clipped square is the
+    larger (binary32 in TRL and verl).  TRL fills vpred and the rollout's values with 0 at
+    padding (masked_fill(padding_mask_p1, 0)) and leaves vf_loss_max unzeroed there."""
+    half, form, cf32, masked_zero = VALUE[variant]
     n, (V, Vo, R) = arrays(inputs, ("values", "old_values", "returns"), "tokens")
     mask = mask_of(inputs, n)
     c = None
@@ -477,24 +562,28 @@ def eval_value_loss(variant, params, inputs, ctx):
     losses, grad = [], []
     nclip, s = 0, Fraction(0)
     for i in range(n):
-        d1 = V[i] - R[i]
+        v, vo = (Fraction(0), Fraction(0)) if masked_zero and not mask[i] else (V[i], Vo[i])
+        d1 = v - R[i]
         l, g = d1 * d1, 2 * d1
         if form:
-            vc = clamp(V[i], Vo[i] - c, Vo[i] + c) if form == "clamp" else \
-                Vo[i] + clamp(V[i] - Vo[i], -c, c)
+            if form == "delta":
+                vc = vo + clamp(v - vo, -c, c)
+                p = pass_factor(form, v - vo, -c, c)
+            else:
+                vc = clamp(v, vo - c, vo + c)
+                p = pass_factor(form, v, vo - c, vo + c)
             d2 = vc - R[i]
             if d2 * d2 > l:
-                l, g = d2 * d2, 0            # vc is constant: V is outside its clip range
+                l, g = d2 * d2, 2 * d2 * p       # p = 0: vc a bound, V outside its range
                 nclip += mask[i]
-            elif d2 * d2 == l and vc != V[i] and mask[i]:
-                ctx.ambiguous.append("token %d: the two squares tie outside the clip range; "
-                                     "the unclipped derivative is used" % i)
+            elif d2 * d2 == l:
+                g = (2 * d1 + 2 * d2 * p) / 2    # torch.max halves the gradient at the tie
         if mask[i]:
             s += l
-        losses.append(M(l) if mask[i] else mpf(0))
+        losses.append(M(l) if mask[i] or masked_zero else mpf(0))
         grad.append(M(half * g / N) if mask[i] else mpf(0))
-    return {"loss": M(half * s / N), "losses": losses, "grad": grad,
-            "clipfrac": M(Fraction(nclip, N))}
+    cf = mpf(f32(Fraction(nclip, N))) if cf32 else M(Fraction(nclip, N))
+    return {"loss": M(half * s / N), "losses": losses, "grad": grad, "clipfrac": cf}
 
 
 def eval_value_target(variant, params, inputs, ctx):
@@ -542,7 +631,14 @@ def eval_objective(variant, params, inputs, ctx):
     for t in range(T):
         p = softmax_mp([M(x) for x in zq[t * Vn:(t + 1) * Vn]])
         H.append(-mp.fsum(x * mp.log(x) for x in p if x > 0))
-    hm = mp.fsum(H[t] for t in range(T) if mask[t]) / sum(mask)
+    if variant == "objective-trl":
+        # TRL logs entropy_stats[...] = entropy.mean(): every position, a float32 stats tensor
+        with mp.workprec(mp.prec + 64):
+            hm = mp.fsum(H) / T
+        sign, man, ex, _ = hm._mpf_
+        hm = mpf(f32((-1) ** sign * Fraction(int(man)) * Fraction(2) ** int(ex)))
+    else:
+        hm = mp.fsum(H[t] for t in range(T) if mask[t]) / sum(mask)
     obj = M(l_clip) - M(c1) * M(l_vf) + M(c2) * hm
     return {"entropy": H, "entropy_mean": hm, "objective": obj, "loss": -obj}
 
@@ -554,15 +650,17 @@ OBJECTIVE = ("objective-seed", "objective-trl", "objective-separate-critic")
 # PPO-WHITEN (000 section 3.2's whiten; CONVENTIONS.md)
 # ----------------------------------------------------------------------------------------------
 
-# variant -> (ddof, eps form, mean re-added, masked positions set to 0)
-#   inside: (A - mu)/sqrt(var + eps); clamp: (A - mu)/sqrt(max(var, eps));
-#   outside: (A - mu)/(std + eps)
+# variant -> (ddof, eps form, mean re-added, masked positions set to 0, the Bessel factor
+# N/(N - 1) in binary32)
+#   inside: (A - mu)/sqrt(var + eps); outside: (A - mu)/(std + eps)
+#   TRL's and verl's masked_var form mask_sum / (mask_sum - 1) of two int64 sums: torch's true
+#   division of integer tensors gives the default dtype, float32, in a float64 run too.
+#   OpenRLHF ("openrlhf") computes its statistics in binary32 (eval_whiten_f32).
 WHITEN = {
-    "trl": (1, "inside", False, True),
-    "verl": (1, "inside", False, False),
-    "trl-rewards": (1, "inside", True, True),
-    "openrlhf": (0, "clamp", False, False),
-    "eps-outside": (1, "outside", False, False),
+    "trl": (1, "inside", False, True, True),
+    "verl": (1, "inside", False, False, True),
+    "trl-rewards": (1, "inside", True, True, True),
+    "eps-outside": (1, "outside", False, False, False),
 }
 
 
@@ -572,7 +670,7 @@ def eval_whiten(variant, params, inputs, ctx):
     mean is re-added), and 0 at masked positions where the convention fills them."""
     if variant not in WHITEN:
         raise ValueError("PPO-WHITEN: unknown variant %r" % variant)
-    ddof, form, readd, zero = WHITEN[variant]
+    ddof, form, readd, zero, bessel32 = WHITEN[variant]
     n, (A,) = arrays(inputs, ("values",), "values")
     mask = mask_of(inputs, n)
     eps = param(inputs, params, "eps")
@@ -582,7 +680,11 @@ def eval_whiten(variant, params, inputs, ctx):
     if len(xs) - ddof <= 0:
         raise Reject("EDOM", "%d masked values: n - ddof <= 0" % len(xs))
     mu = sum(xs) / len(xs)
-    var = sum((x - mu) ** 2 for x in xs) / (len(xs) - ddof)
+    if bessel32:
+        k = len(xs)
+        var = sum((x - mu) ** 2 for x in xs) / k * Fraction(f32(Fraction(k, k - 1)))
+    else:
+        var = sum((x - mu) ** 2 for x in xs) / (len(xs) - ddof)
     std = mp.sqrt(M(var))
     if form == "inside":
         scale = mp.sqrt(M(var + eps))
@@ -689,6 +791,7 @@ def eval_klctl(variant, params, inputs, ctx):
 # ----------------------------------------------------------------------------------------------
 
 F32_LIBS = ("trl-float32", "verl-float32", "openrlhf-float32")
+RATIO_F32 = ("trl-float32", "clamp-20-float32")    # verl's and OpenRLHF's are one reading
 
 
 def f32_in(x, name):
@@ -718,11 +821,26 @@ def exp32(x):
 
 
 def sum32(xs):
-    """torch.sum in binary32, read left to right: s = 0; s = f32(s + x)."""
-    s = 0.0
-    for x in xs:
-        s = f32_op("+", s, x)
-    return s
+    """torch.sum of a binary32 row, as torch 1.13's CPU kernel orders it (observed on torch
+    itself): up to 7 terms go to four accumulators a_j += x_{4k+j} over the full groups of
+    four, the remaining terms into a_0, and the result is ((a_0 + a_1) + a_2) + a_3, every
+    addition rounded to binary32; a longer row is read left to right here (torch vectorises
+    it; the goldens' rows are shorter)."""
+    xs = list(xs)
+    n = len(xs)
+    if n > 7:
+        s = 0.0
+        for x in xs:
+            s = f32_op("+", s, x)
+        return s
+    a = [0.0] * 4
+    m = n - n % 4
+    for i in range(0, m, 4):
+        for j in range(4):
+            a[j] = f32_op("+", a[j], xs[i + j])
+    for i in range(m, n):
+        a[0] = f32_op("+", a[0], xs[i])
+    return f32_op("+", f32_op("+", f32_op("+", a[0], a[1]), a[2]), a[3])
 
 
 def rsqrt32(x):
@@ -774,7 +892,8 @@ def eval_clip_f32(formula, variant, params, inputs, ctx):
     -a, exp's result); 0 where the clip, the dual bound or the clamp binds strictly; half at a
     tie of the dual bound (torch's max and min share the gradient at a tie).  clipfrac =
     f32(k/N).  A masked token's loss enters TRL's and OpenRLHF's sum as loss * 0 (NaN for an
-    infinite loss), verl's masked_sum drops it."""
+    infinite loss), verl's masked_sum drops it; TRL's rho is 1 at a masked token (both
+    log-probabilities INVALID_LOGPROB)."""
     clamped, dual = CLIP_F32[(formula, variant)]
     n, (logp, old, adv) = arrays(inputs, ("logp", "old_logp", "adv"), "tokens")
     mask = mask_of(inputs, n)
@@ -792,12 +911,16 @@ def eval_clip_f32(formula, variant, params, inputs, ctx):
     g = f32_op("/", 1.0, float(N))
     terms, surr, ratio, grad = [], [], [], []
     nclip = 0
+    masked_one = variant == "trl-float32"      # TRL's INVALID_LOGPROB at padding: rho = 1
     for i in range(n):
-        lp = f32_in(logp[i], "logp[%d]" % i)
-        ol = f32_in(old[i], "old_logp[%d]" % i)
         a = f32_in(adv[i], "adv[%d]" % i)
-        ell = f32_fin(f32_op("-", lp, ol), "logp - old_logp")
-        lc = clamp(ell, -20.0, 20.0) if clamped else ell
+        if masked_one and not mask[i]:
+            ell = lc = 0.0
+        else:
+            lp = f32_in(logp[i], "logp[%d]" % i)
+            ol = f32_in(old[i], "old_logp[%d]" % i)
+            ell = f32_fin(f32_op("-", lp, ol), "logp - old_logp")
+            lc = clamp(ell, -20.0, 20.0) if clamped else ell
         rho = f32_fin(exp32(lc), "the ratio e^l")
         u = f32_op("*", a, rho)
         v = f32_op("*", a, clamp(rho, lo, hi))
@@ -833,7 +956,7 @@ def eval_clip_f32(formula, variant, params, inputs, ctx):
             "clipfrac": mpf(f32_op("/", float(nclip), float(N)))}
 
 
-WHITEN_F32 = F32_LIBS + ("trl-rewards-float32",)
+WHITEN_F32 = F32_LIBS + ("trl-rewards-float32", "openrlhf")
 
 
 def eval_whiten_f32(variant, params, inputs, ctx):
@@ -843,9 +966,10 @@ def eval_whiten_f32(variant, params, inputs, ctx):
     positions; one masked value is refused (TRL's N/(N - 1) is inf and 0 inf NaN; verl raises);
     trl-rewards-float32 (shift_mean=False) then f32(w + mean), 0 at masked positions.
     OpenRLHF: the same mean and sum of squares, var = f32(S2/N) (no Bessel factor), scale =
-    f32(sqrt(max(var, f32(eps)))).  std = f32(sqrt(var)) (reported; the libraries form only
-    var).  verl's masked_sum drops a masked square; TRL and OpenRLHF multiply it by 0, NaN
-    when it is infinite."""
+    f32(sqrt(max(var, f32(eps)))); "openrlhf" is its float64 run, the statistics of
+    all_advantages.float() in binary32 and (A - mean) rstd on the float64 advantages.  std =
+    f32(sqrt(var)) (reported; the libraries form only var).  verl's masked_sum drops a masked
+    square; TRL and OpenRLHF multiply it by 0, NaN when it is infinite."""
     n, (A,) = arrays(inputs, ("values",), "values")
     mask = mask_of(inputs, n)
     eps = param(inputs, params, "eps")
@@ -854,7 +978,8 @@ def eval_whiten_f32(variant, params, inputs, ctx):
     N = sum(mask)
     trl = variant in ("trl-float32", "trl-rewards-float32")
     readd = variant == "trl-rewards-float32"
-    if variant != "openrlhf-float32" and N < 2:
+    orl = variant in ("openrlhf-float32", "openrlhf")
+    if not orl and N < 2:
         raise Reject("EDOM", "one masked value: N/(N - 1) divides by 0")
     x = [f32_in(A[i], "values[%d]" % i) for i in range(n)]
     s1 = f32_fin(sum32(f32_op("*", x[i], float(mask[i])) for i in range(n)), "the sum")
@@ -871,7 +996,7 @@ def eval_whiten_f32(variant, params, inputs, ctx):
     s2 = f32_fin(sum32(sq), "the sum of squares")
     var = f32_op("/", s2, float(N))
     e32 = f32(float(eps))
-    if variant == "openrlhf-float32":
+    if orl:
         scale = f32_op("sqrt", max(var, e32))
     else:
         var = f32_fin(f32_op("*", var, f32_op("/", float(N), float(N - 1))), "the variance")
@@ -883,6 +1008,10 @@ def eval_whiten_f32(variant, params, inputs, ctx):
     for i in range(n):
         if trl and not mask[i]:
             out.append(mpf(0))
+        elif variant == "openrlhf":
+            # a float64 run: exp.advantages = (exp.advantages - mean) * rstd, the float64
+            # advantages against the float32 statistics (a float64 result)
+            out.append(M((A[i] - Fraction(mean)) * Fraction(r)))
         else:
             w = f32_op("*", c[i], r)
             if readd:
@@ -919,9 +1048,13 @@ def eval_value_f32(variant, params, inputs, ctx):
     verl = variant == "verl-float32"
     terms, losses, grad = [], [], []
     k = 0
+    masked_zero = variant == "trl-float32"    # vpred, values masked_fill(padding_mask_p1, 0)
     for i in range(n):
-        v = f32_in(V[i], "values[%d]" % i)
-        o = f32_in(Vo[i], "old_values[%d]" % i)
+        if masked_zero and not mask[i]:
+            v = o = 0.0
+        else:
+            v = f32_in(V[i], "values[%d]" % i)
+            o = f32_in(Vo[i], "old_values[%d]" % i)
         r = f32_in(R[i], "returns[%d]" % i)
         if form == "clamp":
             lo, hi = f32_op("-", o, c32), f32_op("+", o, c32)
@@ -957,7 +1090,7 @@ def eval_value_f32(variant, params, inputs, ctx):
             grad.append(mpf(plus0(d)))
         else:
             terms.append(0.0)
-            losses.append(mpf(0))
+            losses.append(mpf(q) if masked_zero else mpf(0))   # TRL's vf_loss_max, unzeroed
             grad.append(mpf(0))
     S = f32_fin(sum32(terms), "the sum of the squared errors")
     loss = f32_op("*", 0.5, f32_op("/", S, float(N)))
@@ -986,7 +1119,7 @@ EVALUATORS = {
     "PPO-TOKREW": eval_tokrew,
     "PPO-TOKREW-EX": eval_tokrew_ex,
     "PPO-KLSUM": eval_klsum,
-    "PPO-RATIO": lambda v, p, i, c: (eval_ratio_f32 if v in F32_LIBS
+    "PPO-RATIO": lambda v, p, i, c: (eval_ratio_f32 if v in RATIO_F32
                                      else eval_ratio)(v, p, i, c),
     "PPO-IS": eval_is,
     "PPO-CLIP": lambda v, p, i, c: clip_dispatch("PPO-CLIP", v, p, i, c),
@@ -1002,17 +1135,23 @@ EVALUATORS = {
 PARAMS = {
     "PPO-TOKREW": {v: {"beta": TOKREW[v][2]} for v in TOKREW},
     "PPO-CLIP": {"plain": {"eps_low": 0.2, "eps_high": 0.2},
+                 "trl": {"eps_low": 0.2, "eps_high": 0.2},
+                 "trl-grpo": {"eps_low": 0.2, "eps_high": 0.2},
                  "clamped": {"eps_low": 0.2, "eps_high": 0.2},
                  "verl": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0},
                  "trl-float32": {"eps_low": 0.2, "eps_high": 0.2},
                  "verl-float32": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0},
                  "openrlhf-float32": {"eps_low": 0.2, "eps_high": 0.2}},
     "PPO-DUALCLIP": {"dual-clip": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0},
+                     "clamped": {"eps_low": 0.2, "eps_high": 0.2},
                      "none": {"eps_low": 0.2, "eps_high": 0.2},
+                     "trl": {"eps_low": 0.2, "eps_high": 0.2},
+                     "trl-delta": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0},
                      "trl-float32": {"eps_low": 0.2, "eps_high": 0.2},
                      "verl-float32": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0},
                      "openrlhf-float32": {"eps_low": 0.2, "eps_high": 0.2, "c": 3.0}},
     "PPO-CLIP-EX2": {"seed-003": {"eps": 0.2}},
+    "PPO-RATIO": {"plain": {}, "clamp-20": {}, "trl-float32": {}, "clamp-20-float32": {}},
     "PPO-VALUE": {"seed-000": {}, "trl": {"clip": 0.2}, "verl": {"clip": 0.5},
                   "openrlhf": {"clip": 0.5}, "openrlhf-unclipped": {},
                   "gae-return": {}, "mc-return": {"gamma": 1.0},
@@ -1051,7 +1190,10 @@ PARAM_CHECKS = {f: params_check(f) for f in PARAMS}
 
 # The float32 readings: binary32 results, flat between binary32 neighbours (no derivative).
 SENS_SKIP = {(f, v) for f in ("PPO-RATIO", "PPO-CLIP", "PPO-DUALCLIP", "PPO-VALUE", "PPO-WHITEN")
-             for v in F32_LIBS} | {("PPO-WHITEN", "trl-rewards-float32")}
+             for v in F32_LIBS} | {("PPO-WHITEN", "trl-rewards-float32"),
+                                   ("PPO-WHITEN", "openrlhf"), ("PPO-RATIO", "clamp-20-float32"),
+                                   ("PPO-TOKREW", "openrlhf-k1"), ("PPO-TOKREW", "openrlhf-k2"),
+                                   ("PPO-TOKREW", "openrlhf-k3")}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1088,8 +1230,12 @@ def ppo_detectors(run):
     for v in ("trl", "verl"):
         run.printed("PPO-WHITEN", v, w, "whitened", 0, "-0.999999995", label)
         run.printed("PPO-WHITEN", v, w, "whitened", 2, "0.999999995", label)
-    run.printed("PPO-WHITEN", "openrlhf", w, "whitened", 0, "-1.2247449", label)
-    run.printed("PPO-WHITEN", "openrlhf", w, "whitened", 2, "1.2247449", label)
+    # OpenRLHF's statistics are binary32 in a float64 run too: rstd = f32(1/f32(sqrt(f32(2/3))))
+    # = 1.2247447967529297, not the printed 1.2247449 (sqrt(3/2), exact arithmetic)
+    run.exact("PPO-WHITEN", "openrlhf", w, "whitened", 2,
+              lambda: mpf(f32_op("/", 1.0, f32_op("sqrt", f32(Fraction(2, 3))))),
+              label + " (OpenRLHF: binary32 statistics)")
+    run.not_printed("PPO-WHITEN", "openrlhf", w, "whitened", 2, "1.2247449", label)
     label = "CONVENTIONS KL estimators, l = 2, -2, -29, -100"
     kl = {"logp": [2.0, -2.0, -29.0, -100.0], "ref": [0.0, 0.0, 0.0, 0.0], "mask": [1, 1, 1, 1]}
     for i, printed in enumerate(("1.1353353", "4.3890561")):
@@ -1136,8 +1282,10 @@ def ppo_exact_values(run):
               lambda: mp.log(mpf(0.9) / mpf(0.4)), "log(0.9/0.4) of the binary64 inputs")
     run.exact("PPO-WHITEN", "trl", {"values": [1.0, 2.0, 3.0], "mask": [1, 1, 1]}, "whitened", 2,
               lambda: 1 / mp.sqrt(1 + mpf(1e-8)), "[1, 2, 3]: 1/sqrt(1 + 1e-8)")
-    run.exact("PPO-WHITEN", "openrlhf", {"values": [1.0, 2.0, 3.0], "mask": [1, 1, 1]},
-              "whitened", 2, lambda: mp.sqrt(mpf(3) / 2), "[1, 2, 3]: sqrt(3/2)")
+    run.exact("PPO-WHITEN", "verl", {"values": [1.0, 2.0, 3.0, 4.0], "mask": [1, 1, 1, 1]},
+              "whitened", 3, lambda: mpf(1.5) / mp.sqrt(mpf(1.25) * mpf(f32(Fraction(4, 3)))
+                                                        + mpf(1e-8)),
+              "[1, 2, 3, 4]: 1.5/sqrt(1.25 f32(4/3) + 1e-8), the float32 Bessel factor")
     run.exact("PPO-CLIP-EX2", "seed-003", {"rho": 2.0, "adv": 1.0}, "clipped", None,
               lambda: 1 + mpf(0.2), "clip(2, 0.8, 1.2) = 1 + eps (eps the binary64 0.2)")
 
@@ -1173,6 +1321,21 @@ def selftest_clip(t):
     t.near("no dual clip: e^{log 5}", eval_clip("PPO-DUALCLIP", "none",
                                                 PARAMS["PPO-DUALCLIP"]["none"], det,
                                                 Ctx())["loss"], mp.exp(mpf(LOG5)))
+    t.near("TRL delta = 3: loss 3 at rho = 5", eval_clip("PPO-DUALCLIP", "trl-delta",
+                                                          PARAMS["PPO-DUALCLIP"]["trl-delta"],
+                                                          det, Ctx())["loss"], 3 * mpf(1))
+    big = {"logp": [21.0], "old_logp": [0.0], "adv": [-1.0], "mask": [1], "c": 1e9}
+    dv = eval_clip("PPO-DUALCLIP", "dual-clip", {"eps_low": 0.2, "eps_high": 0.2}, big, Ctx())
+    td = eval_clip("PPO-DUALCLIP", "trl-delta", {"eps_low": 0.2, "eps_high": 0.2}, big, Ctx())
+    t.true("log-ratio 21, c = 1e9: verl e^20, TRL 1e9",
+           abs(dv["loss"] - mp.exp(20)) < mpf(1e-6) and td["loss"] == mpf(1e9))
+    three = {"logp": [0.3, -0.5, 0.0], "old_logp": [0.0, 0.0, 0.0], "adv": [1.0, -1.0, 1.0],
+             "mask": [1, 1, 1]}
+    t.true("the libraries' clip fraction 2/3 is f32(2/3) = 0.6666666865348816",
+           eval_clip("PPO-CLIP", "verl", PARAMS["PPO-CLIP"]["verl"], three,
+                     Ctx())["clipfrac"] == mpf(0.6666666865348816)
+           and eval_clip("PPO-CLIP", "plain", PARAMS["PPO-CLIP"]["plain"], three,
+                         Ctx())["clipfrac"] == mpf(2) / 3)
     for what, ins, code in (("mask 2", dict(batch, mask=[1, 2, 1, 0, 1, 1]), "EDOM"),
                             ("no token", dict(batch, mask=[0] * 6), "EDOM"),
                             ("NaN", dict(batch, adv=[float("nan")] + batch["adv"][1:]), "ENAN"),
@@ -1198,6 +1361,16 @@ def selftest_value(t):
     s = eval_value_loss("seed-000", {}, ins, Ctx())
     u = eval_value_loss("openrlhf-unclipped", {}, ins, Ctx())
     t.near("seed (no 1/2) = 2 x unclipped half", s["loss"], 2 * u["loss"])
+    edge = {"values": [1.5], "old_values": [1.0], "returns": [0.0], "mask": [1]}
+    gv = eval_value_loss("verl", {"clip": 0.5}, edge, Ctx())["grad"][0]
+    go = eval_value_loss("openrlhf", {"clip": 0.5}, edge, Ctx())["grad"][0]
+    gt = eval_value_loss("trl", {"clip": 0.5}, edge, Ctx())["grad"][0]
+    t.true("V at V_old + c: verl's clip_by_value 3/4 of torch.clamp's gradient (%s, %s, %s)"
+           % (gv, go, gt), gv == mpf(1.125) and go == mpf(1.5) and gt == mpf(1.5))
+    pad = {"values": [0.55, 1.4], "old_values": [0.3, 0.7], "returns": [1.0, 0.25],
+           "mask": [1, 0]}
+    t.true("TRL: V = V_old = 0 at padding, the square R^2 kept in losses",
+           eval_value_loss("trl", {"clip": 0.2}, pad, Ctx())["losses"][1] == mpf(0.0625))
     mc = eval_value_target("mc-return", {"gamma": 0.5}, {"rewards": [1.0, 0.0, 2.0]}, Ctx())
     t.near("MC return 1 + 0.25 * 2", mc["target"][0], mpf(1.5))
 
@@ -1206,8 +1379,14 @@ def selftest_whiten(t):
     w = {"values": [1.0, 2.0, 3.0], "mask": [1, 1, 1]}
     got = eval_whiten("trl", {"eps": 1e-8}, w, Ctx())
     t.near("trl [1,2,3]: 1/sqrt(1 + 1e-8)", got["whitened"][2], 1 / mp.sqrt(1 + mpf(1e-8)))
-    got = eval_whiten("openrlhf", {"eps": 1e-8}, w, Ctx())
-    t.near("openrlhf [1,2,3]: sqrt(3/2)", got["whitened"][2], mp.sqrt(mpf(1.5)))
+    got = eval_whiten_f32("openrlhf", {"eps": 1e-8}, w, Ctx())
+    t.true("openrlhf [1,2,3]: f32(1/f32(sqrt(f32(2/3)))), binary32 statistics",
+           got["whitened"][2] == mpf(f32_op("/", 1.0, f32_op("sqrt", f32(Fraction(2, 3))))))
+    four = {"values": [1.0, 2.0, 3.0, 4.0], "mask": [1, 1, 1, 1]}
+    a = eval_whiten("verl", {"eps": 1e-8}, four, Ctx())["whitened"][3]
+    b = eval_whiten("eps-outside", {"eps": 0.0}, four, Ctx())["whitened"][3]
+    t.true("N = 4: the float32 Bessel factor f32(4/3) > 4/3 shrinks the whitened values",
+           a < b and abs(a / b - 1) < mpf(3e-8))
     got = eval_whiten("trl-rewards", {"eps": 1e-8}, w, Ctx())
     t.near("mean re-added: 2 + 1/sqrt(1 + 1e-8)", got["whitened"][2],
            2 + 1 / mp.sqrt(1 + mpf(1e-8)))
@@ -1261,6 +1440,19 @@ def selftest_tokrew(t):
                     {"logp": [-1.0, -2.0, 0.0], "ref": [-1.5, -1.0, 0.0], "mask": [1, 1, 0],
                      "score": 2.0}, Ctx())
     t.true("TRL puts the score one past the last token", g["rewards"][2] == 2)
+    hole = {"logp": [-1.25, -0.5, -2.5, -0.75], "ref": [-1.0, -0.625, -2.0, -0.875],
+            "mask": [1, 0, 1, 0], "score": 2.0}
+    g = eval_tokrew("trl-k1", {"beta": 0.05}, hole, Ctx())
+    t.true("TRL: the response ends at the first 0 (score there, no penalty after)",
+           g["rewards"][1] == 2 and g["kl"][2] == 0 and g["kl"][3] == 0)
+    g = eval_tokrew("openrlhf-k1", {"beta": 0.01}, hole, Ctx())
+    t.true("OpenRLHF keeps the penalty at masked tokens (kl[1] = f32(0.125))",
+           g["kl"][1] == mpf(0.125) and g["rewards"][1] == mpf(f32(f32(-0.01) * 0.125)))
+    g = eval_tokrew("openrlhf-k1", {"beta": 0.01}, dict(hole, score=25.0), Ctx())
+    t.true("OpenRLHF clamps the score to 10", g["rewards"][2] == mpf(f32_op(
+        "+", 10.0, f32_op("*", f32(-0.01), -0.5))))
+    g = eval_tokrew("openrlhf-k1", {"beta": -0.1}, hole, Ctx())
+    t.true("OpenRLHF: beta < 0 is 0", g["rewards"] == [0, 0, 2, 0])
     ex = eval_tokrew_ex("seed-000", {}, EX, Ctx())
     t.true("0.810930", abs(ex["log_ratio"] - mpf("0.810930")) < mpf(5e-7))
 

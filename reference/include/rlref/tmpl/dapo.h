@@ -28,16 +28,27 @@ RLREF_WUR int RLREF_FN (dapo_obj) (RLREF_T objective, RLREF_T adv, RLREF_T grad,
 RLREF_WUR int RLREF_FN (dapo_tokloss) (RLREF_T token_weight, RLREF_T response_weight,
                                        const long *lengths, size_t G, enum rlref_dapo_norm norm);
 
+/* DAPO-TOKLOSS with lengths[i] >= 0 (EDOM for a negative one, or when no
+ * response has a token): an empty response weighs 0 (token_weight[i] =
+ * response_weight[i] = 0) and counts in the sample-level G (EMPTY_COUNT) or
+ * not (EMPTY_SKIP: G the responses with a token); EMPTY_REFUSE is
+ * dapo_tokloss. */
+RLREF_WUR int RLREF_FN (dapo_tokloss_conv) (RLREF_T token_weight, RLREF_T response_weight,
+                                            const long *lengths, size_t G,
+                                            enum rlref_dapo_norm norm,
+                                            enum rlref_dapo_empty empty);
+
 /* DAPO-OVERLONG (000 13.34): penalty[i] of a response of lengths[i] tokens
  * under the reading (rlref/dapo.h), with e = L - (L_max - L_cache):
  *   paper     0 for e <= 0, -e/L_cache up to L_max, -1 beyond;
- *   verl      min(-e f/L_cache, 0);
- *   openrlhf  0 for e <= 0, else -min(e, L_cache) f/L_cache;
+ *   verl      min(-e f/L_cache, 0), in binary32 (f32(f32(-e/L_cache) f32(f)));
+ *   openrlhf  0 for min(e, L_cache) <= 0, else -min(e, L_cache) f/L_cache;
  * filter[i] = 0 for a response of L_max tokens or more (cut at the limit:
- * the overlong filter masks its loss), else 1.  0 <= L_cache <= L_max,
- * L_max >= 1, lengths >= 0, factor f >= 0 (read by verl and openrlhf);
- * L_cache = 0 only for the paper (the libraries divide by it): EDOM
- * otherwise.  filter may be NULL. */
+ * the overlong filter masks its loss; 000 section 6.4, no library's), else
+ * 1.  0 <= L_cache <= L_max, L_max >= 1, lengths >= 0, factor f >= 0 (read
+ * by verl and openrlhf); L_cache = 0 refused by verl (EDOM: it asserts
+ * len > 0), no penalty for openrlhf, a step to -1 past L_max for the paper.
+ * filter may be NULL. */
 RLREF_WUR int RLREF_FN (dapo_overlong) (RLREF_T penalty, RLREF_T filter, const long *lengths,
                                         size_t n, long L_max, long L_cache,
                                         enum rlref_dapo_overlong reading, RLREF_CT factor);

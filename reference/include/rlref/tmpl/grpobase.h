@@ -33,13 +33,26 @@ RLREF_WUR int RLREF_FN (rloo_adv_strided) (RLREF_T adv, RLREF_CT rewards, size_t
 RLREF_WUR int RLREF_FN (rloo_identity) (RLREF_T loo, RLREF_T centered, RLREF_T scale,
                                         RLREF_CT rewards, size_t N, size_t G);
 
-/* GRPO-RLOO, TRL: penalty_i = beta sum_t mask (logp_old - logp_ref) (k1
- * summed over the sequence's L positions), and adv = the trl leave-one-out
- * advantage of the shaped rewards r_i - penalty_i (a NaN reward stays
- * NaN: advantage 0). */
+/* GRPO-RLOO, the KL penalty in the reward (TRL; verl's use_kl_in_reward):
+ * penalty_i = beta sum_t mask (logp_old - logp_ref) (k1 summed over the
+ * sequence's L positions), and adv = the leave-one-out advantage of the
+ * shaped rewards r_i - penalty_i under convention conv (RLREF_RLOO_TRL: a
+ * NaN reward stays NaN, advantage 0; the others refuse it). */
 RLREF_WUR int RLREF_FN (rloo_kl_reward) (RLREF_T penalty, RLREF_T adv, RLREF_CT rewards,
                                          RLREF_CT logp_old, RLREF_CT logp_ref, const long *mask,
-                                         size_t N, size_t L, size_t G, RLREF_CT beta);
+                                         size_t N, size_t L, size_t G, RLREF_CT beta,
+                                         enum rlref_rloo_convention conv);
+
+/* GRPO-RLOO, OpenRLHF: the KL penalty after the baseline, penalty_i =
+ * beta sum_t mask clamp(logp_old - logp_ref, -10, 10) (k1, clamped per
+ * token), adv_i = clamp(loo_i, -10, 10) - penalty_i, loo the leave-one-out
+ * advantage (13.28) of the raw rewards.  EDOM for a group of one, ENAN for
+ * a NaN or infinite reward. */
+RLREF_WUR int RLREF_FN (rloo_kl_reward_after_baseline) (RLREF_T penalty, RLREF_T adv,
+                                                        RLREF_CT rewards, RLREF_CT logp_old,
+                                                        RLREF_CT logp_ref, const long *mask,
+                                                        size_t N, size_t L, size_t G,
+                                                        RLREF_CT beta);
 
 /* GRPO-RLOO, TRL's loss: rho_i = exp(sum_t mask (logp - logp_old)) (one
  * ratio per sequence), seq_loss_i = -min(rho_i A_i, clip(rho_i, 1 - eps_low,
@@ -48,6 +61,14 @@ RLREF_WUR int RLREF_FN (rloo_seq_loss) (RLREF_T loss, RLREF_T ratio, RLREF_T seq
                                         RLREF_CT logp, RLREF_CT logp_old, const long *mask,
                                         RLREF_CT adv, size_t N, size_t L, RLREF_CT eps_low,
                                         RLREF_CT eps_high);
+
+/* GRPO-RLOO, OpenRLHF's loss: one ratio per token, rho_t = exp(clamp(logp -
+ * logp_old, -20, 20)), l_t = -min(rho_t A_i, clip(rho_t, 1 - eps_low, 1 +
+ * eps_high) A_i), loss = the mean of l_t over the masked tokens of all
+ * sequences.  EDOM when the mask holds no token. */
+RLREF_WUR int RLREF_FN (rloo_token_loss) (RLREF_T loss, RLREF_CT logp, RLREF_CT logp_old,
+                                          const long *mask, RLREF_CT adv, size_t N, size_t L,
+                                          RLREF_CT eps_low, RLREF_CT eps_high);
 
 /* GRPO-VAR (13.28'): rewards drawn i.i.d. from values[K] with integer
  * weights (sum at most 2^31): sigma2 = their variance, var_mean = sigma2/G,

@@ -19,6 +19,18 @@ RLREF_WUR int RLREF_FN (grpo_obj) (RLREF_T loss, RLREF_T kl, RLREF_T grad, RLREF
                                    enum rlref_grpo_obj_kind kind, RLREF_CT eps_low,
                                    RLREF_CT eps_high, RLREF_CT beta);
 
+/* GRPO-OBJ under a library's convention c (rlref/grpoobj.h): the kind of
+ * grpo_obj, with the policy term aggregated by c->agg (with KL_INSIDE, s_t -
+ * beta k_t; CISPO, its per-token term), kl = c->kl_agg of the estimate k_t
+ * (k3, or min(k3, 10) with c->kl), the clip with c's log-ratio clamp and
+ * dual clip; grad the derivative of the loss (K3_CAP_K2_GRAD: the KL part's
+ * gradient that of k^2/2). */
+RLREF_WUR int RLREF_FN (grpo_obj_conv) (RLREF_T loss, RLREF_T kl, RLREF_T grad, RLREF_CT logp,
+                                        RLREF_CT old_logp, RLREF_CT ref_logp, RLREF_CT adv,
+                                        const long *lens, size_t G, const long *mask,
+                                        size_t n, const rlref_grpo_obj_convention *c,
+                                        RLREF_CT eps_low, RLREF_CT eps_high, RLREF_CT beta);
+
 /* GRPO-AGG (CONVENTIONS.md "Loss aggregation"; 000 13.32-13.33):
  * weights[t] = d value / d L_t of the mode (0 at masked tokens) and value =
  * sum_t weights[t] L[t] (one exact dot product, rounded once).  L_const > 0
@@ -28,6 +40,31 @@ RLREF_WUR int RLREF_FN (grpo_obj) (RLREF_T loss, RLREF_T kl, RLREF_T grad, RLREF
 RLREF_WUR int RLREF_FN (grpo_agg) (RLREF_T value, RLREF_T weights, RLREF_CT L,
                                    const long *lens, size_t G, const long *mask, size_t n,
                                    enum rlref_grpo_agg_mode mode, RLREF_CT L_const, long micro);
+
+/* GRPO-AGG under convention c (rlref/grpoobj.h): the mode, micro-batches
+ * (micro >= 1 dividing G, read unless c->micro is RLREF_AGG_WHOLE; LOCAL:
+ * each micro-batch k's weights by its own counts, times 1/K; GLOBAL: the
+ * whole batch's counts, the mode's weights), and the B of the seq-mean
+ * modes (c->skip_empty: the sequences with a token in the mask).  Here a
+ * sequence may be empty (lens[i] = 0, or no token in the mask): its tokens
+ * weigh 0 and it counts in B unless c->skip_empty; lengths >= 0 adding up to
+ * n, a 0/1 mask, and at least one token in the mask (EDOM otherwise).  A
+ * micro-batch without a token (LOCAL) weighs nothing and counts in K. */
+RLREF_WUR int RLREF_FN (grpo_agg_conv) (RLREF_T value, RLREF_T weights, RLREF_CT L,
+                                        const long *lens, size_t G, const long *mask,
+                                        size_t n, const rlref_grpo_agg_convention *c,
+                                        RLREF_CT L_const, long micro);
+
+/* GRPO-DR under a library's convention c (rlref/grpoobj.h): A_i of c->adv
+ * (a group of one as c->single; clamped to +-c->adv_clip when > 0), s_t the
+ * clipped term with c's clamp and dual clip, J = sum_t w_t s_t with the
+ * weight of c->agg (1/G, 1/N, 1/(G L_const), 1/(G T) with T = max lens).
+ * L_const > 0 is read by SEQ_MEAN_TOKEN_SUM_NORM only. */
+RLREF_WUR int RLREF_FN (grpo_dr_conv) (RLREF_T loss, RLREF_T adv, RLREF_T grad, RLREF_CT logp,
+                                       RLREF_CT old_logp, RLREF_CT rewards, const long *lens,
+                                       size_t G, const long *mask, size_t n,
+                                       const rlref_grpo_dr_convention *c, RLREF_CT eps_low,
+                                       RLREF_CT eps_high, RLREF_CT L_const);
 
 /* GRPO-DR: adv[i] = r_i - mean (NO_NORM, CONST_LENGTH) or GRPO-ADV's
  * seed-003 advantage (ddof 1, eps 0, a zero-variance group 0), then with
@@ -53,6 +90,16 @@ RLREF_WUR int RLREF_FN (grpo_gspo) (RLREF_T loss, RLREF_T s, RLREF_T grad, RLREF
                                     RLREF_CT old_logp, RLREF_CT adv, const long *lens,
                                     size_t G, const long *mask, size_t n, double cap,
                                     RLREF_CT eps_low, RLREF_CT eps_high);
+
+/* GRPO-GSPO with a sequence allowed to be empty (lens[i] = 0 or no token in
+ * the mask) under empty: refused (EDOM, as grpo_gspo), counted in G with s_i
+ * = 1 and a zero term, or left out of the mean (G the sequences with a
+ * token); lengths >= 0 otherwise as grpo_gspo, at least one token. */
+RLREF_WUR int RLREF_FN (grpo_gspo_conv) (RLREF_T loss, RLREF_T s, RLREF_T grad, RLREF_CT logp,
+                                         RLREF_CT old_logp, RLREF_CT adv, const long *lens,
+                                         size_t G, const long *mask, size_t n, double cap,
+                                         enum rlref_grpo_empty empty, RLREF_CT eps_low,
+                                         RLREF_CT eps_high);
 
 /* GRPO-GMPO (003): per token lc = clamp(l, -clip_low, clip_high) and the
  * sign-aware min in log space lm = sgn(A) min(sgn(A) l, sgn(A) lc);

@@ -6,12 +6,15 @@
 
 /* PPO-TOKREW (000 13.9): with l_t = logp_t - ref_t and k the convention's
  * estimate,
- *   kl[t] = mask_t k(l_t),
+ *   kl[t] = mask_t k(l_t)  (k(l_t) at every token with c->keep_masked),
  *   rewards[t] = -beta kl[t] + score [t = end],
  * end the last token of the mask (TRL: the slot after it when one exists);
- * reward_sum = score - beta sum_t kl[t], kl_sum = sum_t kl[t].  beta >= 0
- * (EDOM otherwise); a mask without a 1 is EDOM (no token to take the
- * score).  kl, reward_sum, kl_sum may be NULL. */
+ * with c->mask_prefix the response ends at the first 0 of the mask (every
+ * later token is padding); with c->clamp_score the score is clamped to
+ * [-10, 10]; reward_sum = sum_t rewards[t], kl_sum = sum_t kl[t].  beta >= 0
+ * (EDOM otherwise; with c->beta_floor a negative beta is taken as 0); a
+ * mask without a 1 is EDOM (no token to take the score).  kl, reward_sum,
+ * kl_sum may be NULL. */
 RLREF_WUR int RLREF_FN (ppo_tokrew) (RLREF_T rewards, RLREF_T kl, RLREF_T reward_sum,
                                      RLREF_T kl_sum, RLREF_CT logp, RLREF_CT ref,
                                      const long *mask, size_t n, RLREF_CT score, RLREF_CT beta,
@@ -64,22 +67,37 @@ RLREF_WUR int RLREF_FN (ppo_is) (RLREF_T e_old, RLREF_T e_is, RLREF_T e_new, RLR
                                  RLREF_T pg_old, RLREF_CT logits_old, RLREF_CT logits,
                                  RLREF_CT f, size_t K);
 
-/* PPO-CLIP (000 13.12, 003), PPO-DUALCLIP: l_t = logp_t - old_logp_t
- * (clamped to [-20, 20] when c->clamp_log_ratio), rho_t = e^l_t,
- *   s_t = min(rho_t A_t, clip(rho_t, 1 - eps_low, 1 + eps_high) A_t),
- * and with c->dual_clip, for A_t < 0, s_t = max(s_t, dual_c A_t);
- *   loss = -sum_t mask_t s_t / N,  N = sum_t mask_t,
- * surrogate[t] = mask_t s_t, ratio[t] = rho_t, grad[t] = d loss / d logp_t
- * (-A_t rho_t / N where rho_t A_t is the active term, 0 where a clip, the
- * dual bound or the log-ratio clamp binds strictly), clipfrac = the
- * fraction of masked tokens with clip(rho) A < rho A.  0 <= eps_low < 1,
- * eps_high >= 0, dual_c > 1 (read only with c->dual_clip), EDOM
- * otherwise.  surrogate, ratio, grad, clipfrac may be NULL. */
+/* PPO-CLIP (000 13.12, 003), PPO-DUALCLIP: rlref_ppo_clip_ex with the
+ * convention c and nothing the libraries add (the clip fraction exact). */
 RLREF_WUR int RLREF_FN (ppo_clip) (RLREF_T loss, RLREF_T surrogate, RLREF_T ratio,
                                    RLREF_T grad, RLREF_T clipfrac, RLREF_CT logp,
                                    RLREF_CT old_logp, RLREF_CT adv, const long *mask, size_t n,
                                    const rlref_ppo_clip_convention *c, RLREF_CT eps_low,
                                    RLREF_CT eps_high, RLREF_CT dual_c);
+
+/* PPO-CLIP (000 13.12, 003), PPO-DUALCLIP as a library computes them:
+ * l_t = logp_t - old_logp_t (clamped to [-20, 20] when
+ * c->clip.clamp_log_ratio; 0 at a masked token with c->masked_ratio_one),
+ * rho_t = e^l_t,
+ *   s_t = min(r_t A_t, clip(rho_t, 1 - eps_low, 1 + eps_high) A_t),
+ * r_t = rho_t, or min(rho_t, dual_c) with c->ratio_cap (TRL's delta); with
+ * c->clip.dual_clip, for A_t < 0, s_t = max(s_t, dual_c A_t);
+ *   loss = -sum_t mask_t s_t / N,  N = sum_t mask_t,
+ * surrogate[t] = mask_t s_t, ratio[t] = rho_t, grad[t] = d loss / d logp_t
+ * (-A_t rho_t / N where r_t A_t is the active term, 0 where a clip, the
+ * cap, the dual bound or the log-ratio clamp binds strictly), clipfrac =
+ * the fraction of masked tokens with A < 0 and r < 1 - eps_low or A > 0 and
+ * r > 1 + eps_high (clip(rho) A < rho A), rounded to binary32 with
+ * c->clipfrac_f32.  The departures c->optimistic (max for min) and
+ * c->clip_log (the clip on l: e^clip(l, -eps_low, eps_high)) are the
+ * checker's axes.  0 <= eps_low < 1, eps_high >= 0, dual_c > 1 with
+ * c->clip.dual_clip, dual_c > 0 with c->ratio_cap (read only then), EDOM
+ * otherwise.  surrogate, ratio, grad, clipfrac may be NULL. */
+RLREF_WUR int RLREF_FN (ppo_clip_ex) (RLREF_T loss, RLREF_T surrogate, RLREF_T ratio,
+                                      RLREF_T grad, RLREF_T clipfrac, RLREF_CT logp,
+                                      RLREF_CT old_logp, RLREF_CT adv, const long *mask,
+                                      size_t n, const rlref_ppo_clip_ex_convention *c,
+                                      RLREF_CT eps_low, RLREF_CT eps_high, RLREF_CT dual_c);
 
 /* PPO-CLIP-EX2 (003): clip(x, a, b) = min(max(x, a), b) for one token:
  * clipped = clip(rho, 1 - eps, 1 + eps), unclipped = rho A, surrogate =
@@ -90,9 +108,13 @@ RLREF_WUR int RLREF_FN (ppo_clip_one) (RLREF_T clipped, RLREF_T unclipped, RLREF
 /* PPO-VALUE: with Vc the convention's clipped value (range clip >= 0),
  *   losses[t] = mask_t max((V_t - R_t)^2, (Vc_t - R_t)^2)  (or (V_t - R_t)^2),
  *   loss = k sum_t losses[t] / N,  k = 1/2 (c->half) or 1,
- * grad[t] = d loss / d values_t, clipfrac = the fraction of masked tokens
- * whose clipped square is the larger.  old_values and clip are read only
- * by the clipped conventions.  losses, grad, clipfrac may be NULL. */
+ * grad[t] = d loss / d values_t as autograd forms it (a tie of the squares
+ * shares it; the clipped path passes it where the convention's clamp does),
+ * clipfrac = the fraction of masked tokens whose clipped square is the
+ * larger (rounded to binary32 with c->clipfrac_f32).  With c->masked_zero
+ * (TRL) V = V_old = 0 at a masked token and losses[t] = R_t^2 there.
+ * old_values and clip are read only by the clipped conventions.  losses,
+ * grad, clipfrac may be NULL. */
 RLREF_WUR int RLREF_FN (ppo_value_loss) (RLREF_T loss, RLREF_T losses, RLREF_T grad,
                                          RLREF_T clipfrac, RLREF_CT values, RLREF_CT old_values,
                                          RLREF_CT returns, const long *mask, size_t n,
@@ -110,17 +132,21 @@ RLREF_WUR int RLREF_FN (ppo_mc_return) (RLREF_T target, RLREF_CT rewards, size_t
 
 /* PPO-VALUE objective (003; 000's pseudo-code): logits holds T rows of V
  * (one per token); entropy[t] = -sum_a p log p of the softmax of row t,
- * entropy_mean = sum_t mask_t entropy[t] / N;
+ * entropy_mean = sum_t mask_t entropy[t] / N (with c->entropy_all_f32,
+ * TRL's f32(sum_t entropy[t] / T) over every row);
  *   objective = l_clip - c1 l_vf + c2 entropy_mean,  loss = -objective,
  * l_clip the clipped surrogate objective (maximised), l_vf the value loss.
- * c1, c2 >= 0 (EDOM otherwise).  entropy, objective may be NULL. */
+ * c1, c2 >= 0 (EDOM otherwise).  entropy, objective may be NULL; c NULL
+ * is the masked mean. */
 RLREF_WUR int RLREF_FN (ppo_objective) (RLREF_T entropy, RLREF_T entropy_mean,
                                         RLREF_T objective, RLREF_T loss, RLREF_CT logits,
                                         size_t V, const long *mask, size_t T, RLREF_CT l_clip,
-                                        RLREF_CT l_vf, RLREF_CT c1, RLREF_CT c2);
+                                        RLREF_CT l_vf, RLREF_CT c1, RLREF_CT c2,
+                                        const rlref_ppo_objective_convention *c);
 
 /* PPO-WHITEN (000 section 3.2): over the masked values, mean mu and
- * std = sqrt(sum (A - mu)^2/(n - ddof)); scale = sqrt(var + eps),
+ * std = sqrt(sum (A - mu)^2/(n - ddof)) (with c->bessel_f32 and ddof 1,
+ * std = sqrt(sum (A - mu)^2/n f32(n/(n - 1)))); scale = sqrt(var + eps),
  * sqrt(max(var, eps)) or std + eps (c->eps_at);
  *   whitened[t] = (A_t - mu)/scale (+ mu with c->readd_mean),
  * 0 at masked positions with c->zero_masked.  eps >= 0; n - ddof >= 1 and
@@ -163,7 +189,10 @@ RLREF_WUR int RLREF_FN (ppo_ratio_f32) (RLREF_T ratio, RLREF_T log_ratio, RLREF_
  * formed in binary64, as Python does), u = f32(a rho), v = f32(a
  * clamp(rho, lo, hi)), s = min(u, v), for a < 0 with the dual clip s =
  * max(s, f32(a f32(c)));
- *   loss = f32(S/N), S the left-to-right binary32 sum of -mask_t s_t,
+ *   loss = f32(S/N), S the binary32 row sum of -mask_t s_t (torch's order:
+ *   for up to 7 terms four accumulators over the groups of four, the rest
+ *   added to the first, then ((a0 + a1) + a2) + a3; longer rows left to
+ *   right),
  * grad[t] = f32(f32(f32(1/N) (-a)) rho) where rho A is the active term (0
  * where a clip, the dual bound or the clamp binds strictly, half at a tie
  * with the dual bound), clipfrac = f32(k/N).  Statuses as ppo_clip, and
@@ -175,13 +204,32 @@ RLREF_WUR int RLREF_FN (ppo_clip_f32) (RLREF_T loss, RLREF_T surrogate, RLREF_T 
                                        size_t n, const rlref_ppo_clip_f32_convention *c,
                                        RLREF_CT eps_low, RLREF_CT eps_high, RLREF_CT dual_c);
 
+/* PPO-TOKREW in binary32, OpenRLHF's compute_approx_kl and compute_reward
+ * (log_probs.float(): binary32 whatever the run's dtype): l = f32(f32(logp)
+ * - f32(ref)); k1 = l, k2 = f32(l l)/2, k3 = f32(f32(f32(e^f32(-l)) - 1) + l) (an infinite
+ * e^-l clamped like the rest), clamped to [-10, 10]; s = f32(clamp(score,
+ * -10, 10)); kl[t] = k_t at every token (masked ones too); rewards[t] =
+ * f32(s [t = end] + f32(f32(-beta) k_t)) (rewards[t] = f32(-beta) k_t off
+ * the end), end the last token of the mask; reward_sum, kl_sum the binary32
+ * row sums (torch's order, as ppo_clip_f32).  The convention's flags as
+ * ppo_tokrew (beta < 0 as 0
+ * with c->beta_floor).  ERANGE where an input or a product lies beyond the
+ * binary32 range. */
+RLREF_WUR int RLREF_FN (ppo_tokrew_f32) (RLREF_T rewards, RLREF_T kl, RLREF_T reward_sum,
+                                         RLREF_T kl_sum, RLREF_CT logp, RLREF_CT ref,
+                                         const long *mask, size_t n, RLREF_CT score,
+                                         RLREF_CT beta, const rlref_ppo_tokrew_convention *c);
+
 /* PPO-WHITEN in binary32: x = f32(values), mean = f32(S1/N), S1 the
- * left-to-right binary32 sum of f32(x m); c = f32(x - mean), S2 that of
+ * binary32 row sum (torch's order, as ppo_clip_f32) of f32(x m); c = f32(x
+ * - mean), S2 that of
  * f32(f32(c c) m); TRL and verl (masked_whiten): var = f32(f32(S2/N)
  * f32(N/(N - 1))), scale = f32(sqrt(f32(var + f32(eps)))); OpenRLHF: var
  * = f32(S2/N), scale = f32(sqrt(max(var, f32(eps)))); whitened = f32(c
  * f32(1/scale)) (torch.rsqrt as 1/sqrt), then f32(w + mean) with
- * c->readd_mean, and TRL 0 at masked positions;
+ * c->readd_mean, and 0 at masked positions with c->zero_masked (TRL); with
+ * c->apply_f64 (OpenRLHF in a float64 run) whitened = (values - mean)
+ * f32(1/scale) on the binary64 values instead;
  * std = f32(sqrt(var)).  verl drops a masked square (masked_sum), TRL and
  * OpenRLHF multiply it by 0.  EDOM as ppo_whiten (one masked value for
  * TRL and verl, zero scale); ERANGE where an input lies beyond binary32
@@ -193,10 +241,11 @@ RLREF_WUR int RLREF_FN (ppo_whiten_f32) (RLREF_T whitened, RLREF_T mean, RLREF_T
                                          RLREF_CT eps);
 
 /* PPO-VALUE in binary32 (c->value.half and a clipped form): v, o, r =
- * f32(values, old_values, returns), c = f32(clip); Vc = clamp(v, f32(o -
- * c), f32(o + c)) (TRL, verl) or f32(o + clamp(f32(v - o), -c, c))
- * (OpenRLHF); losses[t] = max(f32(d1 d1), f32(d2 d2)), d1 = f32(v - r),
- * d2 = f32(Vc - r); loss = f32(0.5 f32(S/N)), S the left-to-right
+ * f32(values, old_values, returns), c = f32(clip) (v = o = 0 at a masked
+ * token with c->value.masked_zero, its square not zeroed); Vc = clamp(v,
+ * f32(o - c), f32(o + c)) (TRL; verl's max(min(v, hi), lo)) or f32(o +
+ * clamp(f32(v - o), -c, c)) (OpenRLHF); losses[t] = max(f32(d1 d1), f32(d2 d2)), d1 = f32(v - r),
+ * d2 = f32(Vc - r); loss = f32(0.5 f32(S/N)), S the row (torch's order)
  * binary32 sum of mask_t losses[t]; grad[t] as autograd forms it, from g =
  * f32(0.5/N): f32(g 2 d) of the larger square, f32(p1 + p2) of the two
  * halves at a tie, the clipped path only where its clamp passes the
