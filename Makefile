@@ -310,6 +310,7 @@ check-cli: $(RLREF)
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures
 	$(PYTHON) tests/check_cmd/real_check.py $(abspath $(RLREF)) --check
 	$(PYTHON) tests/check_cmd/test_verdicts.py $(abspath $(RLREF))
+	$(PYTHON) tests/check_cmd/test_planted.py $(abspath $(RLREF))
 	sh tests/check_cmd/test_ppo_f32.sh $(abspath $(RLREF)) golden
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
 	sh tests/cli/test_check_diag.sh $(abspath $(RLREF))
