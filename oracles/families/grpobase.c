@@ -156,15 +156,30 @@ static const rl_io io_identity = {
   RL_EVALS (rloo_identity), .part = "identity",
 };
 
+/* The inputs of the KL-in-the-reward and the loss parts, one list for each
+ * part's variants. */
+static const rl_input in_kl[] = {
+  { "rewards", RL_REAL_ARRAY, "N rewards (nan: unscorable under trl-kl), groups of G contiguous" },
+  { "logp_old", RL_REAL_ARRAY, "log pi_old of each token, N rows of L" },
+  { "logp_ref", RL_REAL_ARRAY, "log pi_ref of each token", .same_len_as = "logp_old" },
+  { "mask", RL_INT_ARRAY, "1 for a completion token, 0 for padding", .same_len_as = "logp_old" },
+  { "group_size", RL_INT, "G (default: N, one group)", .defaults_to_len_of = "rewards" },
+  { "beta", RL_REAL, "the KL coefficient" },
+  RL_END,
+};
+
+static const rl_input in_loss[] = {
+  { "logp", RL_REAL_ARRAY, "log pi_theta of each token, N rows of L" },
+  { "logp_old", RL_REAL_ARRAY, "log pi_old of each token", .same_len_as = "logp" },
+  { "mask", RL_INT_ARRAY, "1 for a completion token, 0 for padding", .same_len_as = "logp" },
+  { "adv", RL_REAL_ARRAY, "the advantage of each of the N sequences" },
+  { "eps_low", RL_REAL, "lower clip width, 0 <= eps_low < 1" },
+  { "eps_high", RL_REAL, "upper clip width, >= 0" },
+  RL_END,
+};
+
 static const rl_io io_kl = {
-  .in = (const rl_input[]) {
-    { "rewards", RL_REAL_ARRAY, "N rewards (nan: unscorable), groups of G contiguous" },
-    { "logp_old", RL_REAL_ARRAY, "log pi_old of each token, N rows of L" },
-    { "logp_ref", RL_REAL_ARRAY, "log pi_ref of each token", .same_len_as = "logp_old" },
-    { "mask", RL_INT_ARRAY, "1 for a completion token, 0 for padding", .same_len_as = "logp_old" },
-    { "group_size", RL_INT, "G (default: N, one group)", .defaults_to_len_of = "rewards" },
-    { "beta", RL_REAL, "the KL coefficient" },
-    RL_END },
+  .in = in_kl,
   .out = (const rl_output[]) {
     { "penalty", "beta sum_t mask (logp_old - logp_ref), subtracted from the reward",
       .len_of = "rewards" },
@@ -174,14 +189,7 @@ static const rl_io io_kl = {
 };
 
 static const rl_io io_loss = {
-  .in = (const rl_input[]) {
-    { "logp", RL_REAL_ARRAY, "log pi_theta of each token, N rows of L" },
-    { "logp_old", RL_REAL_ARRAY, "log pi_old of each token", .same_len_as = "logp" },
-    { "mask", RL_INT_ARRAY, "1 for a completion token, 0 for padding", .same_len_as = "logp" },
-    { "adv", RL_REAL_ARRAY, "the advantage of each of the N sequences" },
-    { "eps_low", RL_REAL, "lower clip width, 0 <= eps_low < 1" },
-    { "eps_high", RL_REAL, "upper clip width, >= 0" },
-    RL_END },
+  .in = in_loss,
   .out = (const rl_output[]) {
     { "ratio", "exp(sum_t mask (logp - logp_old)), one ratio per sequence", .len_of = "adv" },
     { "seq_loss", "-min(ratio A, clip(ratio, 1 - eps_low, 1 + eps_high) A)", .len_of = "adv" },
@@ -191,14 +199,7 @@ static const rl_io io_loss = {
 };
 
 static const rl_io io_kl_after = {
-  .in = (const rl_input[]) {
-    { "rewards", RL_REAL_ARRAY, "N rewards, groups of G contiguous" },
-    { "logp_old", RL_REAL_ARRAY, "log pi_old of each token, N rows of L" },
-    { "logp_ref", RL_REAL_ARRAY, "log pi_ref of each token", .same_len_as = "logp_old" },
-    { "mask", RL_INT_ARRAY, "1 for a completion token, 0 for padding", .same_len_as = "logp_old" },
-    { "group_size", RL_INT, "G (default: N, one group)", .defaults_to_len_of = "rewards" },
-    { "beta", RL_REAL, "the KL coefficient" },
-    RL_END },
+  .in = in_kl,
   .out = (const rl_output[]) {
     { "penalty", "beta sum_t mask clamp(logp_old - logp_ref, -10, 10), added after the baseline",
       .len_of = "rewards" },
@@ -208,14 +209,7 @@ static const rl_io io_kl_after = {
 };
 
 static const rl_io io_token_loss = {
-  .in = (const rl_input[]) {
-    { "logp", RL_REAL_ARRAY, "log pi_theta of each token, N rows of L" },
-    { "logp_old", RL_REAL_ARRAY, "log pi_old of each token", .same_len_as = "logp" },
-    { "mask", RL_INT_ARRAY, "1 for a completion token, 0 for padding", .same_len_as = "logp" },
-    { "adv", RL_REAL_ARRAY, "the advantage of each of the N sequences" },
-    { "eps_low", RL_REAL, "lower clip width, 0 <= eps_low < 1" },
-    { "eps_high", RL_REAL, "upper clip width, >= 0" },
-    RL_END },
+  .in = in_loss,
   .out = (const rl_output[]) {
     { "loss", "the token mean of -min(rho_t A, clip(rho_t, 1 - eps_low, 1 + eps_high) A), "
       "rho_t = exp(clamp(logp - logp_old, -20, 20))" },

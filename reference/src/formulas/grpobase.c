@@ -566,16 +566,13 @@ done:
   return status;
 }
 
-/* GRPO-RLOO, TRL's loss: rho_i = exp(sum_t mask (logp - logp_old)),
- * seq_loss_i = -min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), loss =
- * their mean (exact sum, rounded once). */
-int
-FN (rloo_seq_loss) (num_ptr loss, num_ptr ratio, num_ptr seq_loss, num_srcptr logp,
-                    num_srcptr logp_old, const long *mask, num_srcptr adv, size_t N, size_t L,
-                    num_srcptr eps_low, num_srcptr eps_high)
+/* The inputs of a clipped loss of N sequences of L tokens: finite
+ * log-probabilities and advantages, a 0/1 mask, 0 <= eps_low < 1 and
+ * eps_high >= 0. */
+static int
+check_loss_inputs (num_srcptr logp, num_srcptr logp_old, const long *mask, num_srcptr adv,
+                   size_t N, size_t L, num_srcptr eps_low, num_srcptr eps_high)
 {
-  num_ptr rho = NULL, per = NULL, w = NULL;
-  int status = RLREF_SUCCESS;
   if (!logp || !logp_old || !mask || !adv || N == 0 || L == 0)
     RLREF_ERROR ("no sequences", RLREF_EINVAL);
   CHECK_FINITE (eps_low);
@@ -587,7 +584,20 @@ FN (rloo_seq_loss) (num_ptr loss, num_ptr ratio, num_ptr seq_loss, num_srcptr lo
       RLREF_ERROR ("a log-probability is not finite", RLREF_ENAN);
   for (size_t i = 0; i < N; i++)
     CHECK_FINITE (AT (adv, i));
-  if ((status = check_mask (mask, N * L)))
+  return check_mask (mask, N * L);
+}
+
+/* GRPO-RLOO, TRL's loss: rho_i = exp(sum_t mask (logp - logp_old)),
+ * seq_loss_i = -min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), loss =
+ * their mean (exact sum, rounded once). */
+int
+FN (rloo_seq_loss) (num_ptr loss, num_ptr ratio, num_ptr seq_loss, num_srcptr logp,
+                    num_srcptr logp_old, const long *mask, num_srcptr adv, size_t N, size_t L,
+                    num_srcptr eps_low, num_srcptr eps_high)
+{
+  num_ptr rho = NULL, per = NULL, w = NULL;
+  int status = RLREF_SUCCESS;
+  if ((status = check_loss_inputs (logp, logp_old, mask, adv, N, L, eps_low, eps_high)))
     return status;
   num_t lo, hi, c, a, b, m;
   NUM_INIT (lo, hi, c, a, b, m);
@@ -639,18 +649,7 @@ FN (rloo_token_loss) (num_ptr loss, num_srcptr logp, num_srcptr logp_old, const 
   num_ptr per = NULL;
   size_t n_tok = 0, m = 0;
   int status = RLREF_SUCCESS;
-  if (!logp || !logp_old || !mask || !adv || N == 0 || L == 0)
-    RLREF_ERROR ("no sequences", RLREF_EINVAL);
-  CHECK_FINITE (eps_low);
-  CHECK_FINITE (eps_high);
-  if (num_sgn (eps_low) < 0 || num_cmp_d (eps_low, 1.0) >= 0 || num_sgn (eps_high) < 0)
-    RLREF_ERROR ("need 0 <= eps_low < 1 and eps_high >= 0", RLREF_EDOM);
-  for (size_t j = 0; j < N * L; j++)
-    if (!num_is_finite (AT (logp, j)) || !num_is_finite (AT (logp_old, j)))
-      RLREF_ERROR ("a log-probability is not finite", RLREF_ENAN);
-  for (size_t i = 0; i < N; i++)
-    CHECK_FINITE (AT (adv, i));
-  if ((status = check_mask (mask, N * L)))
+  if ((status = check_loss_inputs (logp, logp_old, mask, adv, N, L, eps_low, eps_high)))
     return status;
   for (size_t j = 0; j < N * L; j++)
     n_tok += mask[j] != 0;

@@ -161,6 +161,22 @@ def rloo_exact(variant, r, G):
     return out
 
 
+def _loss_inputs(inputs):
+    """The inputs of a clipped loss of N sequences of L tokens, checked: logp, logp_old, mask,
+    adv, N, L and the clip bounds 1 - eps_low, 1 + eps_high."""
+    lp, lo, mask, adv = inputs["logp"], inputs["logp_old"], inputs["mask"], inputs["adv"]
+    el, eh = inputs["eps_low"], inputs["eps_high"]
+    N = len(adv)
+    if N == 0 or len(lp) != len(lo) or len(lp) != len(mask) or len(lp) % N:
+        raise Reject("EINVAL", "the log-probabilities are not N rows of one length")
+    _fin(lp + lo + adv + [el, eh], "inputs")
+    if any(m not in (0, 1) for m in mask):
+        raise Reject("EDOM", "the mask must be 0 or 1")
+    if not (0 <= X(el) < 1) or X(eh) < 0:
+        raise Reject("EDOM", "need 0 <= eps_low < 1 and eps_high >= 0")
+    return lp, lo, mask, adv, N, len(lp) // N, 1 - X(el), 1 + X(eh)
+
+
 def eval_rloo(variant, params, inputs, ctx):
     if variant in ("seed-000", "trl", "verl", "verl-vectorized", "openrlhf"):
         r = inputs["rewards"]
@@ -220,18 +236,7 @@ def eval_rloo(variant, params, inputs, ctx):
         adv = rloo_exact("trl" if variant == "trl-kl" else "verl", flt, G)
         return {"penalty": [M(x) for x in pen], "adv": [M(a) for a in adv]}
     if variant == "trl-seq-ratio":
-        lp, lo, mask, adv = inputs["logp"], inputs["logp_old"], inputs["mask"], inputs["adv"]
-        el, eh = inputs["eps_low"], inputs["eps_high"]
-        N = len(adv)
-        if N == 0 or len(lp) != len(lo) or len(lp) != len(mask) or len(lp) % N:
-            raise Reject("EINVAL", "the log-probabilities are not N rows of one length")
-        _fin(lp + lo + adv + [el, eh], "inputs")
-        if any(m not in (0, 1) for m in mask):
-            raise Reject("EDOM", "the mask must be 0 or 1")
-        if not (0 <= X(el) < 1) or X(eh) < 0:
-            raise Reject("EDOM", "need 0 <= eps_low < 1 and eps_high >= 0")
-        L = len(lp) // N
-        lo_, hi_ = 1 - X(el), 1 + X(eh)
+        lp, lo, mask, adv, N, L, lo_, hi_ = _loss_inputs(inputs)
         ratio, per = [], []
         for i in range(N):
             s = sum((_q(lp[i * L + t]) - _q(lo[i * L + t]) for t in range(L)
@@ -266,18 +271,7 @@ def eval_rloo(variant, params, inputs, ctx):
             adv.append(loo[i] - b * kl)
         return {"penalty": [M(x) for x in pen], "adv": [M(a) for a in adv]}
     if variant == "openrlhf-token-ratio":
-        lp, lo, mask, adv = inputs["logp"], inputs["logp_old"], inputs["mask"], inputs["adv"]
-        el, eh = inputs["eps_low"], inputs["eps_high"]
-        N = len(adv)
-        if N == 0 or len(lp) != len(lo) or len(lp) != len(mask) or len(lp) % N:
-            raise Reject("EINVAL", "the log-probabilities are not N rows of one length")
-        _fin(lp + lo + adv + [el, eh], "inputs")
-        if any(m not in (0, 1) for m in mask):
-            raise Reject("EDOM", "the mask must be 0 or 1")
-        if not (0 <= X(el) < 1) or X(eh) < 0:
-            raise Reject("EDOM", "need 0 <= eps_low < 1 and eps_high >= 0")
-        L = len(lp) // N
-        lo_, hi_ = 1 - X(el), 1 + X(eh)
+        lp, lo, mask, adv, N, L, lo_, hi_ = _loss_inputs(inputs)
         per = []
         for i in range(N):
             a = X(adv[i])
