@@ -72,6 +72,7 @@ typedef struct
   unsigned char *terminal;              /* S */
   double gamma;
   long start;
+  const char *path;                     /* the file, for messages */
 } mdp_file;
 
 static void
@@ -183,19 +184,23 @@ grid (json_t *v, double *x, size_t n1, size_t n2, size_t n3)
 static int
 read_model (const char *path, mdp_file *f, char *err, size_t errlen)
 {
-  json_error_t je;
-  json_t *root = strcmp (path, "-") == 0 ? json_loadf (stdin, 0, &je) : json_load_file (path, 0, &je);
-  json_t *v;
+  static const char *const keys[] = { "states", "actions", "gamma", "P", "R", "terminal",
+                                      "policy", "start", NULL };
+  json_t *root, *v;
+  const char *unknown;
   int rc = -1;
   memset (f, 0, sizeof *f);
-  if (!root)
-    {
-      snprintf (err, errlen, "not a JSON file: %s (line %d)", je.text, je.line);
-      return -2;
-    }
+  if (!(root = rl_json_load (path, err, errlen, NULL)))
+    return -2;
   if (!json_is_object (root))
     {
       fail (err, errlen, "the model must be a JSON object");
+      goto done;
+    }
+  if ((unknown = rl_json_unknown_key (root, keys)))
+    {
+      snprintf (err, errlen, "unknown key \"%.60s\" (a model reads states, actions, gamma, "
+                "P, R, terminal, policy, start)", unknown);
       goto done;
     }
   if (sizes (json_object_get (root, "states"), &f->S, &f->state_names, RLREF_MDP_MAX_S))
@@ -454,7 +459,8 @@ vi_table (const mdp_file *f, const rlref_mdp *m, long K, long prec)
   expected_reward_mp (rm, f);
   status = rlref_mdp_value_iteration_mp (Vk, err, bound, K, m, P, rm, g);
   if (status)
-    fprintf (stderr, "rlref mdp: %s: %s\n", rlref_status_name (status), rlref_last_error ());
+    fprintf (stderr, "rlref mdp: %s: %s: %s\n", f->path, rlref_status_name (status),
+             rl_error_text (status));
   else
     {
       printf ("# k\tmax|V_k - V*|\tgamma^k max|V_0 - V*|\n");
@@ -518,7 +524,8 @@ ql_table (const mdp_file *f, const rlref_mdp *m, long N, unsigned long seed, dou
                                 behaviour == 1 ? RLREF_EGREEDY_EXCLUDE : RLREF_EGREEDY_INCLUDE,
                                 rng);
   if (status)
-    fprintf (stderr, "rlref mdp: %s: %s\n", rlref_status_name (status), rlref_last_error ());
+    fprintf (stderr, "rlref mdp: %s: %s: %s\n", f->path, rlref_status_name (status),
+             rl_error_text (status));
   else
     {
       printf ("# t\tmax|Q_t - Q*|  (seed %lu, eps %g, %s)\n", seed, eps,
@@ -565,7 +572,8 @@ rlref_cmd_mdp (int argc, char **argv)
     }
   for (int i = 1; i < argc; i++)
     {
-      long *lp = NULL;
+      static const char *const behaviours[] = { "include", "exclude", "uniform", NULL };
+      long long whole;
       if ((val = rl_option (argc, argv, &i, "--prec", &missing)))
         {
           if (rl_parse_prec (val, &prec, err, sizeof err))
@@ -573,57 +581,40 @@ rlref_cmd_mdp (int argc, char **argv)
               fprintf (stderr, "rlref mdp: %s\n", err);
               return 2;
             }
-          continue;
         }
-      if ((val = rl_option (argc, argv, &i, "--vi", &missing)))
-        lp = &vi;
+      else if ((val = rl_option (argc, argv, &i, "--vi", &missing)))
+        {
+          if (rl_opt_whole ("mdp", "--vi", val, 0, 10000000, &whole))
+            return 2;
+          vi = (long) whole;
+        }
       else if ((val = rl_option (argc, argv, &i, "--qlearn", &missing)))
-        lp = &ql;
-      else if ((val = rl_option (argc, argv, &i, "--every", &missing)))
-        lp = &every;
-      if (lp)
         {
-          char *end;
-          *lp = strtol (val, &end, 10);
-          if (*end || end == val || *lp < 0 || *lp > 10000000L)
-            {
-              fprintf (stderr, "rlref mdp: '%s' is not a whole number from 0 to 1e7\n", val);
-              return 2;
-            }
-          continue;
+          if (rl_opt_whole ("mdp", "--qlearn", val, 0, 10000000, &whole))
+            return 2;
+          ql = (long) whole;
         }
-      if ((val = rl_option (argc, argv, &i, "--seed", &missing)))
+      else if ((val = rl_option (argc, argv, &i, "--every", &missing)))
         {
-          char *end;
-          unsigned long long s = strtoull (val, &end, 10);
-          if (*end || end == val || s > 0xffffffffULL)
-            {
-              fprintf (stderr, "rlref mdp: --seed '%s' is not a whole number below 2^32\n", val);
-              return 2;
-            }
-          seed = (unsigned long) s;
+          if (rl_opt_whole ("mdp", "--every", val, 0, 10000000, &whole))
+            return 2;
+          every = (long) whole;
+        }
+      else if ((val = rl_option (argc, argv, &i, "--seed", &missing)))
+        {
+          if (rl_opt_whole ("mdp", "--seed", val, 0, 0xffffffffLL, &whole))
+            return 2;
+          seed = (unsigned long) whole;
         }
       else if ((val = rl_option (argc, argv, &i, "--eps", &missing)))
         {
-          if (rl_parse_double (val, &eps) || !(eps >= 0 && eps <= 1))
-            {
-              fprintf (stderr, "rlref mdp: --eps '%s' is not a number in [0, 1]\n", val);
-              return 2;
-            }
+          if (rl_opt_real ("mdp", "--eps", val, 0, 1, 0, &eps))
+            return 2;
         }
       else if ((val = rl_option (argc, argv, &i, "--behaviour", &missing)))
         {
-          if (strcmp (val, "include") == 0)
-            behaviour = 0;
-          else if (strcmp (val, "exclude") == 0)
-            behaviour = 1;
-          else if (strcmp (val, "uniform") == 0)
-            behaviour = 2;
-          else
-            {
-              fprintf (stderr, "rlref mdp: --behaviour is include, exclude or uniform\n");
-              return 2;
-            }
+          if ((behaviour = rl_opt_word ("mdp", "--behaviour", val, behaviours)) < 0)
+            return 2;
         }
       else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0') || path)
         {
@@ -642,6 +633,7 @@ rlref_cmd_mdp (int argc, char **argv)
   if (every < 1)
     every = 1;
   status = read_model (path, &f, err, sizeof err);
+  f.path = path;
   if (status)
     {
       fprintf (stderr, "rlref mdp: %s: %s\n", path, err);
@@ -705,7 +697,7 @@ rlref_cmd_mdp (int argc, char **argv)
     if (status)
       {
         fprintf (stderr, "rlref mdp: %s: %s: %s\n", path, rlref_status_name (status),
-                 rlref_last_error ());
+                 rl_error_text (status));
         free (x);
         free (r);
         free (yd);
