@@ -44,9 +44,8 @@ value_object (const void *ctx, size_t k)
   double nearest = mpfr_get_d (y, MPFR_RNDN);
   char hex[40], sens[40], *text;
   json_t *o;
-  int near_zero = mpfr_regular_p (y) && digits < RL_MIN_DIGITS
-                  && mpfr_get_exp (y) < -(mpfr_exp_t) (r->cert.prec / 2);
-  if (r->cert.exact_zero[k])
+  int exact, near_zero = rl_certified_zero (r, k, &exact) && !exact;
+  if (exact)
     add_flag (flags, "ExactZero");
   else if (near_zero)
     add_flag (flags, "ZeroWithinPrecision");

@@ -115,6 +115,13 @@ printf '{"states": 2, "actions": 1, "gamma": 0.9, "P": [[[1, 0]], [[0, 1]]], "R"
 refused 1 "^rlref mdp: .*one_action\.json: EDOM: " "mdp --qlearn: the file named" \
   -- mdp "$tmp/one_action.json" --qlearn 10 --behaviour exclude
 
+# --- a zero as the goldens write it ---------------------------------------------
+# the gradient's third element cancels exactly: "0" with 0 digits, not the
+# noise left at 4096 bits
+"$RLREF" eval KL-GRAD --variant k3 logits=4,-4,0 ref_logits=-4,4,0 > "$tmp/out" 2>"$tmp/err"
+z=$(/usr/bin/python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['outputs']['grad'][2]; print(e['value'], e['digits'])" "$tmp/out")
+[ "$z" = "0 0" ] && ok || bad "eval KL-GRAD k3 grad[2] is '$z', not '0 0'"
+
 # --- golden files written whole ----------------------------------------------
 mkdir "$tmp/g"
 "$RLREF" golden "$tmp/g" PREF-BT GRPO-ADV && cp "$tmp/g/GRPO-ADV.json" "$tmp/old.json"
