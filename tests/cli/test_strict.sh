@@ -104,6 +104,24 @@ refused 1 'unknown key "gama"' "mdp: a misspelt key" -- mdp "$tmp/mdp_typo.json"
 if "$RLREF" mdp "$tmp/mdp_bom.json" > /dev/null 2>"$tmp/err"; then ok
 else bad "mdp: a byte-order mark refused: $(cat "$tmp/err")"; fi
 
+# --- the README's limits hold as stated ------------------------------------------
+if "$RLREF" eval PREF-BT-GUMBEL --prec 1984 rw=1 rl=0 > /dev/null 2>"$tmp/err"; then ok
+else bad "PREF-BT-GUMBEL at --prec 1984: $(cat "$tmp/err")"; fi
+refused 1 "evaluated up to 2048 bits \(--prec at most 1984" "PREF-BT-GUMBEL at --prec 1985" \
+  -- eval PREF-BT-GUMBEL --prec 1985 rw=1 rl=0
+grep -q "PREF-BT-GUMBEL is evaluated up to 2048 bits (\`--prec\` at most" "$root/README.md" \
+  && ok || bad "README: the PREF-BT-GUMBEL limit"
+
+# --- the README's MDP model runs as printed ------------------------------------
+/usr/bin/python3 - "$root/README.md" "$tmp/readme_mdp.json" <<'PY'
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"<!-- example: mdp -->\n```json\n(.*?)```", text, re.S)
+open(sys.argv[2], "w").write(m.group(1) if m else "")
+PY
+if "$RLREF" mdp "$tmp/readme_mdp.json" > /dev/null 2>"$tmp/err"; then ok
+else bad "the README's MDP model: $(cat "$tmp/err")"; fi
+
 # --- messages: the file and the reason --------------------------------------
 printf '{"vocab": 2, "eos": 1, "max_len": 2, "bigram": {"logits": [[0, 0], [0, 0], [0, 0]]}, "reward": {"table": [{"y": [0, 1], "r": 1e308}, {"y": [1], "r": 1e308}], "default": 1e308}, "beta": 0.5}\n' \
   > "$tmp/huge.json"
