@@ -12,6 +12,7 @@
  * Numbers are JSON numbers or strings (decimal, C99 hex); states in
  * "terminal" and "start" are indices or names.  "terminal", "policy" and
  * "start" are optional.  A terminal state's rows of P and R are 0. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,18 @@
 #include "check/rules.h"
 #include "commands.h"
 #include "options.h"
+
+/* The value-iteration sweeps to a fixed point are counted only where their
+   predicted work, S A S sweeps with sweeps = ((p + 2) ln 2 + ln(1/(1 -
+   gamma)))/ln(1/gamma) at p bits, stays below these many multiply-adds:
+   beyond, the count is reported as skipped (with gamma near 1 or many
+   states it would take minutes). */
+#define VI_WORK_D 2e9
+#define VI_WORK_MP 2e7
+/* --vi K and --qlearn N take at most this many multiply-adds at the
+   working precision (K + 1 sweeps of S A S, N steps measured against Q*
+   over S A): some seconds. */
+#define TABLE_WORK 1e8
 
 static const char *usage =
   "usage: rlref mdp MODEL.json [--prec BITS] [--vi K]\n"
@@ -46,6 +59,10 @@ static const char *usage =
   "strings (decimal, C99 hex); rows of P of non-terminal states and of the\n"
   "policy sum to 1 within n 2^-52; a terminal state has value 0 and rows of 0;\n"
   "0 <= gamma < 1.\n"
+  "\n"
+  "The value-iteration sweeps are counted where their work stays below 2e9\n"
+  "multiply-adds in binary64 and 2e7 at the working precision (else null, with\n"
+  "why); --vi K and --qlearn N take at most 1e8 ((K + 1) S A S, (N + 1) S A).\n"
   "\n"
   "--vi K prints instead, tab-separated, k, max |V_k - V*| and the contraction\n"
   "bound gamma^k max |V_0 - V*| for k = 0..K (value iteration from V_0 = 0).\n"
@@ -74,6 +91,18 @@ typedef struct
   long start;
   const char *path;                     /* the file, for messages */
 } mdp_file;
+
+/* The predicted multiply-adds of value iteration to its fixed point at P
+   bits, for the MDP F: S A S a sweep.  */
+static double
+vi_work (const mdp_file *f, double p)
+{
+  double g = f->gamma, sweeps;
+  if (g <= 0)
+    return (double) f->S * f->A * f->S;
+  sweeps = ((p + 2) * log (2.0) + log (1 / (1 - g))) / -log (g);
+  return (double) f->S * f->A * f->S * (sweeps + 1);
+}
 
 static void
 mdp_file_free (mdp_file *f)
@@ -646,6 +675,16 @@ rlref_cmd_mdp (int argc, char **argv)
       mdp_file_free (&f);
       return 2;
     }
+  if ((vi >= 0 && ((double) vi + 1) * f.S * f.A * f.S > TABLE_WORK)
+      || (ql >= 0 && ((double) ql + 1) * f.S * f.A > TABLE_WORK))
+    {
+      fprintf (stderr, "rlref mdp: %s: %s %ld on %zu states and %zu actions is over the limit "
+               "of 1e8 multiply-adds (%s)\n", path, vi >= 0 ? "--vi" : "--qlearn",
+               vi >= 0 ? vi : ql, f.S, f.A, vi >= 0 ? "(K + 1) S A S" : "(N + 1) S A");
+      free (c.policy);
+      mdp_file_free (&f);
+      return 2;
+    }
   if (vi >= 0 || ql >= 0)
     {
       rc = vi >= 0 ? vi_table (&f, &c.m, vi, prec)
@@ -685,7 +724,9 @@ rlref_cmd_mdp (int argc, char **argv)
     if (!status_d)
       status_d = rlref_mdp_policy_iteration_d (yo, yo + S, pol_d, &steps_d, &c.m, f.P, r,
                                                &f.gamma);
-    if (!status_d)
+    if (!status_d && vi_work (&f, 53) > VI_WORK_D)
+      sweeps_d = -2;                /* skipped: over the limit */
+    else if (!status_d)
       {
         double *vf = malloc (S * sizeof *vf);
         status_d = vf ? rlref_mdp_value_iteration_fixed_d (vf, &sweeps_d, &c.m, f.P, r,
@@ -712,6 +753,15 @@ rlref_cmd_mdp (int argc, char **argv)
     {
       mpfr_ptr P = malloc (S * A * S * sizeof *P), rm = malloc (S * A * sizeof *rm);
       mpfr_ptr V = malloc (S * sizeof *V), g = malloc (sizeof *g);
+      if (vi_work (&f, (double) cert.prec) > VI_WORK_MP)
+        {
+          free (P);
+          free (rm);
+          free (V);
+          free (g);
+          P = rm = V = g = NULL;
+          sweeps_mp = -2;           /* skipped: over the limit */
+        }
       rlref_mp_set_prec (cert.prec);
       for (size_t i = 0; P && rm && V && g && i < S * A * S; i++)
         mpfr_init2 (P + i, cert.prec), mpfr_set_d (P + i, f.P[i], MPFR_RNDN);
@@ -792,10 +842,20 @@ rlref_cmd_mdp (int argc, char **argv)
         json_object_set_new (o, "policy", pol);
       }
       json_object_set_new (o, "policy_iteration_steps", json_integer (c.steps));
-      json_object_set_new (o, "value_iteration_sweeps",
-                           json_pack ("{s:I, s:I, s:i}", "binary64", (json_int_t) sweeps_d,
-                                      "mpfr", (json_int_t) sweeps_mp, "mpfr_bits",
-                                      (int) cert.prec));
+      {
+        /* a count, or null (with why) where the work is over the limit */
+        json_t *vis = json_pack ("{s:o, s:o, s:i}", "binary64", sweeps_d == -2 ? json_null ()
+                                 : json_integer ((json_int_t) sweeps_d), "mpfr",
+                                 sweeps_mp == -2 ? json_null ()
+                                 : json_integer ((json_int_t) sweeps_mp), "mpfr_bits",
+                                 (int) cert.prec);
+        if (sweeps_d == -2 || sweeps_mp == -2)
+          json_object_set_new (vis, "skipped", json_string (
+            "value iteration to its fixed point would take more than 2e9 multiply-adds in "
+            "binary64 or 2e7 at the certified precision (S A S a sweep, about ((p + 2) ln 2 "
+            "+ ln(1/(1 - gamma)))/ln(1/gamma) sweeps); V* and Q* come from policy iteration"));
+        json_object_set_new (o, "value_iteration_sweeps", vis);
+      }
       json_object_set_new (out, "optimal", o);
       if (status_d)
         json_object_set_new (out, "binary64", json_pack ("{s:s}", "error",

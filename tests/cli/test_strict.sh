@@ -112,6 +112,30 @@ refused 1 "evaluated up to 2048 bits \(--prec at most 1984" "PREF-BT-GUMBEL at -
 grep -q "PREF-BT-GUMBEL is evaluated up to 2048 bits (\`--prec\` at most" "$root/README.md" \
   && ok || bad "README: the PREF-BT-GUMBEL limit"
 
+# --- rlref mdp within its stated limits -------------------------------------------
+# 300 states: the value-iteration counts skipped, with why (policy iteration
+# gives V*); gamma = 1 - 2^-53 likewise; --vi beyond 1e8 multiply-adds refused
+/usr/bin/python3 - "$tmp/mdp300.json" <<'PY'
+import json, random, sys
+random.seed(2)
+S, A = 300, 2
+P = [[[w / t for w in ws] for ws, t in ((ws, sum(ws)) for ws in
+      ([random.random() for _ in range(S)] for _ in range(A)))] for _ in range(S)]
+json.dump({"states": S, "actions": A, "gamma": 0.9, "P": P,
+           "R": [[random.uniform(-1, 1) for _ in range(A)] for _ in range(S)],
+           "policy": [[0.5, 0.5]] * S, "start": 0}, open(sys.argv[1], "w"))
+PY
+sed 's/"gamma": 0.8/"gamma": "0x1.fffffffffffffp-1"/' "$MDP" > "$tmp/mdp_g1.json"
+for m in "$tmp/mdp300.json" "$tmp/mdp_g1.json"; do
+  if "$RLREF" mdp "$m" > "$tmp/out" 2>"$tmp/err" \
+     && grep -q '"mpfr": null' "$tmp/out" && grep -q '"skipped": "value iteration to its fixed point would take' "$tmp/out"; then ok
+  else bad "mdp $(basename "$m"): the value-iteration count not skipped: $(head -c 300 "$tmp/err")"; fi
+done
+refused 2 "--vi 1000 on 300 states and 2 actions is over the limit of 1e8 multiply-adds" \
+  "mdp --vi over the limit" -- mdp "$tmp/mdp300.json" --vi 1000
+"$RLREF" mdp "$MDP" > "$tmp/out" && grep -q '"mpfr": [0-9]' "$tmp/out" && ok \
+  || bad "mdp_three.json: its value-iteration sweeps are counted"
+
 # --- the README's MDP model runs as printed ------------------------------------
 /usr/bin/python3 - "$root/README.md" "$tmp/readme_mdp.json" <<'PY'
 import re, sys
