@@ -136,6 +136,12 @@ refused 2 "--vi 1000 on 300 states and 2 actions is over the limit of 1e8 multip
 "$RLREF" mdp "$MDP" > "$tmp/out" && grep -q '"mpfr": [0-9]' "$tmp/out" && ok \
   || bad "mdp_three.json: its value-iteration sweeps are counted"
 
+r4097=$(/usr/bin/python3 -c "print(','.join(['0.5'] * 4097))")
+refused 1 "the sum form of the return takes T\^2 terms: at most 4096 rewards" \
+  "MDP-RETURN sum, 4097 rewards" -- eval MDP-RETURN --variant sum rewards="$r4097" gamma=0.99
+"$RLREF" eval MDP-RETURN --variant recursion rewards="$r4097" gamma=0.99 > /dev/null && ok \
+  || bad "MDP-RETURN recursion, 4097 rewards"
+
 # --- the README's MDP model runs as printed ------------------------------------
 /usr/bin/python3 - "$root/README.md" "$tmp/readme_mdp.json" <<'PY'
 import re, sys
