@@ -64,6 +64,9 @@ static const rl_case c_implicit[] = {
     "pi* ~ (1, e^-100, e^-25, e^-50)" },
   { "prob", "p_ref=0.999999,0.000001 r=0,20 beta=1", "ZeroByBound Normalised",
     "a rare outcome made likely" },
+  { "prob", "p_ref=0.25,0.25,0.25,0.25 r=1e-8,1e-8,1e-8,1e-8 beta=2", "ZeroByBound EqualRewards",
+    "equal rewards: log Z = 5e-9 exactly, pi* = pi_ref; a log-sum-exp of log pi_ref + r/beta "
+    "keeps only 8 of its digits" },
   { "prob", "p_ref=0.5,0.5 r=1,0 beta=0", "BetaOutOfDomain", "beta = 0", .invalid_in = "*" },
   { "prob", "p_ref=0,1 r=1,0 beta=1", "ZeroRef", "pi_ref(0) = 0: log(pi*/pi_ref) undefined",
     .invalid_in = "*" },
@@ -198,6 +201,10 @@ static const rl_case c_equiv[] = {
 };
 
 static const rl_note n_dpopop[] = {
+  { "EqualRewards", "NUMERICAL", "Rewards all equal (or nearly): log Z is their common r/beta "
+    "plus a term near 0; formed as c/beta + log1p(sum pi_ref expm1((r - c)/beta)) it keeps "
+    "its digits, as a log-sum-exp of log pi_ref + r/beta (its terms near log pi_ref) does "
+    "not." },
   { "ZeroByBound", "EDGE_CASE",
     "An output that is 0 by an identity (the residual of 13.18, the gradient at the minimiser) is "
     "computed with a bound on its rounding error, 2^(10-p) times the magnitudes that enter it (p "

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include "rlref/num.h"
 #include "rlref/dpopop.h"
+#include "rlref/klopt.h"
 #include "rlref/primitives.h"
 #include "flow.h"
 #include "fit.h"
@@ -51,24 +52,24 @@ done:
   return status;
 }
 
-/* 13.15, 13.17: logz = log sum_y e^{t_y}, t_y = log pi_ref(y) + r(y)/beta
- * (log-sum-exp shifted by the maximum); logpi[y] = t_y - log Z by the log-
- * softmax, accurate also for the largest t (log pi* near 0, no cancellation). */
+/* 13.15, 13.17 in KLOPT's forms (klopt_logz, klopt_pistar): log Z = c/beta
+ * + L with the largest reward c shifted out and L = log1p(sum_y pi_ref(y)
+ * expm1((r(y) - c)/beta)) near 0, so that log Z of nearly equal rewards
+ * keeps its digits (p_ref 1/4 each, r = 1e-8, beta 2: exactly 5e-9, where a
+ * log-sum-exp of log pi_ref + r/beta loses eight); logpi[y] = log pi*(y). */
 static int
-optimum (num_ptr logz, num_ptr logpi, num_srcptr lq, num_srcptr r, size_t n, num_srcptr beta)
+optimum (num_ptr logz, num_ptr logpi, num_srcptr p_ref, num_srcptr r, size_t n,
+         num_srcptr beta)
 {
-  int status = RLREF_SUCCESS;
-  num_t u;
-  NUM_INIT (u);
-  for (size_t i = 0; i < n; i++)
-    {
-      num_div (u, AT (r, i), beta);
-      num_add (AT (logpi, i), AT (lq, i), u);
-    }
-  TRY (FN (logsumexp) (logz, logpi, n));
-  TRY (FN (log_softmax) (logpi, logpi, n));
-done:
-  NUM_CLEAR (u);
+  num_ptr ps = num_vec_new (n);
+  int status;
+  if (!ps)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  status = FN (klopt_logz) (logz, NULL, p_ref, RLREF_KLOPT_PROB, r, n, beta);
+  if (status == RLREF_SUCCESS)
+    status = FN (klopt_pistar) (ps, logpi, NULL, NULL, NULL, p_ref, RLREF_KLOPT_PROB, r, n,
+                                beta);
+  num_vec_free (ps, n);
   return status;
 }
 
@@ -112,7 +113,7 @@ FN (dpopop_implicit) (num_ptr pistar, num_ptr logz, num_ptr r_hat, num_ptr resid
   if (!pistar || !logz || !r_hat || !residual)
     FAIL ("NULL output", RLREF_EINVAL);
   TRY (read_inputs (lq, q, p_ref, r, n, beta));
-  TRY (optimum (lz, lp, lq, r, n, beta));
+  TRY (optimum (lz, lp, p_ref, r, n, beta));
   for (size_t i = 0; i < n; i++)
     {
       num_sub (u, AT (lp, i), AT (lq, i));
@@ -175,7 +176,7 @@ FN (dpopop_zcancel) (num_ptr h_w, num_ptr h_l, num_ptr margin, num_ptr reward_di
   TRY (read_inputs (lq, q, p_ref, r, n, beta));
   if (w == l)
     FAIL ("w = l: a pair needs two outcomes", RLREF_EDOM);
-  TRY (optimum (lz, lp, lq, r, n, beta));
+  TRY (optimum (lz, lp, p_ref, r, n, beta));
   num_sub (hw, AT (lp, w), AT (lq, w));
   num_sub (hl, AT (lp, l), AT (lq, l));
   num_sub (m, hw, hl);
@@ -331,7 +332,7 @@ FN (dpopop_equiv_bt) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm,
   if (n < 2 || n > RLREF_DPOPOP_MAX_N)
     FAIL ("a population loss takes 2 to 64 outcomes", RLREF_EINVAL);
   TRY (read_inputs (lq, q, p_ref, r, n, beta));
-  TRY (optimum (lz, lp, lq, r, n, beta));
+  TRY (optimum (lz, lp, p_ref, r, n, beta));
   for (size_t i = 0; i < n; i++)
     {
       num_div (u, AT (r, i), beta);
