@@ -314,6 +314,7 @@ check-cli: $(RLREF)
 	sh tests/check_cmd/test_ppo_f32.sh $(abspath $(RLREF)) golden
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
 	sh tests/cli/test_check_diag.sh $(abspath $(RLREF))
+	sh tests/cli/test_strict.sh $(abspath $(RLREF))
 	sh tests/example/test_readme_example.sh
 	sh tests/selfcheck/run.sh $(abspath $(RLREF)) golden
 	$(PYTHON) tests/selfcheck/naive.py $(abspath $(RLREF)) golden
@@ -331,6 +332,7 @@ check-sanitize:
 
 check-cli-asan: $(RLREF)
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
+	sh tests/cli/test_strict.sh $(abspath $(RLREF))
 	$(PYTHON) tests/cli/fuzz_eval.py $(abspath $(RLREF)) 300
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures
 	rm -rf $(GOLDEN_TMP) && mkdir -p $(GOLDEN_TMP)

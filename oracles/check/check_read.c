@@ -12,69 +12,20 @@
 #include <mpfr.h>
 
 #include "check_impl.h"
+#include "core/jsonio.h"
 
-/* Load the JSON file PATH ("-": standard input); NULL after a message.  */
+/* Load the JSON file PATH ("-": standard input); NULL after a message.
+   Read as every file of rlref is (rl_json_load: whole, a byte-order mark
+   skipped, a key given twice refused).  */
 json_t *
 ck_load_json (const char *path)
 {
+  char err[300];
   json_error_t e;
-  json_t *j;
-  FILE *f = strcmp (path, "-") == 0 ? stdin : fopen (path, "rb");
-  char *buf = NULL, *text;
-  size_t len = 0, cap = 0, got;
-  if (f == NULL)
-    {
-      ck_bad (path, "cannot open: %s", strerror (errno));
-      return NULL;
-    }
-  /* read it whole: a UTF-8 byte-order mark is skipped */
-  do
-    {
-      if (len + 65536 > cap)
-        {
-          char *grown = realloc (buf, cap = 2 * cap + 65536);
-          if (grown == NULL)
-            {
-              free (buf);
-              if (f != stdin)
-                fclose (f);
-              ck_bad (path, "out of memory");
-              return NULL;
-            }
-          buf = grown;
-        }
-      got = fread (buf + len, 1, cap - len, f);
-      len += got;
-    }
-  while (got > 0);
-  if (ferror (f))
-    {
-      free (buf);
-      if (f != stdin)
-        fclose (f);
-      ck_bad (path, "read error");
-      return NULL;
-    }
-  if (f != stdin)
-    fclose (f);
-  text = buf;
-  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
-    {
-      text += 3;
-      len -= 3;
-    }
-  j = json_loadb (text, len, JSON_REJECT_DUPLICATES, &e);
-  free (buf);
+  json_t *j = rl_json_load (path, err, sizeof err, &e);
   if (j == NULL)
-    {
-      if (e.line > 0)
-        ck_bad (path, "not valid JSON: %s (line %d, column %d)%s", e.text, e.line,
-             e.column, strncmp (e.text, "invalid token", 13) == 0
-             ? "; write NaN and infinities as the strings \"nan\", \"inf\", "
-             "\"-inf\"" : "");
-      else
-        ck_bad (path, "%s", e.text);
-    }
+    ck_bad (path, "%s%s", err, strncmp (e.text, "invalid token", 13) == 0
+            ? "; write NaN and infinities as the strings \"nan\", \"inf\", \"-inf\"" : "");
   return j;
 }
 

@@ -11,7 +11,11 @@ static const char *usage =
   "\n"
   "Writes DIR/ID.json for every formula (or the ids given): certified\n"
   "expected values, in the format of golden/README.md.  The output is\n"
-  "canonical: the same bytes on every run.\n";
+  "canonical: the same bytes on every run.  Each file is written whole to\n"
+  "ID.json.tmp and renamed, so a failed write leaves the old file.\n"
+  "\n"
+  "exit status: 0; 1 when a case's outcome is not the declared one; 2 for a\n"
+  "usage error or a file that cannot be written.\n";
 
 int
 rlref_cmd_golden (int argc, char **argv)
@@ -40,10 +44,18 @@ rlref_cmd_golden (int argc, char **argv)
         fprintf (stderr, "rlref golden: unknown formula '%s' (see rlref list)\n", argv[i]);
         return 2;
       }
+  /* 1: a case gave other than its declared outcome; 2: a file could not
+     be written (it stops there: the disk is full or the directory gone) */
   if (argc == 2)
-    for (size_t i = 0; i < rl_formula_count (); i++)
-      failed |= rl_golden_write (rl_formula_at (i), argv[1]);
-  for (int i = 2; i < argc; i++)
-    failed |= rl_golden_write (rl_find (argv[i]), argv[1]);
-  return failed ? 1 : 0;
+    for (size_t i = 0; i < rl_formula_count () && failed < 2; i++)
+      {
+        int rc = rl_golden_write (rl_formula_at (i), argv[1]);
+        failed = rc > failed ? rc : failed;
+      }
+  for (int i = 2; i < argc && failed < 2; i++)
+    {
+      int rc = rl_golden_write (rl_find (argv[i]), argv[1]);
+      failed = rc > failed ? rc : failed;
+    }
+  return failed;
 }

@@ -1,6 +1,8 @@
 /* cmd_lm.c -- `rlref lm MODEL.json [--beta B] [--prec BITS] [--dp] [--table[=FILE]]`:
  * the exact moments of a tiny-LM model and of its KL-optimal policy, with
  * certified digits (LM-ENUM, LM-EXACT, LM-DP, KLOPT-Z). */
+#include <errno.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,11 +141,8 @@ rlref_cmd_lm (int argc, char **argv)
     {
       if ((val = rl_option (argc, argv, &i, "--beta", &missing)))
         {
-          if (rl_parse_double (val, &beta))
-            {
-              fprintf (stderr, "rlref lm: --beta '%s' is not a number\n", val);
-              return 2;
-            }
+          if (rl_opt_real ("lm", "--beta", val, 0, DBL_MAX, 1, &beta))
+            return 2;
           have_beta = 1;
         }
       else if ((val = rl_option (argc, argv, &i, "--prec", &missing)))
@@ -245,7 +244,7 @@ rlref_cmd_lm (int argc, char **argv)
   if (status)
     {
       fprintf (stderr, "rlref lm: %s: %s: %s\n", path, rlref_status_name (status),
-               rlref_last_error ());
+               rl_error_text (status));
       rl_lm_model_free (&m);
       return 1;
     }
@@ -293,7 +292,7 @@ rlref_cmd_lm (int argc, char **argv)
         mpfr_set_d (mom + RLREF_LM_NMOMENTS + nl + k, m.reward[k], MPFR_RNDN);
       if (table && !(tc.f = fopen (table, "w")))
         {
-          fprintf (stderr, "rlref lm: cannot write %s\n", table);
+          fprintf (stderr, "rlref lm: cannot write %s: %s\n", table, strerror (errno));
           rc = 2;
         }
       else

@@ -12,6 +12,7 @@
  * Numbers are JSON numbers or strings (decimal, C99 hex); states in
  * "terminal" and "start" are indices or names.  "terminal", "policy" and
  * "start" are optional.  A terminal state's rows of P and R are 0. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,18 @@
 #include "check/rules.h"
 #include "commands.h"
 #include "options.h"
+
+/* The value-iteration sweeps to a fixed point are counted only where their
+   predicted work, S A S sweeps with sweeps = ((p + 2) ln 2 + ln(1/(1 -
+   gamma)))/ln(1/gamma) at p bits, stays below these many multiply-adds:
+   beyond, the count is reported as skipped (with gamma near 1 or many
+   states it would take minutes). */
+#define VI_WORK_D 2e9
+#define VI_WORK_MP 2e7
+/* --vi K and --qlearn N take at most this many multiply-adds at the
+   working precision (K + 1 sweeps of S A S, N steps measured against Q*
+   over S A): some seconds. */
+#define TABLE_WORK 1e8
 
 static const char *usage =
   "usage: rlref mdp MODEL.json [--prec BITS] [--vi K]\n"
@@ -46,6 +59,10 @@ static const char *usage =
   "strings (decimal, C99 hex); rows of P of non-terminal states and of the\n"
   "policy sum to 1 within n 2^-52; a terminal state has value 0 and rows of 0;\n"
   "0 <= gamma < 1.\n"
+  "\n"
+  "The value-iteration sweeps are counted where their work stays below 2e9\n"
+  "multiply-adds in binary64 and 2e7 at the working precision (else null, with\n"
+  "why); --vi K and --qlearn N take at most 1e8 ((K + 1) S A S, (N + 1) S A).\n"
   "\n"
   "--vi K prints instead, tab-separated, k, max |V_k - V*| and the contraction\n"
   "bound gamma^k max |V_0 - V*| for k = 0..K (value iteration from V_0 = 0).\n"
@@ -72,7 +89,20 @@ typedef struct
   unsigned char *terminal;              /* S */
   double gamma;
   long start;
+  const char *path;                     /* the file, for messages */
 } mdp_file;
+
+/* The predicted multiply-adds of value iteration to its fixed point at P
+   bits, for the MDP F: S A S a sweep.  */
+static double
+vi_work (const mdp_file *f, double p)
+{
+  double g = f->gamma, sweeps;
+  if (g <= 0)
+    return (double) f->S * f->A * f->S;
+  sweeps = ((p + 2) * log (2.0) + log (1 / (1 - g))) / -log (g);
+  return (double) f->S * f->A * f->S * (sweeps + 1);
+}
 
 static void
 mdp_file_free (mdp_file *f)
@@ -183,19 +213,23 @@ grid (json_t *v, double *x, size_t n1, size_t n2, size_t n3)
 static int
 read_model (const char *path, mdp_file *f, char *err, size_t errlen)
 {
-  json_error_t je;
-  json_t *root = strcmp (path, "-") == 0 ? json_loadf (stdin, 0, &je) : json_load_file (path, 0, &je);
-  json_t *v;
+  static const char *const keys[] = { "states", "actions", "gamma", "P", "R", "terminal",
+                                      "policy", "start", NULL };
+  json_t *root, *v;
+  const char *unknown;
   int rc = -1;
   memset (f, 0, sizeof *f);
-  if (!root)
-    {
-      snprintf (err, errlen, "not a JSON file: %s (line %d)", je.text, je.line);
-      return -2;
-    }
+  if (!(root = rl_json_load (path, err, errlen, NULL)))
+    return -2;
   if (!json_is_object (root))
     {
       fail (err, errlen, "the model must be a JSON object");
+      goto done;
+    }
+  if ((unknown = rl_json_unknown_key (root, keys)))
+    {
+      snprintf (err, errlen, "unknown key \"%.60s\" (a model reads states, actions, gamma, "
+                "P, R, terminal, policy, start)", unknown);
       goto done;
     }
   if (sizes (json_object_get (root, "states"), &f->S, &f->state_names, RLREF_MDP_MAX_S))
@@ -454,7 +488,8 @@ vi_table (const mdp_file *f, const rlref_mdp *m, long K, long prec)
   expected_reward_mp (rm, f);
   status = rlref_mdp_value_iteration_mp (Vk, err, bound, K, m, P, rm, g);
   if (status)
-    fprintf (stderr, "rlref mdp: %s: %s\n", rlref_status_name (status), rlref_last_error ());
+    fprintf (stderr, "rlref mdp: %s: %s: %s\n", f->path, rlref_status_name (status),
+             rl_error_text (status));
   else
     {
       printf ("# k\tmax|V_k - V*|\tgamma^k max|V_0 - V*|\n");
@@ -518,7 +553,8 @@ ql_table (const mdp_file *f, const rlref_mdp *m, long N, unsigned long seed, dou
                                 behaviour == 1 ? RLREF_EGREEDY_EXCLUDE : RLREF_EGREEDY_INCLUDE,
                                 rng);
   if (status)
-    fprintf (stderr, "rlref mdp: %s: %s\n", rlref_status_name (status), rlref_last_error ());
+    fprintf (stderr, "rlref mdp: %s: %s: %s\n", f->path, rlref_status_name (status),
+             rl_error_text (status));
   else
     {
       printf ("# t\tmax|Q_t - Q*|  (seed %lu, eps %g, %s)\n", seed, eps,
@@ -565,7 +601,8 @@ rlref_cmd_mdp (int argc, char **argv)
     }
   for (int i = 1; i < argc; i++)
     {
-      long *lp = NULL;
+      static const char *const behaviours[] = { "include", "exclude", "uniform", NULL };
+      long long whole;
       if ((val = rl_option (argc, argv, &i, "--prec", &missing)))
         {
           if (rl_parse_prec (val, &prec, err, sizeof err))
@@ -573,57 +610,40 @@ rlref_cmd_mdp (int argc, char **argv)
               fprintf (stderr, "rlref mdp: %s\n", err);
               return 2;
             }
-          continue;
         }
-      if ((val = rl_option (argc, argv, &i, "--vi", &missing)))
-        lp = &vi;
+      else if ((val = rl_option (argc, argv, &i, "--vi", &missing)))
+        {
+          if (rl_opt_whole ("mdp", "--vi", val, 0, 10000000, &whole))
+            return 2;
+          vi = (long) whole;
+        }
       else if ((val = rl_option (argc, argv, &i, "--qlearn", &missing)))
-        lp = &ql;
-      else if ((val = rl_option (argc, argv, &i, "--every", &missing)))
-        lp = &every;
-      if (lp)
         {
-          char *end;
-          *lp = strtol (val, &end, 10);
-          if (*end || end == val || *lp < 0 || *lp > 10000000L)
-            {
-              fprintf (stderr, "rlref mdp: '%s' is not a whole number from 0 to 1e7\n", val);
-              return 2;
-            }
-          continue;
+          if (rl_opt_whole ("mdp", "--qlearn", val, 0, 10000000, &whole))
+            return 2;
+          ql = (long) whole;
         }
-      if ((val = rl_option (argc, argv, &i, "--seed", &missing)))
+      else if ((val = rl_option (argc, argv, &i, "--every", &missing)))
         {
-          char *end;
-          unsigned long long s = strtoull (val, &end, 10);
-          if (*end || end == val || s > 0xffffffffULL)
-            {
-              fprintf (stderr, "rlref mdp: --seed '%s' is not a whole number below 2^32\n", val);
-              return 2;
-            }
-          seed = (unsigned long) s;
+          if (rl_opt_whole ("mdp", "--every", val, 0, 10000000, &whole))
+            return 2;
+          every = (long) whole;
+        }
+      else if ((val = rl_option (argc, argv, &i, "--seed", &missing)))
+        {
+          if (rl_opt_whole ("mdp", "--seed", val, 0, 0xffffffffLL, &whole))
+            return 2;
+          seed = (unsigned long) whole;
         }
       else if ((val = rl_option (argc, argv, &i, "--eps", &missing)))
         {
-          if (rl_parse_double (val, &eps) || !(eps >= 0 && eps <= 1))
-            {
-              fprintf (stderr, "rlref mdp: --eps '%s' is not a number in [0, 1]\n", val);
-              return 2;
-            }
+          if (rl_opt_real ("mdp", "--eps", val, 0, 1, 0, &eps))
+            return 2;
         }
       else if ((val = rl_option (argc, argv, &i, "--behaviour", &missing)))
         {
-          if (strcmp (val, "include") == 0)
-            behaviour = 0;
-          else if (strcmp (val, "exclude") == 0)
-            behaviour = 1;
-          else if (strcmp (val, "uniform") == 0)
-            behaviour = 2;
-          else
-            {
-              fprintf (stderr, "rlref mdp: --behaviour is include, exclude or uniform\n");
-              return 2;
-            }
+          if ((behaviour = rl_opt_word ("mdp", "--behaviour", val, behaviours)) < 0)
+            return 2;
         }
       else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0') || path)
         {
@@ -642,6 +662,7 @@ rlref_cmd_mdp (int argc, char **argv)
   if (every < 1)
     every = 1;
   status = read_model (path, &f, err, sizeof err);
+  f.path = path;
   if (status)
     {
       fprintf (stderr, "rlref mdp: %s: %s\n", path, err);
@@ -651,6 +672,16 @@ rlref_cmd_mdp (int argc, char **argv)
   c = (struct ctx) { &f, { f.S, f.A, f.terminal }, calloc (f.S, sizeof (size_t)), 0 };
   if (!c.policy)
     {
+      mdp_file_free (&f);
+      return 2;
+    }
+  if ((vi >= 0 && ((double) vi + 1) * f.S * f.A * f.S > TABLE_WORK)
+      || (ql >= 0 && ((double) ql + 1) * f.S * f.A > TABLE_WORK))
+    {
+      fprintf (stderr, "rlref mdp: %s: %s %ld on %zu states and %zu actions is over the limit "
+               "of 1e8 multiply-adds (%s)\n", path, vi >= 0 ? "--vi" : "--qlearn",
+               vi >= 0 ? vi : ql, f.S, f.A, vi >= 0 ? "(K + 1) S A S" : "(N + 1) S A");
+      free (c.policy);
       mdp_file_free (&f);
       return 2;
     }
@@ -693,7 +724,9 @@ rlref_cmd_mdp (int argc, char **argv)
     if (!status_d)
       status_d = rlref_mdp_policy_iteration_d (yo, yo + S, pol_d, &steps_d, &c.m, f.P, r,
                                                &f.gamma);
-    if (!status_d)
+    if (!status_d && vi_work (&f, 53) > VI_WORK_D)
+      sweeps_d = -2;                /* skipped: over the limit */
+    else if (!status_d)
       {
         double *vf = malloc (S * sizeof *vf);
         status_d = vf ? rlref_mdp_value_iteration_fixed_d (vf, &sweeps_d, &c.m, f.P, r,
@@ -705,7 +738,7 @@ rlref_cmd_mdp (int argc, char **argv)
     if (status)
       {
         fprintf (stderr, "rlref mdp: %s: %s: %s\n", path, rlref_status_name (status),
-                 rlref_last_error ());
+                 rl_error_text (status));
         free (x);
         free (r);
         free (yd);
@@ -720,6 +753,15 @@ rlref_cmd_mdp (int argc, char **argv)
     {
       mpfr_ptr P = malloc (S * A * S * sizeof *P), rm = malloc (S * A * sizeof *rm);
       mpfr_ptr V = malloc (S * sizeof *V), g = malloc (sizeof *g);
+      if (vi_work (&f, (double) cert.prec) > VI_WORK_MP)
+        {
+          free (P);
+          free (rm);
+          free (V);
+          free (g);
+          P = rm = V = g = NULL;
+          sweeps_mp = -2;           /* skipped: over the limit */
+        }
       rlref_mp_set_prec (cert.prec);
       for (size_t i = 0; P && rm && V && g && i < S * A * S; i++)
         mpfr_init2 (P + i, cert.prec), mpfr_set_d (P + i, f.P[i], MPFR_RNDN);
@@ -800,10 +842,20 @@ rlref_cmd_mdp (int argc, char **argv)
         json_object_set_new (o, "policy", pol);
       }
       json_object_set_new (o, "policy_iteration_steps", json_integer (c.steps));
-      json_object_set_new (o, "value_iteration_sweeps",
-                           json_pack ("{s:I, s:I, s:i}", "binary64", (json_int_t) sweeps_d,
-                                      "mpfr", (json_int_t) sweeps_mp, "mpfr_bits",
-                                      (int) cert.prec));
+      {
+        /* a count, or null (with why) where the work is over the limit */
+        json_t *vis = json_pack ("{s:o, s:o, s:i}", "binary64", sweeps_d == -2 ? json_null ()
+                                 : json_integer ((json_int_t) sweeps_d), "mpfr",
+                                 sweeps_mp == -2 ? json_null ()
+                                 : json_integer ((json_int_t) sweeps_mp), "mpfr_bits",
+                                 (int) cert.prec);
+        if (sweeps_d == -2 || sweeps_mp == -2)
+          json_object_set_new (vis, "skipped", json_string (
+            "value iteration to its fixed point would take more than 2e9 multiply-adds in "
+            "binary64 or 2e7 at the certified precision (S A S a sweep, about ((p + 2) ln 2 "
+            "+ ln(1/(1 - gamma)))/ln(1/gamma) sweeps); V* and Q* come from policy iteration"));
+        json_object_set_new (o, "value_iteration_sweeps", vis);
+      }
       json_object_set_new (out, "optimal", o);
       if (status_d)
         json_object_set_new (out, "binary64", json_pack ("{s:s}", "error",

@@ -2,11 +2,13 @@
  * table of certified values over a sweep of one scalar input, for plots. */
 #include <math.h>
 #include <stdio.h>
+#include <mpfr.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rlref/rlref.h"
 #include "core/args.h"
 #include "core/evaluate.h"
+#include "core/numfmt.h"
 #include "check/rules.h"
 #include "commands.h"
 #include "options.h"
@@ -14,7 +16,8 @@
 static const char *usage =
   "usage: rlref table ID [--variant V] --sweep NAME=FROM:TO:N name=value ...\n"
   "\n"
-  "Prints a whitespace-separated table for gnuplot: the swept input, then\n"
+  "Prints a whitespace-separated table for gnuplot: the swept input (the\n"
+  "double nearest FROM + i (TO - FROM)/(N - 1), in its shortest decimal), then\n"
   "every output element, each the certified MPFR value rounded to binary64\n"
   "(%.17g).  N points (2 to 10000) from FROM to TO inclusive, evenly\n"
   "spaced; NAME is a real input (an array input becomes one element).  A point\n"
@@ -26,13 +29,24 @@ static const char *usage =
 
 #define MAX_POINTS 10000
 
-/* The i-th of n points from `from` to `to`, both included, without the
- * overflow of to - from (-1e308 to 1e308). */
+/* The i-th of n points from `from` to `to`, both included: the double
+ * nearest from + i (to - from)/(n - 1), formed exactly (MPFR, with no
+ * overflow of to - from from -1e308 to 1e308) and rounded once, so that
+ * -6:6:241 gives -5.95 and not -5.9499999999999993. */
 static double
 abscissa (double from, double to, long i, long n)
 {
-  double t = (double) i / (double) (n - 1);
-  return i == n - 1 ? to : from * (1.0 - t) + to * t;
+  mpfr_t x, d;
+  double r;
+  mpfr_inits2 (2200, x, d, (mpfr_ptr) 0);
+  mpfr_set_d (d, to, MPFR_RNDN);
+  mpfr_sub_d (d, d, from, MPFR_RNDN);             /* exact at 2200 bits */
+  mpfr_mul_si (d, d, i, MPFR_RNDN);
+  mpfr_div_si (d, d, n - 1, MPFR_RNDN);           /* to well below a double's ulp */
+  mpfr_add_d (x, d, from, MPFR_RNDN);
+  r = mpfr_get_d (x, MPFR_RNDN);
+  mpfr_clears (x, d, (mpfr_ptr) 0);
+  return r;
 }
 
 /* Reads NAME=FROM:TO:N; 0, or -1 after a message. */
@@ -40,6 +54,7 @@ static int
 parse_sweep (const char *sweep, char *name, double *from, double *to, long *n)
 {
   char a[96], b[96], c[32];
+  long long whole;
   if (sscanf (sweep, "%63[^=]=%95[^:]:%95[^:]:%31s", name, a, b, c) != 4
       || rl_parse_double (a, from) || rl_parse_double (b, to))
     {
@@ -51,12 +66,9 @@ parse_sweep (const char *sweep, char *name, double *from, double *to, long *n)
       fprintf (stderr, "rlref table: --sweep '%s': FROM and TO must be finite\n", sweep);
       return -1;
     }
-  if (sscanf (c, "%ld", n) != 1 || *n < 2 || *n > MAX_POINTS)
-    {
-      fprintf (stderr, "rlref table: --sweep '%s': N must be a whole number from 2 to %d\n",
-               sweep, MAX_POINTS);
-      return -1;
-    }
+  if (rl_opt_whole ("table", "--sweep N", c, 2, MAX_POINTS, &whole))
+    return -1;
+  *n = (long) whole;
   return 0;
 }
 
@@ -66,7 +78,7 @@ rlref_cmd_table (int argc, char **argv)
   const rl_formula *f;
   const rl_variant *v;
   const char *variant = NULL, *sweep = NULL;
-  char **words = calloc ((size_t) argc + 2, sizeof *words), err[256], name[64], item[96];
+  char **words = calloc ((size_t) argc + 2, sizeof *words), err[256], name[64], item[96], dec[40];
   double from, to;
   long n;
   int nwords = 0, status = 0, failures = 0, k;
@@ -163,7 +175,8 @@ rlref_cmd_table (int argc, char **argv)
       status = rl_evaluate (v, &a, RL_WORKING_BITS, RL_MIN_DIGITS, 0, &r);
       if (status == 0)
         {
-          printf ("%.17g", x);
+          rl_fmt_dec (x, dec);
+          fputs (dec, stdout);
           for (size_t e = 0; e < r.ny; e++)
             printf (" %.17g", mpfr_get_d (r.cert.value + e, MPFR_RNDN));
           printf ("\n");

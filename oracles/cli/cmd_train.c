@@ -32,19 +32,14 @@ static const char *usage =
   "last bit, or stops (EPREC) where a draw falls within 2^-40 of the probability\n"
   "it is compared with.  Defaults: N 1000 steps, LR 1, beta from the model.\n";
 
-static int
-objective_of (const char *s)
-{
-  static const struct { const char *name; int obj; } objs[] = {
-    { "dpo", RLREF_LM_OBJ_DPO }, { "ipo", RLREF_LM_OBJ_IPO }, { "rlhf", RLREF_LM_OBJ_RLHF },
-    { "reward", RLREF_LM_OBJ_REWARD }, { "kl", RLREF_LM_OBJ_KL },
-    { "kl-reverse", RLREF_LM_OBJ_KL_REVERSE },
-  };
-  for (size_t i = 0; i < sizeof objs / sizeof objs[0]; i++)
-    if (strcmp (s, objs[i].name) == 0)
-      return objs[i].obj;
-  return -1;
-}
+/* The objectives by name, as --objective takes them. */
+static const char *const objective_names[] = {
+  "dpo", "ipo", "rlhf", "reward", "kl", "kl-reverse", NULL
+};
+static const int objective_codes[] = {
+  RLREF_LM_OBJ_DPO, RLREF_LM_OBJ_IPO, RLREF_LM_OBJ_RLHF, RLREF_LM_OBJ_REWARD,
+  RLREF_LM_OBJ_KL, RLREF_LM_OBJ_KL_REVERSE
+};
 
 /* Tokens "0 1 2" into y; the length, or -1. */
 static int
@@ -100,6 +95,7 @@ rlref_cmd_train (int argc, char **argv)
 {
   const char *path = NULL, *val, *pw = NULL, *pl = NULL;
   int objective = -1, missing, steps = 1000, every = 0, have_beta = 0, rc = 0, sampled = 0;
+  long long whole;
   unsigned long seed = 1;
   gsl_rng *rng = NULL;
   double lr = 1.0, beta = 0;
@@ -117,32 +113,48 @@ rlref_cmd_train (int argc, char **argv)
   for (int i = 1; i < argc; i++)
     {
       if ((val = rl_option (argc, argv, &i, "--objective", &missing)))
-        objective = objective_of (val);
+        {
+          int k = rl_opt_word ("train", "--objective", val, objective_names);
+          if (k < 0)
+            return 2;
+          objective = objective_codes[k];
+        }
       else if ((val = rl_option (argc, argv, &i, "--steps", &missing)))
-        steps = atoi (val);
+        {
+          if (rl_opt_whole ("train", "--steps", val, 0, 10000000, &whole))
+            return 2;
+          steps = (int) whole;
+        }
       else if ((val = rl_option (argc, argv, &i, "--every", &missing)))
-        every = atoi (val);
+        {
+          if (rl_opt_whole ("train", "--every", val, 1, 10000000, &whole))
+            return 2;
+          every = (int) whole;
+        }
       else if ((val = rl_option (argc, argv, &i, "--lr", &missing)))
         {
-          if (rl_parse_double (val, &lr) || !(lr > 0) || lr == lr + 1)
-            {
-              fprintf (stderr, "rlref train: --lr must be a finite positive number\n");
-              return 2;
-            }
+          /* below 2^53: a step that moves logits of order 1 */
+          if (rl_opt_real ("train", "--lr", val, 0, 0x1p53, 1, &lr))
+            return 2;
         }
       else if ((val = rl_option (argc, argv, &i, "--beta", &missing)))
         {
-          if (rl_parse_double (val, &beta))
-            {
-              fprintf (stderr, "rlref train: --beta '%s' is not a number\n", val);
-              return 2;
-            }
+          if (rl_opt_real ("train", "--beta", val, 0, 0x1p53, 1, &beta))
+            return 2;
           have_beta = 1;
         }
       else if ((val = rl_option (argc, argv, &i, "--sampled", &missing)))
-        sampled = atoi (val);
+        {
+          if (rl_opt_whole ("train", "--sampled", val, 2, 10000000, &whole))
+            return 2;
+          sampled = (int) whole;
+        }
       else if ((val = rl_option (argc, argv, &i, "--seed", &missing)))
-        seed = strtoul (val, NULL, 10);
+        {
+          if (rl_opt_whole ("train", "--seed", val, 0, 0xffffffffLL, &whole))
+            return 2;
+          seed = (unsigned long) whole;
+        }
       else if (strcmp (argv[i], "--pair") == 0 && i + 2 < argc)
         {
           pw = argv[++i];
@@ -157,11 +169,11 @@ rlref_cmd_train (int argc, char **argv)
       else
         path = argv[i];
     }
-  if (!path || objective < 0 || steps < 0 || steps > 10000000 || every < 0 || sampled < 0
-      || sampled == 1 || (sampled && pw))
+  if (!path || objective < 0 || (sampled && pw))
     {
-      fprintf (stderr, "rlref train: need MODEL.json and --objective dpo|ipo|rlhf|reward|kl|"
-               "kl-reverse, 0 <= steps <= 1e7, --sampled N >= 2 (not with --pair)\n%s", usage);
+      fprintf (stderr, "rlref train: %s\n%s", !path ? "missing MODEL.json"
+               : objective < 0 ? "missing --objective (dpo, ipo, rlhf, reward, kl or kl-reverse)"
+               : "--sampled draws pairs from the reference: not with --pair", usage);
       return 2;
     }
   if (rl_lm_model_read (path, &m, err, sizeof err))

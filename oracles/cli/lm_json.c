@@ -12,6 +12,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "core/args.h"
+#include "core/jsonio.h"
 #include "lm_json.h"
 
 static int
@@ -47,21 +48,46 @@ numbers (json_t *v, double *x, size_t n)
   return 0;
 }
 
-/* Tokens of a prefix written "0 1 2" (or "" for the empty one). */
+/* Refuses a key of object O that is not in KNOWN, naming it (WHERE says
+ * which object); 0 or -1. */
+static int
+known_keys (json_t *o, const char *const *known, const char *where, char *err, size_t errlen)
+{
+  const char *key = rl_json_unknown_key (o, known);
+  char what[160];
+  if (!key)
+    return 0;
+  snprintf (what, sizeof what, "\"%.60s\" in %s (it reads:", key, where);
+  for (size_t i = 0; known[i]; i++)
+    snprintf (what + strlen (what), sizeof what - strlen (what), " %s", known[i]);
+  snprintf (what + strlen (what), sizeof what - strlen (what), ")");
+  return fail (err, errlen, "unknown key", what);
+}
+
+/* Tokens of a prefix written "0 1 2" (or "" for the empty one): decimal
+ * tokens without sign or leading zeros, one space between them; -1 for
+ * any other spelling, so that a prefix has one key. */
 static int
 prefix_tokens (const char *s, int V, int eos, int *y, int T)
 {
   int t = 0;
-  char *end;
   while (*s)
     {
-      long a = strtol (s, &end, 10);
-      if (end == s || a < 0 || a >= V || a == eos || t >= T - 1)
+      long a = 0;
+      const char *start = s;
+      if (t > 0)
+        {
+          if (*s != ' ')
+            return -1;
+          start = ++s;
+        }
+      while (*s >= '0' && *s <= '9' && a < 1000)
+        a = 10 * a + (*s++ - '0');
+      if (s == start || (s - start > 1 && *start == '0') || (*s && *s != ' '))
+        return -1;
+      if (a >= V || a == eos || t >= T - 1)
         return -1;
       y[t++] = (int) a;
-      s = end;
-      while (*s == ' ')
-        s++;
     }
   return t;
 }
@@ -75,6 +101,11 @@ read_tabular (json_t *tab, rl_lm_model *m, char *err, size_t errlen)
   const char *key;
   json_t *val;
   double row[RLREF_LM_MAX_V];
+  static const char *const keys[] = { "default", "prefixes", NULL };
+  if (!json_is_object (tab))
+    return fail (err, errlen, "\"tabular\" must be an object", NULL);
+  if (known_keys (tab, keys, "\"tabular\"", err, errlen))
+    return -1;
   if (rlref_lm_num_prefixes (lm->V, lm->T) > 1e6)
     return fail (err, errlen, "a tabular model of more than 1e6 prefixes (use a bigram model)",
                  NULL);
@@ -91,8 +122,8 @@ read_tabular (json_t *tab, rl_lm_model *m, char *err, size_t errlen)
     {
       int y[RLREF_LM_MAX_T], t = prefix_tokens (key, lm->V, lm->eos, y, lm->T);
       if (t < 0)
-        return fail (err, errlen, "not a prefix of tokens without EOS, shorter than max_len",
-                     key);
+        return fail (err, errlen, "not a prefix of tokens without EOS, shorter than max_len, "
+                     "written as decimal tokens with one space between them", key);
       if (numbers (val, m->logits + rlref_lm_prefix_index (lm->V, lm->eos, y, t) * V, V))
         return fail (err, errlen, "the logits of a prefix must be V numbers", key);
     }
@@ -106,6 +137,13 @@ read_reward (json_t *rw, rl_lm_model *m, char *err, size_t errlen)
   rlref_lm *lm = &m->lm;
   json_t *tok = json_object_get (rw, "token"), *table = json_object_get (rw, "table"), *item;
   size_t i;
+  static const char *const additive[] = { "token", "per_length", "truncated", NULL };
+  static const char *const tabled[] = { "table", "default", NULL };
+  static const char *const entry[] = { "y", "r", NULL };
+  if (!json_is_object (rw))
+    return fail (err, errlen, "\"reward\" must be an object", NULL);
+  if (known_keys (rw, tok || !table ? additive : tabled, "\"reward\"", err, errlen))
+    return -1;
   if (tok && table)
     return fail (err, errlen, "a reward is additive (\"token\") or a \"table\", not both", NULL);
   if (tok)
@@ -134,6 +172,9 @@ read_reward (json_t *rw, rl_lm_model *m, char *err, size_t errlen)
       json_t *y = json_object_get (item, "y"), *a;
       int toks[RLREF_LM_MAX_T], L = 0, ok = json_is_array (y);
       size_t j;
+      if (json_is_object (item) && known_keys (item, entry, "a reward table entry", err,
+                                                errlen))
+        return -1;
       if (ok && json_array_size (y) > (size_t) lm->T)
         ok = 0;
       json_array_foreach (y, j, a)
@@ -177,6 +218,13 @@ read_model (json_t *root, rl_lm_model *m, char *err, size_t errlen)
   json_t *bi = json_object_get (root, "bigram"), *tab = json_object_get (root, "tabular");
   json_t *trunc = json_object_get (root, "truncated"), *rw = json_object_get (root, "reward");
   json_t *beta = json_object_get (root, "beta");
+  static const char *const keys[] = { "vocab", "eos", "max_len", "truncated", "bigram",
+                                      "tabular", "reward", "beta", NULL };
+  static const char *const bikeys[] = { "logits", NULL };
+  if (known_keys (root, keys, "the model", err, errlen))
+    return -1;
+  if (bi && (!json_is_object (bi) || known_keys (bi, bikeys, "\"bigram\"", err, errlen)))
+    return json_is_object (bi) ? -1 : fail (err, errlen, "\"bigram\" must be an object", NULL);
   if (!json_is_integer (json_object_get (root, "vocab"))
       || !json_is_integer (json_object_get (root, "eos"))
       || !json_is_integer (json_object_get (root, "max_len")))
@@ -238,16 +286,11 @@ read_model (json_t *root, rl_lm_model *m, char *err, size_t errlen)
 int
 rl_lm_model_read (const char *path, rl_lm_model *m, char *err, size_t errlen)
 {
-  json_error_t jerr;
-  json_t *root = strcmp (path, "-") == 0 ? json_loadf (stdin, 0, &jerr)
-                                         : json_load_file (path, 0, &jerr);
+  json_t *root;
   int rc;
   memset (m, 0, sizeof *m);
-  if (!root)
-    {
-      snprintf (err, errlen, "%s: %s (line %d)", path, jerr.text, jerr.line);
-      return -1;
-    }
+  if (!(root = rl_json_load (path, err, errlen, NULL)))
+    return -1;
   rc = json_is_object (root) ? read_model (root, m, err, errlen)
     : fail (err, errlen, "a model file holds one JSON object", NULL);
   json_decref (root);

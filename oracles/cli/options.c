@@ -3,7 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ctype.h>
+#include <math.h>
 #include "rlref/certify.h"
+#include "rlref/status.h"
+#include "core/args.h"
 #include "options.h"
 
 int
@@ -60,6 +64,73 @@ rl_parse_prec (const char *s, long *bits, char *err, size_t errlen)
     }
   *bits = v;
   return 0;
+}
+
+int
+rl_opt_whole (const char *cmd, const char *name, const char *s, long long lo, long long hi,
+              long long *out)
+{
+  const char *p = s;
+  char *end;
+  long long v;
+  if (*p == '-' && lo < 0)
+    p++;
+  if (!isdigit ((unsigned char) *p))
+    goto bad;
+  for (; *p; p++)
+    if (!isdigit ((unsigned char) *p))
+      goto bad;
+  errno = 0;
+  v = strtoll (s, &end, 10);
+  if (errno == ERANGE || v < lo || v > hi)
+    goto bad;
+  *out = v;
+  return 0;
+bad:
+  fprintf (stderr, "rlref %s: %s '%s' is not a whole number from %lld to %lld\n", cmd, name,
+           s, lo, hi);
+  return 2;
+}
+
+int
+rl_opt_real (const char *cmd, const char *name, const char *s, double lo, double hi,
+             int open_lo, double *out)
+{
+  double v;
+  int code = rl_parse_double (s, &v);
+  if (code == RL_NUM_OVERFLOW || code == RL_NUM_UNDERFLOW)
+    {
+      fprintf (stderr, "rlref %s: %s '%s' %s\n", cmd, name, s, rl_parse_problem (code));
+      return 2;
+    }
+  if (code || isnan (v) || (open_lo ? !(v > lo) : !(v >= lo)) || !(v <= hi))
+    {
+      fprintf (stderr, "rlref %s: %s '%s' is not a number %s %g and <= %g\n", cmd, name, s,
+               open_lo ? ">" : ">=", lo, hi);
+      return 2;
+    }
+  *out = v;
+  return 0;
+}
+
+int
+rl_opt_word (const char *cmd, const char *name, const char *s, const char *const *words)
+{
+  for (int i = 0; words[i]; i++)
+    if (strcmp (s, words[i]) == 0)
+      return i;
+  fprintf (stderr, "rlref %s: %s '%s' is not one of:", cmd, name, s);
+  for (int i = 0; words[i]; i++)
+    fprintf (stderr, "%s %s", i ? "," : "", words[i]);
+  fputc ('\n', stderr);
+  return -1;
+}
+
+const char *
+rl_error_text (int status)
+{
+  const char *e = rlref_last_error ();
+  return *e ? e : rlref_strerror (status);
 }
 
 int

@@ -2,6 +2,7 @@
  * vector the evaluators take.  Numbers are read with strtod in the C locale
  * (the command never calls setlocale). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,17 +10,59 @@
 #include "args.h"
 
 
+/* Whether the number text S has a nonzero digit in its significand.  */
+static int
+nonzero_significand (const char *s)
+{
+  int hex = 0;
+  if (*s == '+' || *s == '-')
+    s++;
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    {
+      hex = 1;
+      s += 2;
+    }
+  for (; *s; s++)
+    {
+      if (!hex && (*s == 'e' || *s == 'E'))
+        break;
+      if (hex && (*s == 'p' || *s == 'P'))
+        break;
+      if (*s != '0' && *s != '.')
+        return 1;
+    }
+  return 0;
+}
+
 int
 rl_parse_double (const char *s, double *out)
 {
   char *end;
   if (!s || !*s)
-    return -1;
+    return RL_NUM_SYNTAX;
   errno = 0;
   *out = strtod (s, &end);
-  if (*end != '\0')
-    return -1;
+  if (*end != '\0' || end == s)
+    return RL_NUM_SYNTAX;
+  if (errno == ERANGE && isinf (*out))
+    return RL_NUM_OVERFLOW;
+  if (*out == 0 && nonzero_significand (s))
+    return RL_NUM_UNDERFLOW;
   return 0;
+}
+
+const char *
+rl_parse_problem (int code)
+{
+  switch (code)
+    {
+    case RL_NUM_OVERFLOW:
+      return "overflows binary64 (its magnitude is beyond 1.7976931348623157e308)";
+    case RL_NUM_UNDERFLOW:
+      return "underflows binary64 (not zero, but below 2.5e-324: it would read as 0)";
+    default:
+      return "is not a number";
+    }
 }
 
 static int
@@ -78,7 +121,10 @@ parse_list (const char *s, int integer, size_t *len, double **re, long **iv)
       if (integer)
         bad = parse_long (item, &(*iv)[i++]);
       else
-        bad = rl_parse_double (item, &(*re)[i++]) != 0;
+        {
+          int code = rl_parse_double (item, &(*re)[i++]);
+          bad = code == RL_NUM_OVERFLOW || code == RL_NUM_UNDERFLOW ? code : code != 0;
+        }
     }
   free (copy);
   return bad;
@@ -149,6 +195,13 @@ rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
               rl_args_free (a);
               return RLREF_EINVAL;
             }
+          if (bad == RL_NUM_OVERFLOW || bad == RL_NUM_UNDERFLOW)
+            {
+              snprintf (err, errlen, "input '%s': '%s' %s", io->in[i].name, eq + 1,
+                        rl_parse_problem (bad));
+              rl_args_free (a);
+              return RLREF_EINVAL;
+            }
           if (bad)
             {
               snprintf (err, errlen, "input '%s': '%s' is not %s", io->in[i].name, eq + 1,
@@ -165,10 +218,11 @@ rl_args_parse (const rl_variant *v, int argc, char *const *argv, rl_args *a,
         if (v->params[p].in_x && strlen (v->params[p].name) == namelen
             && !strncmp (v->params[p].name, argv[k], namelen))
           {
-            if (rl_parse_double (eq + 1, &a->param[p]))
+            int code = rl_parse_double (eq + 1, &a->param[p]);
+            if (code)
               {
-                snprintf (err, errlen, "parameter '%s': '%s' is not a number",
-                          v->params[p].name, eq + 1);
+                snprintf (err, errlen, "parameter '%s': '%s' %s",
+                          v->params[p].name, eq + 1, rl_parse_problem (code));
                 rl_args_free (a);
                 return RLREF_EINVAL;
               }

@@ -5,8 +5,18 @@
 #include "registry.h"
 
 /* Parses one number: decimal or C99 hex float, "nan", "inf", "-inf".
- * Returns 0 on success, -1 when the text is not a whole number. */
+ * Returns 0 on success (a subnormal is the nearest double), RL_NUM_SYNTAX
+ * when the text is not a whole number, RL_NUM_OVERFLOW when it is finite
+ * but beyond the binary64 range, RL_NUM_UNDERFLOW when it is not zero but
+ * rounds to 0 (below half the least subnormal). */
+#define RL_NUM_SYNTAX (-1)
+#define RL_NUM_OVERFLOW (-4)
+#define RL_NUM_UNDERFLOW (-5)
 int rl_parse_double (const char *s, double *out);
+
+/* Why rl_parse_double refused a number (its code), for messages: "is not
+ * a number", "overflows binary64 ...", "underflows binary64 ...". */
+const char *rl_parse_problem (int code);
 
 /* Binds "name=value" words to v's inputs (arrays comma-separated) and real
  * parameters (overrides); an omitted integer input declared with

@@ -4,6 +4,7 @@
 #include "rlref/status.h"
 #include "args.h"
 #include "evaluate.h"
+#include "check/rules.h"
 
 int
 rl_call_d (const rl_variant *v, const rl_args *a, const double *x, double *y,
@@ -141,6 +142,17 @@ rl_evaluate (const rl_variant *v, const rl_args *a, mpfr_prec_t prec, int min_di
                                     r->ny, prec, min_digits, mode, &r->cert);
   free (x);
   return r->status;
+}
+
+int
+rl_certified_zero (const rl_result *r, size_t k, int *exact)
+{
+  mpfr_srcptr y = r->cert.value + k;
+  *exact = r->cert.exact_zero[k] != 0;
+  if (*exact)
+    return 1;
+  return mpfr_regular_p (y) && r->cert.digits[k] < RL_MIN_DIGITS
+    && mpfr_get_exp (y) < -(mpfr_exp_t) (r->cert.prec / 2);
 }
 
 void

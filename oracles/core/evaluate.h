@@ -30,6 +30,13 @@ int rl_evaluate (const rl_variant *v, const rl_args *a, mpfr_prec_t prec, int mi
                  int want_sens, rl_result *r);
 void rl_result_free (rl_result *r);
 
+/* Whether certified element k of r is a zero, as the goldens write one:
+ * both precisions gave exactly 0 (*exact set), or a value below
+ * 2^-(p/2) whose digits did not settle at the precision p reached (a zero
+ * within the precision: cancellation of equal terms, ZeroWithinPrecision).
+ * Such an element is written "0" with 0 digits. */
+int rl_certified_zero (const rl_result *r, size_t k, int *exact);
+
 /* The binary64 evaluator on flat vectors: x of rl_args_nx reals, y of
  * sum(out_len) (from rl_out_lengths). */
 int rl_call_d (const rl_variant *v, const rl_args *a, const double *x, double *y,

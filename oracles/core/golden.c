@@ -3,6 +3,7 @@
  * decimal string (golden/README.md). */
 #include <float.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +44,8 @@ value_object (const void *ctx, size_t k)
   double nearest = mpfr_get_d (y, MPFR_RNDN);
   char hex[40], sens[40], *text;
   json_t *o;
-  int near_zero = mpfr_regular_p (y) && digits < RL_MIN_DIGITS
-                  && mpfr_get_exp (y) < -(mpfr_exp_t) (r->cert.prec / 2);
-  if (r->cert.exact_zero[k])
+  int exact, near_zero = rl_certified_zero (r, k, &exact) && !exact;
+  if (exact)
     add_flag (flags, "ExactZero");
   else if (near_zero)
     add_flag (flags, "ZeroWithinPrecision");
@@ -247,7 +247,7 @@ int
 rl_golden_write (const rl_formula *f, const char *dir)
 {
   json_t *root, *groups = json_array (), *used = json_array ();
-  int tcid = 0, failed = 0;
+  int tcid = 0, failed = 0, bad;
   char *path, *text;
   FILE *fp;
   for (size_t g = 0; f->variants[g].name; g++)
@@ -285,7 +285,7 @@ rl_golden_write (const rl_formula *f, const char *dir)
   json_decref (used);
   text = json_dumps (root, JSON_INDENT (1) | JSON_PRESERVE_ORDER);
   json_decref (root);
-  path = malloc (strlen (dir) + strlen (f->id) + 8);
+  path = malloc (strlen (dir) + strlen (f->id) + sizeof "/.json.tmp");
   if (!text || !path)
     {
       free (text);
@@ -293,12 +293,37 @@ rl_golden_write (const rl_formula *f, const char *dir)
       fprintf (stderr, "rlref golden: out of memory\n");
       return 1;
     }
-  sprintf (path, "%s/%s.json", dir, f->id);
+  /* written whole to ID.json.tmp, then renamed: a failed write (a full
+     disk) leaves the old file as it was */
+  sprintf (path, "%s/%s.json.tmp", dir, f->id);
+  errno = 0;
   fp = fopen (path, "w");
-  if (!fp || fputs (text, fp) == EOF || fputc ('\n', fp) == EOF || fclose (fp) != 0)
+  bad = !fp;
+  if (fp)
     {
-      fprintf (stderr, "rlref golden: cannot write %s\n", path);
-      failed = 1;
+      bad |= fputs (text, fp) == EOF || fputc ('\n', fp) == EOF;
+      bad |= fflush (fp) != 0 || ferror (fp);
+      bad |= fclose (fp) != 0;
+    }
+  if (!bad)
+    {
+      char *final = strdup (path);
+      if (final)
+        {
+          final[strlen (final) - 4] = '\0';
+          bad = rename (path, final) != 0;
+          free (final);
+        }
+      else
+        bad = 1;
+    }
+  if (bad)
+    {
+      int e = errno;
+      fprintf (stderr, "rlref golden: cannot write %s: %s\n", path,
+               e ? strerror (e) : "write error");
+      remove (path);
+      failed = 2;
     }
   free (text);
   free (path);

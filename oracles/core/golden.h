@@ -12,8 +12,10 @@
 /* The expected outputs of an evaluated case: name -> value object(s).
  * Adds the flags the values call for to flags (a JSON array of strings). */
 json_t *rl_json_outputs (const rl_variant *v, const rl_result *r, json_t *flags);
-/* Writes DIR/ID.json for formula f; returns 0, or prints why not and
- * returns non-zero. */
+/* Writes DIR/ID.json for formula f (whole to DIR/ID.json.tmp, then
+ * renamed); returns 0, 1 after a message when a case's outcome is not the
+ * declared one, 2 after a message when the file cannot be written (the
+ * old file is left as it was). */
 int rl_golden_write (const rl_formula *f, const char *dir);
 
 #endif

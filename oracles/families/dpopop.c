@@ -64,6 +64,9 @@ static const rl_case c_implicit[] = {
     "pi* ~ (1, e^-100, e^-25, e^-50)" },
   { "prob", "p_ref=0.999999,0.000001 r=0,20 beta=1", "ZeroByBound Normalised",
     "a rare outcome made likely" },
+  { "prob", "p_ref=0.25,0.25,0.25,0.25 r=1e-8,1e-8,1e-8,1e-8 beta=2", "ZeroByBound EqualRewards",
+    "equal rewards: log Z = 5e-9 exactly, pi* = pi_ref; a log-sum-exp of log pi_ref + r/beta "
+    "keeps only 8 of its digits" },
   { "prob", "p_ref=0.5,0.5 r=1,0 beta=0", "BetaOutOfDomain", "beta = 0", .invalid_in = "*" },
   { "prob", "p_ref=0,1 r=1,0 beta=1", "ZeroRef", "pi_ref(0) = 0: log(pi*/pi_ref) undefined",
     .invalid_in = "*" },
@@ -194,10 +197,23 @@ static const rl_case c_equiv[] = {
     "ZeroByBound", "every pair uncertain: a finite minimiser by Newton's method" },
   { "dpo-pref", U3 " P=0.5,1,0.5,0,0.5,0.5,0.5,0.5,0.5 beta=1", "ZeroByBound Normalised",
     "one deterministic pair, yet a finite minimiser: the graph of P > 0 is strongly connected" },
+  { "dpo-pref", U3 " P=0.5,1,0.5,0,0.5,0.5,0.5,0.5,0.5 beta=1e40", "ZeroByBound Normalised ExtremeBeta",
+    "the same at beta = 1e40: h of order 1e-40, KL of order 1e-81 (a log-sum-exp of log pi_ref "
+    "+ g loses h entirely)" },
+  { "dpo-pref", U3 " P=0.5,1,0.5,0,0.5,0.5,0.5,0.5,0.5 beta=1e-8", "ZeroByBound Normalised ExtremeBeta",
+    "the same at beta = 1e-8: scores of order 1e8, pi concentrated on y1 (h1 = -log pi_ref(y1) "
+    "but for e^-7.5e7; a log-sum-exp of log pi_ref + g keeps 8 digits of it)" },
+  { "ipo", "p_ref=0.5,0.5 P=0.5,0.75,0.25,0.5 tau=1e-7", "ZeroByBound ExtremeBeta",
+    "tau = 1e-7: h1 - h2 = 2.5e6, pi_2 = e^-2.5e6 (far below binary64); KL = log 2 but for "
+    "e^-2.5e6, where sum pi h kept 9 digits" },
   RL_END,
 };
 
 static const rl_note n_dpopop[] = {
+  { "EqualRewards", "NUMERICAL", "Rewards all equal (or nearly): log Z is their common r/beta "
+    "plus a term near 0; formed as c/beta + log1p(sum pi_ref expm1((r - c)/beta)) it keeps "
+    "its digits, as a log-sum-exp of log pi_ref + r/beta (its terms near log pi_ref) does "
+    "not." },
   { "ZeroByBound", "EDGE_CASE",
     "An output that is 0 by an identity (the residual of 13.18, the gradient at the minimiser) is "
     "computed with a bound on its rounding error, 2^(10-p) times the magnitudes that enter it (p "
@@ -212,6 +228,11 @@ static const rl_note n_dpopop[] = {
   { "LargeReward", "EDGE_CASE", "Rewards far apart: pi* spans many orders of magnitude and log Z "
     "is dominated by one outcome." },
   { "Tie", "EDGE_CASE", "Outcomes with equal rewards: equal h." },
+  { "ExtremeBeta", "NUMERICAL", "beta (or tau) far from 1: the scores g of the minimiser are tiny "
+    "or huge beside log pi_ref.  h = (g - max g) - log sum pi_ref e^{g - max g} with the sum "
+    "formed as 1 + (sum pi_ref - 1) + sum pi_ref expm1(g - max g), and KL = sum pi_ref h(log "
+    "ratio) with h(e) = 1 + (e - 1) e^e by its series near 0, keep every digit; log pi_ref + g "
+    "normalised by a log-sum-exp keeps none of a tiny h, and sum pi h cancels to rounding noise." },
   { "IpoThree", "EDGE_CASE",
     "The IPO paper's illustration: uniform pi_ref over three actions, y1 > y2 > y3 for every "
     "pair with probability 1, tau = 0.1.  IPO: with p(y > mu) = (5/6, 1/2, 1/6) (the pair of an "

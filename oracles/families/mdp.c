@@ -53,8 +53,8 @@ static const rl_variant v_return[] = {
     "and each step an exactly rounded sum, so the error does not grow with T",
     "seed 003 §1 (the Bellman derivation's first step)", &io_return },
   { "sum", "G_t = sum_{k=0}^{T-1-t} gamma^k r_{t+k}: the powers in double-double and the "
-    "terms of each G_t added by one exactly rounded sum (O(T^2)); the same numbers as "
-    "recursion", "seed 003 §1 (the definition of the return)", &io_return_sum },
+    "terms of each G_t added by one exactly rounded sum (O(T^2): at most 4096 rewards); the "
+    "same numbers as recursion", "seed 003 §1 (the definition of the return)", &io_return_sum },
   RL_END,
 };
 

@@ -17,7 +17,8 @@ RL_ENTRY (bt_gumbel)
   (void) a;
   /* the quadrature's cost grows about 8x per doubling of the precision */
   if (num_prec () > 2048)
-    RLREF_ERROR ("PREF-BT-GUMBEL is evaluated up to 2048 bits", RLREF_EPREC);
+    RLREF_ERROR ("PREF-BT-GUMBEL is evaluated up to 2048 bits (--prec at most 1984: "
+                 "the certificate evaluates at p and p + 64 bits)", RLREF_EPREC);
   return LIB (bt_gumbel_integral) (y[0], x[0], x[1]);
 }
 

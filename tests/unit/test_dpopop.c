@@ -11,6 +11,7 @@
  * form pi* (two different algorithms); and the rejections. */
 #include "testutil.h"
 #include "rlref/dpopop.h"
+#include "rlref/primitives.h"
 
 #define PREC 256
 #define REF 1024
@@ -199,6 +200,53 @@ START_TEST (test_bad_inputs)
 }
 END_TEST
 
+/* Far from beta = 1 in binary64 (ExtremeBeta): one deterministic pair of
+ * three uniform outcomes.  beta = 1e40: h ~ 7.56e-41 and KL ~ 1.9e-81 (a
+ * log-sum-exp of log pi_ref + g had h = 0, KL 0); beta = 1e-300: h_1 =
+ * log 3 and KL = log 3 (had 0); IPO at tau = 1e-10: KL = log 2 (had
+ * 0.6931471825); tau = 4.9e-324: 1/(2 tau) overflows, ERANGE. */
+START_TEST (test_extreme_beta)
+{
+  const double t = 1.0 / 3, q3[3] = { t, t, t };
+  const double P[9] = { 0.5, 1, 0.5, 0, 0.5, 0.5, 0.5, 0.5, 0.5 };
+  const double q2[2] = { 0.5, 0.5 }, P2[4] = { 0.5, 0.75, 0.25, 0.5 };
+  double lp[3], h[3], loss, gn, kl, s;
+  s = 1e40;
+  TU_OK (rlref_dpopop_equiv_d (lp, h, &loss, &gn, &kl, q3, P, 3, &s, RLREF_DPOPOP_DPO));
+  TU_ASSERT_REL (h[0], 7.5630761261596475e-41, 1e-14);
+  TU_ASSERT_REL (kl, 1.9066706830028673e-81, 1e-13);
+  TU_ASSERT_REL (loss, 0.19168164773412149, 1e-14);
+  s = 1e-300;
+  TU_OK (rlref_dpopop_equiv_d (lp, h, &loss, &gn, &kl, q3, P, 3, &s, RLREF_DPOPOP_DPO));
+  TU_ASSERT_REL (h[0], log (3.0), 1e-15);
+  TU_ASSERT_REL (kl, log (3.0), 1e-15);
+  s = 1e-10;
+  TU_OK (rlref_dpopop_equiv_d (lp, h, &loss, &gn, &kl, q2, P2, 2, &s, RLREF_DPOPOP_IPO));
+  TU_ASSERT_REL (kl, log (2.0), 1e-15);
+  s = 4.9e-324;
+  TU_ASSERT_STATUS (rlref_dpopop_equiv_d (lp, h, &loss, &gn, &kl, q2, P2, 2, &s,
+                                          RLREF_DPOPOP_IPO), RLREF_ERANGE);
+}
+END_TEST
+
+/* h(e) = 1 + (e - 1) e^e, the KL term: e^2/2 + e^3/3 + ... near 0 with no
+ * cancellation, 1 - 2/e at -1, 0 at 0; ERANGE where it overflows. */
+START_TEST (test_kl_term)
+{
+  double r, e = 1e-8;
+  TU_OK (rlref_kl_term_d (&r, &e));
+  TU_ASSERT_REL (r, 5e-17 + 1e-24 / 3, 1e-15);
+  e = 0;
+  TU_OK (rlref_kl_term_d (&r, &e));
+  TU_ASSERT_SAME (r, 0.0);
+  e = -1;
+  TU_OK (rlref_kl_term_d (&r, &e));
+  TU_ASSERT_REL (r, 1 - 2 / exp (1.0), 1e-15);
+  e = 710;
+  TU_ASSERT_STATUS (rlref_kl_term_d (&r, &e), RLREF_ERANGE);
+}
+END_TEST
+
 static Suite *
 dpopop_suite (void)
 {
@@ -212,6 +260,8 @@ dpopop_suite (void)
   tcase_add_test (tc, test_identities);
   tcase_add_test (tc, test_aliasing);
   tcase_add_test (tc, test_bad_inputs);
+  tcase_add_test (tc, test_extreme_beta);
+  tcase_add_test (tc, test_kl_term);
   suite_add_tcase (s, tc);
   return s;
 }

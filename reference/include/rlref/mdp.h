@@ -34,6 +34,8 @@ typedef struct
 
 /* Largest MDP the dense solvers take (S A S transition entries). */
 #define RLREF_MDP_MAX_S 512
+/* Rewards of the O(T^2) sum form of the return (MDP-RETURN sum). */
+#define RLREF_RETURN_SUM_MAX 4096
 #define RLREF_MDP_MAX_A 64
 
 /* epsilon-greedy: whether the random draw (probability eps) is among all

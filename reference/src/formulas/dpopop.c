@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include "rlref/num.h"
 #include "rlref/dpopop.h"
+#include "rlref/klopt.h"
 #include "rlref/primitives.h"
 #include "flow.h"
 #include "fit.h"
@@ -51,24 +52,24 @@ done:
   return status;
 }
 
-/* 13.15, 13.17: logz = log sum_y e^{t_y}, t_y = log pi_ref(y) + r(y)/beta
- * (log-sum-exp shifted by the maximum); logpi[y] = t_y - log Z by the log-
- * softmax, accurate also for the largest t (log pi* near 0, no cancellation). */
+/* 13.15, 13.17 in KLOPT's forms (klopt_logz, klopt_pistar): log Z = c/beta
+ * + L with the largest reward c shifted out and L = log1p(sum_y pi_ref(y)
+ * expm1((r(y) - c)/beta)) near 0, so that log Z of nearly equal rewards
+ * keeps its digits (p_ref 1/4 each, r = 1e-8, beta 2: exactly 5e-9, where a
+ * log-sum-exp of log pi_ref + r/beta loses eight); logpi[y] = log pi*(y). */
 static int
-optimum (num_ptr logz, num_ptr logpi, num_srcptr lq, num_srcptr r, size_t n, num_srcptr beta)
+optimum (num_ptr logz, num_ptr logpi, num_srcptr p_ref, num_srcptr r, size_t n,
+         num_srcptr beta)
 {
-  int status = RLREF_SUCCESS;
-  num_t u;
-  NUM_INIT (u);
-  for (size_t i = 0; i < n; i++)
-    {
-      num_div (u, AT (r, i), beta);
-      num_add (AT (logpi, i), AT (lq, i), u);
-    }
-  TRY (FN (logsumexp) (logz, logpi, n));
-  TRY (FN (log_softmax) (logpi, logpi, n));
-done:
-  NUM_CLEAR (u);
+  num_ptr ps = num_vec_new (n);
+  int status;
+  if (!ps)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  status = FN (klopt_logz) (logz, NULL, p_ref, RLREF_KLOPT_PROB, r, n, beta);
+  if (status == RLREF_SUCCESS)
+    status = FN (klopt_pistar) (ps, logpi, NULL, NULL, NULL, p_ref, RLREF_KLOPT_PROB, r, n,
+                                beta);
+  num_vec_free (ps, n);
   return status;
 }
 
@@ -112,7 +113,7 @@ FN (dpopop_implicit) (num_ptr pistar, num_ptr logz, num_ptr r_hat, num_ptr resid
   if (!pistar || !logz || !r_hat || !residual)
     FAIL ("NULL output", RLREF_EINVAL);
   TRY (read_inputs (lq, q, p_ref, r, n, beta));
-  TRY (optimum (lz, lp, lq, r, n, beta));
+  TRY (optimum (lz, lp, p_ref, r, n, beta));
   for (size_t i = 0; i < n; i++)
     {
       num_sub (u, AT (lp, i), AT (lq, i));
@@ -175,7 +176,7 @@ FN (dpopop_zcancel) (num_ptr h_w, num_ptr h_l, num_ptr margin, num_ptr reward_di
   TRY (read_inputs (lq, q, p_ref, r, n, beta));
   if (w == l)
     FAIL ("w = l: a pair needs two outcomes", RLREF_EDOM);
-  TRY (optimum (lz, lp, lq, r, n, beta));
+  TRY (optimum (lz, lp, p_ref, r, n, beta));
   num_sub (hw, AT (lp, w), AT (lq, w));
   num_sub (hl, AT (lp, l), AT (lq, l));
   num_sub (m, hw, hl);
@@ -207,10 +208,13 @@ done:
  * (z - 1/(2s))^2, l' = 2 (z - 1/(2s)).  Each component is set to 0 within
  * its rounding bound 2^(10-p) sum_j (W_kj + W_jk) m_kj, m_kj = s (1 +
  * s (|h_k| + |h_j|)) (DPO) or 2 (|h_k| + |h_j| + 1/(2s)) (IPO).
- * grad_norm = |dL/dh|; kl = sum_y pi(y) h(y) with log pi = logpi. */
+ * grad_norm = |dL/dh|; kl = KL(pi || pi_ref) = sum_y q(y) kl_term(h(y)),
+ * h = log(pi/pi_ref), q = pi_ref: terms >= 0, no cancellation (for h near
+ * 0 the KL is of order h^2, far below sum pi h's rounding); for |h| >= 1
+ * the term is q + (h - 1) pi. */
 static int
 loss_grad (num_ptr loss, num_ptr grad_norm, num_ptr kl, num_srcptr W, num_srcptr h,
-           num_srcptr logpi, size_t n, num_srcptr s, int kind)
+           num_srcptr q, num_srcptr logpi, size_t n, num_srcptr s, int kind)
 {
   int status = RLREF_SUCCESS;
   num_ptr g = num_vec_new (n), bd = num_vec_new (n), terms = num_vec_new (n * n);
@@ -277,8 +281,21 @@ loss_grad (num_ptr loss, num_ptr grad_norm, num_ptr kl, num_srcptr W, num_srcptr
   num_sqrt (grad_norm, u);
   for (size_t k = 0; k < n; k++)
     {
-      num_exp (u, AT (logpi, k));
-      num_mul (AT (terms, k), u, AT (h, k));
+      num_abs (u, AT (h, k));
+      if (num_cmp_d (u, 1.0) < 0)
+        {
+          TRY (FN (kl_term) (u, AT (h, k)));
+          num_mul (AT (terms, k), AT (q, k), u);
+        }
+      else
+        {
+          /* q h(e) = q + (e - 1) pi: pi = e^{log pi} stays finite where
+           * e^e alone would overflow */
+          num_exp (u, AT (logpi, k));
+          num_sub_d (m, AT (h, k), 1.0);
+          num_mul (u, u, m);
+          num_add (AT (terms, k), u, AT (q, k));
+        }
     }
   TRY (num_sum (kl, terms, n));
   num_set (loss, v);
@@ -290,24 +307,74 @@ done:
   return status;
 }
 
-/* The policy of scores g: log pi = log pi_ref + g - lse, h = g - lse,
- * lse = log sum_y pi_ref(y) e^{g(y)}. */
+/* The policy of scores g (13.17): h = g - log sum_y pi_ref(y) e^{g(y)},
+ * log pi = log pi_ref + h.  With c = max g and d = g - c, h = d - L,
+ * L = log sum_y q_y e^{d_y} = log1p((sum q - 1) + sum q expm1(d)) (or the
+ * log of the sum when that is below 1/2), so that neither tiny scores (a
+ * beta of 1e40: h ~ 1e-40) are lost against log pi_ref nor huge ones (a
+ * tiny beta or tau: h ~ 1e300) lose log pi_ref: c + L is never formed. */
 static int
-policy (num_ptr logpi, num_ptr h, num_srcptr lq, num_srcptr g, size_t n)
+policy (num_ptr logpi, num_ptr h, num_srcptr lq, num_srcptr q, num_srcptr g, size_t n)
 {
   int status = RLREF_SUCCESS;
-  num_t lse;
-  NUM_INIT (lse);
-  for (size_t i = 0; i < n; i++)
-    num_add (AT (logpi, i), AT (lq, i), AT (g, i));
-  TRY (FN (logsumexp) (lse, logpi, n));
+  num_ptr terms = num_vec_new (n + 1);
+  num_t c, d, w, L;
+  NUM_INIT (c, d, w, L);
+  if (!terms)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  num_set (c, AT (g, 0));
+  for (size_t i = 1; i < n; i++)
+    num_max (c, c, AT (g, i));
+  /* W = (sum q - 1) + sum q expm1(d), each term rounded once, summed once */
   for (size_t i = 0; i < n; i++)
     {
-      num_sub (AT (logpi, i), AT (logpi, i), lse);
-      num_sub (AT (h, i), AT (g, i), lse);
+      num_sub (d, AT (g, i), c);
+      num_expm1 (w, d);
+      num_mul (AT (terms, i), AT (q, i), w);
+    }
+  TRY (num_sum (w, q, n));
+  num_sub_d (AT (terms, n), w, 1.0);
+  TRY (num_sum (w, terms, n + 1));
+  if (num_cmp_d (w, -0.5) >= 0)
+    num_log1p (L, w);
+  else
+    {
+      for (size_t i = 0; i < n; i++)
+        {
+          num_sub (d, AT (g, i), c);
+          num_exp (d, d);
+          num_mul (AT (terms, i), AT (q, i), d);
+        }
+      TRY (num_sum (w, terms, n));
+      num_log (L, w);
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      num_sub (d, AT (g, i), c);
+      num_sub (AT (h, i), d, L);
+      if (!num_is_zero (d))
+        num_add (AT (logpi, i), AT (lq, i), AT (h, i));
+      else
+        {
+          /* a largest score: log pi_i = -log1p(sum_{j != i} (q_j/q_i) e^{d_j}), whose
+           * argument may be far below the rounding of log q_i - L (pi_i = 1 - 1e-300) */
+          size_t m = 0;
+          for (size_t j = 0; j < n; j++)
+            if (j != i)
+              {
+                num_sub (w, AT (g, j), c);
+                num_exp (w, w);
+                num_mul (w, w, AT (q, j));
+                num_div (AT (terms, m++), w, AT (q, i));
+              }
+          TRY (num_sum (w, terms, m));
+          num_log1p (w, w);
+          num_neg (AT (logpi, i), w);
+        }
     }
 done:
-  NUM_CLEAR (lse);
+  NUM_CLEAR (c, d, w, L);
+  num_vec_free (terms, n + 1);
   return status;
 }
 
@@ -331,7 +398,7 @@ FN (dpopop_equiv_bt) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm,
   if (n < 2 || n > RLREF_DPOPOP_MAX_N)
     FAIL ("a population loss takes 2 to 64 outcomes", RLREF_EINVAL);
   TRY (read_inputs (lq, q, p_ref, r, n, beta));
-  TRY (optimum (lz, lp, lq, r, n, beta));
+  TRY (optimum (lz, lp, p_ref, r, n, beta));
   for (size_t i = 0; i < n; i++)
     {
       num_div (u, AT (r, i), beta);
@@ -347,7 +414,7 @@ FN (dpopop_equiv_bt) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm,
           num_mul (w, w, AT (q, j));
         }
     }
-  TRY (loss_grad (lo, gn, k, W, hh, lp, n, beta, RLREF_DPOPOP_DPO));
+  TRY (loss_grad (lo, gn, k, W, hh, q, lp, n, beta, RLREF_DPOPOP_DPO));
   for (size_t i = 0; i < n; i++)
     {
       num_set (AT (logpi, i), AT (lp, i));
@@ -493,6 +560,9 @@ FN (dpopop_equiv) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm, nu
   else
     {
       num_d_div (c, 0.5, s);
+      if (!num_is_finite (c))
+        FAIL ("1/(2 tau) overflows the working format (tau below 2.8e-309 in binary64)",
+              RLREF_ERANGE);
       for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++)
           {
@@ -509,8 +579,8 @@ FN (dpopop_equiv) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm, nu
       if (status)
         FAIL (why, status);
     }
-  TRY (policy (lp, hh, lq, x, n));
-  TRY (loss_grad (lo, gn, k, W, hh, lp, n, s, loss_kind));
+  TRY (policy (lp, hh, lq, q, x, n));
+  TRY (loss_grad (lo, gn, k, W, hh, q, lp, n, s, loss_kind));
   for (size_t i = 0; i < n; i++)
     {
       num_set (AT (logpi, i), AT (lp, i));

@@ -424,31 +424,6 @@ problem_new (problem *o, num_srcptr ref, int kind, num_srcptr r, size_t n, num_s
   return status;
 }
 
-/* h(e) = 1 + (e - 1) e^e = sum_{k >= 2} (k - 1) e^k / k!, for |e| < 1:
- * summed until a term is below 2^-(prec + 2) of the sum (the terms fall
- * faster than 1/k!; for e < 0 they alternate, and h(e) >= e^2/6 bounds the
- * cancellation to two bits). */
-static void
-h_series (num_ptr h, num_srcptr e)
-{
-  num_t pw, term;
-  long prec = num_prec ();
-  NUM_INIT (pw, term);
-  num_sqr (pw, e);
-  num_mul_2si (pw, pw, -1);             /* e^2/2! */
-  num_set (h, pw);
-  for (long k = 3;; k++)
-    {
-      num_mul (pw, pw, e);
-      num_div_si (pw, pw, k);           /* e^k/k! */
-      num_mul_si (term, pw, k - 1);
-      num_add (h, h, term);
-      if (num_is_zero (term) || num_get_exp (term) < num_get_exp (h) - prec - 2)
-        break;
-    }
-  NUM_CLEAR (pw, term);
-}
-
 /* KL(p || q) = sum_i q_i h(e_i), e_i = log(p_i/q_i) given in w (which is
  * overwritten); lpp, lpq are log p and log q, which decide the supports. */
 static int
@@ -477,7 +452,13 @@ kl_sum (num_ptr kl, num_srcptr p, num_srcptr lpp, num_srcptr q, num_srcptr lpq, 
           num_abs (a, AT (w, i));
           if (num_cmp_d (a, 1.0) < 0)
             {
-              h_series (h, AT (w, i));
+              status = FN (kl_term) (h, AT (w, i));
+              if (status)
+                {
+                  num_clear (h);
+                  num_clear (a);
+                  return status;
+                }
               num_mul (AT (w, i), AT (q, i), h);
             }
           else

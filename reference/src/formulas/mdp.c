@@ -90,7 +90,8 @@ done:
  * w_k = gamma^k are carried as wh_k + wl_k (w_{k+1} = w_k gamma with an
  * exact product, renormalised); each term is wh_k r (an exact product,
  * two numbers) + wl_k r (rounded, relative size u^2), and the 3(T - t)
- * numbers of G_t are summed exactly and rounded once. */
+ * numbers of G_t are summed exactly and rounded once.  O(T^2): at most
+ * RLREF_RETURN_SUM_MAX rewards (a few seconds at 256 bits). */
 int
 FN (mdp_return_sum) (num_ptr G, num_srcptr r, size_t T, num_srcptr gamma)
 {
@@ -98,6 +99,9 @@ FN (mdp_return_sum) (num_ptr G, num_srcptr r, size_t T, num_srcptr gamma)
   int status, over = 0;
   if ((status = check_rewards (r, T, gamma)) != RLREF_SUCCESS)
     return status;
+  if (T > RLREF_RETURN_SUM_MAX)
+    RLREF_ERROR ("the sum form of the return takes T^2 terms: at most 4096 rewards (the "
+                 "recursion variant takes any number)", RLREF_EDOM);
   wh = num_vec_new (T);
   wl = num_vec_new (T);
   terms = num_vec_new (3 * T);

@@ -83,7 +83,8 @@ check_mdp (const rlref_mdp *m, num_srcptr P, num_srcptr r, num_srcptr pi, num_sr
               if (!ok)
                 {
                   status = RLREF_EINVAL;
-                  rlref_error ("a terminal state has transitions or rewards", __FILE__,
+                  rlref_error ("a terminal state has transitions or rewards (its rows of P and R are 0: "
+                               "the episode ends there, with value 0)", __FILE__,
                                __LINE__, status);
                 }
             }

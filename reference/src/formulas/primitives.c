@@ -84,6 +84,56 @@ done:
   return status;
 }
 
+/* h(e) = 1 + (e - 1) e^e = sum_{k >= 2} (k - 1) e^k / k!, for |e| < 1:
+ * summed until a term is below 2^-(prec + 2) of the sum (the terms fall
+ * faster than 1/k!; for e < 0 they alternate, and h(e) >= e^2/6 bounds the
+ * cancellation to two bits). */
+static void
+h_series (num_ptr h, num_srcptr e)
+{
+  num_t pw, term;
+  long prec = num_prec ();
+  NUM_INIT (pw, term);
+  num_sqr (pw, e);
+  num_mul_2si (pw, pw, -1);             /* e^2/2! */
+  num_set (h, pw);
+  for (long k = 3;; k++)
+    {
+      num_mul (pw, pw, e);
+      num_div_si (pw, pw, k);           /* e^k/k! */
+      num_mul_si (term, pw, k - 1);
+      num_add (h, h, term);
+      if (num_is_zero (term) || num_get_exp (term) < num_get_exp (h) - prec - 2)
+        break;
+    }
+  NUM_CLEAR (pw, term);
+}
+
+/* h(e) = 1 + (e - 1) e^e: the series for |e| < 1, else (e - 1) e^e + 1
+ * (both terms >= 0 for e >= 1; h >= 1 - 2/e for e <= -1). */
+int
+FN (kl_term) (num_ptr r, num_srcptr e)
+{
+  num_t a;
+  if (!num_is_finite (e))
+    RLREF_ERROR ("kl_term of a non-finite e", RLREF_ENAN);
+  NUM_INIT (a);
+  num_abs (a, e);
+  if (num_cmp_d (a, 1.0) < 0)
+    h_series (r, e);
+  else
+    {
+      num_exp (a, e);
+      num_sub_d (r, e, 1.0);
+      num_mul (r, r, a);
+      num_add_d (r, r, 1.0);
+    }
+  NUM_CLEAR (a);
+  if (!num_is_finite (r))
+    RLREF_ERROR ("kl_term overflows", RLREF_ERANGE);
+  return RLREF_SUCCESS;
+}
+
 /* log(1 - e^x), x <= 0:  log(-expm1(x)) for x > -log 2, else log1p(-e^x)
  * (Maechler 2012).  x = 0 gives -inf. */
 int

@@ -162,12 +162,18 @@ def weights(q, F, n):
 
 
 def policy(q, g):
-    """log pi = log pi_ref + g - log sum pi_ref e^g; h = log(pi/pi_ref) = g - that."""
+    """log pi = log pi_ref + g - log sum pi_ref e^g; h = log(pi/pi_ref) = g - that.  Each log pi_i
+    is also -log(sum_j (pi_ref_j/pi_ref_i) e^(g_j - g_i)), the form kept where pi_i is within
+    the working precision of 1 (log pi_i a tiny negative number the difference would lose)."""
     lp = [mp.log(M(x)) for x in q]
     t = [a + b for a, b in zip(lp, g)]
     m = max(t)
     lse = m + mp.log(mp.fsum(mp.exp(x - m) for x in t))
-    return [x - lse for x in t], [b - lse for b in g]
+    logpi = []
+    for i, ti in enumerate(t):
+        rest = mp.fsum(mp.exp(tj - ti) for j, tj in enumerate(t) if j != i)
+        logpi.append(-mp.log1p(rest) if rest < 1 else ti - lse)
+    return logpi, [b - lse for b in g]
 
 
 def loss_grad(W, h, n, kind, s):

@@ -14,6 +14,11 @@ RLREF_WUR int RLREF_FN (log_sigmoid) (RLREF_T r, RLREF_CT x);
 RLREF_WUR int RLREF_FN (softplus) (RLREF_T r, RLREF_CT x);
 /* log(1 - e^x) for x <= 0 (Maechler's two-branch form). */
 RLREF_WUR int RLREF_FN (log1mexp) (RLREF_T r, RLREF_CT x);
+/* h(e) = 1 + (e - 1) e^e >= 0, the term of KL(p || q) = sum_i q_i h(e_i),
+ * e_i = log(p_i/q_i): by its series sum_{k>=2} (k - 1) e^k/k! for |e| < 1
+ * (e^2/2 for tiny e, no cancellation), else as written; +inf and ERANGE
+ * beyond the range. */
+RLREF_WUR int RLREF_FN (kl_term) (RLREF_T r, RLREF_CT e);
 /* log sum_i e^{x_i}, shifted by the maximum. */
 RLREF_WUR int RLREF_FN (logsumexp) (RLREF_T r, RLREF_CT x, size_t n);
 /* p_i = e^{x_i - lse(x)}. */
