@@ -92,6 +92,41 @@ rlref_num_sum_mp (mpfr_ptr r, mpfr_srcptr v, size_t n)
   return RLREF_SUCCESS;
 }
 
+/* Whether a b may leave MPFR's exponent range: mpfr_dot forms every
+ * product exactly and aborts (an assertion) where one overflows or
+ * underflows. */
+static int
+product_out_of_range (mpfr_srcptr a, mpfr_srcptr b)
+{
+  mpfr_exp_t e;
+  if (!mpfr_regular_p (a) || !mpfr_regular_p (b))
+    return 0;
+  e = mpfr_get_exp (a) + mpfr_get_exp (b);
+  return e > mpfr_get_emax () - 1 || e < mpfr_get_emin () + 1;
+}
+
+/* The dot product where a product leaves the exponent range: every
+ * product rounded (to +-inf or 0, as MPFR rounds out of range) at the
+ * precision that holds it, then summed once. */
+static int
+dot_by_products (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, size_t n)
+{
+  mpfr_ptr t = malloc (n * sizeof *t);
+  int status;
+  if (!t)
+    RLREF_ERROR ("num_dot: out of memory", RLREF_ENOMEM);
+  for (size_t i = 0; i < n; i++)
+    {
+      mpfr_init2 (t + i, mpfr_get_prec (a + i) + mpfr_get_prec (b + i));
+      mpfr_mul (t + i, a + i, b + i, MPFR_RNDN);
+    }
+  status = rlref_num_sum_mp (r, t, n);
+  for (size_t i = 0; i < n; i++)
+    mpfr_clear (t + i);
+  free (t);
+  return status;
+}
+
 /* r = sum_i a_i b_i rounded once (mpfr_dot). */
 int
 rlref_num_dot_mp (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, size_t n)
@@ -102,6 +137,9 @@ rlref_num_dot_mp (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, size_t n)
       mpfr_set_zero (r, 1);
       return RLREF_SUCCESS;
     }
+  for (size_t i = 0; i < n; i++)
+    if (product_out_of_range (a + i, b + i))
+      return dot_by_products (r, a, b, n);
   if (n > PTR_STACK)
     {
       p = n <= SIZE_MAX / (2 * sizeof *p) ? malloc (2 * n * sizeof *p) : NULL;

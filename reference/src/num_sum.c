@@ -172,8 +172,10 @@ acc_round (acc_t *acc)
 }
 
 /* sum_i v_i, rounded once (num_sum). */
-double
-rlref_num_sum_d (const double *v, size_t n)
+/* 2^k sum_i v_i, rounded once, for -1074 <= k <= 0: every term enters
+ * the accumulator k bits lower (exactly: bit 0 weighs 2^-2148). */
+static double
+sum_scaled (const double *v, size_t n, int k)
 {
   acc_t acc;
   acc_init (&acc);
@@ -193,11 +195,34 @@ rlref_num_sum_d (const double *v, size_t n)
         acc.negzero = 0;
       if (m == 0)
         continue;
-      acc_add (&acc, m, e + ACC_BASE, neg);
+      acc_add (&acc, m, e + k + ACC_BASE, neg);
       if (++acc.pending == ACC_FLUSH)
         acc_carry (&acc);
     }
   return acc_round (&acc);
+}
+
+double
+rlref_num_sum_d (const double *v, size_t n)
+{
+  return sum_scaled (v, n, 0);
+}
+
+/* (sum_i v_i)/d for d >= 1 (num_mean_si).  Where the sum alone overflows
+ * but its terms are finite, it is formed as 2^64 ((2^-64 sum)/d): two
+ * roundings (the scaled sum, the quotient), at most one ulp, and inf only
+ * where the mean itself is beyond the range. */
+double
+rlref_num_mean_d (const double *v, size_t n, long d)
+{
+  double s = sum_scaled (v, n, 0);
+  if (isinf (s))
+    {
+      double t = sum_scaled (v, n, -64);
+      if (isfinite (t))
+        return ldexp (t / (double) d, 64);
+    }
+  return s / (double) d;
 }
 
 /* sum_i a_i b_i, rounded once (num_dot); each product is exact:

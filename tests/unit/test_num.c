@@ -139,6 +139,7 @@ exact_dot (const double *x, const double *y, size_t n)
 #define num_log TN (log)
 #define num_log1p TN (log1p)
 #define num_max TN (max)
+#define num_mean_si TN (mean_si)
 #define num_min TN (min)
 #define num_mul TN (mul)
 #define num_mul_2si TN (mul_2si)
@@ -492,6 +493,115 @@ END_TEST
 
 /* More than 2^21 terms (carries are propagated every 2^20 terms): large
  * terms that cancel, a total that overflows, a negative total. */
+/* num_mean_si in binary64: a mean whose sum alone overflows is the
+ * certified mean within one ulp (the scaled sum), inf only where the mean
+ * is beyond the range; against MPFR at 256 bits on random terms of
+ * 2^[900, 1023] (the sum of 1e308, 1e308 was inf before, so was its mean). */
+START_TEST (test_mean_scaled_d)
+{
+  double x[64];
+  mpfr_t s;
+  gsl_rng *r = tu_rng_new ();
+  for (int i = 0; i < 3; i++)
+    x[i] = 1e308;
+  TU_ASSERT_SAME (rlref_num_mean_d (x, 2, 2), 1e308);
+  TU_ASSERT_SAME (rlref_num_mean_d (x, 3, 3), 1e308);
+  TU_ASSERT_SAME (rlref_num_mean_d (x, 2, 1), INFINITY);
+  x[0] = x[1] = DBL_MAX;
+  TU_ASSERT_SAME (rlref_num_mean_d (x, 2, 2), DBL_MAX);
+  x[0] = x[1] = -DBL_MAX;
+  TU_ASSERT_SAME (rlref_num_mean_d (x, 2, 2), -DBL_MAX);
+  x[2] = INFINITY;
+  TU_ASSERT_SAME (rlref_num_mean_d (x + 1, 2, 2), INFINITY);
+  TU_ASSERT_SAME (rlref_num_mean_d (x, 1, 1), -DBL_MAX);
+  TU_ASSERT_SAME (rlref_num_mean_d (x, 0, 1), 0.0);
+  mpfr_init2 (s, 256);
+  for (int trial = 0; trial < 200; trial++)
+    {
+      size_t n = 1 + gsl_rng_uniform_int (r, 64);
+      long d = 1 + (long) gsl_rng_uniform_int (r, (unsigned long) n);
+      double m, w;
+      mpfr_set_zero (s, 1);
+      for (size_t i = 0; i < n; i++)
+        {
+          x[i] = ldexp (0.5 + gsl_rng_uniform (r) / 2, 900 + (int) gsl_rng_uniform_int (r, 124));
+          if (gsl_rng_uniform (r) < 0.2)
+            x[i] = -x[i];
+          mpfr_add_d (s, s, x[i], MPFR_RNDN);
+        }
+      mpfr_div_si (s, s, d, MPFR_RNDN);
+      w = mpfr_get_d (s, MPFR_RNDN);
+      m = rlref_num_mean_d (x, n, d);
+      if (isinf (w))
+        TU_ASSERT_SAME (m, w);
+      else
+        TU_ASSERT_REL (m, w, 0x1p-52);
+    }
+  mpfr_clear (s);
+  gsl_rng_free (r);
+}
+END_TEST
+
+/* num_dot in MPFR where a product leaves MPFR's exponent range: +inf (or
+ * 0 for one that underflows beside a finite term), not mpfr_dot's abort
+ * (an assertion on the exact product; it aborted before). */
+START_TEST (test_dot_out_of_range_mp)
+{
+  mpfr_t a[2], b[2], r;
+  mpfr_exp_t big = mpfr_get_emax () / 2 + 1, tiny = mpfr_get_emin () / 2 - 1;
+  for (int i = 0; i < 2; i++)
+    mpfr_inits2 (64, a[i], b[i], (mpfr_ptr) 0);
+  mpfr_init2 (r, 64);
+  mpfr_set_ui_2exp (a[0], 1, big, MPFR_RNDN);
+  mpfr_set_ui_2exp (b[0], 3, big, MPFR_RNDN);
+  mpfr_set_si (a[1], -1, MPFR_RNDN);
+  mpfr_set_si (b[1], 5, MPFR_RNDN);
+  TU_OK (rlref_num_dot_mp (r, a[0], b[0], 1));
+  ck_assert (mpfr_inf_p (r) && mpfr_sgn (r) > 0);
+  {
+    mpfr_t x[2], y[2];
+    for (int i = 0; i < 2; i++)
+      {
+        mpfr_init2 (x[i], 64);
+        mpfr_init2 (y[i], 64);
+      }
+    mpfr_set_ui_2exp (x[0], 1, tiny, MPFR_RNDN);
+    mpfr_set_ui_2exp (y[0], 1, tiny, MPFR_RNDN);
+    mpfr_set_si (x[1], -1, MPFR_RNDN);
+    mpfr_set_si (y[1], 5, MPFR_RNDN);
+    /* contiguous pairs: (x0, x1) . (y0, y1) = 2^(2 tiny) - 5 -> -5 */
+    {
+      mpfr_ptr xv = malloc (2 * sizeof *xv), yv = malloc (2 * sizeof *yv);
+      ck_assert (xv && yv);
+      for (int i = 0; i < 2; i++)
+        {
+          mpfr_init2 (xv + i, 64);
+          mpfr_init2 (yv + i, 64);
+          mpfr_set (xv + i, x[i], MPFR_RNDN);
+          mpfr_set (yv + i, y[i], MPFR_RNDN);
+        }
+      TU_OK (rlref_num_dot_mp (r, xv, yv, 2));
+      ck_assert (mpfr_cmp_si (r, -5) == 0);
+      for (int i = 0; i < 2; i++)
+        {
+          mpfr_clear (xv + i);
+          mpfr_clear (yv + i);
+        }
+      free (xv);
+      free (yv);
+    }
+    for (int i = 0; i < 2; i++)
+      {
+        mpfr_clear (x[i]);
+        mpfr_clear (y[i]);
+      }
+  }
+  for (int i = 0; i < 2; i++)
+    mpfr_clears (a[i], b[i], (mpfr_ptr) 0);
+  mpfr_clear (r);
+}
+END_TEST
+
 START_TEST (test_sum_long_d)
 {
   const size_t n = ((size_t) 1 << 21) + 1;
@@ -593,7 +703,9 @@ num_suite (void)
   tcase_add_test (mp, test_group_one_block_mp);
   tcase_add_test (mp, test_prec_clamp_mp);
   tcase_add_test (mp, test_thread_explicit_prec);
+  tcase_add_test (mp, test_dot_out_of_range_mp);
   tcase_add_test (d, test_sum_long_d);
+  tcase_add_test (d, test_mean_scaled_d);
   tcase_add_test (d, test_workspace_pool);
   suite_add_tcase (s, both);
   suite_add_tcase (s, mp);

@@ -27,6 +27,8 @@ typedef const double *num_srcptr;
 /* sum_i v_i and sum_i a_i b_i, each rounded once (src/num_sum.c). */
 double rlref_num_sum_d (const double *v, size_t n);
 double rlref_num_dot_d (const double *a, const double *b, size_t n);
+/* (sum_i v_i)/d, d >= 1, finite where the mean is, though the sum is not. */
+double rlref_num_mean_d (const double *v, size_t n, long d);
 
 /* Init and clear cost nothing; prec is ignored (binary64 has 53 bits). */
 static inline void num_init (num_ptr x) { x[0] = 0.0; }
@@ -125,6 +127,15 @@ static inline RLREF_WUR int
 num_sum (num_ptr r, num_srcptr v, size_t n)
 {
   r[0] = rlref_num_sum_d (v, n);
+  return RLREF_SUCCESS;
+}
+
+/* (sum_i v_i)/d for a count d >= 1: the sum rounded once, then the
+ * quotient; in binary64 scaled where the sum alone would overflow. */
+static inline RLREF_WUR int
+num_mean_si (num_ptr r, num_srcptr v, size_t n, long d)
+{
+  r[0] = rlref_num_mean_d (v, n, d);
   return RLREF_SUCCESS;
 }
 

@@ -115,6 +115,15 @@ static inline void num_round_f32 (num_ptr r, num_srcptr a) { rlref_num_round_f32
  * table of pointers MPFR takes (on the stack up to 256 terms) cannot be
  * allocated. */
 static inline RLREF_WUR int num_sum (num_ptr r, num_srcptr v, size_t n) { return rlref_num_sum_mp (r, v, n); }
+/* (sum_i v_i)/d for a count d >= 1 (the binary64 one is scaled where the
+ * sum alone would overflow). */
+static inline RLREF_WUR int
+num_mean_si (num_ptr r, num_srcptr v, size_t n, long d)
+{
+  int status = rlref_num_sum_mp (r, v, n);
+  mpfr_div_si (r, r, d, RND);
+  return status;
+}
 static inline RLREF_WUR int num_dot (num_ptr r, num_srcptr a, num_srcptr b, size_t n) { return rlref_num_dot_mp (r, a, b, n); }
 
 /* Comparisons with a NaN operand give 0 (and set MPFR's erange flag). */

@@ -472,8 +472,7 @@ FN (grpo_gspo_conv) (num_ptr loss, num_ptr s, num_ptr grad, num_srcptr logp,
             }
         }
     }
-  TRY (num_sum (J, P (LI, 0), G));
-  num_div_si (J, J, (long) B);
+  TRY (num_mean_si (J, P (LI, 0), G, (long) B));
   plus_zero (J);
   num_set (loss, J);
   if (s)

@@ -296,10 +296,9 @@ FN (ppo_clip_ex) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
       if (grad)
         num_set (AT (grad, i), d);
     }
-  TRY (num_sum (s, sv, n));
+  TRY (num_mean_si (s, sv, n, (long) N));
   if (status)
     goto done;
-  num_div_si (s, s, (long) N);
   num_neg (s, s);
   plus_zero (s);
   num_set (loss, s);

@@ -146,10 +146,9 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
             num_set_zero (AT (losses, i));
         }
     }
-  TRY (num_sum (s, lv, n));
+  TRY (num_mean_si (s, lv, n, (long) N));
   if (status)
     goto done;
-  num_div_si (s, s, (long) N);
   if (c->half)
     num_mul_2si (s, s, -1);
   if (!num_is_finite (s))
