@@ -168,8 +168,10 @@ static const rl_io io_tokrew_ex = {
 };
 
 static const rl_variant v_tokrew_ex[] = {
-  { "seed-000", "l = log(p/p_ref) formed as log1p((p - p_ref)/p_ref); k2 = l^2/2; k3 = "
-    "e^{-l} - 1 + l without cancellation", "seed 000 section 3 (the worked example: 0.4 -> 0.9, "
+  { "seed-000", "l = log(p/p_ref), formed as log1p((p - p_ref)/p_ref) for p/p_ref in [1/2, "
+    "2], as log(p/p_ref) beyond and as log p - log p_ref where p/p_ref leaves the binary64 "
+    "normal range; k2 = l^2/2; k3 = e^{-l} - 1 + l by its series for |l| < 1, as (p_ref/p - "
+    "1) + l beyond; binary64 refuses (ERANGE) where p/p_ref or k3 overflows", "seed 000 section 3 (the worked example: 0.4 -> 0.9, "
     "penalty about 0.81 times beta)", &io_tokrew_ex },
   RL_END,
 };
@@ -927,6 +929,36 @@ static const rl_case c_tokrew_ex[] = {
     .invalid_in = "*" },
   { "*", "p=0.9 p_ref=1.5", "OutOfDomain", "not a probability", .invalid_in = "*" },
   { "*", "p=nan p_ref=0.4", "NonFinite", "NaN probability", .invalid_in = "*" },
+  { "*", "p=1e-10 p_ref=0.9", "TinyRatio",
+    "p/p_ref = 1.1e-10: log1p((p - p_ref)/p_ref) rounds 1 + (p - p_ref)/p_ref near 0 and "
+    "misses l = -22.92 by 3.6e-9 relative, k3 = 9e9 by 8e-8" },
+  { "*", "p=1e-15 p_ref=0.9", "TinyRatio",
+    "p/p_ref = 1.1e-15: log1p of the difference ratio is off by 2e-5 relative" },
+  { "*", "p=1e-17 p_ref=0.9", "TinyRatio",
+    "p/p_ref = 1.1e-17 < 2^-54: (p - p_ref)/p_ref rounds to -1 and log1p gives -inf (k2 inf, "
+    "k3 NaN); l = -39.04, k3 = 9e16" },
+  { "*", "p=1e-300 p_ref=0.5", "TinyRatio", "l = -690.1, k3 = p_ref/p - 1 + l = 5e299" },
+  { "*", "p=1e-308 p_ref=0.9", "TinyRatio RatioBranch",
+    "p/p_ref = 1.1e-308 below the normal range: l = log p - log p_ref = -709.09, k3 = 9e307 "
+    "near the top of the range" },
+  { "*", "p=1.1e-308 p_ref=0.5", "RatioBranch",
+    "p/p_ref = 2.2e-308, just below the smallest normal number: l = log p - log p_ref" },
+  { "*", "p=1.2e-308 p_ref=0.5", "RatioBranch",
+    "p/p_ref = 2.4e-308, just above the smallest normal number: l = log(p/p_ref)" },
+  { "*", "p=1e-320 p_ref=1e-300", "TinyRatio",
+    "a subnormal p against a tiny p_ref: l = -46.05 from log p - log p_ref, k3 = 1e20" },
+  { "*", "p=3e-300 p_ref=1e-300", "RatioBranch",
+    "both tiny, ratio 3: log(p/p_ref), where log p - log p_ref loses 480 ulps" },
+  { "*", "p=1e-305 p_ref=1e-300", "RatioBranch",
+    "both tiny, ratio 1e-5: log(p/p_ref), where log p - log p_ref loses 50 ulps" },
+  { "*", "p=0.45 p_ref=0.9", "RatioBranch", "p/p_ref = 1/2: the last log1p((p - p_ref)/p_ref)" },
+  { "*", "p=0.4499999 p_ref=0.9", "RatioBranch", "p/p_ref just below 1/2: log(p/p_ref)" },
+  { "*", "p=0.9 p_ref=0.45", "RatioBranch", "p/p_ref = 2: the last log1p((p - p_ref)/p_ref)" },
+  { "*", "p=0.9 p_ref=0.44999999", "RatioBranch", "p/p_ref just above 2: log(p/p_ref)" },
+  { "*", "p=0.3311 p_ref=0.9", "RatioBranch", "l = -0.99998: k3 by its series" },
+  { "*", "p=0.33109 p_ref=0.9", "RatioBranch", "l = -1.0000045: k3 = p_ref/p - 1 + l" },
+  { "*", "p=0.9 p_ref=0.3311", "RatioBranch", "l = 0.99998: k3 by its series" },
+  { "*", "p=0.9 p_ref=0.33109", "RatioBranch", "l = 1.0000045: k3 = p_ref/p - 1 + l" },
   RL_END,
 };
 
@@ -1353,6 +1385,16 @@ static const rl_note n_ppo[] = {
     "float32 tensor also in a float64 run: f32(4/3) scales the variance by 1 + 3e-8; 3/2 is "
     "exact." },
   { "AtReference", "PROPERTY", "The policy equals the reference: every log-ratio is 0." },
+  { "TinyRatio", "NUMERICAL",
+    "A probability ratio p/p_ref far below 1: log1p((p - p_ref)/p_ref) takes p/p_ref as the "
+    "rounded sum 1 + (p - p_ref)/p_ref, with an error 2^-53 p_ref/p relative to it (-inf "
+    "below 2^-54); log(p/p_ref) keeps it, and log p - log p_ref where the quotient leaves the "
+    "normal range." },
+  { "RatioBranch", "EDGE_CASE",
+    "At the edge of a branch of the log-ratio: p/p_ref = 1/2 or 2 (log1p of the exact "
+    "difference within, log(p/p_ref) beyond), the smallest normal number (log p - log p_ref "
+    "below it) and |l| = 1 (k3 by its series within, as p_ref/p - 1 + l beyond); two tiny "
+    "probabilities, whose logs would cancel." },
   { "K3Cancellation", "NUMERICAL",
     "A log-ratio near 0: e^{-l} - 1 + l ~ l^2/2 cancels to noise when written directly; the "
     "series (or expm1 and a careful sum) keeps it." },

@@ -144,6 +144,67 @@ START_TEST (test_tokrew_k3_cancellation)
 }
 END_TEST
 
+/* A probability ratio p/p_ref far from 1 (down to 1e-320 against 1e-300)
+ * and at the edges of the log-ratio's branches: every output against its
+ * closed form at 512 bits (l = log(p/p_ref) of the exact quotient, k3 =
+ * p_ref/p - 1 + l), binary64 to 16 eps (log1p((p - p_ref)/p_ref) alone
+ * gave l = -22.920490331 for -22.920490414 at p = 1e-10, -inf from
+ * p = 1e-17).  A ratio or a k3 beyond the binary64 range is ERANGE in
+ * binary64 and a value in MPFR. */
+START_TEST (test_tokrew_tiny_ratio)
+{
+  static const double ps[][2] = {
+    { 1e-10, 0.9 }, { 1e-15, 0.9 }, { 1e-17, 0.9 }, { 1e-300, 0.5 }, { 1e-308, 0.9 },
+    { 1.1e-308, 0.5 }, { 1.2e-308, 0.5 }, { 1e-320, 1e-300 }, { 3e-300, 1e-300 },
+    { 1e-305, 1e-300 }, { 0.45, 0.9 }, { 0.4499999, 0.9 }, { 0.9, 0.45 },
+    { 0.9, 0.44999999 }, { 0.3311, 0.9 }, { 0.33109, 0.9 }, { 0.9, 0.33109 }, { 1, 1e-300 },
+  };
+  for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
+    {
+      double p = ps[i][0], q = ps[i][1], rd, ld, k2d, k3d;
+      mpfr_t P, Q, r, l, k2, k3, wr, wl, wk2, wk3;
+      mps (P, p);
+      mps (Q, q);
+      mpfr_inits2 (PREC, r, l, k2, k3, (mpfr_ptr) 0);
+      mpfr_inits2 (REF_PREC, wr, wl, wk2, wk3, (mpfr_ptr) 0);
+      TU_OK (rlref_ppo_tokrew_ex_d (&rd, &ld, &k2d, &k3d, &p, &q));
+      TU_OK (rlref_ppo_tokrew_ex_mp (r, l, k2, k3, P, Q));
+      mpfr_set_d (wr, p, MPFR_RNDN);
+      mpfr_div_d (wr, wr, q, MPFR_RNDN);
+      mpfr_log (wl, wr, MPFR_RNDN);
+      mpfr_sqr (wk2, wl, MPFR_RNDN);
+      mpfr_div_2ui (wk2, wk2, 1, MPFR_RNDN);
+      mpfr_ui_div (wk3, 1, wr, MPFR_RNDN);
+      mpfr_sub_ui (wk3, wk3, 1, MPFR_RNDN);
+      mpfr_add (wk3, wk3, wl, MPFR_RNDN);
+      TU_ASSERT_MP_AGREE (r, wr, 70);
+      TU_ASSERT_MP_AGREE (l, wl, 70);
+      TU_ASSERT_MP_AGREE (k2, wk2, 70);
+      TU_ASSERT_MP_AGREE (k3, wk3, 70);
+      TU_ASSERT_REL (rd, mpfr_get_d (wr, MPFR_RNDN), TU_TOL1);
+      TU_ASSERT_REL (ld, mpfr_get_d (wl, MPFR_RNDN), TU_TOL1);
+      TU_ASSERT_REL (k2d, mpfr_get_d (wk2, MPFR_RNDN), TU_TOL1);
+      TU_ASSERT_REL (k3d, mpfr_get_d (wk3, MPFR_RNDN), TU_TOL1);
+      mpfr_clears (P, Q, r, l, k2, k3, wr, wl, wk2, wk3, (mpfr_ptr) 0);
+    }
+  {
+    static const double big[][2] = { { 1, 1e-310 }, { 1e-310, 0.9 }, { 5e-324, 1 } };
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
+      {
+        double p = big[i][0], q = big[i][1], a, b, c, d;
+        mpfr_t P, Q, r, l, k2, k3;
+        mps (P, p);
+        mps (Q, q);
+        mpfr_inits2 (PREC, r, l, k2, k3, (mpfr_ptr) 0);
+        TU_ASSERT_STATUS (rlref_ppo_tokrew_ex_d (&a, &b, &c, &d, &p, &q), RLREF_ERANGE);
+        TU_OK (rlref_ppo_tokrew_ex_mp (r, l, k2, k3, P, Q));
+        ck_assert (mpfr_number_p (l) && mpfr_number_p (k3));
+        mpfr_clears (P, Q, r, l, k2, k3, (mpfr_ptr) 0);
+      }
+  }
+}
+END_TEST
+
 /* The conventions of PPO-TOKREW on the CONVENTIONS.md detectors l = 2, -2,
  * -29, -100 and on a padded response: the estimates (k1, clamped k1, k3,
  * clamped k3), the penalty -beta k, the score's place (TRL one slot past
@@ -1562,6 +1623,7 @@ ppo_suite (void)
 
   tc = tu_tcase ("reward");
   tcase_add_test (tc, test_tokrew_example);
+  tcase_add_test (tc, test_tokrew_tiny_ratio);
   tcase_add_test (tc, test_tokrew_k3_cancellation);
   tcase_add_test (tc, test_tokrew_conventions);
   tcase_add_test (tc, test_tokrew_bad_inputs);

@@ -4,8 +4,10 @@
  * verl and OpenRLHF (CONVENTIONS.md "KL estimators").
  *
  * k3 = e^-l - 1 + l is formed without cancellation near l = 0 (its Taylor
- * series); the log-ratio of two probabilities as log1p((p - p_ref)/p_ref),
- * exact in its small differences. */
+ * series); the log-ratio of two probabilities as log1p((p - p_ref)/p_ref)
+ * where p/p_ref is near 1 (exact in its small differences), as the log of
+ * the quotient or the difference of the logs where it is not. */
+#include <float.h>
 #include "rlref/num.h"
 #include "rlref/ppo.h"
 #include "ppo_common.h"
@@ -175,14 +177,49 @@ done:
   return status;
 }
 
+/* l = log(p/p_ref) for 0 < p, p_ref <= 1, in three ranges of the ratio:
+ *   p_ref/2 <= p <= 2 p_ref:  log1p((p - p_ref)/p_ref), the difference exact
+ *                             (Sterbenz) and l accurate near 0;
+ *   p/p_ref a normal number:  log(p/p_ref), |l| >= log 2, the quotient
+ *                             rounded once;
+ *   else (|l| > 708):         log p - log p_ref, which cancels by less than
+ *                             a factor 3 there.
+ * log1p of the difference alone loses 1 + (p - p_ref)/p_ref = p/p_ref to
+ * the rounding of a sum near -1; log p - log p_ref alone loses |log p_ref|/|l|
+ * ulps (p = 3e-300, p_ref = 1e-300: 480).  l, q, t distinct from p, p_ref. */
+static void
+log_ratio_of (num_ptr l, num_srcptr p, num_srcptr p_ref, num_ptr q, num_ptr t)
+{
+  num_mul_2si (t, p_ref, -1);
+  num_mul_2si (q, p_ref, 1);
+  if (num_cmp (p, t) >= 0 && num_cmp (p, q) <= 0)
+    {
+      num_sub (t, p, p_ref);
+      num_div (t, t, p_ref);
+      num_log1p (l, t);
+      return;
+    }
+  num_div (q, p, p_ref);
+  if (num_cmp_d (q, DBL_MIN) >= 0 && num_cmp_d (q, DBL_MAX) <= 0)
+    {
+      num_log (l, q);
+      return;
+    }
+  num_log (l, p);
+  num_log (t, p_ref);
+  num_sub (l, l, t);
+}
+
 /* PPO-TOKREW-EX (000 section 3: pi_ref = 0.4, pi = 0.9, the penalty
- * log(0.9/0.4) ~ 0.81): l = log(p/p_ref) = log1p((p - p_ref)/p_ref),
- * k2 = l^2/2 and k3 = e^-l - 1 + l on the same token. */
+ * log(0.9/0.4) ~ 0.81): l = log(p/p_ref) (log_ratio_of), k2 = l^2/2 and
+ * k3 = e^-l - 1 + l on the same token, by its series for |l| < 1 and as
+ * (p_ref/p - 1) + l beyond (e^-l of the rounded l would lose |l| ulps).
+ * Binary64 gives ERANGE where p/p_ref or k3 (p_ref/p) overflows. */
 int
 FN (ppo_tokrew_ex) (num_ptr ratio, num_ptr log_ratio, num_ptr k2, num_ptr k3, num_srcptr p,
                     num_srcptr p_ref)
 {
-  num_t d, l, q, h, u, t;
+  num_t l, q, h, u, t;
   int status;
   if (!ratio || !log_ratio || !k2 || !k3)
     RLREF_ERROR ("an output is missing", RLREF_EINVAL);
@@ -192,19 +229,31 @@ FN (ppo_tokrew_ex) (num_ptr ratio, num_ptr log_ratio, num_ptr k2, num_ptr k3, nu
     return status;
   if (num_cmp_d (p, 1.0) > 0 || num_cmp_d (p_ref, 1.0) > 0)
     RLREF_ERROR ("a probability is at most 1", RLREF_EDOM);
-  num_init (d); num_init (l); num_init (q); num_init (h); num_init (u); num_init (t);
-  num_sub (d, p, p_ref);
-  num_div (d, d, p_ref);
-  num_log1p (l, d);
+  NUM_INIT (l, q, h, u, t);
+  log_ratio_of (l, p, p_ref, q, t);
   num_div (q, p, p_ref);
-  num_neg (u, l);
-  expm1_minus (h, u, t);
+  if (!num_is_finite (q))
+    FAIL ("p/p_ref lies beyond the binary64 range", RLREF_ERANGE);
+  if (num_cmp_d (l, -1.0) > 0 && num_cmp_d (l, 1.0) < 0)
+    {
+      num_neg (u, l);
+      expm1_minus (h, u, t);
+    }
+  else
+    {
+      num_div (h, p_ref, p);
+      num_sub_d (h, h, 1.0);
+      num_add (h, h, l);
+      if (!num_is_finite (h))
+        FAIL ("k3 = p_ref/p - 1 + l lies beyond the binary64 range", RLREF_ERANGE);
+    }
   num_sqr (t, l);
   num_mul_2si (t, t, -1);
   num_set (ratio, q);
   num_set (log_ratio, l);
   num_set (k2, t);
   num_set (k3, h);
-  num_clear (d); num_clear (l); num_clear (q); num_clear (h); num_clear (u); num_clear (t);
+done:
+  NUM_CLEAR (l, q, h, u, t);
   return status;
 }

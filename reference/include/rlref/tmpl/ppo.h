@@ -23,7 +23,8 @@ RLREF_WUR int RLREF_FN (ppo_tokrew) (RLREF_T rewards, RLREF_T kl, RLREF_T reward
 /* PPO-TOKREW-EX (000 section 3): for one token with probabilities p under
  * the policy and p_ref under the reference, 0 < p, p_ref <= 1 (EDOM
  * otherwise): ratio = p/p_ref, log_ratio = l = log(p/p_ref) (the k1
- * penalty), k2 = l^2/2, k3 = e^-l - 1 + l = p_ref/p - 1 + l. */
+ * penalty), k2 = l^2/2, k3 = e^-l - 1 + l = p_ref/p - 1 + l; binary64 gives
+ * ERANGE where p/p_ref or k3 (about p_ref/p) overflows. */
 RLREF_WUR int RLREF_FN (ppo_tokrew_ex) (RLREF_T ratio, RLREF_T log_ratio, RLREF_T k2,
                                         RLREF_T k3, RLREF_CT p, RLREF_CT p_ref);
 
