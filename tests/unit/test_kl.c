@@ -982,6 +982,37 @@ gq_int (struct gq *g, int which, double mean, double rel)
  * 1e-6); sigma_ref^2 >= 2
  * sigma^2 gives Var[k3] = +inf with the rest finite; mu_ref = 1e-8 keeps
  * full relative accuracy in binary64 (KL 5e-17). */
+/* A small ratio u = s/t (1 + delta = u^2 loses its digits): KL =
+ * (u^2 - 1)/2 - log u + D and its reverse, binary64 against MPFR (the
+ * closed form at PREC bits). */
+START_TEST (test_gauss_small_ratio)
+{
+  static const double ts[] = { 100, 1e4, 3, 1e150 };
+  for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++)
+    {
+      double od[RLREF_KL_NGAUSS];
+      mpfr_ptr om = tu_mp_vec_new (RLREF_KL_NGAUSS, PREC);
+      gauss_both (0.5, 1, 0, ts[i], od, om);
+      TU_ASSERT_REL (od[RLREF_KL_G_KL], mpfr_get_d (om + RLREF_KL_G_KL, MPFR_RNDN),
+                     8 * DBL_EPSILON);
+      TU_ASSERT_REL (od[RLREF_KL_G_KL_REVERSE],
+                     mpfr_get_d (om + RLREF_KL_G_KL_REVERSE, MPFR_RNDN), 8 * DBL_EPSILON);
+      TU_ASSERT_REL (od[RLREF_KL_G_BIAS_K2], mpfr_get_d (om + RLREF_KL_G_BIAS_K2, MPFR_RNDN),
+                     16 * DBL_EPSILON);
+      tu_mp_vec_free (om, RLREF_KL_NGAUSS);
+    }
+  /* sigma_ref = 1e4: KL = log 1e4 + 1/(2e8) - 1/2 */
+  {
+    double od[RLREF_KL_NGAUSS];
+    mpfr_ptr om = tu_mp_vec_new (RLREF_KL_NGAUSS, PREC);
+    gauss_both (0, 1, 0, 1e4, od, om);
+    TU_ASSERT_REL (od[RLREF_KL_G_KL], 8.710340376976182, 2 * DBL_EPSILON);
+    TU_ASSERT_REL (od[RLREF_KL_G_KL_REVERSE], 49999990.28965963, 2 * DBL_EPSILON);
+    tu_mp_vec_free (om, RLREF_KL_NGAUSS);
+  }
+}
+END_TEST
+
 START_TEST (test_gauss_general)
 {
   static const double gs[2][4] = { { 0.3, 0.8, -0.2, 1.1 }, { 0, 1, 0, 0.5 } };
@@ -1124,6 +1155,54 @@ START_TEST (test_grad_identities)
   tu_mp_vec_free (g, 4);
   tu_mp_vec_free (gk, 4);
   tu_mp_vec_free (gr, 4);
+}
+END_TEST
+
+/* Softmax probabilities that underflow in binary64 (a logit gap near 745):
+ * the terms q k3(l) of KL(q || q_ref) and q_ref k3(-l) of KL(q_ref || q)
+ * are then the other distribution's weight, not 0; and a gradient
+ * q_j (w_j - E_q[w]) with q_j near 1 is formed without the cancelling
+ * w_j - E_q[w].  binary64 against MPFR at PREC bits. */
+START_TEST (test_grad_underflow)
+{
+  static const struct { double th[4], tr[4]; size_t K; const char *f, *name; } cs[] = {
+    { { 0.3, -1.2, 0.7, 746 }, { 0, 0.5, -0.4, 0.2 }, 4, "KL-K2", "plain" },
+    { { 4, -745, 0 }, { -4, 4, 0 }, 3, "KL-K1", "plain" },
+    { { 4, -4, 0 }, { 1e4, 4, 0 }, 3, "KL-K3", "stable" },
+    { { 0.3, -1.2, 179.2 }, { 0.3, -1.2, 0.7 }, 3, "KL-K2", "plain" },
+  };
+  for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++)
+    {
+      size_t K = cs[c].K;
+      mpfr_ptr x = tu_mp_vec_from_d (cs[c].th, K, PREC), r = tu_mp_vec_from_d (cs[c].tr, K, PREC);
+      mpfr_ptr g = tu_mp_vec_new (K, PREC), gk = tu_mp_vec_new (K, PREC);
+      mpfr_ptr gr = tu_mp_vec_new (K, PREC);
+      double gd[4], gkd[4], grd[4], vd, kld, klrd;
+      mpfr_t v, kl, klr;
+      mpfr_inits2 (PREC, v, kl, klr, (mpfr_ptr) 0);
+      TU_OK (rlref_kl_grad_softmax_mp (v, g, kl, gk, klr, gr, x, r, K,
+                                       conv (cs[c].f, cs[c].name), RLREF_KL_AS_LOSS));
+      TU_OK (rlref_kl_grad_softmax_d (&vd, gd, &kld, gkd, &klrd, grd, cs[c].th, cs[c].tr, K,
+                                      conv (cs[c].f, cs[c].name), RLREF_KL_AS_LOSS));
+      TU_ASSERT_REL (vd, mpfr_get_d (v, MPFR_RNDN), 16 * DBL_EPSILON);
+      TU_ASSERT_REL (kld, mpfr_get_d (kl, MPFR_RNDN), 16 * DBL_EPSILON);
+      TU_ASSERT_REL (klrd, mpfr_get_d (klr, MPFR_RNDN), 16 * DBL_EPSILON);
+      for (size_t j = 0; j < K; j++)
+        {
+          /* binary64 normal results; below, the absolute error of a subnormal */
+          double want = mpfr_get_d (g + j, MPFR_RNDN);
+          if (fabs (want) >= DBL_MIN)
+            TU_ASSERT_REL (gd[j], want, 64 * DBL_EPSILON);
+          else
+            TU_ASSERT_ABS (gd[j], want, 1e-320);
+        }
+      mpfr_clears (v, kl, klr, (mpfr_ptr) 0);
+      tu_mp_vec_free (x, K);
+      tu_mp_vec_free (r, K);
+      tu_mp_vec_free (g, K);
+      tu_mp_vec_free (gk, K);
+      tu_mp_vec_free (gr, K);
+    }
 }
 END_TEST
 
@@ -1387,11 +1466,13 @@ kl_suite (void)
   tcase_add_test (tc, test_exact_lm);
   tcase_add_test (tc, test_gauss_schulman);
   tcase_add_test (tc, test_gauss_general);
+  tcase_add_test (tc, test_gauss_small_ratio);
   tcase_add_test (tc, test_gauss_mc);
   suite_add_tcase (s, tc);
   tc = tu_tcase ("gradients");
   tcase_add_test (tc, test_grad_identities);
   tcase_add_test (tc, test_grad_against_lm);
+  tcase_add_test (tc, test_grad_underflow);
   suite_add_tcase (s, tc);
   tc = tu_tcase ("bad input and aliasing");
   tcase_add_test (tc, test_bad_inputs);

@@ -38,10 +38,14 @@ check_gauss (num_srcptr mu, num_srcptr s, num_srcptr mu_r, num_srcptr t)
 
 /* The parameters of the quadratic, and KL(policy || ref) = E[l] = c0 + c2
  * = L(delta)/2 + D; delta = (s - t)(s + t)/t^2 keeps its relative
- * accuracy when s is near t. */
+ * accuracy when s is near t.  For delta < -1/2 (s < t/sqrt 2) 1 + delta
+ * has lost the digits of rho: there rho = u^2, u = s/t, log(rho)/2 = log u,
+ * and L(delta)/2 = delta/2 - log u = (u^2 - 1)/2 - log u, whose terms
+ * differ by a factor 3.6 or more. */
 static void
 quadratic (num_ptr g, num_srcptr mu, num_srcptr s, num_srcptr mu_r, num_srcptr t, num_ptr x)
 {
+  int small;
   num_sub (AT (g, G_C1), mu, mu_r);                     /* d */
   num_sqr (AT (g, G_D), AT (g, G_C1));
   num_sqr (x, t);
@@ -53,13 +57,24 @@ quadratic (num_ptr g, num_srcptr mu, num_srcptr s, num_srcptr mu_r, num_srcptr t
   num_add (AT (g, G_RHO), s, t);
   num_mul (AT (g, G_DELTA), AT (g, G_DELTA), AT (g, G_RHO));
   num_div (AT (g, G_DELTA), AT (g, G_DELTA), x);        /* delta */
-  num_add_d (AT (g, G_RHO), AT (g, G_DELTA), 1.0);      /* rho */
   num_mul_2si (AT (g, G_C2), AT (g, G_DELTA), -1);      /* c2 */
-  num_log1p (AT (g, G_C0), AT (g, G_DELTA));
-  num_mul_2si (AT (g, G_C0), AT (g, G_C0), -1);
+  small = num_cmp_d (AT (g, G_DELTA), -0.5) < 0;
+  if (small)
+    {
+      num_div (x, s, t);                                /* u */
+      num_sqr (AT (g, G_RHO), x);                       /* rho = u^2 */
+      num_log (AT (g, G_C0), x);                        /* log(rho)/2 = log u */
+      num_sub (AT (g, G_KL), AT (g, G_C2), AT (g, G_C0));       /* L(delta)/2 */
+    }
+  else
+    {
+      num_add_d (AT (g, G_RHO), AT (g, G_DELTA), 1.0);  /* rho */
+      num_log1p (AT (g, G_C0), AT (g, G_DELTA));
+      num_mul_2si (AT (g, G_C0), AT (g, G_C0), -1);
+      FN (kl_log1p_rem) (AT (g, G_KL), AT (g, G_DELTA));
+      num_mul_2si (AT (g, G_KL), AT (g, G_KL), -1);
+    }
   num_sub (AT (g, G_C0), AT (g, G_D), AT (g, G_C0));    /* c0 = D - log(rho)/2 */
-  FN (kl_log1p_rem) (AT (g, G_KL), AT (g, G_DELTA));
-  num_mul_2si (AT (g, G_KL), AT (g, G_KL), -1);
   num_add (AT (g, G_KL), AT (g, G_KL), AT (g, G_D));    /* KL = L(delta)/2 + D */
 }
 
@@ -121,7 +136,19 @@ FN (kl_gauss) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_ref,
     num_mul_2si (a, a, -1);
     num_mul (b, D, delta);
     num_add (a, a, b);
-    FN (kl_log1p_rem3) (b, delta);
+    if (num_cmp_d (delta, -0.5) < 0)
+      {
+        /* R(delta) = log(rho) - delta + delta^2/2, log rho = 2 log(s/t) */
+        num_div (b, sigma, sigma_ref);
+        num_log (b, b);
+        num_mul_2si (b, b, 1);
+        num_sub (b, b, delta);
+        num_sqr (c, delta);
+        num_mul_2si (c, c, -1);
+        num_add (b, b, c);
+      }
+    else
+      FN (kl_log1p_rem3) (b, delta);
     num_mul_2si (b, b, -1);
     num_add (AT (o, RLREF_KL_G_BIAS_K2), a, b);
     /* Var k2 */

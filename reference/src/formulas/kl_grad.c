@@ -16,23 +16,32 @@
 #include "flow.h"
 
 
-/* g_j = q_j (w_j - sum_y q_y w_y), j < K, with w shifted by w_0 first
- * (sum q = 1 makes the shift cancel): equal weights give exactly 0, as
- * E_q[grad log q] = 0 (s scratch; w is changed). */
+/* g_j = q_j (w_j - sum_y q_y w_y) = q_j sum_{y != j} q_y (w_j - w_y)
+ * (sum q = 1), a compensated sum of differences: no w_j - E_q[w] that
+ * cancels where q_j is near 1, and equal weights give exactly 0, as
+ * E_q[grad log q] = 0 (s scratch). */
 static int
-weighted (num_ptr g, num_srcptr q, num_ptr w, size_t K, num_ptr s)
+weighted (num_ptr g, num_srcptr q, num_srcptr w, size_t K, num_ptr s)
 {
-  int status;
-  num_set (s, w);
-  for (size_t j = K; j-- > 0;)
-    num_sub (AT (w, j), AT (w, j), s);
-  status = num_dot (s, q, w, K);
-  for (size_t j = 0; status == RLREF_SUCCESS && j < K; j++)
+  kl_acc a;
+  FN (kl_acc_init) (&a);
+  for (size_t j = 0; j < K; j++)
     {
-      num_sub (AT (g, j), AT (w, j), s);
-      num_mul (AT (g, j), AT (g, j), AT (q, j));
+      for (size_t y = 0; y < K; y++)
+        {
+          if (y == j)
+            continue;
+          num_sub (s, AT (w, j), AT (w, y));
+          num_mul (s, s, AT (q, y));
+          FN (kl_acc_add) (&a, s);
+        }
+      FN (kl_acc_get) (s, &a);
+      num_mul (AT (g, j), s, AT (q, j));
+      FN (kl_acc_clear) (&a);
+      FN (kl_acc_init) (&a);
     }
-  return status;
+  FN (kl_acc_clear) (&a);
+  return RLREF_SUCCESS;
 }
 
 /* 000 section 12.1.  With k_y and k'_y the estimate of convention c at l_y

@@ -151,14 +151,15 @@ FN (kl_log1p_rem3) (num_ptr r, num_srcptr d)
 
 /* r = w k3(l) = w (e^-l - 1 + l), given wr = w e^-l: w e^x - w - w x at
  * x = -l by the remainder for l >= -1, and (wr - w) + w l below, where
- * e^-l may leave the range though wr does not (w = 0 gives 0). */
+ * e^-l may leave the range though wr does not.  w = 0 with l finite is a
+ * weight that underflowed (w = wr e^l): the term is then wr. */
 void
 FN (kl_k3_term) (num_ptr r, num_srcptr w, num_srcptr wr, num_srcptr l)
 {
   num_t t;
   num_init (t);
   if (num_is_zero (w))
-    num_set_zero (t);
+    num_set (t, wr);
   else if (num_cmp_d (l, -1.0) >= 0)
     {
       num_neg (t, l);
@@ -175,7 +176,7 @@ FN (kl_k3_term) (num_ptr r, num_srcptr w, num_srcptr wr, num_srcptr l)
 }
 
 /* r = w (e^-l - 1 + l - l^2/2) given wr = w e^-l: w times the remainder
- * for l >= -1, (wr - w) + w l - w l^2/2 below. */
+ * for l >= -1, (wr - w) + w l - w l^2/2 below; wr where w underflowed. */
 void
 FN (kl_rem3_term) (num_ptr r, num_srcptr w, num_srcptr wr, num_srcptr l)
 {
@@ -183,7 +184,7 @@ FN (kl_rem3_term) (num_ptr r, num_srcptr w, num_srcptr wr, num_srcptr l)
   num_init (t);
   num_init (u);
   if (num_is_zero (w))
-    num_set_zero (t);
+    num_set (t, wr);
   else if (num_cmp_d (l, -1.0) >= 0)
     {
       num_neg (t, l);
