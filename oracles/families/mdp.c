@@ -611,6 +611,14 @@ static const rl_case c_soft[] = {
   { "*", SOFTM " beta=0.01", "SmallBeta", "beta small: pi* close to the argmax of r, V* close to max r" },
   { "*", "V=2 eos=1 T=4 ref_logits=0,0,0.5,-0.5,1,-1,0.3,0.7 reward=0.5,0,-0.1,0.2 beta=1", "",
     "V = 2, T = 4" },
+  { "*", SOFTM " beta=1e15", "ExtremeBeta",
+    "beta = 1e15: V = -0.2807 from the shifted log1p form (beta lse(log pi_ref + Q/beta) "
+    "gave 0.4441 in binary64)" },
+  { "*", SOFTM " beta=1e300", "ExtremeBeta",
+    "beta = 1e300: Q/beta is subnormal; V = -0.2807 (the plain form gave 0)" },
+  { "soft-bellman", SOFTM " beta=0x1p-753", "ExtremeBeta",
+    "beta = 2^-753: ties of the hard parts keep pi_ref and the soft parts (log pi* = -1.7014 "
+    "where Q/beta rounded them away to log(1/2))" },
   { "*", SOFTM " beta=0", "OutOfDomain", "beta = 0", .invalid_in = "*" },
   { "*", SOFTM " beta=nan", "NonFinite", "beta NaN", .invalid_in = "*" },
   RL_END,
@@ -661,6 +669,10 @@ static const rl_note n_mdp[] = {
     "gamma = 1: seed 003's causal estimator without gamma^t is unbiased as well." },
   { "Uniform", "PROPERTY", "Uniform logits: every token has probability 1/V." },
   { "LargeBeta", "PROPERTY", "beta large: pi* is close to pi_ref (13.17, beta -> infinity)." },
+  { "ExtremeBeta", "NUMERICAL",
+    "beta far from the rewards' scale: the soft value is formed as H + beta log1p(...) (or "
+    "beta log S where S < 1/2) with the hard maximum H shifted out, so neither beta Q nor Q/beta "
+    "is rounded before the scaling; ties of the hard parts keep the soft parts." },
   { "SmallBeta", "PROPERTY",
     "beta small: pi* is close to the argmax of r; e^{Q/beta} is far beyond binary64, so the "
     "soft values must be formed as log-sum-exp." },

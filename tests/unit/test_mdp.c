@@ -524,6 +524,56 @@ START_TEST (test_soft)
 }
 END_TEST
 
+/* The soft value against MPFR at 256 bits, both methods, from a tiny to
+ * the largest beta: V = H + beta log S with the hard maximum H shifted out
+ * and log S by log1p, so the error does not grow with beta (plain
+ * beta lse(log pi_ref + Q/beta) lost about beta u: 9,000 ulps at 1e4, 0.44
+ * of 0.47 at 1e15, 0 for -0.28 at 2^263 and at DBL_MAX), and at beta =
+ * 2^-753 the soft parts below the rounding of Q/beta are kept where the
+ * hard parts tie exactly (element 9 of log pi* was log(1/2) for -1.70). */
+START_TEST (test_soft_extreme_beta)
+{
+  static const double betas[] = { 0.5, 50, 1e4, 1e15, 1e16, 0x1p263, 0x1.9p321, DBL_MAX,
+                                  0x1.47ae147ae147bp-753 };
+  static const double TR2[5] = { 1, -0.5, 0, -0.25, -0x1.0008p+0 };
+  rlref_lm lm = token_model ();
+  mpfr_ptr lm_ = tu_mp_vec_from_d (TL, 21, PREC), vm = tu_mp_vec_new (1, PREC);
+  mpfr_ptr lpm = tu_mp_vec_new (21, PREC), bm = tu_mp_vec_new (1, PREC);
+  rlref_mp_set_prec (PREC);
+  for (int r = 0; r < 2; r++)
+    {
+      const double *rw = r ? TR2 : TR;
+      mpfr_ptr rm = tu_mp_vec_from_d (rw, 5, PREC);
+      for (size_t i = 0; i < sizeof betas / sizeof *betas; i++)
+        for (int seq = 0; seq < 2; seq++)
+          {
+            double v, lp[21], beta = betas[i], want;
+            mpfr_set_d (bm, beta, MPFR_RNDN);
+            if (seq)
+              {
+                TU_OK (rlref_mdp_soft_sequence_d (&v, lp, &lm, TL, rw, &beta));
+                TU_OK (rlref_mdp_soft_sequence_mp (vm, lpm, &lm, lm_, rm, bm));
+              }
+            else
+              {
+                TU_OK (rlref_mdp_soft_bellman_d (&v, lp, &lm, TL, rw, &beta));
+                TU_OK (rlref_mdp_soft_bellman_mp (vm, lpm, &lm, lm_, rm, bm));
+                for (int k = 0; k < 21; k++)
+                  TU_ASSERT_ABS (lp[k], mpfr_get_d (lpm + k, MPFR_RNDN), TU_TOL1);
+              }
+            want = mpfr_get_d (vm, MPFR_RNDN);
+            ck_assert (fabs (want) > 0.1);
+            TU_ASSERT_REL (v, want, TU_TOL1);
+          }
+      tu_mp_vec_free (rm, 5);
+    }
+  tu_mp_vec_free (lm_, 21);
+  tu_mp_vec_free (vm, 1);
+  tu_mp_vec_free (lpm, 21);
+  tu_mp_vec_free (bm, 1);
+}
+END_TEST
+
 static Suite *
 mdp_suite (void)
 {
@@ -544,6 +594,7 @@ mdp_suite (void)
   tcase_add_test (tc, test_pg);
   tcase_add_test (tc, test_token_pg);
   tcase_add_test (tc, test_soft);
+  tcase_add_test (tc, test_soft_extreme_beta);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -288,52 +288,132 @@ done:
   return status;
 }
 
+/* beta expm1(z) for z = q/beta <= 0: q expm1(z)/z while z >= -1 (q then
+ * carries the digits that z, subnormal for a huge beta, may have lost; q
+ * itself at z = 0), beta expm1(z) below (z = -inf: -beta). */
+static void
+soft_term (num_ptr r, num_srcptr q, num_srcptr z, num_srcptr beta, num_ptr t)
+{
+  if (num_is_zero (z))
+    {
+      num_set (r, q);
+      return;
+    }
+  num_expm1 (t, z);
+  if (num_cmp_d (z, -1.0) >= 0)
+    {
+      num_div (t, t, z);
+      num_mul (r, q, t);
+    }
+  else
+    num_mul (r, beta, t);
+}
+
+/* The soft part of a value, g = log S and gb = beta g, S = sum p e^z / W
+ * (z <= 0, W = sum p), from the sums Ew = sum p expm1(z), Bw = sum p beta
+ * expm1(z) and lse = log sum p e^z:
+ *   S >= 1/2:  g = log1p(E), E = Ew/W,  gb = (Bw/W) log1p(E)/E  (Bw/W at E = 0),
+ *   S < 1/2:   g = lse - log W,         gb = beta g,
+ * so that nothing of the size of the shifted-out maximum, nor 1/beta times
+ * a value, is rounded before the scaling by beta. */
+static void
+soft_combine (num_ptr g, num_ptr gb, num_srcptr W, num_srcptr Ew, num_srcptr Bw,
+              num_srcptr lse, num_srcptr beta, num_ptr t)
+{
+  num_div (t, Ew, W);
+  if (num_cmp_d (t, -0.5) >= 0)
+    {
+      num_log1p (g, t);
+      num_div (gb, Bw, W);
+      if (!num_is_zero (t))
+        {
+          num_div (t, g, t);
+          num_mul (gb, gb, t);
+        }
+    }
+  else
+    {
+      num_log (t, W);
+      num_sub (g, lse, t);
+      num_mul (gb, g, beta);
+    }
+}
+
 /* The soft value of the prefix of length t (000 §4 on the token MDP):
  * Q(s, a) = r(s, a) + V(s a) (0 after the end),
- * V(s) = beta log sum_a pi_ref(a|s) e^{Q(s, a)/beta}
- *      = beta logsumexp_a (log pi_ref(a|s) + Q(s, a)/beta),
+ * V(s) = beta log sum_a pi_ref(a|s) e^{Q(s, a)/beta},
+ * carried as V = H + beta G: H = max_a h_a, h_a = r(s, a) + H(s a) the
+ * hard part, G = log sum_a pi_ref(a|s) e^{z_a} <= 0 with
+ * z_a = (Q(s, a) - H)/beta = (h_a - H)/beta + G(s a) <= 0 (soft_combine;
+ * gb = beta G beside G, q_a = (h_a - H) + gb(s a) = beta z_a), and
  * log pi*(a|s) = log pi_ref(a|s) + (Q(s, a) - V(s))/beta into out[row],
- * the log-softmax of x_a = log pi_ref(a|s) + Q(s, a)/beta. */
+ * the log-softmax of x_a = log pi_ref(a|s) + z_a: an exact tie of the
+ * hard parts keeps the reference policy and the soft parts below the
+ * rounding of Q/beta. */
 static void
-soft_value (struct tree *w, int t, num_ptr v)
+soft_value (struct tree *w, int t, num_ptr hv, num_ptr g, num_ptr gb)
 {
   int V = w->lm->V;
-  num_ptr q = num_vec_new ((size_t) V), x = num_vec_new ((size_t) V);
-  if (!q || !x)
+  size_t n = (size_t) V;
+  num_ptr m = num_vec_new (8 * n + 8);
+  num_ptr h = m, ga = AT (m, n), ba = AT (m, 2 * n), z = AT (m, 3 * n), x = AT (m, 4 * n);
+  num_ptr p = AT (m, 5 * n), e = AT (m, 6 * n), b = AT (m, 7 * n), s = AT (m, 8 * n);
+  num_srcptr y;
+  if (!m)
     {
       w->status = RLREF_ENOMEM;
       rlref_error ("out of memory", __FILE__, __LINE__, w->status);
+      return;
     }
   if (w->status == RLREF_SUCCESS)
     w->status = row_lsm (w, t);
+  y = AT (w->lsm, (size_t) t * V);
   for (int a = 0; a < V && w->status == RLREF_SUCCESS; a++)
     {
-      step_reward (AT (q, a), w->lm, w->reward, t, a);
+      step_reward (AT (h, a), w->lm, w->reward, t, a);
       if (!ends (w->lm, t, a))
         {
-          num_t sub;
-          num_init (sub);
           w->y[t] = a;
-          soft_value (w, t + 1, sub);
-          num_add (AT (q, a), AT (q, a), sub);
-          num_clear (sub);
+          soft_value (w, t + 1, s, AT (ga, a), AT (ba, a));
+          num_add (AT (h, a), AT (h, a), s);
+          /* the deeper call overwrote lsm rows > t only */
+        }
+      if (w->status == RLREF_SUCCESS && !num_is_finite (AT (h, a)))
+        {
+          w->status = RLREF_ERANGE;
+          rlref_error ("a soft value is beyond the floating-point range", __FILE__, __LINE__,
+                       w->status);
         }
     }
-  for (int a = 0; a < V && w->status == RLREF_SUCCESS; a++)
+  if (w->status != RLREF_SUCCESS)
+    goto done;
+  num_set (hv, h);
+  for (int a = 1; a < V; a++)
+    num_max (hv, hv, AT (h, a));
+  for (int a = 0; a < V; a++)
     {
-      num_div (AT (x, a), AT (q, a), w->beta);
-      num_add (AT (x, a), AT (x, a), AT (w->lsm, (size_t) t * V + a));
+      num_sub (s, AT (h, a), hv);
+      num_div (AT (z, a), s, w->beta);
+      num_add (AT (z, a), AT (z, a), AT (ga, a));
+      num_add (AT (x, a), AT (y, a), AT (z, a));
+      num_add (s, s, AT (ba, a));               /* q_a */
+      num_exp (AT (p, a), AT (y, a));
+      num_expm1 (AT (e, a), AT (z, a));
+      num_mul (AT (e, a), AT (e, a), AT (p, a));
+      soft_term (AT (b, a), s, AT (z, a), w->beta, AT (s, 1));
+      num_mul (AT (b, a), AT (b, a), AT (p, a));
     }
-  if (w->status == RLREF_SUCCESS)
-    w->status = FN (logsumexp) (v, x, (size_t) V);
+  if ((w->status = num_sum (AT (s, 1), p, n)) != RLREF_SUCCESS
+      || (w->status = num_sum (AT (s, 2), e, n)) != RLREF_SUCCESS
+      || (w->status = num_sum (AT (s, 3), b, n)) != RLREF_SUCCESS
+      || (w->status = FN (logsumexp) (AT (s, 4), x, n)) != RLREF_SUCCESS)
+    goto done;
+  soft_combine (g, gb, AT (s, 1), AT (s, 2), AT (s, 3), AT (s, 4), w->beta, AT (s, 5));
   /* log pi* = x_a - lse(x), the log-softmax of x (accurate also for the
      dominant action, whose log-probability is a tiny negative number) */
-  if (w->status == RLREF_SUCCESS)
-    w->status = FN (log_softmax) (AT (w->out, w->rows[t] * V), x, (size_t) V);
-  if (w->status == RLREF_SUCCESS)
-    num_mul (v, v, w->beta);
-  num_vec_free (q, (size_t) V);
-  num_vec_free (x, (size_t) V);
+  w->status = FN (log_softmax) (AT (w->out, w->rows[t] * V), x, n);
+done:
+  num_vec_free (m, 8 * n + 8);
 }
 
 /* MDP-SOFT: the soft Bellman recursion on the token MDP of a tabular
@@ -347,7 +427,7 @@ FN (mdp_soft_bellman) (num_ptr v_root, num_ptr logp_star, const rlref_lm *lm,
 {
   struct tree w = { 0 };
   size_t n, T;
-  num_t v;
+  num_ptr v = NULL;
   int status;
   if ((status = token_check (lm, ref_logits, reward)) != RLREF_SUCCESS)
     return status;
@@ -358,34 +438,147 @@ FN (mdp_soft_bellman) (num_ptr v_root, num_ptr logp_star, const rlref_lm *lm,
   n = lm->n_rows * (size_t) lm->V;
   T = (size_t) lm->T;
   w = (struct tree) { .lm = lm, .logits = ref_logits, .reward = reward, .beta = beta };
-  num_init (v);
+  v = num_vec_new (3);
   w.lsm = num_vec_new (T * (size_t) lm->V);
   w.out = num_vec_new (n);
-  if (!w.lsm || !w.out)
+  if (!v || !w.lsm || !w.out)
     FAIL ("out of memory", RLREF_ENOMEM);
-  soft_value (&w, 0, v);
+  soft_value (&w, 0, v, AT (v, 1), AT (v, 2));
   TRY (w.status);
+  num_add (v, v, AT (v, 2));
   TRY (mdp_range_check (v, 1));
   TRY (mdp_range_check (w.out, n));
   num_set (v_root, v);
   for (size_t i = 0; i < n; i++)
     num_set (AT (logp_star, i), AT (w.out, i));
 done:
-  num_clear (v);
+  num_vec_free (v, 3);
   num_vec_free (w.lsm, T * (size_t) lm->V);
   num_vec_free (w.out, n);
   return status;
 }
 
+/* One sequence of log-probability lp and reward r (pass 0: rmax, the
+ * largest r; pass 1: m, the largest lp + z; pass 2: the sums of
+ * soft_combine, hi + lo in hi[0..3] + lo[0..3]: W = sum pi_ref, Ew, Bw and
+ * sum e^{lp + z - m}), z = (r - rmax)/beta.  Scalars: t[0] rmax, t[1] m,
+ * t[2] z, t[3] q, t[4..7] scratch, t[8..10] acc_add's. */
+static void
+seq_leaf (struct tree *w, num_srcptr lp, num_srcptr r)
+{
+  num_ptr t = w->t;
+  if (w->pass == 0)
+    {
+      if (w->status == RLREF_SUCCESS && !num_is_finite (r))
+        {
+          w->status = RLREF_ERANGE;
+          rlref_error ("a sequence reward is beyond the floating-point range", __FILE__,
+                       __LINE__, w->status);
+        }
+      num_max (t, t, r);
+      return;
+    }
+  num_sub (AT (t, 3), r, t);
+  num_div (AT (t, 2), AT (t, 3), w->beta);
+  num_add (AT (t, 4), lp, AT (t, 2));
+  if (w->pass == 1)
+    {
+      num_max (AT (t, 1), AT (t, 1), AT (t, 4));
+      return;
+    }
+  num_sub (AT (t, 4), AT (t, 4), AT (t, 1));
+  num_exp (AT (t, 4), AT (t, 4));
+  acc_add (AT (w->hi, 3), AT (w->lo, 3), AT (t, 4), AT (t, 8));
+  num_exp (AT (t, 5), lp);
+  acc_add (w->hi, w->lo, AT (t, 5), AT (t, 8));
+  num_expm1 (AT (t, 4), AT (t, 2));
+  num_mul (AT (t, 4), AT (t, 4), AT (t, 5));
+  acc_add (AT (w->hi, 1), AT (w->lo, 1), AT (t, 4), AT (t, 8));
+  soft_term (AT (t, 4), AT (t, 3), AT (t, 2), w->beta, AT (t, 6));
+  num_mul (AT (t, 4), AT (t, 4), AT (t, 5));
+  acc_add (AT (w->hi, 2), AT (w->lo, 2), AT (t, 4), AT (t, 8));
+}
+
+/* Every sequence below the prefix of length t, of log-probability
+ * prob[t] and reward c[t]. */
+static void
+seq_walk (struct tree *w, int t)
+{
+  int V = w->lm->V;
+  if (w->status == RLREF_SUCCESS)
+    w->status = row_lsm (w, t);
+  for (int a = 0; a < V && w->status == RLREF_SUCCESS; a++)
+    {
+      num_add (AT (w->prob, t + 1), AT (w->prob, t), AT (w->lsm, (size_t) t * V + a));
+      step_reward (AT (w->c, t + 1), w->lm, w->reward, t, a);
+      num_add (AT (w->c, t + 1), AT (w->c, t + 1), AT (w->c, t));
+      w->y[t] = a;
+      if (ends (w->lm, t, a))
+        seq_leaf (w, AT (w->prob, t + 1), AT (w->c, t + 1));
+      else
+        seq_walk (w, t + 1);
+    }
+}
+
+/* V(root) = beta log Z, Z = sum_y pi_ref(y) e^{r(y)/beta} (13.15), every
+ * sequence enumerated: rmax + beta log sum_y pi_ref(y) e^{(r(y) - rmax)/beta}
+ * by soft_combine, the sums exactly rounded as hi + lo. */
+static int
+soft_log_z (num_ptr v, const rlref_lm *lm, num_srcptr ref_logits, num_srcptr reward,
+            num_srcptr beta)
+{
+  struct tree w = { 0 };
+  size_t T = (size_t) lm->T;
+  num_ptr s = NULL;
+  int status = RLREF_SUCCESS;
+  if (rlref_lm_num_sequences (lm) > RLREF_LM_MAX_SEQUENCES)
+    RLREF_ERROR ("too many sequences to enumerate", RLREF_EINVAL);
+  w = (struct tree) { .lm = lm, .logits = ref_logits, .reward = reward, .beta = beta };
+  w.lsm = num_vec_new (T * (size_t) lm->V);
+  w.prob = num_vec_new (T + 1);
+  w.c = num_vec_new (T + 1);
+  w.t = num_vec_new (12);
+  w.hi = num_vec_new (4);
+  w.lo = num_vec_new (4);
+  s = num_vec_new (8);
+  if (!w.lsm || !w.prob || !w.c || !w.t || !w.hi || !w.lo || !s)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  num_set_inf (w.t, -1);
+  num_set_inf (AT (w.t, 1), -1);
+  for (w.pass = 0; w.pass < 3; w.pass++)
+    {
+      num_set_zero (w.prob);
+      num_set_zero (w.c);
+      seq_walk (&w, 0);
+      TRY (w.status);
+    }
+  for (int k = 0; k < 4; k++)
+    num_add (AT (s, k), AT (w.hi, k), AT (w.lo, k));
+  num_log (AT (s, 3), AT (s, 3));
+  num_add (AT (s, 3), AT (s, 3), AT (w.t, 1));
+  soft_combine (AT (s, 4), AT (s, 5), s, AT (s, 1), AT (s, 2), AT (s, 3), beta, AT (s, 6));
+  num_add (v, w.t, AT (s, 5));
+done:
+  num_vec_free (w.lsm, T * (size_t) lm->V);
+  num_vec_free (w.prob, T + 1);
+  num_vec_free (w.c, T + 1);
+  num_vec_free (w.t, 12);
+  num_vec_free (w.hi, 4);
+  num_vec_free (w.lo, 4);
+  num_vec_free (s, 8);
+  return status;
+}
+
 /* MDP-SOFT from the sequence level: log pi*(a|s) = log_softmax of the
  * logits theta* of lm_pistar_logits (13.17 token by token) and
- * v_root = beta log Z, log Z by enumeration (13.15). */
+ * v_root = beta log Z by enumeration (13.15, soft_log_z). */
 int
 FN (mdp_soft_sequence) (num_ptr v_root, num_ptr logp_star, const rlref_lm *lm,
                         num_srcptr ref_logits, num_srcptr reward, num_srcptr beta)
 {
   size_t n, V;
-  num_ptr th = NULL, mom = NULL;
+  num_ptr th = NULL;
+  num_t v;
   int status;
   if ((status = token_check (lm, ref_logits, reward)) != RLREF_SUCCESS)
     return status;
@@ -395,22 +588,21 @@ FN (mdp_soft_sequence) (num_ptr v_root, num_ptr logp_star, const rlref_lm *lm,
     RLREF_ERROR ("beta must be > 0", RLREF_EDOM);
   V = (size_t) lm->V;
   n = lm->n_rows * V;
+  num_init (v);
   th = num_vec_new (n);
-  mom = num_vec_new (RLREF_LM_NMOMENTS);
-  if (!th || !mom)
+  if (!th)
     FAIL ("out of memory", RLREF_ENOMEM);
   TRY (FN (lm_pistar_logits) (th, lm, ref_logits, reward, beta));
-  TRY (FN (lm_moments) (mom, lm, ref_logits, reward, beta, 1u << RLREF_LM_LOG_Z, NULL, NULL));
+  TRY (soft_log_z (v, lm, ref_logits, reward, beta));
   for (size_t k = 0; k < lm->n_rows; k++)
     TRY (FN (log_softmax) (AT (th, k * V), AT (th, k * V), V));
-  num_mul (AT (mom, RLREF_LM_LOG_Z), AT (mom, RLREF_LM_LOG_Z), beta);
-  TRY (mdp_range_check (AT (mom, RLREF_LM_LOG_Z), 1));
+  TRY (mdp_range_check (v, 1));
   TRY (mdp_range_check (th, n));
-  num_set (v_root, AT (mom, RLREF_LM_LOG_Z));
+  num_set (v_root, v);
   for (size_t i = 0; i < n; i++)
     num_set (AT (logp_star, i), AT (th, i));
 done:
+  num_clear (v);
   num_vec_free (th, n);
-  num_vec_free (mom, RLREF_LM_NMOMENTS);
   return status;
 }

@@ -805,11 +805,20 @@ def eval_pg_token(variant, params, inputs, ctx):
 # ----------------------------------------------------------------------------------------------
 
 def eval_soft(variant, params, inputs, ctx):
-    m = TinyLM(inputs, "ref_logits")
+    """With the working precision raised by |log2 beta|: Q/beta beside log pi_ref keeps its
+    digits only in the bits beyond that."""
     beta = inputs["beta"]
     finite_reals([beta], "beta")
     if not beta > 0:
         raise Reject("EDOM", "beta must be > 0")
+    outer = mp.prec
+    with mp.workprec(mp.prec + abs(int(mp.frexp(X(beta))[1])) + 64):
+        return eval_soft_at(variant, params, inputs, ctx, outer)
+
+
+def eval_soft_at(variant, params, inputs, ctx, outer):
+    m = TinyLM(inputs, "ref_logits")
+    beta = inputs["beta"]
     b = X(beta)
     V = m.V
     logp = [mpf(0)] * (m.rows * V)
@@ -837,11 +846,11 @@ def eval_soft(variant, params, inputs, ctx):
              for y, lp in seqs]
     mx = max(terms)
     logZ = mx + mp.log(mp.fsum(mp.exp(x - mx) for x in terms))
-    if abs(b * logZ - v_root) > (abs(v_root) + 1) * mpf(2) ** (-mp.prec + 40):
+    if abs(b * logZ - v_root) > (abs(v_root) + 1) * mpf(2) ** (-outer + 40):
         raise AssertionError("soft Bellman V(root) != beta log Z")
     for (y, lp), tr in zip(seqs, terms):
         tok = mp.fsum(logp[m.row_of(y[:t]) * V + y[t]] for t in range(len(y)))
-        if abs(tok - (tr - logZ)) > (abs(tok) + 1) * mpf(2) ** (-mp.prec + 40):
+        if abs(tok - (tr - logZ)) > (abs(tok) + 1) * mpf(2) ** (-outer + 40):
             raise AssertionError("token-level pi* differs from the sequence-level pi*")
     return {"v_root": v_root, "logp_star": logp}
 
