@@ -72,6 +72,12 @@ static const rl_case c_weights[] = {
     "group mean length, 1 without 1/|y|, 1/16 under the constant" },
   { "*", "lengths=2.5,0.5 group_size=2", "", "lengths as real token weights (masked counts): "
     "computed as written" },
+  { "*", "lengths=1e308,1e308 group_size=2", "HugeLengths",
+    "B |y_i| = 2e308 and sum |y| beyond the binary64 range: w = 1/(2e308), a subnormal "
+    "5e-309 (13.24) and 2.5e-309 (group-mean-length), each share still 1/2" },
+  { "seq-mean-token-sum-norm", "lengths=1,3 group_size=2 max_len=1.7976931348623157e308",
+    "HugeLengths", "B L_const beyond the binary64 range: w = 1/(2 DBL_MAX), a subnormal "
+    "2.8e-309, total 4 w" },
   { "*", "lengths=3,-1 group_size=2", "NegativeLength", "a negative length",
     .invalid_in = "*" },
   { "*", "lengths=3,0 group_size=2", "NegativeLength",
@@ -135,6 +141,11 @@ static const rl_case c_drift[] = {
     "a hard prompt: accuracy 0.19" },
   { "*", "logits=0,-1,1,0,0,0,0,1,-1 G=3 eta=1", "LengthBias",
     "thinking helps: a correct answer is likelier after more thinking" },
+  { "*", "logits=0.3,-0.2,0.1,0.5,0,-0.4,0.2,0.1,0 G=3 eta=1e-8", "SmallStep",
+    "eta = 1e-8: len_step formed from eta g and log1p per step (log pi' - log pi lost 7 "
+    "digits)" },
+  { "*", "logits=0.3,-0.2,0.1,0.5,0,-0.4,0.2,0.1,0 G=3 eta=1e-150", "SmallStep",
+    "eta = 1e-150: theta + eta g rounds to theta, len_step is not 0" },
   { "*", "logits=0,0,0 G=2 eta=1", "", "T = 1: no thinking, every length 1: no drift" },
   { "*", "logits=0,0,0,0,0,0 G=1 eta=1", "GroupOfOne",
     "a group of one: every advantage 0, no update" },
@@ -239,6 +250,14 @@ static const rl_note notes[] = {
   { "GroupOfOne", "EDGE_CASE",
     "G = 1: every advantage is 0 (a group of equal rewards), nothing moves; dynamic sampling "
     "keeps no group (rejected: no batch can be filled)." },
+  { "SmallStep", "NUMERICAL",
+    "A small step eta: E[|y|] after the step minus before is formed from the change of each "
+    "log pi(y), eta g - log1p(sum pi expm1(eta g)) per step; log pi' - log pi loses the "
+    "digits of a change below the rounding of log pi." },
+  { "HugeLengths", "NUMERICAL",
+    "A denominator B |y_i|, sum |y| or B L_const beyond the binary64 range while the weight "
+    "1/D is not: D is formed scaled by the binade of its largest length, w = 2^-e/(D 2^-e); "
+    "written directly, D overflows and w and the shares come out 0." },
   { "NegativeLength", "INVALID_INPUT", "A length <= 0: a response has at least one token." },
   { "TooLarge", "INVALID_INPUT",
     "More groups than the enumeration takes (G at most 20, at most 5e4 multisets)." },

@@ -110,6 +110,57 @@ START_TEST (test_weights_bad_inputs)
 }
 END_TEST
 
+/* n |y_i|, sum |y|, B S_g and B L_const beyond the binary64 range: the
+ * weights are 1/(2 * 1e308) ~ 5e-309 and the like (subnormal, still
+ * held), the shares 1/2, 1/2, 1/4 and 3/(2 DBL_MAX), the totals 1, 1, 1 and
+ * 2/DBL_MAX; each against the quotient in MPFR at HIGH bits rounded once
+ * (within one unit of the subnormal grid: 2^-1074).  Each gave w = 0 and
+ * share = 0 when the denominator overflowed to inf. */
+static double
+mp_quot (double a, double b, long k)
+{
+  mpfr_t x;
+  double r;
+  mpfr_init2 (x, HIGH);
+  mpfr_set_d (x, a, MPFR_RNDN);
+  mpfr_div_d (x, x, b, MPFR_RNDN);
+  mpfr_div_si (x, x, k, MPFR_RNDN);
+  r = mpfr_get_d (x, MPFR_RNDN);
+  mpfr_clear (x);
+  return r;
+}
+
+#define ASSERT_SUB(got, want) TU_ASSERT_ABS (got, want, 0x1p-1074 + TU_TOL0 * fabs (want))
+
+START_TEST (test_weights_beyond_range)
+{
+  static const double big[2] = { 1e308, 1e308 }, huge[2] = { DBL_MAX, DBL_MAX };
+  static const double g2[4] = { 1, 3, 1e308, 1e308 }, small[2] = { 1, 3 };
+  double w[4], share[4], total, lc = DBL_MAX;
+  TU_OK (rlref_len_weights_d (w, share, &total, big, 2, 2, RLREF_LEN_SEQ_MEAN_TOKEN_MEAN, NULL));
+  ASSERT_SUB (w[0], mp_quot (1, 1e308, 2));
+  ck_assert (w[0] > 0);
+  TU_ASSERT_REL (share[1], 0.5, TU_TOL0);
+  TU_ASSERT_REL (total, 1.0, TU_TOL0);
+  TU_OK (rlref_len_weights_d (w, share, &total, huge, 2, 2, RLREF_LEN_TOKEN_MEAN, NULL));
+  ASSERT_SUB (w[1], mp_quot (1, DBL_MAX, 2));
+  TU_ASSERT_REL (share[0], 0.5, TU_TOL0);
+  TU_ASSERT_REL (total, 1.0, TU_TOL0);
+  /* G/(B S_g) = 2/(4 * 2e308) for the second group; the first keeps 1/8 */
+  TU_OK (rlref_len_weights_d (w, share, &total, g2, 4, 2, RLREF_LEN_GROUP_MEAN_LENGTH, NULL));
+  TU_ASSERT_REL (w[0], 0.125, TU_TOL0);
+  ASSERT_SUB (w[3], mp_quot (1, 1e308, 4));
+  TU_ASSERT_REL (share[2], 0.25, TU_TOL0);
+  TU_ASSERT_REL (total, 1.0, TU_TOL0);
+  TU_OK (rlref_len_weights_d (w, share, &total, small, 2, 2, RLREF_LEN_SEQ_MEAN_TOKEN_SUM_NORM,
+                              &lc));
+  ASSERT_SUB (w[0], mp_quot (1, DBL_MAX, 2));
+  ASSERT_SUB (share[1], mp_quot (3, DBL_MAX, 2));
+  ASSERT_SUB (total, mp_quot (4, DBL_MAX, 2));
+  ck_assert (total > 0);
+}
+END_TEST
+
 /* --- LEN-DRIFT ------------------------------------------------------------- */
 
 /* T = 1, uniform, G = 2: three responses of one token (c, x, and the cut
@@ -199,6 +250,41 @@ START_TEST (test_drift_reference_values)
     TU_ASSERT_REL (out[RLREF_LEN_DLEN_NEG], 0.020103432062297131431, TU_TOL3);
     TU_ASSERT_REL (out[RLREF_LEN_DLEN], -0.0053782496939978030309, TU_TOL3);
   }
+}
+END_TEST
+
+/* len_step against MPFR from a tiny to a huge step, every normalisation:
+ * the change of log pi(y) is formed from eta g and log1p(sum pi expm1(eta
+ * g)) per step, not as log pi' - log pi (which lost the digits of a small
+ * step: relative error 4.8e-7 at eta = 1e-8, 0 for 1e-150). */
+START_TEST (test_drift_small_step)
+{
+  static const double th[9] = { 0.3, -0.2, 0.1, 0.5, 0, -0.4, 0.2, 0.1, 0 };
+  static const double etas[] = { 1e-150, 1e-8, 1e-3, 0.5, 3, 1e20 };
+  static const rlref_len_norm norms[] = { RLREF_LEN_SEQ_MEAN_TOKEN_MEAN, RLREF_LEN_TOKEN_MEAN,
+    RLREF_LEN_SEQ_MEAN_TOKEN_SUM, RLREF_LEN_GROUP_MEAN_LENGTH,
+    RLREF_LEN_SEQ_MEAN_TOKEN_SUM_NORM };
+  mpfr_prec_t old = rlref_mp_prec ();
+  mpfr_ptr thm, om, em;
+  rlref_mp_set_prec (HIGH);
+  thm = mp_from (th, 9);
+  om = tu_mp_vec_new (RLREF_LEN_NDRIFT, HIGH);
+  em = tu_mp_vec_new (1, HIGH);
+  for (size_t k = 0; k < sizeof norms / sizeof *norms; k++)
+    for (size_t i = 0; i < sizeof etas / sizeof *etas; i++)
+      {
+        double out[RLREF_LEN_NDRIFT], eta = etas[i], want;
+        mpfr_set_d (em, eta, MPFR_RNDN);
+        TU_OK (rlref_len_drift_d (out, th, 9, 3, norms[k], &eta));
+        TU_OK (rlref_len_drift_mp (om, thm, 9, 3, norms[k], em));
+        want = mpfr_get_d (om + RLREF_LEN_STEP, MPFR_RNDN);
+        ck_assert (want != 0);
+        TU_ASSERT_REL (out[RLREF_LEN_STEP], want, TU_TOL2);
+      }
+  rlref_mp_set_prec (old);
+  tu_mp_vec_free (thm, 9);
+  tu_mp_vec_free (om, RLREF_LEN_NDRIFT);
+  tu_mp_vec_free (em, 1);
 }
 END_TEST
 
@@ -417,11 +503,13 @@ len_suite (void)
   tc = tu_tcase ("weights");
   tcase_add_test (tc, test_weights_closed_forms);
   tcase_add_test (tc, test_weights_bad_inputs);
+  tcase_add_test (tc, test_weights_beyond_range);
   suite_add_tcase (s, tc);
 
   tc = tu_tcase ("drift");
   tcase_add_test (tc, test_drift_one_step_model);
   tcase_add_test (tc, test_drift_reference_values);
+  tcase_add_test (tc, test_drift_small_step);
   tcase_add_test (tc, test_drift_bad_inputs);
   suite_add_tcase (s, tc);
 

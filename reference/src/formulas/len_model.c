@@ -302,8 +302,11 @@ expect (num_ptr r, const model *m, num_srcptr f, num_srcptr d, num_ptr s)
  * d/deta = sum_{j in C} pi(y_j) (|y_j| - E[|y| | C]) <grad log pi(y_j),
  * h> / D.  After the step: E'[|y|] - E[|y|] = sum_j pi(y_j) (|y_j| - 1)
  * expm1(log pi'(y_j) - log pi(y_j)), without cancellation between the two
- * means.  Since sum_j pi(y_j) = 1 at every theta, E[|y|] - 1 (the thinking
- * tokens) has the same derivatives: formed from |y| - 1, they are exactly 0
+ * means, the change of log pi(y_j) summed from the per-step changes
+ * eta g[t, a] - log1p(sum_b pi(b|t) expm1(eta g[t, b])): nothing of the
+ * size of log pi is rounded before the difference.  Since sum_j pi(y_j) = 1
+ * at every theta, E[|y|] - 1 (the thinking tokens) has the same
+ * derivatives: formed from |y| - 1, they are exactly 0
  * where every response has one token. */
 int
 FN (len_drift) (num_ptr out, num_srcptr logits, size_t n_logits, long G,
@@ -406,20 +409,61 @@ FN (len_drift) (num_ptr out, num_srcptr logits, size_t n_logits, long G,
           num_div (r, r, AT (s3, 0));
         }
       }
-    /* one step: theta' = theta + eta g */
-    for (int t = 0; t < 3 * T; t++)
+    /* one step, theta' = theta + eta g, without forming theta': per step t
+     * (x_b = eta g[t, b] in th2) log pi'(a|t) - log pi(a|t) = x_a - D_t,
+     * D_t = log sum_b pi(b|t) e^{x_b} = log1p(sum_b pi(b|t) expm1(x_b))
+     * while that sum is within [-1/2, 1]; beyond, log_softmax(log pi + x)
+     * - log pi, D_t then not small; into m2.lp.  m2.logp[j] = log pi'(y_j) - log pi(y_j), the sum
+     * over the steps of y_j. */
+    for (int t = 0; t < T; t++)
       {
-        num_mul (AT (th2, t), eta, AT (g, t));
-        num_add (AT (th2, t), AT (th2, t), AT (logits, t));
+        num_ptr x = AT (th2, 3 * t), e = AT (m2.pt, 3 * t);
+        for (int b = 0; b < 3; b++)
+          {
+            num_mul (AT (x, b), eta, AT (g, 3 * t + b));
+            num_expm1 (AT (e, b), AT (x, b));
+            num_mul (AT (e, b), AT (e, b), AT (m.pt, 3 * t + b));
+          }
+        TRY (num_sum (AT (s3, 0), e, 3));
+        if (num_is_finite (AT (s3, 0)) && num_cmp_d (AT (s3, 0), -0.5) >= 0
+            && num_cmp_d (AT (s3, 0), 1.0) <= 0)
+          {
+            num_log1p (AT (s3, 0), AT (s3, 0));
+            for (int b = 0; b < 3; b++)
+              num_sub (AT (m2.lp, 3 * t + b), AT (x, b), AT (s3, 0));
+          }
+        else
+          {
+            for (int b = 0; b < 3; b++)
+              num_add (AT (e, b), AT (m.lp, 3 * t + b), AT (x, b));
+            TRY (FN (log_softmax) (AT (m2.lp, 3 * t), e, 3));
+            for (int b = 0; b < 3; b++)
+              num_sub (AT (m2.lp, 3 * t + b), AT (m2.lp, 3 * t + b), AT (m.lp, 3 * t + b));
+          }
       }
-    TRY (model_at (&m2, th2, s3));
+    /* len_step = sum_j (|y_j| - 1) (pi'(y_j) - pi(y_j)), the difference
+     * pi(y_j) expm1(delta_j) (e^{log pi(y_j) + delta_j} - pi(y_j) for
+     * delta_j > 1, where pi expm1 could overflow) */
     for (int j = 0; j < n; j++)
       {
-        num_sub (AT (f, j), AT (m2.logp, j), AT (m.logp, j));
-        num_expm1 (AT (f, j), AT (f, j));
-        num_mul (AT (f, j), AT (f, j), AT (think, j));
+        num_ptr dj = AT (m2.logp, j);
+        num_set_zero (dj);
+        for (int t = 0; t < resp_len (j, T); t++)
+          num_add (dj, dj, AT (m2.lp, 3 * t + resp_tok (j, t, T)));
+        if (num_cmp_d (dj, 1.0) <= 0)
+          {
+            num_expm1 (AT (s, j), dj);
+            num_mul (AT (s, j), AT (s, j), AT (m.p, j));
+          }
+        else
+          {
+            num_add (AT (s, j), AT (m.logp, j), dj);
+            num_exp (AT (s, j), AT (s, j));
+            num_sub (AT (s, j), AT (s, j), AT (m.p, j));
+          }
+        num_mul (AT (s, j), AT (s, j), AT (think, j));
       }
-    TRY (expect (AT (o, RLREF_LEN_STEP), &m, f, NULL, s));
+    TRY (num_sum (AT (o, RLREF_LEN_STEP), s, (size_t) n));
     for (int k = 0; k < RLREF_LEN_NDRIFT; k++)
       if (!num_is_finite (AT (o, k)))
         FAIL ("LEN-DRIFT: a result beyond the range", RLREF_ERANGE);
