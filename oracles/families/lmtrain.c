@@ -123,6 +123,14 @@ static const rl_case c_sft[] = {
     "an entry of weight 0 counts for nothing (H over the support)" },
   { "bigram-keep", "V=3 eos=2 T=3 logits=20,-20,0,20,-20,0,0,0,0,-20,20,0 data=1,1,1 weights=1",
     "", "a sequence the model finds unlikely: 1 -> 1 twice at e^-40, log q(y) ~ -80" },
+  { "tabular-keep", A3 " data=2,0,2 weights=1e308,1e308", "ExtremeWeights",
+    "the weights sum to 2e308, beyond binary64: p_data = 1/2, 1/2, H = log 2; ce, kl and the "
+    "gradient as with weights 1, 1" },
+  { "tabular-keep", A3 " data=2,0,2 weights=1,0x1p-130", "ExtremeWeights",
+    "p_data = 1 - e, e ~ 2^-130: -(1 - e) log(1 - e) ~ e is 1.4% of H, lost to log of p "
+    "rounded to 1" },
+  { "tabular-keep", A3 " data=2,0,2 weights=2,0x1p-1074", "ExtremeWeights",
+    "p_data = 2^-1075 of (0 2), below binary64's grid: H = 1.84e-321, formed from p 2^128" },
   { "tabular-keep", A3 " data=0,2,1 weights=1,1", "LengthMismatch",
     "two weights but the data end inside a sequence", .invalid_in = "*" },
   { "tabular-keep", A3 " data=0,2,2 weights=1", "LengthMismatch",
@@ -277,6 +285,9 @@ static const rl_note n_lmtrain[] = {
   { "Overflow", "EDGE_CASE", "e^logit overflows binary64: only the softmax shifted by the "
     "row's maximum is finite." },
   { "Duplicate", "EDGE_CASE", "A sequence listed more than once: its weights add." },
+  { "ExtremeWeights", "NUMERICAL", "Weights whose sum overflows binary64, or a p_data next to 1 "
+    "or below the subnormal grid: the weights scaled by a power of 2 before the sum, log p as "
+    "log1p(-(the others' weights)/W) for the largest p, a tiny p formed times 2^128." },
   { "PointMass", "EDGE_CASE", "All the data on one sequence: H(p_data) = 0 and ce = kl." },
   { "ZeroWeight", "EDGE_CASE", "An entry of weight 0 is no part of p_data's support." },
   { "CutData", "INVALID_INPUT",

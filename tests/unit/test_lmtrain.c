@@ -144,6 +144,59 @@ START_TEST (test_sft_closed_forms)
 }
 END_TEST
 
+/* Weights beyond scale: (2) and (0 2) of A3 with weights 1e308 each sum to
+ * 2e308, beyond binary64, yet p = 1/2, 1/2: H = log 2, and ce, kl, the
+ * gradient as with weights 1, 1 (H was 0, p = w/inf); weights 1 and 2^-130
+ * give H = -(1 - e) log(1 - e) - e log e, e = 2^-130/(1 + 2^-130) (log of p
+ * rounded to 1 lost the first term, 1.4% of H); weights 2 and 2^-1074 give
+ * H = -p log p - (1 - p) log1p(-p), p = 2^-1074/(2 + 2^-1074), 1.84e-321 (was
+ * 0: p on the subnormal grid rounds to 0).  Closed forms in MPFR at 512
+ * bits, rounded once; the subnormal one within two units of 2^-1074. */
+static double
+mp_two_point_entropy (double w1, double w2)
+{
+  mpfr_t p, q, a, b;
+  double r;
+  mpfr_inits2 (512, p, q, a, b, (mpfr_ptr) 0);
+  mpfr_set_d (a, w1, MPFR_RNDN);
+  mpfr_add_d (a, a, w2, MPFR_RNDN);
+  mpfr_set_d (p, w2, MPFR_RNDN);
+  mpfr_div (p, p, a, MPFR_RNDN);        /* p = w2 / (w1 + w2) */
+  mpfr_log (a, p, MPFR_RNDN);
+  mpfr_mul (a, a, p, MPFR_RNDN);
+  mpfr_neg (q, p, MPFR_RNDN);
+  mpfr_log1p (b, q, MPFR_RNDN);
+  mpfr_add_ui (q, q, 1, MPFR_RNDN);
+  mpfr_mul (b, b, q, MPFR_RNDN);
+  mpfr_add (a, a, b, MPFR_RNDN);
+  mpfr_neg (a, a, MPFR_RNDN);
+  r = mpfr_get_d (a, MPFR_RNDN);
+  mpfr_clears (p, q, a, b, (mpfr_ptr) 0);
+  return r;
+}
+
+START_TEST (test_sft_extreme_weights)
+{
+  rlref_lm lm = model (3, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_NONE);
+  static const int y[3] = { 2, 0, 2 };
+  double big[2] = { 1e308, 1e308 }, one[2] = { 1, 1 }, ce, h, kl, g[21], ce1, h1, kl1, g1[21];
+  double tiny[2] = { 1, 0x1p-130 }, sub[2] = { 2, 0x1p-1074 }, want;
+  TU_OK (rlref_lm_sft_d (&ce, &h, &kl, g, &lm, A3, y, 3, big, 2));
+  TU_OK (rlref_lm_sft_d (&ce1, &h1, &kl1, g1, &lm, A3, y, 3, one, 2));
+  TU_ASSERT_REL (h, log (2.0), TU_TOL0);
+  TU_ASSERT_REL (ce, ce1, TU_TOL0);
+  TU_ASSERT_REL (kl, kl1, TU_TOL0);
+  for (int k = 0; k < 21; k++)
+    TU_ASSERT_REL (g[k], g1[k], TU_TOL0);
+  TU_OK (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, y, 3, tiny, 2));
+  TU_ASSERT_REL (h, mp_two_point_entropy (1, 0x1p-130), TU_TOL1);
+  TU_OK (rlref_lm_sft_d (&ce, &h, &kl, NULL, &lm, A3, y, 3, sub, 2));
+  want = mp_two_point_entropy (2, 0x1p-1074);
+  ck_assert (want > 1e-321);
+  TU_ASSERT_ABS (h, want, 0x1p-1073);
+}
+END_TEST
+
 /* Data listed with a duplicate entry, against the data merged: the same
  * values (the weights add); ce = H + KL to 70 digits in MPFR; binary64
  * within 1e-15 of MPFR. */
@@ -654,6 +707,7 @@ lmtrain_suite (void)
   tcase_add_test (tc, test_policy_closed_forms);
   tcase_add_test (tc, test_sft_closed_forms);
   tcase_add_test (tc, test_sft_identity);
+  tcase_add_test (tc, test_sft_extreme_weights);
   tcase_add_test (tc, test_sft_gradient);
   tcase_add_test (tc, test_sft_bad_input);
   tcase_add_test (tc, test_train_at_reference);

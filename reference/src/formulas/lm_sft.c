@@ -2,6 +2,7 @@
  * fine-tuning on it (LM-SFT) and the report of an exact-gradient training
  * run (LM-TRAIN).  Written once against the scalar interface; compiled for
  * binary64 and MPFR. */
+#include <limits.h>
 #include <stdlib.h>
 #include "rlref/num.h"
 #include "rlref/lm.h"
@@ -211,11 +212,24 @@ done:
   return status;
 }
 
+/* Weights from 2^SFT_W_EXP on are scaled down to it (a sum of up to 2^60
+ * of them stays in range); a p below 2^-SFT_W_EXP is formed times
+ * 2^SFT_P_SCALE. */
+#define SFT_W_EXP 960
+#define SFT_P_SCALE 128
+
 /* LM-SFT (000 section 1: maximise E_data log pi_theta(y)): over the distinct
  * data sequences y with p = p_data(y),
  *   ce = -sum p log q(y),  entropy = -sum p log p,  kl = sum p (log p - log q(y)),
  * each an exact sum of its terms rounded once; log q = log pi (13.1), less
- * log P(EOS within T) when conditioned; and
+ * log P(EOS within T) when conditioned.  Weights from 2^960 on are scaled
+ * down by a power of 2 before they are summed (p = w/W is unchanged; W
+ * stays in range however large the weights); the sequence of the largest
+ * p, when p > 1/2, takes log p = log1p(-(sum of the other weights)/W),
+ * since log of p rounded next to 1 loses 1 - p; a p below 2^-960 is
+ * formed as p 2^128 = (w 2^128)/W, log p = log(p 2^128) - 128 log 2, and
+ * its terms scaled back by 2^-128 once formed, so that a p on the
+ * subnormal grid loses no digit of its term; and
  *   d ce / d logits = -sum p d log pi(y) + [conditioned] d log P(EOS within T),
  * d log pi(y) = sum_t (e_{y_t} - pi(. | y_<t)) in the row of y_<t.
  * Every output is formed in temporaries and written last (an output may be
@@ -229,6 +243,10 @@ FN (lm_sft) (num_ptr ce, num_ptr entropy, num_ptr kl, num_ptr grad, const rlref_
   int status = rlref_lm_check (lm), V, cond;
   size_t nl, ng = 0;
   num_ptr g = NULL, gm = NULL, w = NULL, terms = NULL, t = NULL, tok = NULL, row = NULL;
+  num_ptr ws = NULL;
+  size_t jmax = 0;
+  int near1 = 0;
+  long ex = LONG_MIN, ks;
   if (status)
     return status;
   V = lm->V;
@@ -255,15 +273,24 @@ FN (lm_sft) (num_ptr ce, num_ptr entropy, num_ptr kl, num_ptr grad, const rlref_
   g = num_vec_new (nl);
   gm = num_vec_new (nl);
   w = num_vec_new (n_seq);
+  ws = num_vec_new (n_seq);
   terms = num_vec_new (3 * n_seq);
-  t = num_vec_new (8);
+  t = num_vec_new (9);
   tok = num_vec_new ((size_t) lm->T);
   row = num_vec_new ((size_t) V);
-  if (!g || !gm || !w || !terms || !t || !tok || !row)
+  if (!g || !gm || !w || !ws || !terms || !t || !tok || !row)
     FAIL ("lm_sft: out of memory", RLREF_ENOMEM);
   /* t: 0 the total weight W, 1 log P(EOS within T), 2 p, 3 log p, 4 log q,
-   * 5 scratch, 6..7 the results ce, entropy */
-  TRY (num_sum (AT (t, 0), weights, n_seq));
+   * 5 scratch, 6..7 the results ce, entropy, 8 log p of the largest p when > 1/2 */
+  /* ws: the weights times 2^-ex, the largest below 2^960 (ex >= 0): exact
+   * but for weights 2^-2034 of the largest or less, whose p underflow */
+  for (size_t i = 0; i < n_seq; i++)
+    if (!num_is_zero (AT (weights, i)) && num_get_exp (AT (weights, i)) > ex)
+      ex = num_get_exp (AT (weights, i));
+  ex = ex > SFT_W_EXP ? ex - SFT_W_EXP : 0;
+  for (size_t i = 0; i < n_seq; i++)
+    num_mul_2si (AT (ws, i), AT (weights, i), -ex);
+  TRY (num_sum (AT (t, 0), ws, n_seq));
   if (num_sgn (AT (t, 0)) <= 0)
     FAIL ("lm_sft: every weight is 0", RLREF_EDOM);
   if (cond)
@@ -273,9 +300,24 @@ FN (lm_sft) (num_ptr ce, num_ptr entropy, num_ptr kl, num_ptr grad, const rlref_
     {
       size_t e = d.order[i].entry;
       if (i > 0 && d.order[i].code == d.order[i - 1].code)
-        num_add (AT (w, ng - 1), AT (w, ng - 1), AT (weights, e));
+        num_add (AT (w, ng - 1), AT (w, ng - 1), AT (ws, e));
       else
-        num_set (AT (w, ng++), AT (weights, e));
+        num_set (AT (w, ng++), AT (ws, e));
+    }
+  /* the largest w_j; t[5] = the sum of the others, which are 1 - p_j of W */
+  for (size_t j = 1; j < ng; j++)
+    if (num_cmp (AT (w, j), AT (w, jmax)) > 0)
+      jmax = j;
+  num_set (AT (t, 2), AT (w, jmax));
+  num_set_zero (AT (w, jmax));
+  TRY (num_sum (AT (t, 5), w, ng));
+  num_set (AT (w, jmax), AT (t, 2));
+  near1 = num_cmp (AT (t, 5), AT (w, jmax)) < 0;
+  if (near1)
+    {
+      num_div (AT (t, 5), AT (t, 5), AT (t, 0));
+      num_neg (AT (t, 5), AT (t, 5));
+      num_log1p (AT (t, 8), AT (t, 5));
     }
   for (size_t i = 0, j = 0; i < n_seq; i++)
     {
@@ -285,6 +327,15 @@ FN (lm_sft) (num_ptr ce, num_ptr entropy, num_ptr kl, num_ptr grad, const rlref_
         continue;               /* the group's first entry stands for it */
       /* p = w / W; the terms -p log q, -p log p, p (log p - log q) */
       num_div (AT (t, 2), AT (w, j), AT (t, 0));
+      ks = 0;
+      if (!num_is_zero (AT (w, j))
+          && (num_is_zero (AT (t, 2)) || num_get_exp (AT (t, 2)) < -SFT_W_EXP))
+        {
+          /* t[2] = p 2^ks, exact in range: w < 2^-960 W < 2^61 */
+          ks = SFT_P_SCALE;
+          num_mul_2si (AT (t, 2), AT (w, j), ks);
+          num_div (AT (t, 2), AT (t, 2), AT (t, 0));
+        }
       if (num_is_zero (AT (t, 2)))
         {
           num_set_zero (AT (terms, j));
@@ -293,7 +344,17 @@ FN (lm_sft) (num_ptr ce, num_ptr entropy, num_ptr kl, num_ptr grad, const rlref_
           j++;
           continue;
         }
-      num_log (AT (t, 3), AT (t, 2));
+      if (near1 && j == jmax)
+        num_set (AT (t, 3), AT (t, 8));
+      else
+        num_log (AT (t, 3), AT (t, 2));
+      if (ks)
+        {
+          num_set_si (AT (t, 5), 2);
+          num_log (AT (t, 5), AT (t, 5));
+          num_mul_si (AT (t, 5), AT (t, 5), ks);
+          num_sub (AT (t, 3), AT (t, 3), AT (t, 5));
+        }
       TRY (FN (lm_logprob) (AT (t, 4), tok, lm, logits, y, d.len[e]));
       if (cond)
         num_sub (AT (t, 4), AT (t, 4), AT (t, 1));
@@ -303,6 +364,13 @@ FN (lm_sft) (num_ptr ce, num_ptr entropy, num_ptr kl, num_ptr grad, const rlref_
       num_neg (AT (terms, n_seq + j), AT (terms, n_seq + j));
       num_sub (AT (t, 5), AT (t, 3), AT (t, 4));
       num_mul (AT (terms, 2 * n_seq + j), AT (t, 2), AT (t, 5));
+      if (ks)
+        {
+          num_mul_2si (AT (terms, j), AT (terms, j), -ks);
+          num_mul_2si (AT (terms, n_seq + j), AT (terms, n_seq + j), -ks);
+          num_mul_2si (AT (terms, 2 * n_seq + j), AT (terms, 2 * n_seq + j), -ks);
+          num_mul_2si (AT (t, 2), AT (t, 2), -ks);
+        }
       /* -p d log pi(y): at each step -p (e_{y_t} - pi(. | y_<t)) in its row,
        * 1 - pi(y_t | .) as the sum of the other tokens' probabilities (no
        * cancellation when pi(y_t | .) is next to 1) */
@@ -338,8 +406,9 @@ done:
   num_vec_free (g, nl);
   num_vec_free (gm, nl);
   num_vec_free (w, n_seq);
+  num_vec_free (ws, n_seq);
   num_vec_free (terms, 3 * n_seq);
-  num_vec_free (t, 8);
+  num_vec_free (t, 9);
   num_vec_free (tok, (size_t) lm->T);
   num_vec_free (row, (size_t) V);
   return status;

@@ -193,7 +193,19 @@ def split_data(m, data):
 
 
 def eval_sft(variant, params, inputs, ctx):
-    """CE, H(p_data), KL(p_data || q) and d CE / d logits (000 section 1)."""
+    """CE, H(p_data), KL(p_data || q) and d CE / d logits (000 section 1), with the
+    working precision raised by the binary exponent spread of the weights: p = w/W near 1
+    holds 1 - p only in the bits beyond that spread."""
+    w = inputs.get("weights")
+    extra = 0
+    if isinstance(w, list):
+        e = [mp.frexp(real(x, "weights"))[1] for x in w if real(x, "weights") > 0]
+        extra = max(e) - min(e) if e else 0
+    with mp.workprec(mp.prec + extra + 64):
+        return eval_sft_at(variant, params, inputs, ctx)
+
+
+def eval_sft_at(variant, params, inputs, ctx):
     kind, reading = variant_of(variant, "LM-SFT", ("bigram-keep", "bigram-condition",
                                                    "tabular-keep", "tabular-condition")).split("-")
     keep = reading == "keep"
