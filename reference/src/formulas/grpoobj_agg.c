@@ -188,9 +188,49 @@ gfpo_before (int *before, num_srcptr r, const long *lens, size_t j, size_t i,
   return status;
 }
 
+/* The indices 0..N-1 in idx ordered by gfpo_before (a strict total order:
+ * its last tie-break is the index), by a bottom-up merge sort into tmp and
+ * back: position p in idx is the rank of idx[p], in O(N log N) comparisons. */
+static int
+gfpo_order (size_t *idx, size_t *tmp, num_srcptr r, const long *lens, size_t N,
+            enum rlref_gfpo_filter filter, num_ptr t4)
+{
+  int status = RLREF_SUCCESS;
+  size_t *a = idx, *b = tmp, *c;
+  for (size_t i = 0; i < N; i++)
+    idx[i] = i;
+  for (size_t width = 1; width < N; width *= 2)
+    {
+      for (size_t lo = 0; lo < N; lo += 2 * width)
+        {
+          size_t mid = lo + width < N ? lo + width : N;
+          size_t hi = mid + width < N ? mid + width : N;
+          size_t i = lo, j = mid, o = lo;
+          while (i < mid && j < hi)
+            {
+              int before = 0;
+              if ((status = gfpo_before (&before, r, lens, a[j], a[i], filter, t4)))
+                return status;
+              b[o++] = before ? a[j++] : a[i++];
+            }
+          while (i < mid)
+            b[o++] = a[i++];
+          while (j < hi)
+            b[o++] = a[j++];
+        }
+      c = a;
+      a = b;
+      b = c;
+    }
+  if (a != idx)
+    for (size_t i = 0; i < N; i++)
+      idx[i] = a[i];
+  return status;
+}
+
 /* GRPO-GFPO (003 "GFPO"): sample N, keep k (shortest k of N, or the k most
  * reward per token); keep[i] = 1 when rank(i) < k, the rank the number of
- * responses before i; mean_kept = (1/k) sum over the kept of r_i. */
+ * responses before i (its position in gfpo_order); mean_kept = (1/k) sum over the kept of r_i. */
 int
 FN (grpo_gfpo) (num_ptr keep, num_ptr key, num_ptr mean_kept, num_srcptr rewards,
                 const long *lens, size_t N, long k, enum rlref_gfpo_filter filter)
@@ -198,6 +238,7 @@ FN (grpo_gfpo) (num_ptr keep, num_ptr key, num_ptr mean_kept, num_srcptr rewards
   num_ptr w = NULL;
   num_t mk;
   int status;
+  size_t *idx = NULL, *tmp = NULL;
   if (!keep)
     RLREF_ERROR ("keep missing", RLREF_EINVAL);
   status = grpoobj_nonempty (rewards, N, "rewards must hold N >= 1 values");
@@ -214,26 +255,24 @@ FN (grpo_gfpo) (num_ptr keep, num_ptr key, num_ptr mean_kept, num_srcptr rewards
     RLREF_ERROR ("k must be 1 to N", RLREF_EDOM);
   num_init (mk);
   w = num_vec_new (3 * N + 5);
-  if (!w)
+  idx = malloc (N * sizeof *idx);
+  tmp = malloc (N * sizeof *tmp);
+  if (!w || !idx || !tmp)
     FAIL ("out of memory", RLREF_ENOMEM);
 #define KP(i) AT (w, (i))
 #define KY(i) AT (w, N + (i))
 #define KR(i) AT (w, 2 * N + (i))
 #define T4 AT (w, 3 * N)
+  TRY (gfpo_order (idx, tmp, rewards, lens, N, filter, T4));
+  for (size_t p = 0; p < N; p++)
+    {
+      size_t i = idx[p];
+      num_set_si (KP (i), p < (size_t) k);
+      if (p < (size_t) k)
+        num_set (KR (i), AT (rewards, i));
+    }
   for (size_t i = 0; i < N; i++)
     {
-      size_t rank = 0;
-      for (size_t j = 0; j < N; j++)
-        {
-          int before = 0;
-          if (j == i)
-            continue;
-          TRY (gfpo_before (&before, rewards, lens, j, i, filter, T4));
-          rank += (size_t) before;
-        }
-      num_set_si (KP (i), rank < (size_t) k);
-      if (rank < (size_t) k)
-        num_set (KR (i), AT (rewards, i));
       if (filter == RLREF_GFPO_TOKEN_EFFICIENCY)
         num_div_si (KY (i), AT (rewards, i), lens[i]);
       else
@@ -259,6 +298,8 @@ FN (grpo_gfpo) (num_ptr keep, num_ptr key, num_ptr mean_kept, num_srcptr rewards
 #undef T4
 done:
   num_vec_free (w, 3 * N + 5);
+  free (idx);
+  free (tmp);
   num_clear (mk);
   return status;
 }
