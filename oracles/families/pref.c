@@ -252,6 +252,10 @@ static const rl_case c_margin[] = {
   { "*", "rw=2 rl=0 m=3", "", "margin larger than the score gap" },
   { "*", "rw=50 rl=-50 m=1", "Saturated", "" },
   { "*", "rw=-50 rl=50 m=1", "NaiveOverflowFloat32", "loss ~ 101" },
+  { "*", "rw=1 rl=-1.7976931348623157e308 m=1.7976931348623157e308", "HugeCancel",
+    "z = rw - rl - m = 1: rounded after each subtraction it is 0 (loss ln 2)" },
+  { "*", "rw=1e300 rl=1e300 m=-1e-300", "HugeCancel",
+    "z = 1e-300: the score gap cancels exactly, the margin remains" },
   { "*", "rw=1 rl=0 m=nan", "NonFinite", "NaN margin", .invalid_in = "*" },
   RL_END,
 };
@@ -327,6 +331,9 @@ static const rl_note n_pref[] = {
   { "NaiveOverflowFloat32", "NUMERICAL",
     "log(1 + e^x) written naively overflows in binary32 (x > 88.72); the stable form does not." },
   { "NaiveOverflow", "NUMERICAL", "log(1 + e^x) written naively overflows in binary64." },
+  { "HugeCancel", "NUMERICAL",
+    "Scores and margin near the top of the range whose sum cancels: r_w - r_l - m must be "
+    "rounded once, not after each subtraction." },
   { "EmptyBatch", "INVALID_INPUT", "An empty batch: must be rejected." },
   { "Empty", "INVALID_INPUT", "No data: must be rejected." },
   { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },

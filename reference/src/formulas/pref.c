@@ -449,6 +449,26 @@ FN (rm_loss_naive) (num_ptr loss, num_srcptr rw, num_srcptr rl)
 
 /* ----- PREF-MARGIN and PREF-SMOOTH -------------------------------------- */
 
+/* z = r_w - r_l - m (m NULL: 0) rounded once, so that r_w = 1,
+ * r_l = -1e308, m = 1e308 give z = 1, not 0. */
+static int
+margin_of (num_ptr z, num_srcptr rw, num_srcptr rl, num_srcptr m)
+{
+  num_ptr t = num_vec_new (3);
+  int status;
+  if (!t)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  num_set (AT (t, 0), rw);
+  num_neg (AT (t, 1), rl);
+  if (m)
+    num_neg (AT (t, 2), m);
+  else
+    num_set_zero (AT (t, 2));
+  status = num_sum (z, t, 3);
+  num_vec_free (t, 3);
+  return status;
+}
+
 /* Loss (1 - e) softplus(-z) + e softplus(z) = -(1 - e) log sigma(z) - e log sigma(-z),
  * z = r_w - r_l - m, and dL/dz = -(1 - e) sigma(-z) + e sigma(z); m and e
  * may be NULL (0).  A term of weight 0 is left out (0 inf is not 0).
@@ -464,9 +484,7 @@ logistic_loss (num_ptr loss, num_ptr grad_rw, num_ptr grad_rl, num_srcptr rw,
   int status = RLREF_SUCCESS, halved = 0;
   int left = 1, right = e && !num_is_zero (e);
   num_init (z); num_init (w); num_init (a); num_init (b); num_init (L); num_init (G);
-  num_sub (z, rw, rl);
-  if (m)
-    num_sub (z, z, m);
+  TRY (margin_of (z, rw, rl, m));
   if (!num_is_finite (z))
     {
       num_mul_2si (a, rw, -1);
