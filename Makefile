@@ -67,7 +67,7 @@ TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/%,$(TEST_SRC))
 
 GOLDEN_TMP := $(BUILD)/golden-regen
 
-.PHONY: FORCE docs check-docs check-sens check-refvalues check-generic check-faults check-plots check-python check-binaries all deps build lib golden derivations plots check check-unit check-golden \
+.PHONY: FORCE fuzz docs check-docs check-sens check-refvalues check-generic check-faults check-plots check-python check-binaries all deps build lib golden derivations plots check check-unit check-golden \
         check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install check-derivations bench coverage install clean
 
 # Compilation runs on every core; the test stages run one after another.
@@ -189,9 +189,9 @@ $(BUILD)/bin/test_%: tests/unit/test_%.c tests/unit/testutil.h tests/unit/refval
 
 # The generic test: every formula, variant and golden case of the registry.
 TGENERIC := $(BUILD)/bin/tgeneric
-$(TGENERIC): tests/generic/tgeneric.c $(ORC_A) $(LIB_A)
+$(TGENERIC): tests/generic/tgeneric.c tests/generic/fuzz.c tests/generic/generic.h $(ORC_A) $(LIB_A)
 	@mkdir -p $(@D)
-	$(CC) $(ORC_CPPFLAGS) $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(ORC_A) $(LIB_A) $(PKG_LIBS) $(CHECK_LIBS)
+	$(CC) $(ORC_CPPFLAGS) -Itests/generic $(ALL_CFLAGS) tests/generic/tgeneric.c tests/generic/fuzz.c -o $@ $(LDFLAGS_ALL) $(ORC_A) $(LIB_A) $(PKG_LIBS) $(CHECK_LIBS)
 
 # The figures' data files: regenerated from the rlref built here, byte-identical to
 # plots/data (the pictures themselves depend on the gnuplot and cairo of the machine).
@@ -251,8 +251,19 @@ check-unit: $(TEST_BIN)
 check-refvalues:
 	$(PYTHON) tests/unit/gen_refvalues.py --check
 
+# The generic test, then its domain fuzzer: FUZZ_DRAWS inputs per variant (seeded,
+# the seed printed; tests/generic/fuzz.c), a variant stopping early where its
+# draws take more than its share of FUZZ_SECONDS of processor time; the variants
+# of tests/generic/fuzz_pending are drawn but not held.  `make fuzz N=2000` draws
+# N per variant with no time limit and holds the pending ones too.
+FUZZ_DRAWS ?= 60
+FUZZ_SECONDS ?= 90
 check-generic: $(TGENERIC)
-	$(TGENERIC)
+	RLREF_FUZZ_SECONDS=$(FUZZ_SECONDS) RLREF_FUZZ_DRAWS=$(FUZZ_DRAWS) $(TGENERIC)
+
+N ?= 500
+fuzz: $(TGENERIC)
+	RLREF_FUZZ_SECONDS=0 RLREF_FUZZ_DRAWS=$(N) RLREF_FUZZ_ALL=1 $(TGENERIC)
 
 # Faults planted in a temporary copy (a registry past its limits, a duplicate
 # id, a valid case turned invalid, an aliasing bug) must be caught.
@@ -315,6 +326,7 @@ check-cli: $(RLREF)
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
 	sh tests/cli/test_check_diag.sh $(abspath $(RLREF))
 	sh tests/cli/test_strict.sh $(abspath $(RLREF))
+	sh tests/cli/test_range.sh $(abspath $(RLREF))
 	sh tests/example/test_readme_example.sh
 	sh tests/selfcheck/run.sh $(abspath $(RLREF)) golden
 	$(PYTHON) tests/selfcheck/naive.py $(abspath $(RLREF)) golden
@@ -328,7 +340,7 @@ ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(BUILD)/asan OPT=-O1 \
 	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 check-sanitize:
 	$(ASAN_MAKE) check-binaries
-	$(ASAN_MAKE) check-unit check-generic check-cli-asan
+	$(ASAN_MAKE) FUZZ_DRAWS=8 FUZZ_SECONDS=60 check-unit check-generic check-cli-asan
 
 check-cli-asan: $(RLREF)
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))

@@ -1,4 +1,6 @@
 /* evaluate.c -- evaluating a registry formula in both precisions. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rlref/status.h"
@@ -98,6 +100,56 @@ sens_mode (int want_sens)
   return -1;
 }
 
+/* The name of flat output element k, "name" or "name[j]", into buf. */
+static void
+element_name (const rl_io *io, const size_t *out_len, size_t k, char *buf, size_t size)
+{
+  for (size_t i = 0; io->out[i].name; k -= out_len[i], i++)
+    if (k < out_len[i])
+      {
+        if (rl_out_is_array (io, i))
+          snprintf (buf, size, "%s[%zu]", io->out[i].name, k);
+        else
+          snprintf (buf, size, "%s", io->out[i].name);
+        return;
+      }
+  snprintf (buf, size, "#%zu", k);
+}
+
+/* The range rule (evaluate.h): the first element whose certified value is
+ * beyond the binary64 range, or finite where binary64 gave inf or NaN,
+ * turns the binary64 answer into ERANGE. */
+static void
+range_rule (const rl_variant *v, rl_result *r)
+{
+  char name[96];
+  for (size_t k = 0; k < r->ny; k++)
+    {
+      mpfr_srcptr y = r->cert.value + k;
+      double yd = r->yd[k];
+      if (!mpfr_number_p (y))
+        continue;
+      if (isinf (mpfr_get_d (y, MPFR_RNDN)))
+        {
+          element_name (v->io, r->out_len, k, name, sizeof name);
+          mpfr_snprintf (r->error_d, sizeof r->error_d, "%s = %.6Rg lies beyond the binary64 "
+                         "range", name, y);
+        }
+      else if (!isfinite (yd))
+        {
+          element_name (v->io, r->out_len, k, name, sizeof name);
+          mpfr_snprintf (r->error_d, sizeof r->error_d, "%s = %.6Rg, but binary64 gives %s: an "
+                         "intermediate step overflows binary64", name, y,
+                         isnan (yd) ? "nan" : yd > 0 ? "inf" : "-inf");
+        }
+      else
+        continue;
+      r->status_d = RLREF_ERANGE;
+      r->range_refused = 1;
+      return;
+    }
+}
+
 int
 rl_evaluate (const rl_variant *v, const rl_args *a, mpfr_prec_t prec, int min_digits,
              int want_sens, rl_result *r)
@@ -140,6 +192,8 @@ rl_evaluate (const rl_variant *v, const rl_args *a, mpfr_prec_t prec, int min_di
   else
     r->status = rlref_certify_with (eval_mp, v->io->sens_mp ? sens_mp : NULL, &ctx, x, nx,
                                     r->ny, prec, min_digits, mode, &r->cert);
+  if (r->status == RLREF_SUCCESS && r->status_d == RLREF_SUCCESS)
+    range_rule (v, r);
   free (x);
   return r->status;
 }

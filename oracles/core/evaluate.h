@@ -15,6 +15,7 @@ typedef struct
   char error_d[256];            /* the binary64 evaluation's message, if it failed */
   rlref_certified cert;         /* valid when status == 0 */
   double *yd;                   /* binary64 results, valid when status_d == 0 */
+  int range_refused;            /* status_d is ERANGE by rl_evaluate's range rule */
 } rl_result;
 
 /* Evaluates v at a: output lengths, then the binary64 implementation, then
@@ -25,7 +26,13 @@ typedef struct
  * measures every one by central differences, "both" computes the two and
  * fails (EPREC, with a message) where they differ (rlref_sens_agree), and
  * "auto" or unset is the default.  Returns the MPFR status (also in
- * r->status).  Free with rl_result_free. */
+ * r->status).  Free with rl_result_free.
+ *
+ * The range rule of binary64 answers: where a certified value lies beyond
+ * the binary64 range, or the binary64 implementation gives inf or NaN for a
+ * finite certified value (an intermediate overflow), the binary64 answer is
+ * refused, status_d = RLREF_ERANGE with a message naming the output, and
+ * r->range_refused is set. */
 int rl_evaluate (const rl_variant *v, const rl_args *a, mpfr_prec_t prec, int min_digits,
                  int want_sens, rl_result *r);
 void rl_result_free (rl_result *r);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "rlref/status.h"
 #include "registry.h"
+#include "domain.h"
 
 static const rl_formula **table;
 static const rl_family **owner;
@@ -186,6 +187,14 @@ io_problems (const char *where, const rl_io *io)
       if (s->defaults_to_len_of && (s->kind != RL_INT || d < 0 || io->in[d].kind == RL_INT
                                     || io->in[d].kind == RL_REAL))
         bad += problem (where, "defaults_to_len_of needs an int input and an array:", s->name);
+      {
+        rl_domain dom;
+        char err[160];
+        if (rl_domain_parse (s->domain, &dom, err, sizeof err))
+          bad += problem (where, err, s->name);
+        else if ((dom.sum1 || dom.sorted) && (s->kind == RL_REAL || s->kind == RL_INT))
+          bad += problem (where, "sum1 or sorted for a scalar input:", s->name);
+      }
     }
   for (size_t k = 0; k < n_out && k < RL_MAX_OUT; k++)
     {

@@ -23,6 +23,12 @@
 
 typedef enum { RL_REAL, RL_REAL_ARRAY, RL_INT, RL_INT_ARRAY } rl_kind;
 
+/* An input's domain (oracles/core/domain.h): the values the formula is
+ * defined on, each element in an interval ("[0,1]", "(0,inf)", "[1,64]"
+ * for an integer; NULL: every finite value), with "sum1" (the elements
+ * sum to 1) or "sorted" (non-decreasing) after it.  The generic test
+ * holds every valid golden case to it and draws from it (the domain
+ * fuzzer); outside it the formula must refuse. */
 typedef struct
 {
   const char *name;
@@ -30,6 +36,7 @@ typedef struct
   const char *doc;
   const char *same_len_as;      /* an array input whose length this one must have */
   const char *defaults_to_len_of; /* RL_INT: omitted, it is the length of that input */
+  const char *domain;           /* NULL: any finite value */
 } rl_input;
 
 /* An output's length is declared, not computed: one element, the length of

@@ -14,7 +14,8 @@ static const int form_bon = RLREF_OVEROPT_BON, form_rl = RLREF_OVEROPT_RL;
 static const rl_io io_bon = {
   .in = (const rl_input[]) {
     { "p", RL_REAL_ARRAY, "base probability p_k of each outcome, finite and >= 0; rejected "
-      "(EDOM) unless the exact sum S satisfies |S - 1| <= 2^-20; the distribution used is p/S" },
+      "(EDOM) unless the exact sum S satisfies |S - 1| <= 2^-20; the distribution used is p/S",
+      .domain = "[0,inf) sum1" },
     { "r", RL_REAL_ARRAY, "reward r_k of each outcome, finite; equal rewards are ties",
       .same_len_as = "p" },
     { "n", RL_INT, "number of draws n >= 1" },

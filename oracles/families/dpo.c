@@ -63,7 +63,7 @@ static const rl_io io_kto = {
     { "logp", RL_REAL_ARRAY, "policy log-probability of each completion, summed over its tokens" },
     { "ref", RL_REAL_ARRAY, "reference log-probability of each completion", .same_len_as = "logp" },
     { "desirable", RL_INT_ARRAY, "1 for a desirable completion, 0 for an undesirable one",
-      .same_len_as = "logp" },
+      .same_len_as = "logp", .domain = "[0,1]" },
     { "kl_logp", RL_REAL_ARRAY, "policy log-probability of each mismatched (prompt, completion) "
       "pair of the KL estimate" },
     { "kl_ref", RL_REAL_ARRAY, "reference log-probability of each mismatched pair",

@@ -26,13 +26,15 @@ static const int loss_ipo = RLREF_DPOPOP_IPO;
 #define IN_P_REF                                                                         \
   { "p_ref", RL_REAL_ARRAY, "reference probabilities pi_ref(y) of the n outcomes, each finite "  \
     "and > 0 (log(pi/pi_ref) is undefined at 0); rejected (EDOM) unless the exact sum S "        \
-    "satisfies |S - 1| <= 2^-20; every formula uses the exact distribution p_ref / S" }
+    "satisfies |S - 1| <= 2^-20; every formula uses the exact distribution p_ref / S",           \
+    .domain = "(0,inf) sum1" }
 #define IN_R { "r", RL_REAL_ARRAY, "reward r(y) of each outcome, finite", .same_len_as = "p_ref" }
-#define IN_BETA { "beta", RL_REAL, "KL coefficient beta, finite and > 0" }
+#define IN_BETA { "beta", RL_REAL, "KL coefficient beta, finite and > 0", .domain = "(0,inf)" }
 #define IN_P                                                                             \
   { "P", RL_REAL_ARRAY, "preference matrix, n x n by rows: P[i n + j] = probability that "     \
     "outcome i is preferred to outcome j, >= 0, P_ij + P_ji = 1 within 2^-20, each pair used "   \
-    "as P_ij / (P_ij + P_ji); the diagonal is not read (finite); n^2 entries" }
+    "as P_ij / (P_ij + P_ji); the diagonal is not read (finite); n^2 entries",                  \
+    .domain = "[0,1]" }
 
 /* --- DPO-IMPLICIT-R ---------------------------------------------------- */
 
@@ -141,7 +143,8 @@ static const rl_io io_equiv_dpo = {
   RL_EVALS (dpopop_equiv), .part = "dpo-pref",
 };
 static const rl_io io_equiv_ipo = {
-  (const rl_input[]) { IN_P_REF, IN_P, { "tau", RL_REAL, "IPO regulariser tau, finite and > 0" },
+  (const rl_input[]) { IN_P_REF, IN_P, { "tau", RL_REAL, "IPO regulariser tau, finite and > 0",
+                                           .domain = "(0,inf)" },
     RL_END },
   (const rl_output[]) { OUT_EQUIV, RL_END },
   RL_EVALS (dpopop_equiv), .part = "ipo",

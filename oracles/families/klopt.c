@@ -29,7 +29,8 @@ static const int kind_logprob = RLREF_KLOPT_LOGPROB;
 #define IN_P_REF                                                                         \
   { "p_ref", RL_REAL_ARRAY, "reference probabilities pi_ref(y) of the n outcomes, each finite "  \
     "and >= 0 (0: the outcome is impossible under pi_ref); rejected (EDOM) unless the exact "   \
-    "sum S satisfies |S - 1| <= 2^-20; every formula uses the exact distribution p_ref / S" }
+    "sum S satisfies |S - 1| <= 2^-20; every formula uses the exact distribution p_ref / S",    \
+    .domain = "[0,inf) sum1" }
 #define IN_LOGP_REF                                                                      \
   { "logp_ref", RL_REAL_ARRAY, "reference log-probabilities log pi_ref(y), each finite or -inf " \
     "(probability 0); rejected (EDOM) unless l = log sum_y e^{logp_ref(y)} satisfies "          \
@@ -37,10 +38,11 @@ static const int kind_logprob = RLREF_KLOPT_LOGPROB;
 #define IN_R(ref)                                                                        \
   { "r", RL_REAL_ARRAY, "reward r(y) of each outcome, finite", .same_len_as = ref }
 #define IN_BETA                                                                          \
-  { "beta", RL_REAL, "KL coefficient beta, finite and > 0" }
+  { "beta", RL_REAL, "KL coefficient beta, finite and > 0", .domain = "(0,inf)" }
 #define IN_PI                                                                            \
   { "pi", RL_REAL_ARRAY, "the policy pi(y) evaluated: probabilities, normalised as p_ref "     \
-    "(the same tolerance 2^-20, the same division by the exact sum)", .same_len_as = "p_ref" }
+    "(the same tolerance 2^-20, the same division by the exact sum)", .same_len_as = "p_ref",   \
+    .domain = "[0,inf) sum1" }
 #define IN_LOGPI                                                                         \
   { "logpi", RL_REAL_ARRAY, "the policy's log-probabilities log pi(y), -inf for 0, normalised " \
     "as logp_ref", .same_len_as = "logp_ref" }

@@ -45,8 +45,8 @@ static const rl_io io_rm = {
 
 static const rl_io io_ex_mle = {
   .in = (const rl_input[]) {
-    { "wins_w", RL_REAL, "times A was preferred" },
-    { "wins_l", RL_REAL, "times B was preferred" },
+    { "wins_w", RL_REAL, "times A was preferred", .domain = "[0,inf)" },
+    { "wins_l", RL_REAL, "times B was preferred", .domain = "[0,inf)" },
     RL_END },
   .out = (const rl_output[]) {
     { "delta", "maximum-likelihood r(A) - r(B)" },
@@ -109,7 +109,7 @@ static const rl_io io_pl_mle = {
   .in = (const rl_input[]) {
     { "K", RL_INT, "number of items" },
     { "rankings", RL_INT_ARRAY, "M full rankings, flattened, best first" },
-    { "counts", RL_REAL_ARRAY, "times each ranking was observed" },
+    { "counts", RL_REAL_ARRAY, "times each ranking was observed", .domain = "[0,inf)" },
     RL_END },
   .out = (const rl_output[]) {
     { "scores", "maximum-likelihood scores, mean zero", .len_is = "K" },
@@ -121,7 +121,8 @@ static const rl_io io_pl_mle = {
 static const rl_io io_bt_mle = {
   .in = (const rl_input[]) {
     { "n", RL_INT, "number of items" },
-    { "wins", RL_REAL_ARRAY, "n x n row-major; wins[i n + j] = weight of i preferred to j" },
+    { "wins", RL_REAL_ARRAY, "n x n row-major; wins[i n + j] = weight of i preferred to j",
+      .domain = "[0,inf)" },
     RL_END },
   .out = (const rl_output[]) {
     { "scores", "maximum-likelihood scores, mean zero", .len_is = "n" },
