@@ -6,13 +6,7 @@
 RLREF=${1:?usage: test_cli.sh path/to/rlref}
 PY=/usr/bin/python3
 root=$(cd "$(dirname "$0")/../.." && pwd)
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok () { pass=$((pass + 1)); }
-bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/testlib.sh"
 
 # expect_exit CODE DESCRIPTION -- ARGS...: exit status and no crash
 expect_exit () {
@@ -184,6 +178,4 @@ if [ -w /dev/full ]; then
   done
 fi
 
-echo "cli: $pass passed, $fail failed"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+finish cli

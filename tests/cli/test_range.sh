@@ -6,13 +6,7 @@
 # alone overflows, formed scaled) the double is the certified value.  Each
 # input below printed inf, -inf or NaN with exit 0 before.
 RLREF=${1:?usage: test_range.sh path/to/rlref}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok () { pass=$((pass + 1)); }
-bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/testlib.sh"
 
 # refused PATTERN -- EVAL-ARGS: exit 3, "ERANGE: PATTERN" on stderr, the
 # certified values printed
@@ -55,5 +49,4 @@ done
 answers loss 1e+308 -- GRPO-OBJ --variant seed-003 logp=0,0 old_logp=0,0 ref_logp=0,0 lens=1,1 \
   adv=-1e308,-1e308 mask=1,1
 
-echo "test_range: $pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+finish test_range

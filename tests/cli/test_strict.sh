@@ -8,13 +8,7 @@
 # written whole (a failed write leaves the old file).
 RLREF=${1:?usage: test_strict.sh path/to/rlref}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok () { pass=$((pass + 1)); }
-bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/testlib.sh"
 
 # refused CODE PATTERN DESCRIPTION -- ARGS: exit CODE, PATTERN (grep -E) on
 # stderr, nothing run (no "# step" line of train on stdout)
@@ -180,5 +174,4 @@ if [ "$st" -eq 2 ] && grep -q "cannot write .*GRPO-ADV.json.tmp: File too large"
    && cmp -s "$tmp/old.json" "$tmp/g/GRPO-ADV.json" && [ ! -e "$tmp/g/GRPO-ADV.json.tmp" ]; then ok
 else bad "golden on a full file system: exit $st, $(cat "$tmp/err"); the old file $(cmp -s "$tmp/old.json" "$tmp/g/GRPO-ADV.json" && echo kept || echo changed)"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+finish strict
