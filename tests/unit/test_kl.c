@@ -1416,6 +1416,26 @@ grad_mp (mpfr_ptr const *s, const void *c)
 
 /* Every output of kl_estimate (each convention), kl_k3_bias_corrected,
  * kl_k3_binary64 and kl_grad_softmax over every input of its length. */
+/* KL-K3 naive: the emulated binary64 program's exp is correctly rounded
+ * in both backends.  At l = -2^-53, e^-l = 1 + 2^-53 + 2^-107 + ... rounds
+ * up to 1 + 2^-52, so exp(-l) - 1 + l = 2^-53 (glibc's exp gives 1 there,
+ * and the binary64 backend gave -2^-53 before). */
+START_TEST (test_naive_near_tie)
+{
+  double lp = 0, rp = 0x1p-53, k, kn, un, ke, ue;
+  mpfr_t Lp, Rp, K, Kn, Un, Ke, Ue;
+  TU_OK (rlref_kl_k3_binary64_d (&k, &kn, &un, &ke, &ue, &lp, &rp, 1));
+  TU_ASSERT_SAME (kn, 0x1p-53);
+  mpfr_inits2 (256, Lp, Rp, K, Kn, Un, Ke, Ue, (mpfr_ptr) 0);
+  mpfr_set_d (Lp, lp, MPFR_RNDN);
+  mpfr_set_d (Rp, rp, MPFR_RNDN);
+  TU_OK (rlref_kl_k3_binary64_mp (K, Kn, Un, Ke, Ue, Lp, Rp, 1));
+  TU_ASSERT_SAME (mpfr_get_d (Kn, MPFR_RNDN), kn);
+  TU_ASSERT_SAME (mpfr_get_d (Ke, MPFR_RNDN), ke);
+  mpfr_clears (Lp, Rp, K, Kn, Un, Ke, Ue, (mpfr_ptr) 0);
+}
+END_TEST
+
 START_TEST (test_aliasing)
 {
   for (size_t i = 0; i < rlref_kl_num_conventions; i++)
@@ -1476,6 +1496,7 @@ kl_suite (void)
   suite_add_tcase (s, tc);
   tc = tu_tcase ("bad input and aliasing");
   tcase_add_test (tc, test_bad_inputs);
+  tcase_add_test (tc, test_naive_near_tie);
   tcase_add_test (tc, test_aliasing);
   suite_add_tcase (s, tc);
   return s;

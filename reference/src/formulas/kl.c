@@ -11,6 +11,9 @@
  * every input before it writes an output, so an output may share storage
  * with an input of the same length. */
 #include <math.h>
+#ifndef RLREF_MP
+#include <mpfr.h>
+#endif
 #include "rlref/num.h"
 #include "rlref/primitives.h"
 #include "rlref/kl.h"
@@ -326,6 +329,39 @@ round64 (num_ptr r, num_srcptr a)
   num_set_d (r, num_get_d (a));
 }
 
+/* r = e^x, or e^x - 1 with m1, correctly rounded to binary64: one step of
+ * the emulated binary64 program.  In binary64 by MPFR at 53 bits in the
+ * binary64 exponent range, not by libm, whose exp is not correctly rounded
+ * everywhere (glibc: exp(2^-53) = 1, correctly rounded 1 + 2^-52). */
+static void
+exp_step (num_ptr r, num_srcptr x, int m1)
+{
+#ifdef RLREF_MP
+  if (m1)
+    num_expm1 (r, x);
+  else
+    num_exp (r, x);
+  round64 (r, r);
+#else
+  mpfr_exp_t emin = mpfr_get_emin (), emax = mpfr_get_emax ();
+  mpfr_flags_t flags = mpfr_flags_save ();
+  mpfr_t t;
+  int inex;
+  mpfr_init2 (t, 53);
+  mpfr_set_d (t, x[0], MPFR_RNDN);
+  mpfr_set_emin (-1073);
+  mpfr_set_emax (1024);
+  inex = m1 ? mpfr_expm1 (t, t, MPFR_RNDN) : mpfr_exp (t, t, MPFR_RNDN);
+  inex = mpfr_check_range (t, inex, MPFR_RNDN);
+  mpfr_subnormalize (t, inex, MPFR_RNDN);
+  r[0] = mpfr_get_d (t, MPFR_RNDN);
+  mpfr_set_emin (emin);
+  mpfr_set_emax (emax);
+  mpfr_clear (t);
+  mpfr_flags_restore (flags, MPFR_FLAGS_ALL);
+#endif
+}
+
 /* u = ulp(k) of binary64: 2^(E - 52) for 2^E <= |k| < 2^(E+1), E >= -1022;
  * 2^-1074 for 0 and subnormal magnitudes. */
 static void
@@ -366,15 +402,13 @@ FN (kl_k3_binary64) (num_ptr k, num_ptr k_naive, num_ptr ulp_naive, num_ptr k_ex
       /* the binary64 program: lb = logp - ref_logp, then each form */
       round64 (lb, l);
       num_neg (e, lb);
-      num_exp (e, e);
-      round64 (e, e);
+      exp_step (e, e, 0);
       num_sub_d (kn, e, 1.0);
       round64 (kn, kn);
       num_add (kn, kn, lb);
       round64 (kn, kn);
       num_neg (e, lb);
-      num_expm1 (e, e);
-      round64 (e, e);
+      exp_step (e, e, 1);
       num_add (ke, e, lb);
       round64 (ke, ke);
       /* the errors: kn - k, or for l >= 2, where k = (l - 1) + e^-l holds
