@@ -46,7 +46,10 @@ for spec in "DAPO-CLIPHIGHER --variant verl" "PPO-DUALCLIP --variant none" \
   # shellcheck disable=SC2086
   answers loss 1e+308 -- $spec logp=0,0 old_logp=0,0 adv=-1e308,-1e308 mask=1,1
 done
-answers loss 1e+308 -- GRPO-OBJ --variant seed-003 logp=0,0 old_logp=0,0 ref_logp=0,0 lens=1,1 \
-  adv=-1e308,-1e308 mask=1,1
+answers mean_kept 1e+308 -- GRPO-GFPO --variant shortest rewards=1e308,1e308,1e308,0 lens=1,2,3,4 k=3
+for v in seed-003 trl verl openrlhf; do
+  answers loss 1e+308 -- GRPO-OBJ --variant $v logp=0,0 old_logp=0,0 ref_logp=0,0 lens=1,1 \
+    adv=-1e308,-1e308 mask=1,1
+done
 
 finish test_range

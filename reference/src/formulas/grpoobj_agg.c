@@ -278,8 +278,7 @@ FN (grpo_gfpo) (num_ptr keep, num_ptr key, num_ptr mean_kept, num_srcptr rewards
       else
         num_set_si (KY (i), lens[i]);
     }
-  TRY (num_sum (mk, KR (0), N));
-  num_div_si (mk, mk, k);
+  TRY (num_mean_si (mk, KR (0), N, k));
   if (num_is_zero (mk))
     num_set_zero (mk);
   for (size_t i = 0; i < N; i++)
