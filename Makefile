@@ -256,10 +256,14 @@ check-refvalues:
 # draws take more than its share of FUZZ_SECONDS of processor time; the variants
 # of tests/generic/fuzz_pending are drawn but not held.  `make fuzz N=2000` draws
 # N per variant with no time limit and holds the pending ones too.
+# The cases and the fuzzer run side by side, the cases' report printed after.
 FUZZ_DRAWS ?= 60
-FUZZ_SECONDS ?= 90
+FUZZ_SECONDS ?= 80
 check-generic: $(TGENERIC)
-	RLREF_FUZZ_SECONDS=$(FUZZ_SECONDS) RLREF_FUZZ_DRAWS=$(FUZZ_DRAWS) $(TGENERIC)
+	@RLREF_FUZZ=0 $(TGENERIC) > $(BUILD)/tgeneric-cases.log 2>&1 & cases=$$!; \
+	RLREF_FUZZ=only RLREF_FUZZ_SECONDS=$(FUZZ_SECONDS) RLREF_FUZZ_DRAWS=$(FUZZ_DRAWS) \
+	  $(TGENERIC); fuzz=$$?; wait $$cases; c=$$?; cat $(BUILD)/tgeneric-cases.log; \
+	echo "generic: cases exit $$c, fuzzer exit $$fuzz"; [ $$c -eq 0 ] && [ $$fuzz -eq 0 ]
 
 N ?= 500
 fuzz: $(TGENERIC)
@@ -340,7 +344,7 @@ ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(BUILD)/asan OPT=-O1 \
 	  SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 check-sanitize:
 	$(ASAN_MAKE) check-binaries
-	$(ASAN_MAKE) FUZZ_DRAWS=8 FUZZ_SECONDS=60 check-unit check-generic check-cli-asan
+	$(ASAN_MAKE) FUZZ_DRAWS=6 FUZZ_SECONDS=40 check-unit check-generic check-cli-asan
 
 check-cli-asan: $(RLREF)
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
