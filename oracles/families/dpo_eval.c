@@ -51,7 +51,15 @@ RL_ENTRY (dpo_simpo)
   if (gamma)
     num_set (g, gamma);
   else if (beta && ratio)
-    num_mul (g, beta, ratio);
+    {
+      num_mul (g, beta, ratio);
+      if (!num_is_finite (g) && num_is_finite (beta) && num_is_finite (ratio))
+        {
+          num_clear (g);
+          RLREF_ERROR ("gamma = beta gamma_beta_ratio lies beyond the binary64 range",
+                       RLREF_ERANGE);
+        }
+    }
   status = LIB (simpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], x[0], x[1], a->iv[2],
                              a->iv[3], a->len[0], beta, (gamma || ratio) ? g : NULL, alpha);
   if (status == RLREF_SUCCESS && no_nll)

@@ -39,6 +39,9 @@ refused "value = -4e\+308 lies beyond the binary64 range" -- \
 refused "expected_groups = 1.01201e\+323 lies beyond the binary64 range" -- \
   DAPO-DYNSAMPLE --variant openrlhf-refill p=4.9e-324 G=8 B=4
 refused "k3 = p_ref/p - 1 \+ l lies beyond the binary64 range" -- PPO-TOKREW-EX p=1e-310 p_ref=0.9
+refused "gamma = beta gamma_beta_ratio lies beyond the binary64 range" -- DPO-SIMPO \
+  --variant simpo-repo logp_w=-10000 logp_l=-1 n_w=1 n_l=1 beta=2 gamma_beta_ratio=1.7e308 \
+  sft_weight=0
 
 # --- a mean whose sum alone overflows: the scaled sum -----------------------
 for spec in "DAPO-CLIPHIGHER --variant verl" "PPO-DUALCLIP --variant none" \
