@@ -144,6 +144,22 @@ START_TEST (test_tokrew_k3_cancellation)
 }
 END_TEST
 
+/* PPO-IS far from the old policy: logits (DBL_MAX, -40) against (0, 0),
+ * f = (1, -1).  The second term p (p_old/p) f is e^(lp + (lp_old - lp)) f
+ * with lp = -DBL_MAX: lp_old - lp rounded alone loses lp_old (the term was
+ * e^0 f = -1 and e_is -0.5); as a sum of three rounded once it is
+ * e^(lp_old) f, and e_is = e_old = 0, the identity (003). */
+START_TEST (test_is_far_policy)
+{
+  double lo[2] = { 0, 0 }, l[2] = { DBL_MAX, -40 }, f[2] = { 1, -1 }, eo, ei, en, ec;
+  TU_OK (rlref_ppo_is_d (&eo, &ei, &en, &ec, NULL, NULL, NULL, NULL, NULL, lo, l, f, 2));
+  TU_ASSERT_SAME (eo, 0.0);
+  TU_ASSERT_SAME (ei, 0.0);
+  TU_ASSERT_SAME (en, 1.0);
+  TU_ASSERT_SAME (ec, 1.0);
+}
+END_TEST
+
 /* A probability ratio p/p_ref far from 1 (down to 1e-320 against 1e-300)
  * and at the edges of the log-ratio's branches: every output against its
  * closed form at 512 bits (l = log(p/p_ref) of the exact quotient, k3 =
@@ -1624,6 +1640,7 @@ ppo_suite (void)
   tc = tu_tcase ("reward");
   tcase_add_test (tc, test_tokrew_example);
   tcase_add_test (tc, test_tokrew_tiny_ratio);
+  tcase_add_test (tc, test_is_far_policy);
   tcase_add_test (tc, test_tokrew_k3_cancellation);
   tcase_add_test (tc, test_tokrew_conventions);
   tcase_add_test (tc, test_tokrew_bad_inputs);

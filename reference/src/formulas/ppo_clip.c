@@ -72,14 +72,15 @@ done:
  * gradient in the logits is p_k (f_k - E_theta f); at theta = theta_old it
  * is the policy gradient E_old[f grad log pi_old].  The probabilities from
  * log_softmax, ratio = e^(lp - lp_old); the two identities are formed as
- * written, each term p (p_old/p) f as e^(lp + (lp_old - lp)) f; the
+ * written, each term p (p_old/p) f as e^(lp + (lp_old - lp)) f, the
+ * exponent a sum of three rounded once; the
  * gradients as p_k sum_a p_a (f_k - f_a), exact where p_k is near 1. */
 int
 FN (ppo_is) (num_ptr e_old, num_ptr e_is, num_ptr e_new, num_ptr e_cpi, num_ptr p_old,
              num_ptr p, num_ptr ratio, num_ptr cpi_grad, num_ptr pg_old, num_srcptr logits_old,
              num_srcptr logits, num_srcptr f, size_t K)
 {
-  num_ptr w = NULL;
+  num_ptr w = NULL, x3 = NULL;
   num_t t, s, eo, en, ei, ec;
   int status;
   enum { LPO, LP, PO, P, F, RHO, TI, TC, GN, GO, NV };
@@ -92,7 +93,8 @@ FN (ppo_is) (num_ptr e_old, num_ptr e_is, num_ptr e_new, num_ptr e_cpi, num_ptr 
     return status;
   num_init (t); num_init (s); num_init (eo); num_init (en); num_init (ei); num_init (ec);
   w = num_vec_new (NV * K);
-  if (!w)
+  x3 = num_vec_new (3);
+  if (!w || !x3)
     FAIL ("out of memory", RLREF_ENOMEM);
 #define W(j, a) AT (w, (size_t) (j) * K + (a))
   TRY (FN (log_softmax) (W (LPO, 0), logits_old, K));
@@ -108,11 +110,18 @@ FN (ppo_is) (num_ptr e_old, num_ptr e_is, num_ptr e_new, num_ptr e_cpi, num_ptr 
       num_exp (W (RHO, a), t);
       if (!num_is_finite (W (RHO, a)))
         FAIL ("a probability ratio overflows", RLREF_ERANGE);
-      num_neg (s, t);                                   /* lp_old - lp */
-      num_add (s, s, W (LP, a));
+      /* lp + (lp_old - lp) and lp_old + (lp - lp_old), each a sum of three
+         rounded once: lp_old - lp alone loses lp_old beside lp = -1e308 */
+      num_set (AT (x3, 0), W (LP, a));
+      num_set (AT (x3, 1), W (LPO, a));
+      num_neg (AT (x3, 2), W (LP, a));
+      TRY (num_sum (s, x3, 3));
       num_exp (s, s);                                   /* p (p_old/p) */
       num_mul (W (TI, a), s, W (F, a));
-      num_add (s, t, W (LPO, a));
+      num_set (AT (x3, 0), W (LPO, a));
+      num_set (AT (x3, 1), W (LP, a));
+      num_neg (AT (x3, 2), W (LPO, a));
+      TRY (num_sum (s, x3, 3));
       num_exp (s, s);                                   /* p_old (p/p_old) */
       num_mul (W (TC, a), s, W (F, a));
     }
@@ -161,6 +170,7 @@ FN (ppo_is) (num_ptr e_old, num_ptr e_is, num_ptr e_new, num_ptr e_cpi, num_ptr 
     num_set (e_cpi, ec);
 done:
   num_vec_free (w, NV * K);
+  num_vec_free (x3, 3);
   num_clear (t); num_clear (s); num_clear (eo); num_clear (en); num_clear (ei); num_clear (ec);
   return status;
 }
