@@ -8,34 +8,20 @@
  * Every function computes into temporaries and writes its outputs last,
  * so an output may share storage with an input (reference/README.md,
  * Aliasing). */
-#include <string.h>
 #include <stdlib.h>
 #include "rlref/num.h"
 #include "rlref/primitives.h"
 #include "rlref/bon.h"
 #include "flow.h"
+#include "merge_order.h"
 
-/* idx[0..K) sorted by increasing r[idx[i]] (merge sort, stable; tmp holds
- * K indices). */
-static void
-sort_by_reward (size_t *idx, size_t *tmp, num_srcptr r, size_t K)
+/* before callback of rlref_merge_order: r[j] < r[i] (ctx = r). */
+static int
+lower_reward (int *before, size_t j, size_t i, void *ctx)
 {
-  for (size_t w = 1; w < K; w *= 2)
-    {
-      for (size_t lo = 0; lo < K; lo += 2 * w)
-        {
-          size_t mid = lo + w < K ? lo + w : K;
-          size_t hi = mid + w < K ? mid + w : K;
-          size_t i = lo, j = mid, k = lo;
-          while (i < mid && j < hi)
-            tmp[k++] = num_cmp (AT (r, idx[j]), AT (r, idx[i])) < 0 ? idx[j++] : idx[i++];
-          while (i < mid)
-            tmp[k++] = idx[i++];
-          while (j < hi)
-            tmp[k++] = idx[j++];
-        }
-      memcpy (idx, tmp, K * sizeof *idx);
-    }
+  num_srcptr r = ctx;
+  *before = num_cmp (AT (r, j), AT (r, i)) < 0;
+  return RLREF_SUCCESS;
 }
 
 /* The base: p and r finite, p >= 0, n >= 1, S = sum p (exact, rounded
@@ -124,9 +110,8 @@ FN (bon_dist) (num_ptr q, num_ptr kl, num_ptr bound, num_ptr win, num_srcptr p, 
   lqm = AT (v, 5 * K);
   wt = AT (v, 6 * K);
   g = AT (v, 7 * K);            /* the probabilities of one level, gathered */
-  for (size_t k = 0; k < K; k++)
-    idx[k] = k;
-  sort_by_reward (idx, tmp, r, K);
+  /* idx: increasing reward, stable */
+  (void) rlref_merge_order (idx, tmp, K, lower_reward, (void *) r);
   /* the levels: tmp[j] = the first sorted position of level j */
   for (size_t s = 0, e; s < K; s = e)
     {

@@ -6,6 +6,7 @@
 #include "rlref/num.h"
 #include "rlref/grpoobj.h"
 #include "flow.h"
+#include "merge_order.h"
 #include "grpoobj_layout.h"
 
 /* GRPO-AGG: value = sum_t w_t L_t with the weight of token t of sequence i
@@ -163,74 +164,44 @@ done:
   return status;
 }
 
-/* 1 when response j comes before response i: shorter (SHORTEST), or a larger
- * r/|o| (TOKEN_EFFICIENCY: the sign of r_j |o_i| - r_i |o_j|, one exact dot
- * product), then shorter, then the lower index. */
-static int
-gfpo_before (int *before, num_srcptr r, const long *lens, size_t j, size_t i,
-             enum rlref_gfpo_filter filter, num_ptr t4)
+/* What gfpo_before compares: the rewards, lengths, filter and scratch. */
+struct gfpo_ctx
 {
+  num_srcptr r;
+  const long *lens;
+  enum rlref_gfpo_filter filter;
+  num_ptr t4;
+};
+
+/* rlref_merge_order's before: 1 when response j comes before response i:
+ * shorter (SHORTEST), or a larger r/|o| (TOKEN_EFFICIENCY: the sign of
+ * r_j |o_i| - r_i |o_j|, one exact dot product), then shorter, then the
+ * lower index (a strict total order: the sorted position is the rank). */
+static int
+gfpo_before (int *before, size_t j, size_t i, void *ctx)
+{
+  const struct gfpo_ctx *c = ctx;
   int status = RLREF_SUCCESS, sign = 0;
-  if (filter == RLREF_GFPO_TOKEN_EFFICIENCY)
+  if (c->filter == RLREF_GFPO_TOKEN_EFFICIENCY)
     {
-      num_set (AT (t4, 0), AT (r, j));
-      num_neg (AT (t4, 1), AT (r, i));
-      num_set_si (AT (t4, 2), lens[i]);
-      num_set_si (AT (t4, 3), lens[j]);
-      status = num_dot (AT (t4, 4), AT (t4, 0), AT (t4, 2), 2);
+      num_set (AT (c->t4, 0), AT (c->r, j));
+      num_neg (AT (c->t4, 1), AT (c->r, i));
+      num_set_si (AT (c->t4, 2), c->lens[i]);
+      num_set_si (AT (c->t4, 3), c->lens[j]);
+      status = num_dot (AT (c->t4, 4), AT (c->t4, 0), AT (c->t4, 2), 2);
       if (status == RLREF_SUCCESS)
-        sign = num_sgn (AT (t4, 4));
+        sign = num_sgn (AT (c->t4, 4));
     }
   if (sign != 0)
     *before = sign > 0;
   else
-    *before = lens[j] < lens[i] || (lens[j] == lens[i] && j < i);
-  return status;
-}
-
-/* The indices 0..N-1 in idx ordered by gfpo_before (a strict total order:
- * its last tie-break is the index), by a bottom-up merge sort into tmp and
- * back: position p in idx is the rank of idx[p], in O(N log N) comparisons. */
-static int
-gfpo_order (size_t *idx, size_t *tmp, num_srcptr r, const long *lens, size_t N,
-            enum rlref_gfpo_filter filter, num_ptr t4)
-{
-  int status = RLREF_SUCCESS;
-  size_t *a = idx, *b = tmp, *c;
-  for (size_t i = 0; i < N; i++)
-    idx[i] = i;
-  for (size_t width = 1; width < N; width *= 2)
-    {
-      for (size_t lo = 0; lo < N; lo += 2 * width)
-        {
-          size_t mid = lo + width < N ? lo + width : N;
-          size_t hi = mid + width < N ? mid + width : N;
-          size_t i = lo, j = mid, o = lo;
-          while (i < mid && j < hi)
-            {
-              int before = 0;
-              if ((status = gfpo_before (&before, r, lens, a[j], a[i], filter, t4)))
-                return status;
-              b[o++] = before ? a[j++] : a[i++];
-            }
-          while (i < mid)
-            b[o++] = a[i++];
-          while (j < hi)
-            b[o++] = a[j++];
-        }
-      c = a;
-      a = b;
-      b = c;
-    }
-  if (a != idx)
-    for (size_t i = 0; i < N; i++)
-      idx[i] = a[i];
+    *before = c->lens[j] < c->lens[i] || (c->lens[j] == c->lens[i] && j < i);
   return status;
 }
 
 /* GRPO-GFPO (003 "GFPO"): sample N, keep k (shortest k of N, or the k most
  * reward per token); keep[i] = 1 when rank(i) < k, the rank the number of
- * responses before i (its position in gfpo_order); mean_kept = (1/k) sum over the kept of r_i. */
+ * responses before i (its position in the order of gfpo_before); mean_kept = (1/k) sum over the kept of r_i. */
 int
 FN (grpo_gfpo) (num_ptr keep, num_ptr key, num_ptr mean_kept, num_srcptr rewards,
                 const long *lens, size_t N, long k, enum rlref_gfpo_filter filter)
@@ -263,7 +234,10 @@ FN (grpo_gfpo) (num_ptr keep, num_ptr key, num_ptr mean_kept, num_srcptr rewards
 #define KY(i) AT (w, N + (i))
 #define KR(i) AT (w, 2 * N + (i))
 #define T4 AT (w, 3 * N)
-  TRY (gfpo_order (idx, tmp, rewards, lens, N, filter, T4));
+  {
+    struct gfpo_ctx c = { rewards, lens, filter, T4 };
+    TRY (rlref_merge_order (idx, tmp, N, gfpo_before, &c));
+  }
   for (size_t p = 0; p < N; p++)
     {
       size_t i = idx[p];
