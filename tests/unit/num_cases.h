@@ -537,3 +537,75 @@ TN (check_workspace) (void)
   num_vec_free (x, 4);
   rlref_ws_free (ws);
 }
+
+/* num_cmp_exp: sgn(e^(x - y) - (u + v)) against the sign at 4000 bits, on
+ * pairs whose rounded e^(x - y) and u + v coincide or lie an ulp apart
+ * (e^(2^-436) and 1 + 2^-898 are both 1 in binary64), on x - y = 0, on a
+ * bound <= 0, and on random points near log(1 + eps). */
+static int
+TN (exp_sign_4000) (double x, double y, double u, double v)
+{
+  mpfr_t z, b;
+  int k;
+  mpfr_inits2 (4000, z, b, (mpfr_ptr) 0);
+  mpfr_set_d (z, x, MPFR_RNDN);
+  mpfr_sub_d (z, z, y, MPFR_RNDN);
+  mpfr_exp (z, z, MPFR_RNDN);
+  mpfr_set_d (b, u, MPFR_RNDN);
+  mpfr_add_d (b, b, v, MPFR_RNDN);
+  k = mpfr_cmp (z, b);
+  mpfr_clears (z, b, (mpfr_ptr) 0);
+  return (k > 0) - (k < 0);
+}
+
+static void
+TN (check_cmp_exp) (void)
+{
+  static const double c[][5] = {
+    /* x, y, u, v, sign */
+    { 0x1p-436, 0, 1, 0x1.1eb851eb851ecp-898, 1 },
+    { 0x1p-1000, 0, 1, 0x1p-898, -1 },
+    { 0x1.9f323ecbf984cp-2, 0x1p-464, 1, 0.5, 1 },
+    { 0x1.9f323ecbf984bp-2, 0, 1, 0.5, -1 },
+    { 0, 0, 1, 0, 0 },
+    { 0, 0, 1, 0x1p-1074, -1 },
+    { 0x1p-1074, 0, 1, 0, 1 },
+    { -0x1p-1074, 0, 1, 0, -1 },
+    { 5, 5, 0.5, 0.5, 0 },
+    { 1e308, -1e308, 1e308, 1e308, 1 },
+    { -1e308, 1e308, 0x1p-1074, 0, -1 },
+    { 3, 0, -1, 0.5, 1 },
+    { 0x1.62e42fefa39efp-1, 0, 2, 0, -1 },      /* the double below log 2 */
+    { 0x1.62e42fefa39fp-1, 0, 2, 0, 1 },
+  };
+  gsl_rng *r = tu_rng_new ();
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+    {
+      num_t x, y, u, v;
+      num_init (x); num_init (y); num_init (u); num_init (v);
+      num_set_d (x, c[i][0]);
+      num_set_d (y, c[i][1]);
+      num_set_d (u, c[i][2]);
+      num_set_d (v, c[i][3]);
+      ck_assert_int_eq (TN (exp_sign_4000) (c[i][0], c[i][1], c[i][2], c[i][3]), (int) c[i][4]);
+      ck_assert_msg (num_cmp_exp (x, y, u, v) == (int) c[i][4], "%s: case %zu: %d for %d",
+                     NUM_NAME, i, num_cmp_exp (x, y, u, v), (int) c[i][4]);
+      num_clear (x); num_clear (y); num_clear (u); num_clear (v);
+    }
+  for (int k = 0; k < 2000; k++)
+    {
+      double eps = tu_uniform (r, -0.5, 0.5);
+      double xd = log1p (eps) + ldexp (tu_uniform (r, -4, 4), -53);
+      double yd = ldexp (tu_uniform (r, -1, 1), -(int) gsl_rng_uniform_int (r, 120) - 50);
+      num_t x, y, u, v;
+      num_init (x); num_init (y); num_init (u); num_init (v);
+      num_set_d (x, xd);
+      num_set_d (y, yd);
+      num_set_d (u, 1.0);
+      num_set_d (v, eps);
+      ck_assert_msg (num_cmp_exp (x, y, u, v) == TN (exp_sign_4000) (xd, yd, 1.0, eps),
+                     "%s: e^(%a - %a) against 1 + %a", NUM_NAME, xd, yd, eps);
+      num_clear (x); num_clear (y); num_clear (u); num_clear (v);
+    }
+  gsl_rng_free (r);
+}

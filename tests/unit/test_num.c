@@ -116,6 +116,7 @@ exact_dot (const double *x, const double *y, size_t n)
 #define num_clear TN (clear)
 #define num_cmp TN (cmp)
 #define num_cmp_d TN (cmp_d)
+#define num_cmp_exp TN (cmp_exp)
 #define num_const_pi TN (const_pi)
 #define num_cosh TN (cosh)
 #define num_d_div TN (d_div)
@@ -205,6 +206,7 @@ BOTH (check_sum_dot_random)
 BOTH (check_sum_dot_alias)
 BOTH (check_vectors)
 BOTH (check_workspace)
+BOTH (check_cmp_exp)
 
 /* --- binary32 rounding of 256-bit values (MPFR) ------------------------------ */
 
@@ -696,6 +698,7 @@ num_suite (void)
   tcase_add_test (both, test_check_sum_dot_alias);
   tcase_add_test (both, test_check_vectors);
   tcase_add_test (both, test_check_workspace);
+  tcase_add_test (both, test_check_cmp_exp);
   tcase_add_test (mp, test_round_f32_wide_mp);
   tcase_add_test (mp, test_round_f32_random_mp);
   tcase_add_test (mp, test_round_f32_state_mp);

@@ -435,6 +435,98 @@ END_TEST
 static const rlref_ppo_clip_convention clip_conv[3] = { { 0, 0 }, { 1, 0 }, { 1, 1 } };
 static const char *const clip_name[3] = { "plain", "clamped", "dual" };
 
+/* sgn(e^(lp - old) - (1 + eps)) at 4000 bits: every double difference and
+ * sum held exactly, e^z to far more bits than any tie here needs. */
+static int
+ratio_vs_bound (double lp, double old, double one, double eps)
+{
+  mpfr_t z, b;
+  int k;
+  mpfr_inits2 (4000, z, b, (mpfr_ptr) 0);
+  mpfr_set_d (z, lp, MPFR_RNDN);
+  mpfr_sub_d (z, z, old, MPFR_RNDN);
+  mpfr_exp (z, z, MPFR_RNDN);
+  mpfr_set_d (b, one, MPFR_RNDN);
+  mpfr_add_d (b, b, eps, MPFR_RNDN);
+  k = mpfr_cmp (z, b);
+  mpfr_clears (z, b, (mpfr_ptr) 0);
+  return (k > 0) - (k < 0);
+}
+
+/* The clip decided on the exact ratio, not on e^l rounded onto a bound:
+ * e^(2^-436) against 1 + 2^-898 (both 1 in binary64; the exact ratio is
+ * beyond the bound, the gradient 0); the double nearest log 1.5 minus
+ * 2^-464 against 1.5 (its e^l rounds to 1.5; beyond it); logp - old_logp =
+ * 20 + 2^-60 rounds onto the clamp's 20 but the clamp binds strictly
+ * (PPO-RATIO's gradient 0).  Then tokens drawn within a few ulps of
+ * log(1 + eps_high), log(1 - eps_low) and log c: the reference's clip
+ * (gradient 0 for A > 0 above the range) agrees with the sign at 4000 bits,
+ * and the batch kernel with the reference bit for bit. */
+START_TEST (test_clip_exact_edges)
+{
+  double lp = 0x1p-436, z = 0, a = 1, el = 0.2, eh = 0x1.1eb851eb851ecp-898, c3 = 3;
+  double loss, s, g, cf, rho, lr;
+  long m = 1;
+  TU_OK (rlref_ppo_clip_d (&loss, &s, &rho, &g, &cf, &lp, &z, &a, &m, 1, &clip_conv[1], &el,
+                           &eh, &c3));
+  TU_ASSERT_SAME (g, 0.0);
+  TU_ASSERT_SAME (cf, 1.0);
+  lp = 0x1.9f323ecbf984cp-2;
+  z = 0x1p-464;
+  a = 0.5;
+  eh = 0.5;
+  ck_assert_int_eq (ratio_vs_bound (lp, z, 1, 0.5), 1);
+  TU_OK (rlref_ppo_clip_d (&loss, &s, &rho, &g, &cf, &lp, &z, &a, &m, 1, &clip_conv[2], &el,
+                           &eh, &c3));
+  TU_ASSERT_SAME (rho, 1.5);
+  TU_ASSERT_SAME (g, 0.0);
+  TU_ASSERT_SAME (s, 0.75);
+  lp = 20;
+  z = -0x1p-60;
+  TU_OK (rlref_ppo_ratio_d (&rho, &lr, &g, &lp, &z, 1, 1));
+  TU_ASSERT_SAME (lr, 20.0);
+  TU_ASSERT_SAME (g, 0.0);
+  {
+    enum { N = 600 };
+    gsl_rng *r = tu_rng_new ();
+    double lps[N], olds[N], advs[N], s1[N], g1[N], s2[N], g2[N], loss1, loss2, cf1, cf2;
+    long ml[N];
+    unsigned char mb[N];
+    for (int rep = 0; rep < 6; rep++)
+      {
+        const rlref_ppo_clip_convention *c = &clip_conv[rep % 3];
+        double el2 = tu_uniform (r, 0, 0.5), eh2 = tu_uniform (r, 0, 0.5), dc = tu_uniform (r, 1.5, 5);
+        double edge[3] = { log1p (eh2), log1p (-el2), log (dc) };
+        for (int i = 0; i < N; i++)
+          {
+            int k = (int) gsl_rng_uniform_int (r, 3);
+            double o = ldexp (tu_uniform (r, -1, 1), -(int) gsl_rng_uniform_int (r, 80) - 45);
+            lps[i] = edge[k] + ldexp (tu_uniform (r, -4, 4), -52);
+            olds[i] = i % 2 ? o : 0.0;
+            advs[i] = i % 3 ? 1.0 : -1.0;
+            ml[i] = 1;
+            mb[i] = 1;
+          }
+        TU_OK (rlref_ppo_clip_d (&loss1, s1, NULL, g1, &cf1, lps, olds, advs, ml, N, c, &el2,
+                                 &eh2, &dc));
+        TU_OK (rlref_ppo_clip_batch (&loss2, s2, g2, &cf2, lps, olds, advs, mb, N, c, el2, eh2,
+                                     dc));
+        for (int i = 0; i < N; i++)
+          {
+            TU_ASSERT_SAME (s2[i], s1[i]);
+            TU_ASSERT_SAME (g2[i], g1[i]);
+            if (advs[i] > 0)
+              ck_assert_msg ((g1[i] == 0) == (ratio_vs_bound (lps[i], olds[i], 1, eh2) > 0),
+                             "rep %d token %d: gradient %g, the exact ratio %s 1 + eps_high",
+                             rep, i, g1[i], g1[i] == 0 ? "within" : "beyond");
+          }
+        TU_ASSERT_SAME (cf2, cf1);
+      }
+    gsl_rng_free (r);
+  }
+}
+END_TEST
+
 /* The seeds' worked examples: 003's A = 0.5, eps = 0.2, rho = 1.5 -> 0.6
  * (not 0.75), clip(2, 0.8, 1.2) = 1.2; CONVENTIONS' dual clip detector
  * eps 0.2, A = -1, rho = 5: loss 5 without, 3 with c = 3. */
@@ -751,6 +843,27 @@ START_TEST (test_value_loss)
         }
       TU_ASSERT_REL (lt, want / 8, TU_TOL1);
     }
+  }
+  /* the larger square decided exactly: R = 2^367 far above V = 2^-846 and
+   * its clipped value 0.3 (V_old 0.5, c 0.2) makes (V - R)^2 and
+   * (0.3 - R)^2 the same double, but V < 0.3 makes the unclipped square
+   * the larger: dl/dV = V - R, not the tie's half.  And V_old + c rounded
+   * is not the exact bound: 0.5 + 0.2 (both doubles) rounds to V = 0.7 (the
+   * double), which lies below it, so verl's max(min(V, hi), lo) passes the
+   * whole gradient (V - R), not the half of a tie at hi */
+  {
+    double vv = 0x1p-846, vo2 = 0.5, rr = 0x1p+367, cc = 0.2, l, g2, cf;
+    rlref_ppo_value_convention trl = { 1, RLREF_PPO_VALUE_CLAMP, 0, 0 };
+    TU_OK (rlref_ppo_value_loss_d (&l, NULL, &g2, &cf, &vv, &vo2, &rr, NULL, 1, &trl, &cc));
+    TU_ASSERT_SAME (g2, -0x1p+367);
+    TU_ASSERT_SAME (cf, 0.0);
+  }
+  {
+    double vv = 0.7, vo2 = 0.5, rr = 0, cc = 0.2, l, g2;
+    rlref_ppo_value_convention verl = { 1, RLREF_PPO_VALUE_MAXMIN, 0, 0 };
+    ck_assert (vo2 + cc == vv);
+    TU_OK (rlref_ppo_value_loss_d (&l, NULL, &g2, NULL, &vv, &vo2, &rr, NULL, 1, &verl, &cc));
+    TU_ASSERT_SAME (g2, 0.7);
   }
   {
     double nan_ = NAN, neg = -0.5, l;
@@ -1657,6 +1770,7 @@ ppo_suite (void)
   tcase_add_test (tc, test_clip_examples);
   tcase_add_test (tc, test_clip_gradients_fd);
   tcase_add_test (tc, test_clip_batch);
+  tcase_add_test (tc, test_clip_exact_edges);
   tcase_add_test (tc, test_clip_bad_inputs);
   tcase_add_test (tc, test_aliasing);
   suite_add_tcase (s, tc);

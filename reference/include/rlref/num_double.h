@@ -29,6 +29,8 @@ double rlref_num_sum_d (const double *v, size_t n);
 double rlref_num_dot_d (const double *a, const double *b, size_t n);
 /* (sum_i v_i)/d, d >= 1, finite where the mean is, though the sum is not. */
 double rlref_num_mean_d (const double *v, size_t n, long d);
+/* sgn(e^(x - y) - (u + v)), exact (src/num_cmp_exp.c). */
+int rlref_num_cmp_exp_d (double x, double y, double u, double v);
 
 /* Init and clear cost nothing; prec is ignored (binary64 has 53 bits). */
 static inline void num_init (num_ptr x) { x[0] = 0.0; }
@@ -144,6 +146,14 @@ num_dot (num_ptr r, num_srcptr a, num_srcptr b, size_t n)
 {
   r[0] = rlref_num_dot_d (a, b, n);
   return RLREF_SUCCESS;
+}
+
+/* sgn(e^(x - y) - (u + v)) for finite x, y, u, v, decided exactly (not
+ * on the rounded e^(x - y) and u + v, which can round onto each other). */
+static inline int
+num_cmp_exp (num_srcptr x, num_srcptr y, num_srcptr u, num_srcptr v)
+{
+  return rlref_num_cmp_exp_d (x[0], y[0], u[0], v[0]);
 }
 
 /* Comparisons are false with a NaN operand: num_cmp and num_sgn give 0. */

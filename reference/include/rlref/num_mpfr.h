@@ -30,6 +30,7 @@ mpfr_ptr rlref_num_vec_new_mp (size_t n, long prec);
 int rlref_num_sum_mp (mpfr_ptr r, mpfr_srcptr v, size_t n);
 int rlref_num_dot_mp (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, size_t n);
 void rlref_num_round_f32_mp (mpfr_ptr r, mpfr_srcptr a);
+int rlref_num_cmp_exp_mp (mpfr_srcptr x, mpfr_srcptr y, mpfr_srcptr u, mpfr_srcptr v);
 void rlref_num_group_init_mp (mpfr_ptr *v, size_t k);
 void rlref_num_group_clear_mp (mpfr_ptr *v, size_t k);
 
@@ -125,6 +126,14 @@ num_mean_si (num_ptr r, num_srcptr v, size_t n, long d)
   return status;
 }
 static inline RLREF_WUR int num_dot (num_ptr r, num_srcptr a, num_srcptr b, size_t n) { return rlref_num_dot_mp (r, a, b, n); }
+
+/* sgn(e^(x - y) - (u + v)) for finite x, y, u, v, decided exactly at any
+ * working precision (src/num_cmp_exp.c). */
+static inline int
+num_cmp_exp (num_srcptr x, num_srcptr y, num_srcptr u, num_srcptr v)
+{
+  return rlref_num_cmp_exp_mp (x, y, u, v);
+}
 
 /* Comparisons with a NaN operand give 0 (and set MPFR's erange flag). */
 static inline int num_cmp (num_srcptr a, num_srcptr b) { return mpfr_cmp (a, b); }

@@ -191,7 +191,9 @@ typedef struct
  * rlref_ppo_clip_d (the same operations in the same order); the loss is a
  * plain left-to-right sum, within (n - 1) u sum_t |s_t| / N of the
  * correctly rounded one.  One pass checks the inputs and counts the mask,
- * one computes; nothing is allocated.  Statuses as rlref_ppo_clip_d. */
+ * one computes; nothing is allocated but for a token whose ratio lies
+ * within about 2^-49 of a bound, which rlref_ppo_clip_d decides exactly.
+ * Statuses as rlref_ppo_clip_d. */
 RLREF_WUR int rlref_ppo_clip_batch (double *loss, double *surrogate, double *grad,
                                     double *clipfrac, const double *logp,
                                     const double *old_logp, const double *adv,

@@ -23,11 +23,12 @@ plus_zero (num_ptr x)
 /* PPO-RATIO (001: r_t = exp(log pi_theta(a_t | s_t) - log pi_old(a_t | s_t)),
  * new_logp - old_logp, never the reverse): l clamped to [-20, 20] when
  * clamp (verl, OpenRLHF); d ratio / d logp = ratio where the clamp does not
- * bind strictly. */
+ * bind strictly (logp - old_logp beyond +-20 exactly, not after rounding). */
 int
 FN (ppo_ratio) (num_ptr ratio, num_ptr log_ratio, num_ptr grad, num_srcptr logp,
                 num_srcptr old_logp, size_t n, int clamp)
 {
+  num_ptr t4;
   num_t l, lc, r, lo, hi;
   int status;
   if (!ratio)
@@ -36,12 +37,18 @@ FN (ppo_ratio) (num_ptr ratio, num_ptr log_ratio, num_ptr grad, num_srcptr logp,
   TRY (ppo_check_array (old_logp, n, "old_logp: n >= 1 finite log-probabilities"));
   if (status)
     return status;
+  t4 = num_vec_new (4);
+  if (!t4)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
   num_init (l); num_init (lc); num_init (r); num_init (lo); num_init (hi);
   num_set_d (lo, -RLREF_PPO_LOG_RATIO_CLAMP);
   num_set_d (hi, RLREF_PPO_LOG_RATIO_CLAMP);
   for (size_t i = 0; i < n; i++)
     {
+      int bind;
       num_sub (l, AT (logp, i), AT (old_logp, i));
+      bind = clamp && (ppo_sub_cmp (l, AT (logp, i), AT (old_logp, i), hi, t4) > 0
+                       || ppo_sub_cmp (l, AT (logp, i), AT (old_logp, i), lo, t4) < 0);
       if (clamp)
         ppo_clamp (lc, l, lo, hi);
       else
@@ -55,13 +62,14 @@ FN (ppo_ratio) (num_ptr ratio, num_ptr log_ratio, num_ptr grad, num_srcptr logp,
         num_set (AT (log_ratio, i), lc);
       if (grad)
         {
-          if (num_cmp (l, lc) == 0)
-            num_set (AT (grad, i), r);
-          else
+          if (bind)
             num_set_zero (AT (grad, i));
+          else
+            num_set (AT (grad, i), r);
         }
     }
 done:
+  num_vec_free (t4, 4);
   num_clear (l); num_clear (lc); num_clear (r); num_clear (lo); num_clear (hi);
   return status;
 }
@@ -186,17 +194,24 @@ done:
  * is; a tie takes u (inside the range du = dv); a dual bound c A > s
  * replaces s, with ds/dl = 0; a binding log-ratio clamp makes ds/dl = 0.
  * loss = -sum mask s / N, d loss / d logp_t = -mask_t (ds/dl)/N.  The
- * clip fraction counts v < u, as the libraries' torch.gt(-v, -u). */
+ * clip fraction counts v < u, as the libraries' torch.gt(-v, -u).
+ *
+ * Every branch is decided on the exact numbers, not on rounded ones: the
+ * clamp on logp - old_logp against +-20 (ppo_sub_cmp), the ratio
+ * e^(logp - old_logp) against 1 - eps_low, 1 + eps_high and c
+ * (num_cmp_exp), and u against v and c A by the signs these give (u - v
+ * has the sign of A (r - clip(rho))), so that e^l rounding onto a bound
+ * does not move a token across it. */
 int
 FN (ppo_clip_ex) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
                   num_ptr clipfrac, num_srcptr logp, num_srcptr old_logp, num_srcptr adv,
                   const long *mask, size_t n, const rlref_ppo_clip_ex_convention *c,
                   num_srcptr eps_low, num_srcptr eps_high, num_srcptr dual_c)
 {
-  num_ptr sv = NULL;
-  num_t lo, hi, dc, llo, lhi, l, lc, rho, a, u, v, s, d, t, du, dv, elo, ehi;
+  num_ptr sv = NULL, t4 = NULL;
+  num_t lo, hi, dc, llo, lhi, l, lc, rho, a, u, v, s, d, t, du, dv, elo, ehi, one, zero, x, y;
   size_t N = 0, nclip = 0;
-  int status;
+  int status, hi_dc = 0, lo_dc = 0;
   if (!loss || !c)
     RLREF_ERROR ("loss or convention missing", RLREF_EINVAL);
   status = ppo_check_array (logp, n, "logp: n >= 1 finite log-probabilities");
@@ -213,37 +228,56 @@ FN (ppo_clip_ex) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
     status = ppo_check_above (dual_c, 0.0, 1, "the ratio cap (TRL's delta) must be > 0");
   if (status)
     return status;
-  num_init (lo); num_init (hi); num_init (dc); num_init (llo); num_init (lhi); num_init (l);
-  num_init (lc); num_init (rho); num_init (a); num_init (u); num_init (v); num_init (s);
-  num_init (d); num_init (t); num_init (du); num_init (dv); num_init (elo); num_init (ehi);
+  NUM_INIT (lo, hi, dc, llo, lhi, l, lc, rho, a, u, v, s, d, t, du, dv, elo, ehi, one, zero, x, y);
   num_d_sub (lo, 1.0, eps_low);
   num_add_d (hi, eps_high, 1.0);
   num_neg (elo, eps_low);
   num_set (ehi, eps_high);
-  if (c->clip.dual_clip || c->ratio_cap)
-    num_set (dc, dual_c);
+  num_set_d (one, 1.0);
   num_set_d (llo, -RLREF_PPO_LOG_RATIO_CLAMP);
   num_set_d (lhi, RLREF_PPO_LOG_RATIO_CLAMP);
   sv = num_vec_new (n);
-  if (!sv)
+  t4 = num_vec_new (4);
+  if (!sv || !t4)
     FAIL ("out of memory", RLREF_ENOMEM);
+  /* hi_dc, lo_dc: sgn(bound - c) for the exact bounds of the clipped ratio */
+  if (c->clip.dual_clip || c->ratio_cap)
+    {
+      num_set (dc, dual_c);
+      num_neg (t, dc);
+      hi_dc = c->clip_log ? num_cmp_exp (ehi, zero, dc, zero) : ppo_sum3_sgn (one, ehi, t, t4);
+      lo_dc = c->clip_log ? num_cmp_exp (elo, zero, dc, zero) : ppo_sum3_sgn (one, elo, t, t4);
+    }
   for (size_t i = 0; i < n; i++)
     {
-      int in = ppo_in_mask (mask, i), inside, take_u;
+      int in = ppo_in_mask (mask, i), bind = 0, below, above, capped, su, take_u;
+      /* the log-ratio lc = x - y, exact as a pair */
       if (c->masked_ratio_one && !in)
-        num_set_zero (l);                       /* INVALID_LOGPROB - INVALID_LOGPROB */
+        {
+          num_set_zero (x);                     /* INVALID_LOGPROB - INVALID_LOGPROB */
+          num_set_zero (y);
+        }
       else
-        num_sub (l, AT (logp, i), AT (old_logp, i));
-      if (c->clip.clamp_log_ratio)
-        ppo_clamp (lc, l, llo, lhi);
-      else
-        num_set (lc, l);
+        {
+          num_set (x, AT (logp, i));
+          num_set (y, AT (old_logp, i));
+        }
+      num_sub (l, x, y);
+      if (c->clip.clamp_log_ratio && (ppo_sub_cmp (l, x, y, lhi, t4) > 0
+                                      || ppo_sub_cmp (l, x, y, llo, t4) < 0))
+        {
+          num_set (x, num_sgn (l) > 0 ? lhi : llo);
+          num_set_zero (y);
+          bind = 1;
+        }
+      num_sub (lc, x, y);
       num_exp (rho, lc);
       if (!num_is_finite (rho))
         FAIL ("the ratio overflows", RLREF_ERANGE);
       num_set (a, AT (adv, i));
       num_mul (dv, rho, a);                     /* rho A, the unclipped term's slope */
-      if (c->ratio_cap && num_cmp (rho, dc) > 0)
+      capped = c->ratio_cap && num_cmp_exp (x, y, dc, zero) > 0;
+      if (capped)
         {
           num_mul (u, dc, a);
           num_set_zero (du);
@@ -255,35 +289,42 @@ FN (ppo_clip_ex) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
         }
       if (c->clip_log)
         {
-          inside = num_cmp (lc, elo) >= 0 && num_cmp (lc, ehi) <= 0;
-          ppo_clamp (t, lc, elo, ehi);
-          num_exp (t, t);
+          below = ppo_sub_cmp (lc, x, y, elo, t4) < 0;
+          above = !below && ppo_sub_cmp (lc, x, y, ehi, t4) > 0;
+          num_exp (t, below ? elo : ehi);
         }
       else
         {
-          inside = num_cmp (rho, lo) >= 0 && num_cmp (rho, hi) <= 0;
-          ppo_clamp (t, rho, lo, hi);
+          below = num_cmp_exp (x, y, one, elo) < 0;
+          above = !below && num_cmp_exp (x, y, one, ehi) > 0;
+          num_set (t, below ? lo : hi);
         }
-      if (inside)
-        num_set (v, dv);
-      else
+      if (below || above)
         {
           num_mul (v, t, a);
           num_set_zero (dv);
         }
-      take_u = c->optimistic ? num_cmp (u, v) >= 0 : num_cmp (u, v) <= 0;
+      else
+        num_set (v, dv);
+      /* su = sgn(u - v) = sgn(A) sgn(r - clip(rho)) */
+      if (!capped)
+        su = above - below;
+      else
+        su = below ? -lo_dc : above ? -hi_dc : -1;
+      su *= num_sgn (a);
+      take_u = c->optimistic ? su >= 0 : su <= 0;
       num_set (s, take_u ? u : v);
       num_set (d, take_u ? du : dv);
-      if (c->clip.dual_clip && num_sgn (a) < 0)
+      /* the dual bound c A > s for A < 0: the ratio factor of s above c */
+      if (c->clip.dual_clip && num_sgn (a) < 0
+          && (take_u && capped ? 0
+              : take_u || !(below || above) ? num_cmp_exp (x, y, dc, zero) > 0
+              : (below ? lo_dc : hi_dc) > 0))
         {
-          num_mul (t, dc, a);
-          if (num_cmp (t, s) > 0)
-            {
-              num_set (s, t);
-              num_set_zero (d);
-            }
+          num_mul (s, dc, a);
+          num_set_zero (d);
         }
-      if (num_cmp (l, lc) != 0)
+      if (bind)
         num_set_zero (d);
       if (in)
         {
@@ -292,7 +333,7 @@ FN (ppo_clip_ex) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
           num_div_si (d, d, (long) N);
           num_neg (d, d);
           plus_zero (d);
-          nclip += num_cmp (v, u) < 0;
+          nclip += su > 0;
         }
       else
         {
@@ -321,10 +362,8 @@ FN (ppo_clip_ex) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
     }
 done:
   num_vec_free (sv, n);
-  num_clear (lo); num_clear (hi); num_clear (dc); num_clear (llo); num_clear (lhi);
-  num_clear (l); num_clear (lc); num_clear (rho); num_clear (a); num_clear (u); num_clear (v);
-  num_clear (s); num_clear (d); num_clear (t); num_clear (du); num_clear (dv);
-  num_clear (elo); num_clear (ehi);
+  num_vec_free (t4, 4);
+  NUM_CLEAR (lo, hi, dc, llo, lhi, l, lc, rho, a, u, v, s, d, t, du, dv, elo, ehi, one, zero, x, y);
   return status;
 }
 

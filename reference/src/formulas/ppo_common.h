@@ -81,6 +81,34 @@ ppo_in_mask (const long *mask, size_t i)
   return !mask || mask[i] == 1;
 }
 
+/* sgn(x + y + z), exactly: the sum rounded once has its sign; t holds
+ * four scratch scalars. */
+static inline int
+ppo_sum3_sgn (num_srcptr x, num_srcptr y, num_srcptr z, num_ptr t)
+{
+  num_set (AT (t, 0), x);
+  num_set (AT (t, 1), y);
+  num_set (AT (t, 2), z);
+  if (num_sum (AT (t, 3), t, 3) != RLREF_SUCCESS)   /* not for three terms */
+    num_set_nan (AT (t, 3));
+  return num_sgn (AT (t, 3));
+}
+
+/* sgn(x - y - c) given l = x - y rounded: l decides unless it rounds onto
+ * c (x - y > c gives l >= c, x - y < c gives l <= c; rounding is
+ * monotone), and then x - y - c rounded once does; t holds four scratch
+ * scalars. */
+static inline int
+ppo_sub_cmp (num_srcptr l, num_srcptr x, num_srcptr y, num_srcptr c, num_ptr t)
+{
+  int k = num_cmp (l, c);
+  if (k != 0)
+    return k;
+  num_neg (AT (t, 1), y);
+  num_neg (AT (t, 2), c);
+  return ppo_sum3_sgn (x, AT (t, 1), AT (t, 2), t);
+}
+
 /* r = min(max(x, lo), hi) (003's clip(x, a, b), torch.clamp), lo <= hi. */
 static inline void
 ppo_clamp (num_ptr r, num_srcptr x, num_srcptr lo, num_srcptr hi)

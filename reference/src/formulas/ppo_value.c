@@ -18,19 +18,30 @@ plus_zero (num_ptr x)
 }
 
 /* The factor by which the clipped value Vc passes d/dV back to V under
- * convention k, given V, the bounds lo, hi of Vc (or of V - V_old for
- * DELTA, with x = V - V_old): torch.clamp 1 inside its bounds and at them,
- * verl's clip_by_value = max(min(V, hi), lo) halves it at each tie (the
- * backward of torch.min and torch.max); m scratch. */
+ * convention k, given where V lies against its bounds (below = -1 past the
+ * lower, 0 strictly inside, 1 past the upper; at_lo, at_hi: V on a bound)
+ * and whether the bounds coincide (c = 0): torch.clamp 1 inside its bounds
+ * and at them, verl's clip_by_value = max(min(V, hi), lo) halves it at each
+ * tie (the backward of torch.min and torch.max). */
 static double
-clip_pass (enum rlref_ppo_value_clip k, num_srcptr x, num_srcptr lo, num_srcptr hi, num_ptr m)
+clip_pass (enum rlref_ppo_value_clip k, int side, int at_lo, int at_hi, int c_zero)
 {
   double f;
   if (k != RLREF_PPO_VALUE_MAXMIN)
-    return num_cmp (x, lo) >= 0 && num_cmp (x, hi) <= 0 ? 1.0 : 0.0;
-  f = num_cmp (x, hi) < 0 ? 1.0 : num_cmp (x, hi) == 0 ? 0.5 : 0.0;
-  num_min (m, x, hi);
-  return f * (num_cmp (m, lo) > 0 ? 1.0 : num_cmp (m, lo) == 0 ? 0.5 : 0.0);
+    return side == 0 ? 1.0 : 0.0;
+  f = side > 0 ? 0.0 : at_hi ? 0.5 : 1.0;               /* min(V, hi) */
+  /* then max(m, lo), m = V below hi, else hi (= lo + 2c) */
+  return f * (side > 0 ? (c_zero ? 0.5 : 1.0) : side < 0 ? 0.0 : at_lo ? 0.5 : 1.0);
+}
+
+/* The sign of the sum of the k terms at t, exactly (the sum rounded once
+ * has its sign); the rounded sum is left at t[k]. */
+static int
+sum_sgn (num_ptr t, size_t k)
+{
+  if (num_sum (AT (t, k), t, k) != RLREF_SUCCESS)       /* not for a few terms */
+    num_set_nan (AT (t, k));
+  return num_sgn (AT (t, k));
 }
 
 /* PPO-VALUE (000 section 3: L^V = E_t[(V_psi(s_t) - R_t)^2]; the libraries
@@ -47,8 +58,8 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
                      const long *mask, size_t n, const rlref_ppo_value_convention *c,
                      num_srcptr clip)
 {
-  num_ptr lv = NULL;
-  num_t cc, ncc, d1, d2, sq1, sq2, vc, lo, hi, g, s, vi, oi, t;
+  num_ptr lv = NULL, t6 = NULL;
+  num_t cc, ncc, d1, d2, sq1, sq2, g, s, vi, oi, t;
   size_t N = 0, nclip = 0;
   int status, clipped;
   if (!loss || !c)
@@ -64,16 +75,15 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
   TRY (ppo_mask_count (&N, mask, n, 1));
   if (status)
     return status;
-  num_init (cc); num_init (ncc); num_init (d1); num_init (d2); num_init (sq1); num_init (sq2);
-  num_init (vc); num_init (lo); num_init (hi); num_init (g); num_init (s); num_init (vi);
-  num_init (oi); num_init (t);
+  NUM_INIT (cc, ncc, d1, d2, sq1, sq2, g, s, vi, oi, t);
   if (clipped)
     {
       num_set (cc, clip);
       num_neg (ncc, cc);
     }
   lv = num_vec_new (n);
-  if (!lv)
+  t6 = num_vec_new (6);
+  if (!lv || !t6)
     FAIL ("out of memory", RLREF_ENOMEM);
   for (size_t i = 0; i < n; i++)
     {
@@ -94,30 +104,47 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
       num_set (g, d1);                          /* dl/dV / 2 */
       if (clipped)
         {
+          /* Vc is V, or V_old -+ c where V - V_old lies beyond -+c; each
+           * branch on the exact numbers (V - V_old - c, and for the larger
+           * square (V - R)^2 - (Vc - R)^2 = (V - Vc)(V + Vc - 2R)), not on
+           * rounded ones, which tie where R is far larger than V - Vc */
           double pass;
-          if (c->clip == RLREF_PPO_VALUE_DELTA)
+          int up, dn, side, larger;
+          num_set (AT (t6, 0), vi);
+          num_neg (AT (t6, 1), oi);
+          num_neg (AT (t6, 2), cc);
+          up = sum_sgn (t6, 3);                 /* sgn(V - V_old - c) */
+          num_set (AT (t6, 2), cc);
+          dn = sum_sgn (t6, 3);                 /* sgn(V - V_old + c) */
+          side = up > 0 ? 1 : dn < 0 ? -1 : 0;
+          pass = clip_pass (c->clip, side, dn == 0, up == 0, num_is_zero (cc));
+          if (side != 0)
             {
-              num_sub (t, vi, oi);
-              pass = clip_pass (c->clip, t, ncc, cc, vc);
-              ppo_clamp (vc, t, ncc, cc);
-              num_add (vc, vc, oi);
+              num_set (AT (t6, 0), oi);
+              num_set (AT (t6, 1), side > 0 ? cc : ncc);
+              num_neg (AT (t6, 2), AT (returns, i));
+              sum_sgn (t6, 3);
+              num_set (d2, AT (t6, 3));         /* Vc - R = V_old +- c - R, rounded once */
+              num_set (AT (t6, 0), vi);
+              num_set (AT (t6, 1), oi);
+              num_set (AT (t6, 2), side > 0 ? cc : ncc);
+              num_neg (AT (t6, 3), AT (returns, i));
+              num_neg (AT (t6, 4), AT (returns, i));
+              larger = side * sum_sgn (t6, 5);  /* sgn(V - Vc) sgn(V + Vc - 2R) */
             }
           else
             {
-              num_sub (lo, oi, cc);
-              num_add (hi, oi, cc);
-              pass = clip_pass (c->clip, vi, lo, hi, vc);
-              ppo_clamp (vc, vi, lo, hi);
+              num_set (d2, d1);
+              larger = 0;
             }
-          num_sub (d2, vc, AT (returns, i));
           num_sqr (sq2, d2);
-          if (num_cmp (sq2, sq1) > 0)
+          if (larger < 0)
             {
               num_set (sq1, sq2);
               num_mul_d (g, d2, pass);          /* 0: Vc a bound, V outside its range */
               nclip += in;
             }
-          else if (num_cmp (sq2, sq1) == 0)
+          else if (larger == 0)
             {
               num_mul_d (t, d2, pass);          /* torch.max halves it at the tie */
               num_add (g, d1, t);
@@ -163,9 +190,8 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
     }
 done:
   num_vec_free (lv, n);
-  num_clear (cc); num_clear (ncc); num_clear (d1); num_clear (d2); num_clear (sq1);
-  num_clear (sq2); num_clear (vc); num_clear (lo); num_clear (hi); num_clear (g); num_clear (s);
-  num_clear (vi); num_clear (oi); num_clear (t);
+  num_vec_free (t6, 6);
+  NUM_CLEAR (cc, ncc, d1, d2, sq1, sq2, g, s, vi, oi, t);
   return status;
 }
 
