@@ -329,10 +329,13 @@ ref_rounds (mpfr_ptr out, double p, long G, long B, long M)
 
 START_TEST (test_refill)
 {
-  static const struct { double p; long G, B, M; } cs[4] = {
+  /* the last: 16384 rounds, whose d^n = (1 - 2^-15)^n rounded before the
+   * power, and whose sum a term at a time, were 1e-12 off in binary64 */
+  static const struct { double p; long G, B, M; } cs[5] = {
     { 0.5, 8, 4, 8 }, { 0.05, 8, 32, 64 }, { 0.98, 16, 16, 32 }, { 0.01, 16, 8, 16 },
+    { 0x1p-19, 16, 16, 32 },
   };
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     {
       double qd, rd, gd, p = cs[i].p;
       mpfr_t pm, qm, rm, gm, want;

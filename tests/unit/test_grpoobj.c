@@ -186,6 +186,15 @@ START_TEST (test_gspo_cap)
   ck_assert (g[0] == 0 && g[1] == 0);
   /* -(1/2)(min(-e^10, -(1 + 4e-4)) + 0.5): the second sequence has s = 1 */
   TU_ASSERT_REL (loss, -0.5 * (-exp (10.0) + 0.5), TU_TOL1);
+  /* a sum of log-ratios beyond the range whose mean is not: -DBL_MAX and
+   * -2^1012 over two tokens, mean -(DBL_MAX + 2^1012)/2, s = 0 (it was
+   * ENAN, the mean -inf) */
+  {
+    double lp2[2] = { -1, -0x1p+1012 }, old2[2] = { DBL_MAX, -1 }, a2 = 1;
+    long l2[1] = { 2 }, m2[2] = { 1, 1 };
+    TU_OK (rlref_grpo_gspo_d (&loss, s, g, lp2, old2, &a2, l2, 1, m2, 2, 0.0, &el, &eh));
+    TU_ASSERT_SAME (s[0], 0.0);
+  }
 }
 END_TEST
 

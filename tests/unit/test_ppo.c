@@ -294,6 +294,18 @@ START_TEST (test_tokrew_conventions)
     TU_OK (rlref_ppo_tokrew_d (rw, kl, NULL, NULL, logp, ref, mask, 6, &score, &beta, &o1));
     ck_assert (kl[2] == -10 && kl[3] == -10);
   }
+  /* k3 of l = -2^-635 is 2^-1271 (1 + 2^-635/3 + ...), below the binary64
+   * range, but beta k3 for beta = 1e167 is -1.485e-216: the penalty from
+   * the mantissas of beta and l (it was 0); the estimate itself is 0 */
+  {
+    rlref_ppo_tokrew_convention low = { RLREF_PPO_K3, 1, 1, 0, 0, 0, 0, 0 };
+    double lp2[2] = { -0x1p-635, -1 }, rf2[2] = { 0, -1 }, rw[2], kl[2], rs, ks, b2 = 1e167, sc0 = 0;
+    long m2[2] = { 1, 1 };
+    TU_OK (rlref_ppo_tokrew_d (rw, kl, &rs, &ks, lp2, rf2, m2, 2, &sc0, &b2, &low));
+    TU_ASSERT_SAME (kl[0], 0.0);
+    TU_ASSERT_SAME (rw[0], -ldexp (1e167 * 0x1p-600, -671));
+    TU_ASSERT_SAME (rs, rw[0]);
+  }
 }
 END_TEST
 
@@ -999,6 +1011,16 @@ START_TEST (test_whiten)
   TU_ASSERT_REL (w[2], 2 + 1 / sqrt (1 + 1e-8), TU_TOL0);
   TU_OK (rlref_ppo_whiten_d (w, &mu, &sd, &sc, x, NULL, 3, &out, &eps));
   TU_ASSERT_REL (w[2], 1 / (1 + 1e-8), TU_TOL0);
+  /* values an ulp apart: 2 - 2u, 2, 2 (u = 2^-52) have the mean 2 - 2u/3,
+   * the deviations -4u/3, 2u/3, 2u/3 and the ddof-1 std 2u/sqrt(3): w =
+   * -2/sqrt(3), 1/sqrt(3), 1/sqrt(3) (on the mean rounded, -1/sqrt(3) ...) */
+  {
+    double z[3] = { 2 - 0x1p-51, 2, 2 }, tiny = 0x1p-241;
+    TU_OK (rlref_ppo_whiten_d (w, &mu, &sd, &sc, z, NULL, 3, &verl, &tiny));
+    TU_ASSERT_REL (w[0], -2 / sqrt (3), TU_TOL1);
+    TU_ASSERT_REL (w[1], 1 / sqrt (3), TU_TOL1);
+    TU_ASSERT_REL (w[2], 1 / sqrt (3), TU_TOL1);
+  }
   {
     double y[5] = { 0.5, -1.25, 9, 2, -9 }, wt[5], wv[5];
     long m[5] = { 1, 1, 0, 1, 0 };

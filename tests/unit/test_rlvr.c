@@ -179,6 +179,18 @@ START_TEST (test_prm_aggregate)
   TU_OK (rlref_prm_aggregate_mp (vm, bm, 2, RLREF_PRM_PRODUCT));
   TU_OK (rlref_prm_aggregate_d (&v, neg, 3, RLREF_PRM_PRODUCT));
   TU_ASSERT_SAME (v, -3.0);
+  /* a subnormal factor: the partial product scaled to [1/2, 1) times the
+   * least subnormal would keep one bit; each factor is scaled first, and
+   * the product (2^-1074 times two scores of 1.6e199 and 2.6e200) is
+   * within an ulp or two of exact (it was 17% off) */
+  {
+    double tiny[3] = { 0x1.4e718d7d7625ap+660, 0x1.4e718d7d7625ap+664, -0x1p-1074 };
+    mpfr_set_d (want, tiny[0], MPFR_RNDN);
+    mpfr_mul_d (want, want, tiny[1], MPFR_RNDN);
+    mpfr_mul_d (want, want, tiny[2], MPFR_RNDN);
+    TU_OK (rlref_prm_aggregate_d (&v, tiny, 3, RLREF_PRM_PRODUCT));
+    TU_ASSERT_REL (v, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  }
   tu_mp_vec_free (sm, 3);
   tu_mp_vec_free (bm, 2);
   mpfr_clears (vm, want, (mpfr_ptr) 0);

@@ -3,6 +3,7 @@
  * decided exactly, and the refill accounting (the expected number of
  * groups, and of rounds, drawn until B groups are kept); written once for
  * both backends. */
+#include <math.h>
 #include "rlref/num.h"
 #include "rlref/dapo.h"
 #include "flow.h"
@@ -107,31 +108,23 @@ renorm (num_ptr m, long *e)
     }
 }
 
-/* m 2^e = x^n by squaring, each product renormalised. */
+/* m 2^e = e^(n ld) = d^n for ld = log d: e the integer nearest
+ * n ld / log 2, m = e^(n ld - e log 2) renormalised.  From the logarithm,
+ * not by powering the rounded d: d = 1 - 16 2^-19 rounded moves d^16384 by
+ * 16384 ulps, its logarithm formed apart by less than one. */
 static void
-pow_scaled (num_ptr m, long *e, num_srcptr x, long n, num_ptr t)
+pow_from_log (num_ptr m, long *e, num_srcptr ld, long n, num_ptr t)
 {
-  long et = 0;
-  num_set_si (m, 1);
-  *e = 0;
-  num_set (t, x);
-  renorm (t, &et);
-  while (n > 0)
-    {
-      if (n & 1)
-        {
-          num_mul (m, m, t);
-          *e += et;
-          renorm (m, e);
-        }
-      n >>= 1;
-      if (n)
-        {
-          num_sqr (t, t);
-          et *= 2;
-          renorm (t, &et);
-        }
-    }
+  double k;
+  num_mul_si (t, ld, n);
+  num_set_si (m, 2);
+  num_log (m, m);
+  k = nearbyint (num_get_d (t) / num_get_d (m));
+  *e = (long) k;
+  num_mul_d (m, m, -k);
+  num_add (m, m, t);                            /* n ld - e log 2 */
+  num_exp (m, m);
+  renorm (m, e);
 }
 
 /* t 2^et += u 2^eu (both renormalised), on the scale of the larger; a
@@ -161,6 +154,31 @@ add_scaled (num_ptr t, long *et, num_srcptr u, long eu, num_ptr w, long prec)
   renorm (t, et);
 }
 
+/* s += t with the rounding error of each addition kept in c (Neumaier):
+ * the hundreds of rounds' probabilities sum to within an ulp or two, not
+ * an ulp a term; w, v scratch. */
+static void
+add_compensated (num_ptr s, num_ptr c, num_srcptr t, num_ptr w, num_ptr v)
+{
+  int big;
+  num_abs (w, s);
+  num_abs (v, t);
+  big = num_cmp (w, v) >= 0;
+  num_add (w, s, t);
+  if (big)
+    {
+      num_sub (v, s, w);
+      num_add (v, v, t);
+    }
+  else
+    {
+      num_sub (v, t, w);
+      num_add (v, v, s);
+    }
+  num_add (c, c, v);
+  num_set (s, w);
+}
+
 /* Refill accounting (13.30 with resampling until B groups are kept).  A
  * group of G binary rewards of success rate p is kept with probability
  *   q = 1 - p^G - (1 - p)^G = -expm1(G log1p(-a)) - a^G,  a = min(p, 1 - p),
@@ -179,7 +197,7 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
                   num_srcptr p, long G, long B, long M, enum rlref_dapo_refill kind,
                   int g1_always)
 {
-  num_t a, q, d, l, t, m, term, sum, tot, rho, x;
+  num_t a, q, d, ld, l, t, m, term, sum, cs, w1, w2, tot, rho, x;
   long work = 0, prec = num_prec ();
   int status = RLREF_SUCCESS;
   if (!keep_prob || !expected_groups)
@@ -198,6 +216,8 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
   if (kind == RLREF_DAPO_REFILL_BATCH && (M < 1 || M > RLREF_DAPO_MAX_M))
     RLREF_ERROR ("M must be 1 to 1e6 prompts a round", RLREF_EDOM);
   num_init_prec (a, prec + 32); num_init_prec (q, prec + 32); num_init_prec (d, prec + 32);
+  num_init_prec (ld, prec + 32); num_init_prec (cs, prec + 32);
+  num_init_prec (w1, prec + 32); num_init_prec (w2, prec + 32);
   num_init_prec (l, prec + 32); num_init_prec (t, prec + 32); num_init_prec (m, prec + 32);
   num_init_prec (term, prec + 32); num_init_prec (sum, prec + 32);
   num_init_prec (tot, prec + 32); num_init_prec (rho, prec + 32); num_init_prec (x, prec + 32);
@@ -226,6 +246,14 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
       num_sub (q, q, t);                                /* 1 - (1 - a)^G - a^G */
       num_exp (d, l);
       num_add (d, d, t);                                /* (1 - a)^G + a^G */
+      /* log d = G log(1 - a) + log1p((a/(1 - a))^G), not log of d rounded */
+      num_d_sub (ld, 1.0, a);
+      num_div (ld, a, ld);
+      num_log (ld, ld);
+      num_mul_si (ld, ld, G);
+      num_exp (ld, ld);
+      num_log1p (ld, ld);
+      num_add (ld, ld, l);
     }
   if (kind == RLREF_DAPO_REFILL_PROMPT)
     {
@@ -235,10 +263,7 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
   else
     {
       if (!num_is_zero (d))
-        {
-          num_log (l, d);
-          num_mul_si (l, l, M);                         /* M log d, for rho */
-        }
+        num_mul_si (l, ld, M);                          /* M log d, for rho */
       /* about (B + p)/(M q) rounds of B terms each: refuse beforehand what
        * the work limit would stop */
       num_set_si (x, B + prec);
@@ -256,16 +281,18 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
             {                                           /* every group kept: Bin(n, 1) = n */
               if (n >= B)
                 break;
-              num_add_d (sum, sum, 1.0);
+              num_set_si (t, 1);
+              add_compensated (sum, cs, t, w1, w2);
               continue;
             }
           if (n <= B - 1)
             {                                           /* fewer than B drawn: P = 1 */
-              num_add_d (sum, sum, 1.0);
+              num_set_si (t, 1);
+              add_compensated (sum, cs, t, w1, w2);
               continue;
             }
           /* t = sum_{j < B} C(n, j) q^j d^(n - j), scaled */
-          pow_scaled (term, &e, d, n, x);
+          pow_from_log (term, &e, ld, n, x);
           num_set (t, term);
           et = e;
           num_div (x, q, d);
@@ -283,7 +310,7 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
             num_mul_2si (t, t, et);
           else
             num_set_zero (t);
-          num_add (sum, sum, t);
+          add_compensated (sum, cs, t, w1, w2);
           work += B;
           /* rho = (1 + M/(n - B + 2))^(B - 1) d^M */
           num_set_si (rho, M);
@@ -305,6 +332,7 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
             FAIL ("dapo_refill: the rounds do not converge within the work limit",
                   RLREF_EMAXITER);
         }
+      num_add (sum, sum, cs);
       num_mul_si (tot, sum, M);
     }
   num_set (keep_prob, q);
@@ -312,7 +340,8 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
     num_set (expected_rounds, sum);
   num_set (expected_groups, tot);
 done:
-  num_clear (a); num_clear (q); num_clear (d); num_clear (l); num_clear (t); num_clear (m);
+  num_clear (a); num_clear (q); num_clear (d); num_clear (ld); num_clear (cs); num_clear (w1);
+  num_clear (w2); num_clear (l); num_clear (t); num_clear (m);
   num_clear (term); num_clear (sum); num_clear (tot); num_clear (rho); num_clear (x);
   return status;
 }

@@ -448,9 +448,10 @@ FN (grpo_gspo_conv) (num_ptr loss, num_ptr s, num_ptr grad, num_srcptr logp,
             num_set (V (k++), AT (logp, u));
             num_neg (V (k++), AT (old_logp, u));
           }
-      TRY (num_sum (m, V (0), k));
       if (cnt[i] > 0)
-        num_div_si (m, m, (long) cnt[i]);       /* (an empty sequence: m = 0, s = 1) */
+        TRY (num_mean_si (m, V (0), k, (long) cnt[i]));   /* scaled where the sum overflows */
+      else
+        num_set_zero (m);                       /* an empty sequence: m = 0, s = 1 */
       if (cap > 0 && num_cmp_d (m, cap) > 0)
         {
           num_set_d (m, cap);

@@ -71,6 +71,31 @@ estimate (num_ptr k, num_ptr l, const rlref_ppo_tokrew_convention *c, num_ptr t,
     }
 }
 
+/* pen = beta k, the penalty of a token.  Where k2 or k3 lies below 2^-900
+ * (|l| < 2^-449, where k3 = l^2/2 to far beyond the last place), beta k
+ * may be a normal number while k underflows: it is formed from the
+ * mantissas of beta and l, the powers of two applied once at the end
+ * (m_b m_l^2 / 2 2^(e_b + 2 e_l)). */
+static void
+penalty (num_ptr pen, num_srcptr b, num_srcptr k, num_srcptr l,
+         const rlref_ppo_tokrew_convention *c, num_ptr t)
+{
+  long eb, el;
+  if (c->kl == RLREF_PPO_K1 || num_is_zero (l) || num_is_zero (b)
+      || (!num_is_zero (k) && num_get_exp (k) > -900) || num_get_exp (l) > -449)
+    {
+      num_mul (pen, b, k);
+      return;
+    }
+  eb = num_get_exp (b);
+  el = num_get_exp (l);
+  num_mul_2si (t, l, -el);
+  num_sqr (t, t);
+  num_mul_2si (pen, b, -eb);
+  num_mul (pen, pen, t);
+  num_mul_2si (pen, pen, eb + 2 * el - 1);
+}
+
 /* r = -a, written +0 when a is zero (no negative zero in an output). */
 static void
 neg_nz (num_ptr r, num_srcptr a)
@@ -94,7 +119,7 @@ FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum
                  num_srcptr logp, num_srcptr ref, const long *mask, size_t n, num_srcptr score,
                  num_srcptr beta, const rlref_ppo_tokrew_convention *c)
 {
-  num_ptr k = NULL;
+  num_ptr k = NULL, pv = NULL;
   num_t b, sc, l, t, u, s;
   size_t N = 0, end = 0, n0 = n;
   int status;
@@ -138,7 +163,8 @@ FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum
       ppo_clamp (sc, sc, t, u);
     }
   k = num_vec_new (n);
-  if (!k)
+  pv = num_vec_new (n);
+  if (!k || !pv)
     FAIL ("out of memory", RLREF_ENOMEM);
   for (size_t i = 0; i < n; i++)
     {
@@ -152,7 +178,14 @@ FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum
   /* every input has been read: outputs may now be written */
   for (size_t i = 0; i < n; i++)
     {
-      num_mul (t, b, AT (k, i));
+      if (c->mask_prefix ? i >= n0 : !ppo_in_mask (mask, i) && !c->keep_masked)
+        num_set_zero (AT (pv, i));              /* no penalty */
+      else
+        {
+          num_sub (l, AT (logp, i), AT (ref, i));
+          penalty (AT (pv, i), b, AT (k, i), l, c, u);
+        }
+      num_set (t, AT (pv, i));
       neg_nz (t, t);
       if (i == end)
         num_add (t, t, sc);
@@ -162,9 +195,9 @@ FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum
       if (kl)
         num_set (AT (kl, i), AT (k, i));
     }
+  TRY (num_sum (s, pv, n));
+  num_sub (t, sc, s);
   TRY (num_sum (s, k, n));
-  num_mul (t, b, s);
-  num_sub (t, sc, t);
   if (status == RLREF_SUCCESS && (!num_is_finite (s) || !num_is_finite (t)))
     FAIL ("the summed penalty overflows", RLREF_ERANGE);
   if (status == RLREF_SUCCESS && reward_sum)
@@ -173,6 +206,7 @@ FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum
     num_set (kl_sum, s);
 done:
   num_vec_free (k, n);
+  num_vec_free (pv, n);
   num_clear (b); num_clear (sc); num_clear (l); num_clear (t); num_clear (u); num_clear (s);
   return status;
 }

@@ -32,14 +32,20 @@ hypot2 (num_ptr r, num_srcptr a, num_srcptr b, num_ptr t)
 /* PPO-WHITEN: mu, std over the masked values, scale = sqrt(var + eps)
  * (TRL, verl masked_whiten), sqrt(max(var, eps)) (OpenRLHF), std + eps
  * (Stable-Baselines3); w = (A - mu)/scale (+ mu with shift_mean=False).
- * Where A - mu overflows binary64 it is formed from halves. */
+ * A - mu is formed against the exact mean sum/N held as mh + ml (mh the
+ * quotient of the rounded sum, ml the rest: the sum's rounding error and
+ * the division's remainder, both exact), not against mu rounded, which
+ * values within a few ulps of each other would cancel to nothing (2 - 2u,
+ * 2, 2: w_0 = -1.1547, not -0.5774 on one rounding of mu).  Where the sum
+ * or A - mu overflows binary64, A - mu is formed from halves. */
 int
 FN (ppo_whiten) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
                  num_srcptr values, const long *mask, size_t n,
                  const rlref_ppo_whiten_convention *c, num_srcptr eps)
 {
   num_ptr x = NULL;
-  num_t mu, sd, sc, se, d, t;
+  num_t mu, sd, sc, se, d, t, mh, ml;
+  int split;
   size_t N = 0, k = 0;
   int status;
   if (!whitened || !c)
@@ -51,14 +57,28 @@ FN (ppo_whiten) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
     return status;
   if (N <= (size_t) c->ddof)
     RLREF_ERROR ("too few masked values for the convention's ddof", RLREF_EDOM);
-  num_init (mu); num_init (sd); num_init (sc); num_init (se); num_init (d); num_init (t);
-  x = num_vec_new (N);
+  NUM_INIT (mu, sd, sc, se, d, t, mh, ml);
+  x = num_vec_new (N + 1);
   if (!x)
     FAIL ("out of memory", RLREF_ENOMEM);
   for (size_t i = 0; i < n; i++)
     if (ppo_in_mask (mask, i))
       num_set (AT (x, k++), AT (values, i));
   TRY (FN (mean) (mu, x, N));
+  /* mh + ml = sum/N: mh = s/N rounded, ml = (s - N mh + (sum - s))/N,
+   * s - N mh exact (fma: the remainder of a rounded quotient) */
+  TRY (num_sum (t, x, N));
+  split = status == RLREF_SUCCESS && num_is_finite (t);
+  if (split)
+    {
+      num_neg (AT (x, N), t);
+      TRY (num_sum (ml, x, N + 1));             /* sum - s, rounded once */
+      num_div_si (mh, t, (long) N);
+      num_set_si (d, -(long) N);
+      num_fma (t, d, mh, t);
+      num_add (ml, ml, t);
+      num_div_si (ml, ml, (long) N);
+    }
   if (c->bessel_f32 && c->ddof == 1)
     {
       /* TRL's and verl's masked_var: the ddof-0 variance times mask_sum /
@@ -100,7 +120,13 @@ FN (ppo_whiten) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
           num_set_zero (AT (whitened, i));
           continue;
         }
-      num_sub (d, AT (values, i), mu);
+      if (split)
+        {
+          num_sub (d, AT (values, i), mh);
+          num_sub (d, d, ml);
+        }
+      else
+        num_sub (d, AT (values, i), mu);
       if (num_is_finite (d))
         num_div (d, d, sc);
       else
@@ -128,7 +154,7 @@ FN (ppo_whiten) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
   if (scale)
     num_set (scale, sc);
 done:
-  num_vec_free (x, N);
-  num_clear (mu); num_clear (sd); num_clear (sc); num_clear (se); num_clear (d); num_clear (t);
+  num_vec_free (x, N + 1);
+  NUM_CLEAR (mu, sd, sc, se, d, t, mh, ml);
   return status;
 }

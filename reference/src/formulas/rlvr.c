@@ -161,14 +161,16 @@ done:
 /* ORM against PRM (000 sections 8.3, 10.2): a solution's score from its
  * step scores, min_k s_k, prod_k s_k, (1/n) sum_k s_k or s_n.  The
  * product keeps its binary exponent apart (a partial product of scores
- * above 1 may leave the range while the whole does not), and the sum is
+ * above 1 may leave the range while the whole does not), each factor
+ * scaled to [1/2, 1) first (a subnormal score would round the partial
+ * product to its few bits), and the sum is
  * exact, rounded once (on the scores scaled by 2^-2 when it overflows
  * while the mean may not). */
 int
 FN (prm_aggregate) (num_ptr score, num_srcptr steps, size_t n, enum rlref_prm_aggregation how)
 {
   num_ptr sc = NULL;
-  num_t t;
+  num_t t, m;
   long e = 0;
   int status = RLREF_SUCCESS;
   if (!score || !steps || n == 0)
@@ -186,15 +188,19 @@ FN (prm_aggregate) (num_ptr score, num_srcptr steps, size_t n, enum rlref_prm_ag
       break;
     case RLREF_PRM_PRODUCT:
       num_set_d (t, 1.0);
+      num_init (m);
       for (size_t k = 0; k < n; k++)
         {
-          long ek;
-          num_mul (t, t, AT (steps, k));
+          long ek = num_get_exp (AT (steps, k));
+          num_mul_2si (m, AT (steps, k), -ek);  /* exact, a subnormal too: |m| in [1/2, 1) */
+          num_mul (t, t, m);
+          e += ek;
           ek = num_get_exp (t);
           num_mul_2si (t, t, -ek);
           e += ek;
         }
-      num_mul_2si (t, t, e);
+      num_mul_2si (t, t, e);                    /* the one rounding to the range's end */
+      num_clear (m);
       break;
     case RLREF_PRM_MEAN:
       TRY (num_sum (t, steps, n));
