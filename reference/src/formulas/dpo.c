@@ -119,26 +119,65 @@ per_token (num_ptr a, num_srcptr logp, const long *n, size_t B)
     num_div_si (AT (a, i), AT (logp, i), n[i]);
 }
 
-/* Log-ratios lw = logp_w - ref_w, ll = logp_l - ref_l of pair i and
- *   D = lw - ll,  or  D = lw/max(n_w, 1) - ll/max(n_l, 1)  (per_token). */
-static void
-log_ratios (num_ptr lw, num_ptr ll, num_ptr D, size_t i, num_srcptr logp_w,
-            num_srcptr logp_l, num_srcptr ref_w, num_srcptr ref_l, const long *n_w,
-            const long *n_l, int per_token)
+/* The number of bits of a count n >= 1. */
+static long
+count_bits (long n)
 {
-  num_t t;
-  num_init (t);
+  long k = 0;
+  for (; n > 0; n >>= 1)
+    k++;
+  return k;
+}
+
+/* Log-ratios lw = logp_w - ref_w, ll = logp_l - ref_l of pair i (each
+ * rounded once: the implicit rewards) and their difference from the four
+ * log-probabilities, x4 and c4 four scratch scalars each:
+ *   D = logp_w - ref_w - logp_l + ref_l,  a sum of four rounded once, or
+ *   D = lw/n - ll/m = (m lw - n ll)/(n m),  n = max(n_w, 1), m = max(n_l, 1)
+ *   (per_token), the numerator a dot product of the four with the counts
+ *   rounded once (the counts scaled by 2^-k where it overflows binary64),
+ *   taken to [1/2, 1) by a power of two before the divisions by n and m so
+ *   that neither underflows.
+ * lw - ll of the rounded lw, ll loses logp_w beside ref_w = 1e308 (D = 0
+ * for logp_w - logp_l = -1e6). */
+static int
+log_ratios (num_ptr lw, num_ptr ll, num_ptr D, num_ptr x4, num_ptr c4, size_t i,
+            num_srcptr logp_w, num_srcptr logp_l, num_srcptr ref_w, num_srcptr ref_l,
+            const long *n_w, const long *n_l, int per_token)
+{
+  long n, m, k = 0, e;
+  int status;
   num_sub (lw, AT (logp_w, i), AT (ref_w, i));
   num_sub (ll, AT (logp_l, i), AT (ref_l, i));
-  if (per_token)
+  num_set (AT (x4, 0), AT (logp_w, i));
+  num_neg (AT (x4, 1), AT (ref_w, i));
+  num_neg (AT (x4, 2), AT (logp_l, i));
+  num_set (AT (x4, 3), AT (ref_l, i));
+  if (!per_token)
+    return num_sum (D, x4, 4);
+  n = clamped (n_w[i]);
+  m = clamped (n_l[i]);
+  for (;;)
     {
-      num_div_si (D, lw, clamped (n_w[i]));
-      num_div_si (t, ll, clamped (n_l[i]));
-      num_sub (D, D, t);
+      num_set_si (AT (c4, 0), m);
+      num_mul_2si (AT (c4, 0), AT (c4, 0), -k);
+      num_set (AT (c4, 1), AT (c4, 0));
+      num_set_si (AT (c4, 2), n);
+      num_mul_2si (AT (c4, 2), AT (c4, 2), -k);
+      num_set (AT (c4, 3), AT (c4, 2));
+      status = num_dot (D, x4, c4, 4);
+      if (status || num_is_finite (D) || k > 0)
+        break;
+      k = count_bits (n) + count_bits (m) + 2;  /* |m lw - n ll| < 2^(k + 1024) */
     }
-  else
-    num_sub (D, lw, ll);
-  num_clear (t);
+  if (status || num_is_zero (D) || !num_is_finite (D))
+    return status;
+  e = num_get_exp (D);
+  num_mul_2si (D, D, -e);
+  num_div_si (D, D, n);
+  num_div_si (D, D, m);
+  num_mul_2si (D, D, e + k);
+  return RLREF_SUCCESS;
 }
 
 /* The loss l and its derivative g = dl/dD of one pair, b the effective
@@ -147,7 +186,7 @@ log_ratios (num_ptr lw, num_ptr ll, num_ptr D, size_t i, num_srcptr logp_w,
  *   hinge    l = max(0, 1 - z)                     g = -b if 1 - z > 0, else 0
  *   cdpo     l = (1-e) softplus(-z) + e softplus(z) g = b [e sigma(z) - (1-e) sigma(-z)]
  *   robust   l = [(1-e) softplus(-z) - e softplus(z)]/(1 - 2e)
- *                                                  g = -b [(1-e) sigma(-z) + e sigma(z)]/(1 - 2e)
+ *                                                  g = -([(1-e) sigma(-z) + e sigma(z)]/(1 - 2e)) b
  *   ipo      l = (D - q)^2                         g = 2 (D - q)
  * (-log sigma(x) = softplus(-x); robust DPO subtracts the flipped term.) */
 static int
@@ -200,12 +239,12 @@ pair_loss (num_ptr l, num_ptr g, num_srcptr D, num_srcptr z, enum rlref_dpo_form
         {
           num_sub (l, a, s);
           num_add (g, t, w);
-          num_mul (g, g, b);
-          num_neg (g, g);
           num_mul_2si (a, e, 1);
           num_d_sub (a, 1.0, a);                /* 1 - 2e */
           num_div (l, l, a);
           num_div (g, g, a);
+          num_mul (g, g, b);                    /* b last: b/2 may underflow */
+          num_neg (g, g);
         }
       break;
     case RLREF_DPO_IPO:
@@ -233,7 +272,7 @@ FN (dpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                const long *n_w, const long *n_l, size_t B,
                const rlref_dpo_convention *c, num_srcptr beta, num_srcptr eps)
 {
-  num_ptr lw = NULL, ll = NULL, D = NULL;
+  num_ptr lw = NULL, ll = NULL, D = NULL, x4 = NULL, c4;
   num_t bt, b, e, q, z, l, g, sum;
   int status, smooth;
   if (!loss || !c)
@@ -275,13 +314,17 @@ FN (dpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
   lw = num_vec_new (B);
   ll = num_vec_new (B);
   D = num_vec_new (B);
-  if (!lw || !ll || !D)
+  x4 = num_vec_new (8);
+  if (!lw || !ll || !D || !x4)
     FAIL ("out of memory", RLREF_ENOMEM);
+  c4 = AT (x4, 4);
   for (size_t i = 0; i < B; i++)
     {
-      log_ratios (AT (lw, i), AT (ll, i), AT (D, i), i, logp_w, logp_l, ref_w, ref_l, n_w, n_l,
-                  c->per_token);
+      TRY (log_ratios (AT (lw, i), AT (ll, i), AT (D, i), x4, c4, i, logp_w, logp_l, ref_w,
+                       ref_l, n_w, n_l, c->per_token));
       num_mul (z, b, AT (D, i));
+      if (!num_is_finite (AT (lw, i)) || !num_is_finite (AT (ll, i)))
+        FAIL ("a log-ratio overflows", RLREF_ERANGE);
       if (!num_is_finite (AT (D, i)) || (c->form != RLREF_DPO_IPO && !num_is_finite (z)))
         FAIL ("the log-ratio difference overflows", RLREF_ERANGE);
     }
@@ -317,6 +360,7 @@ done:
   num_vec_free (lw, B);
   num_vec_free (ll, B);
   num_vec_free (D, B);
+  num_vec_free (x4, 8);
   num_clear (bt); num_clear (b); num_clear (e); num_clear (q); num_clear (z); num_clear (l);
   num_clear (g); num_clear (sum);
   return status;
@@ -333,7 +377,7 @@ FN (dpo_grad) (num_ptr weight, num_ptr grad_w, num_ptr grad_l,
                num_srcptr logp_w, num_srcptr logp_l, num_srcptr ref_w, num_srcptr ref_l,
                size_t B, int beta_squared, num_srcptr beta)
 {
-  num_ptr D = NULL;
+  num_ptr D = NULL, x4 = NULL, c4;
   num_t b, z, lw, ll, w, g;
   int status;
   status = check_batch (B, logp_w, logp_l, ref_w, ref_l, 4);
@@ -347,12 +391,17 @@ FN (dpo_grad) (num_ptr weight, num_ptr grad_w, num_ptr grad_l,
   else
     num_set (b, beta);
   D = num_vec_new (B);
-  if (!D)
+  x4 = num_vec_new (8);
+  if (!D || !x4)
     FAIL ("out of memory", RLREF_ENOMEM);
+  c4 = AT (x4, 4);
   for (size_t i = 0; i < B; i++)
     {
-      log_ratios (lw, ll, AT (D, i), i, logp_w, logp_l, ref_w, ref_l, NULL, NULL, 0);
+      TRY (log_ratios (lw, ll, AT (D, i), x4, c4, i, logp_w, logp_l, ref_w, ref_l, NULL, NULL,
+                       0));
       num_mul (z, b, AT (D, i));
+      if (!num_is_finite (lw) || !num_is_finite (ll))
+        FAIL ("a log-ratio overflows", RLREF_ERANGE);
       if (!num_is_finite (AT (D, i)) || !num_is_finite (z))
         FAIL ("the log-ratio difference overflows", RLREF_ERANGE);
     }
@@ -372,6 +421,7 @@ FN (dpo_grad) (num_ptr weight, num_ptr grad_w, num_ptr grad_l,
     }
 done:
   num_vec_free (D, B);
+  num_vec_free (x4, 8);
   num_clear (b); num_clear (z); num_clear (lw); num_clear (ll); num_clear (w); num_clear (g);
   return status;
 }
