@@ -1069,6 +1069,37 @@ END_TEST
  * B = 1), which the MPFR gradient at logp_w = -2^-400 approaches to its
  * 77 digits.  A rejected log-probability of 0, a positive one, lambda < 0
  * and a count 0 are refused (EDOM). */
+/* A chosen mean a_w = -2^-445 beside a_l = -2: L = lo(a_w) - lo(a_l) = 310.3,
+ * where exp of the rounded L is up to 128 ulp off e^{-L}; the loss
+ * lambda log1p(e^{-L}) and grad_l = lambda sigma(-L)/(1 - e^{a_l})/n_l take
+ * e^{-L} = expm1(-a_w)/expm1(-a_l) (150 ulp off before).  Within 16 eps
+ * of the definitions at 512 bits. */
+START_TEST (test_orpo_large_log_odds)
+{
+  double pw = -0x1p-443, pl = -12, lambda = 0.25, l, ls, gw, gl, lo;
+  long nw = 4, nl = 6;
+  mpfr_t L, t, want;
+  TU_OK (rlref_orpo_loss_d (&l, &ls, &gw, &gl, &lo, NULL, NULL, NULL, &pw, &pl, &nw, &nl, 1,
+                            RLREF_NLL_TOKEN_MEAN, &lambda));
+  mpfr_inits2 (REF_PREC, L, t, want, (mpfr_ptr) 0);
+  ref_log_odds (L, pw, nw);
+  ref_log_odds (t, pl, nl);
+  mpfr_sub (L, L, t, MPFR_RNDN);
+  TU_ASSERT_REL (lo, mpfr_get_d (L, MPFR_RNDN), TU_TOL0);
+  mpfr_neg (t, L, MPFR_RNDN);
+  ref_softplus (want, t);
+  mpfr_mul_d (want, want, lambda, MPFR_RNDN);
+  TU_ASSERT_REL (ls, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  ref_sigmoid (want, t);                        /* sigma(-L) */
+  mpfr_set_si (t, -2, MPFR_RNDN);
+  mpfr_expm1 (t, t, MPFR_RNDN);
+  mpfr_div (want, want, t, MPFR_RNDN);
+  mpfr_mul_d (want, want, -lambda / nl, MPFR_RNDN);  /* lambda/6 exact enough: 1 rounding */
+  TU_ASSERT_REL (gl, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  mpfr_clears (L, t, want, (mpfr_ptr) 0);
+}
+END_TEST
+
 START_TEST (test_orpo_edges)
 {
   double pw = -1e-10, pl = -3, zero = 0.0, pos = 0.5, lambda = 0.1, negl = -0.1;
@@ -1214,6 +1245,7 @@ dpo_suite (void)
   tcase_add_test (tc, test_simpo);
   tcase_add_test (tc, test_orpo);
   tcase_add_test (tc, test_orpo_edges);
+  tcase_add_test (tc, test_orpo_large_log_odds);
   tcase_add_test (tc, test_orpo_f32);
   suite_add_tcase (s, tc);
 

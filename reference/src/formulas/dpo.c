@@ -10,6 +10,7 @@
  * share storage with an input of the same length.  Binary64 gives ERANGE
  * where an intermediate that the loss needs (D, beta D) overflows; MPFR's
  * exponent range holds every one of them. */
+#include <float.h>
 #include <stdlib.h>
 #include "rlref/num.h"
 #include "rlref/primitives.h"
@@ -665,7 +666,13 @@ log_odds_of (num_ptr lo, num_srcptr a)
  *   dl/da_l =  lambda sigma(-L)/(1 - e^{a_l}),
  * since d lo/da = 1/(1 - e^a) and (1 - e^{a_w}) (1 + e^L) = (1 - e^{a_w})
  * + e^{a_w - lo(a_l)}: the first form is finite at a_w = 0 (the one-sided
- * limit -lambda e^{lo(a_l)}), where sigma(-L) = 0 and 1 - e^{a_w} = 0. */
+ * limit -lambda e^{lo(a_l)}), where sigma(-L) = 0 and 1 - e^{a_w} = 0.
+ * e^{-lo(a)} = e^{-a} - 1 = expm1(-a), so for L > 0 (where softplus(-L)
+ * and sigma(-L) are about e^{-L}) e^{-L} = r = expm1(-a_w)/expm1(-a_l),
+ * softplus(-L) = log1p(r), sigma(-L) = r/(1 + r), and e^{a_w - lo(a_l)}
+ * = e^{a_w} expm1(-a_l): a quotient and a product, where exp of the
+ * rounded L (L = 310 from a_w = -2^-445) would be 128 ulp off; the forms
+ * in L where these overflow (or e^{a_w} is below DBL_MIN). */
 int
 FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                 num_ptr log_odds, num_ptr nll, num_ptr reward_w, num_ptr reward_l,
@@ -673,8 +680,8 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                 size_t B, enum rlref_nll_mean nll_mean, num_srcptr lambda)
 {
   num_ptr aw = NULL, al = NULL, L = NULL, dn = NULL;
-  num_t lam, low, lol, l, s, t, sum, m;
-  int status;
+  num_t lam, low, lol, l, s, t, sum, m, ew, el, r;
+  int status, quot;
   if (!loss)
     RLREF_ERROR ("loss missing", RLREF_EINVAL);
   if (nll_mean != RLREF_NLL_TOKEN_MEAN && nll_mean != RLREF_NLL_SEQ_MEAN)
@@ -693,7 +700,7 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                      RLREF_EDOM);
     }
   num_init (lam); num_init (low); num_init (lol); num_init (l); num_init (s); num_init (t);
-  num_init (sum); num_init (m);
+  num_init (sum); num_init (m); num_init (ew); num_init (el); num_init (r);
   num_set (lam, lambda);
   aw = num_vec_new (B);
   al = num_vec_new (B);
@@ -716,13 +723,30 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
   sft_nll (m, dn, logp_w, n_w, B, nll_mean);
   for (size_t i = 0; i < B && status == RLREF_SUCCESS; i++)
     {
+      num_d_sub (t, 0.0, AT (aw, i));           /* +0 at a_w = 0 */
+      num_expm1 (ew, t);                        /* e^{-lo(a_w)} */
+      num_d_sub (t, 0.0, AT (al, i));
+      num_expm1 (el, t);                        /* e^{-lo(a_l)} */
+      quot = num_sgn (AT (L, i)) > 0 && num_is_finite (ew) && num_is_finite (el);
       num_neg (t, AT (L, i));
-      KEEP (FN (softplus) (l, t));              /* -log sigma(L) */
+      if (quot)
+        {
+          num_div (r, ew, el);                  /* e^{-L} */
+          num_log1p (l, r);
+        }
+      else
+        KEEP (FN (softplus) (l, t));            /* -log sigma(L) */
       num_mul (l, l, lam);
       num_add (sum, sum, l);
       if (grad_l)
         {
-          KEEP (FN (sigmoid) (s, t));           /* sigma(-L) */
+          if (quot)
+            {
+              num_add_d (s, r, 1.0);
+              num_div (s, r, s);
+            }
+          else
+            KEEP (FN (sigmoid) (s, t));         /* sigma(-L) */
           num_expm1 (t, AT (al, i));
           num_neg (t, t);                       /* 1 - e^{a_l} > 0 */
           num_div (s, s, t);
@@ -732,9 +756,15 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
         }
       if (grad_w)
         {
-          KEEP (log_odds_of (lol, AT (al, i)));
-          num_sub (t, AT (aw, i), lol);
-          num_exp (t, t);                       /* e^{a_w - lo(a_l)} */
+          num_exp (t, AT (aw, i));
+          if (num_is_finite (el) && num_cmp_d (t, DBL_MIN) >= 0)
+            num_mul (t, t, el);                 /* e^{a_w - lo(a_l)} */
+          else
+            {
+              KEEP (log_odds_of (lol, AT (al, i)));
+              num_sub (t, AT (aw, i), lol);
+              num_exp (t, t);
+            }
           num_expm1 (s, AT (aw, i));
           num_sub (t, t, s);                    /* + (1 - e^{a_w}) */
           num_div (s, lam, t);
@@ -760,7 +790,7 @@ done:
   num_vec_free (L, B);
   num_vec_free (dn, B);
   num_clear (lam); num_clear (low); num_clear (lol); num_clear (l); num_clear (s); num_clear (t);
-  num_clear (sum); num_clear (m);
+  num_clear (sum); num_clear (m); num_clear (ew); num_clear (el); num_clear (r);
   return status;
 }
 
