@@ -216,9 +216,11 @@ rlref_orpo_loss_batch (double *loss, double *restrict losses, double *restrict g
       double ew = expm1 (0.0 - aw), el = expm1 (0.0 - al), r = ew / el;
       int quot = Lo > 0.0 && isfinite (ew) && isfinite (el);
       double l = (quot ? log1p (r) : softplus_l (t, log1p (E))) * lambda;
-      /* al = 0 also where pl = 0 */
+      /* al = 0 also where pl = 0; a mean within 2^-60 of 0 (the reference's
+         tiny means, taken from logp and n) is left to the reference */
       bad |= !isfinite (pw) | !isfinite (pl) | (n_w[i] < 1) | (n_l[i] < 1) | (pw > 0.0)
-        | (pl > 0.0) | (al == 0.0);
+        | (pl > 0.0) | (al == 0.0) | (pw != 0.0 && fabs (aw) < 0x1p-60)
+        | (fabs (al) < 0x1p-60);
       sw += tok ? pw : aw;
       sum += l;
       if (grad_l)

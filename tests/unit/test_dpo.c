@@ -1100,6 +1100,35 @@ START_TEST (test_orpo_large_log_odds)
 }
 END_TEST
 
+/* Tiny per-token means (subnormal in binary64): a_w = -2^-1062/5 and
+ * a_l = -2^-1060/3 give lo(a) = -log(-a) + O(a), so L = log(20/3), e^{-L}
+ * = 3/20, the loss term lambda log(23/20), sigma(-L) = 3/23; with the two
+ * exchanged L = -log(20/3), the term lambda log(23/3).  (Before: the
+ * subnormal quotients, 2^-13 relative, gave L 1e-4 off, and a_l = 0 from
+ * -2^-1074/4 was ERANGE.)  Within 16 eps. */
+START_TEST (test_orpo_tiny_means)
+{
+  double pw = -0x1p-1062, pl = -0x1p-1060, lambda = 0.5, l, ls, gw, gl, lo;
+  long nw = 5, nl = 3;
+  TU_OK (rlref_orpo_loss_d (&l, &ls, &gw, &gl, &lo, NULL, NULL, NULL, &pw, &pl, &nw, &nl, 1,
+                            RLREF_NLL_TOKEN_MEAN, &lambda));
+  TU_ASSERT_REL (lo, log (20.0 / 3), TU_TOL1);
+  TU_ASSERT_REL (ls, lambda * log (23.0 / 20), TU_TOL1);
+  TU_OK (rlref_orpo_loss_d (&l, &ls, &gw, &gl, &lo, NULL, NULL, NULL, &pl, &pw, &nl, &nw, 1,
+                            RLREF_NLL_TOKEN_MEAN, &lambda));
+  TU_ASSERT_REL (lo, -log (20.0 / 3), TU_TOL1);
+  TU_ASSERT_REL (ls, lambda * log (23.0 / 3), TU_TOL1);
+  pl = -0x1p-1074;
+  nl = 4;
+  pw = -1;
+  nw = 1;
+  TU_OK (rlref_orpo_loss_d (&l, &ls, NULL, NULL, &lo, NULL, NULL, NULL, &pw, &pl, &nw, &nl, 1,
+                            RLREF_NLL_TOKEN_MEAN, &lambda));
+  /* lo(-1) - lo(-2^-1076) = -1 - log(1 - e^-1) + log(2^-1076) */
+  TU_ASSERT_REL (lo, -1 - log1p (-exp (-1.0)) - 1076 * log (2.0), TU_TOL1);
+}
+END_TEST
+
 START_TEST (test_orpo_edges)
 {
   double pw = -1e-10, pl = -3, zero = 0.0, pos = 0.5, lambda = 0.1, negl = -0.1;
@@ -1246,6 +1275,7 @@ dpo_suite (void)
   tcase_add_test (tc, test_orpo);
   tcase_add_test (tc, test_orpo_edges);
   tcase_add_test (tc, test_orpo_large_log_odds);
+  tcase_add_test (tc, test_orpo_tiny_means);
   tcase_add_test (tc, test_orpo_f32);
   suite_add_tcase (s, tc);
 

@@ -659,6 +659,60 @@ log_odds_of (num_ptr lo, num_srcptr a)
   return status;
 }
 
+/* expm1(-a) = e^{-lo(a)} = m 2^k for a per-token mean a = logp/n <= 0;
+ * returns 1 where a is tiny: logp != 0 and |a| < 2^-60, where binary64's
+ * a may be subnormal (or 0) and m = ((-logp 2^-k)/n) (expm1(-a)/(-a)), k
+ * the binary exponent of logp, is not (the factor is 1 in binary64
+ * there); elsewhere m = expm1(-a), k = 0 (+0 at a = 0). */
+static int
+neg_expm1_scaled (num_ptr m, long *k, num_srcptr a, num_srcptr logp, long n)
+{
+  num_t u, g;
+  int tiny;
+  NUM_INIT (u, g);
+  num_abs (u, a);
+  tiny = !num_is_zero (logp) && num_cmp_d (u, 0x1p-60) < 0;
+  num_d_sub (u, 0.0, a);                        /* -a, +0 at a = 0 */
+  *k = 0;
+  if (!tiny)
+    num_expm1 (m, u);
+  else
+    {
+      *k = num_get_exp (logp);
+      num_mul_2si (m, logp, -*k);
+      num_neg (m, m);
+      num_div_si (m, m, n);
+      if (!num_is_zero (u))
+        {
+          num_expm1 (g, u);
+          num_div (g, g, u);
+          num_mul (m, m, g);
+        }
+    }
+  NUM_CLEAR (u, g);
+  return tiny;
+}
+
+/* lo(a) of a per-token mean, m 2^k = expm1(-a) as neg_expm1_scaled gives
+ * it: log_odds_of (a), or where a is tiny lo(a) = -log(expm1(-a)) =
+ * -(log m + k log 2). */
+static int
+log_odds_scaled (num_ptr lo, num_srcptr a, num_srcptr m, long k, int tiny)
+{
+  num_t t;
+  if (!tiny)
+    return log_odds_of (lo, a);
+  num_init (t);
+  num_set_si (t, 2);
+  num_log (t, t);
+  num_mul_si (t, t, k);
+  num_log (lo, m);
+  num_add (lo, lo, t);
+  num_neg (lo, lo);
+  num_clear (t);
+  return RLREF_SUCCESS;
+}
+
 /* DPO-ORPO (ORPO's odds ratio on per-token means a = logp/n):
  *   L_i = lo(a_w,i) - lo(a_l,i),  l_i = lambda softplus(-L_i),
  *   loss = nll + (1/B) sum_i l_i,
@@ -672,7 +726,11 @@ log_odds_of (num_ptr lo, num_srcptr a)
  * softplus(-L) = log1p(r), sigma(-L) = r/(1 + r), and e^{a_w - lo(a_l)}
  * = e^{a_w} expm1(-a_l): a quotient and a product, where exp of the
  * rounded L (L = 310 from a_w = -2^-445) would be 128 ulp off; the forms
- * in L where these overflow (or e^{a_w} is below DBL_MIN). */
+ * in L where these overflow (or e^{a_w} is below DBL_MIN).  A tiny mean
+ * (neg_expm1_scaled: within 2^-60 of 0, subnormal or 0 in binary64) enters
+ * as expm1(-a) = m 2^k: lo(a) = -(log m + k log 2), r = (m_w/m_l)
+ * 2^(k_w - k_l), 1 - e^{a_l} = e^{a_l} m_l 2^k_l, and dl/da_w = -lambda
+ * e^{-a_w}/(expm1(-a_w) + expm1(-a_l)), each power of two applied last. */
 int
 FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                 num_ptr log_odds, num_ptr nll, num_ptr reward_w, num_ptr reward_l,
@@ -680,8 +738,9 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                 size_t B, enum rlref_nll_mean nll_mean, num_srcptr lambda)
 {
   num_ptr aw = NULL, al = NULL, L = NULL, dn = NULL;
-  num_t lam, low, lol, l, s, t, sum, m, ew, el, r;
-  int status, quot;
+  num_t lam, low, lol, l, s, t, sum, m, ew, el, r, q;
+  long kw, kl;
+  int status, quot, tw, tl;
   if (!loss)
     RLREF_ERROR ("loss missing", RLREF_EINVAL);
   if (nll_mean != RLREF_NLL_TOKEN_MEAN && nll_mean != RLREF_NLL_SEQ_MEAN)
@@ -700,7 +759,7 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                      RLREF_EDOM);
     }
   num_init (lam); num_init (low); num_init (lol); num_init (l); num_init (s); num_init (t);
-  num_init (sum); num_init (m); num_init (ew); num_init (el); num_init (r);
+  num_init (sum); num_init (m); num_init (ew); num_init (el); num_init (r); num_init (q);
   num_set (lam, lambda);
   aw = num_vec_new (B);
   al = num_vec_new (B);
@@ -712,10 +771,10 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
   per_token (al, logp_l, n_l, B);
   for (size_t i = 0; i < B && status == RLREF_SUCCESS; i++)
     {
-      if (num_is_zero (AT (al, i)))
-        FAIL ("the rejected per-token log-probability underflows", RLREF_ERANGE);
-      KEEP (log_odds_of (low, AT (aw, i)));
-      KEEP (log_odds_of (lol, AT (al, i)));
+      tw = neg_expm1_scaled (ew, &kw, AT (aw, i), AT (logp_w, i), n_w[i]);
+      tl = neg_expm1_scaled (el, &kl, AT (al, i), AT (logp_l, i), n_l[i]);
+      KEEP (log_odds_scaled (low, AT (aw, i), ew, kw, tw));
+      KEEP (log_odds_scaled (lol, AT (al, i), el, kl, tl));
       num_sub (AT (L, i), low, lol);
     }
   if (status)
@@ -723,15 +782,14 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
   sft_nll (m, dn, logp_w, n_w, B, nll_mean);
   for (size_t i = 0; i < B && status == RLREF_SUCCESS; i++)
     {
-      num_d_sub (t, 0.0, AT (aw, i));           /* +0 at a_w = 0 */
-      num_expm1 (ew, t);                        /* e^{-lo(a_w)} */
-      num_d_sub (t, 0.0, AT (al, i));
-      num_expm1 (el, t);                        /* e^{-lo(a_l)} */
+      tw = neg_expm1_scaled (ew, &kw, AT (aw, i), AT (logp_w, i), n_w[i]);
+      tl = neg_expm1_scaled (el, &kl, AT (al, i), AT (logp_l, i), n_l[i]);
       quot = num_sgn (AT (L, i)) > 0 && num_is_finite (ew) && num_is_finite (el);
       num_neg (t, AT (L, i));
       if (quot)
         {
-          num_div (r, ew, el);                  /* e^{-L} */
+          num_div (q, ew, el);
+          num_mul_2si (r, q, kw - kl);          /* e^{-L} */
           num_log1p (l, r);
         }
       else
@@ -740,21 +798,50 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
       num_add (sum, sum, l);
       if (grad_l)
         {
+          long x = 0;
           if (quot)
             {
               num_add_d (s, r, 1.0);
-              num_div (s, r, s);
+              num_div (s, q, s);                /* sigma(-L) 2^-(kw - kl) */
+              x = kw - kl;
             }
           else
             KEEP (FN (sigmoid) (s, t));         /* sigma(-L) */
-          num_expm1 (t, AT (al, i));
-          num_neg (t, t);                       /* 1 - e^{a_l} > 0 */
+          if (tl)
+            {
+              num_exp (t, AT (al, i));
+              num_mul (t, t, el);               /* (1 - e^{a_l}) 2^-kl */
+              x -= kl;
+            }
+          else
+            {
+              num_expm1 (t, AT (al, i));
+              num_neg (t, t);                   /* 1 - e^{a_l} > 0 */
+            }
           num_div (s, s, t);
           num_mul (s, s, lam);
           num_div_si (s, s, (long) B);
-          num_div_si (AT (grad_l, i), s, n_l[i]);
+          num_div_si (s, s, n_l[i]);
+          num_mul_2si (AT (grad_l, i), s, x);
         }
-      if (grad_w)
+      if (grad_w && (tw || tl) && num_is_finite (ew) && num_is_finite (el))
+        {
+          /* -lambda e^{-a_w}/(e^{-lo(a_w)} + e^{-lo(a_l)}), the sum 2^x t */
+          long x = kw > kl ? kw : kl;
+          num_mul_2si (t, ew, kw - x);
+          num_mul_2si (s, el, kl - x);
+          num_add (t, t, s);
+          num_d_sub (s, 0.0, AT (aw, i));
+          num_exp (s, s);
+          num_div (s, s, t);
+          num_mul (s, s, lam);
+          num_neg (s, s);
+          num_div_si (s, s, (long) B);
+          num_div_si (s, s, n_w[i]);
+          num_mul_2si (s, s, -x);
+          num_add (AT (grad_w, i), s, AT (dn, i));
+        }
+      else if (grad_w)
         {
           num_exp (t, AT (aw, i));
           if (num_is_finite (el) && num_cmp_d (t, DBL_MIN) >= 0)
@@ -790,7 +877,7 @@ done:
   num_vec_free (L, B);
   num_vec_free (dn, B);
   num_clear (lam); num_clear (low); num_clear (lol); num_clear (l); num_clear (s); num_clear (t);
-  num_clear (sum); num_clear (m); num_clear (ew); num_clear (el); num_clear (r);
+  num_clear (sum); num_clear (m); num_clear (ew); num_clear (el); num_clear (r); num_clear (q);
   return status;
 }
 
