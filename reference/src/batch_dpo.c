@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stddef.h>
 #include "rlref/batch.h"
+#include "rlref/num.h"
 #include "batch_threads.h"
 
 /* With SLEEF (-DRLREF_HAVE_SLEEF, linked with -lsleef), the sigmoid loss
@@ -40,13 +41,71 @@ clamped (long n)
   return n < 1 ? 1.0 : (double) n;
 }
 
-/* x, the log-ratio difference of pair i (rlref/dpo.h):
- *   D = (lw - ll)  or  lw/max(n_w, 1) - ll/max(n_l, 1),
- * lw = logp_w - ref_w, ll = logp_l - ref_l. */
+/* x - y when it is exact (and finite), else NaN: the error term of
+ * Knuth's two-sum is zero. */
 static inline double
-pair_D (double lw, double ll, const long *n_w, const long *n_l, size_t i, int per_token)
+exact_sub (double x, double y)
 {
-  return per_token ? lw / clamped (n_w[i]) - ll / clamped (n_l[i]) : lw - ll;
+  double s = x - y, v = s - x;
+  double err = (x - (s - v)) + (-y - v);
+  return isfinite (s) && err == 0.0 ? s : NAN;
+}
+
+/* The number of bits of a count n >= 1, as the reference's count_bits. */
+static inline long
+count_bits (long n)
+{
+  long k = 0;
+  for (; n > 0; n >>= 1)
+    k++;
+  return k;
+}
+
+/* The log-ratio difference of pair i, as the reference's log_ratios
+ * (src/formulas/dpo.c):
+ *   D = pw - rw - pl + rl  rounded once, or (per_token)
+ *   D = (m lw - n ll)/(n m),  n = max(n_w, 1), m = max(n_l, 1),
+ * the numerator rounded once (over the counts scaled by 2^-k where it
+ * overflows), then f = N 2^-e in [1/2, 1), D = ((f/n)/m) 2^(e + k).
+ * Where lw = pw - rw and ll = pl - rl are exact, and (per_token) so are
+ * m lw and n ll, lw - ll (m lw - n ll) is that rounded sum; elsewhere,
+ * and for a zero (its sign), the exact accumulator (rlref_num_sum_d,
+ * rlref_num_dot_d) as in the reference. */
+static double
+pair_D (double pw, double rw, double pl, double rl, const long *n_w, const long *n_l, size_t i,
+        int per_token)
+{
+  double x4[4] = { pw, -rw, -pl, rl }, c4[4];
+  double lw = exact_sub (pw, rw), ll = exact_sub (pl, rl), N = NAN, n, m;
+  long k = 0;
+  int e;
+  if (!per_token)
+    {
+      double d = lw - ll;
+      return isfinite (d) && d != 0.0 ? d : rlref_num_sum_d (x4, 4);
+    }
+  n = (double) (n_w[i] < 1 ? 1 : n_w[i]);
+  m = (double) (n_l[i] < 1 ? 1 : n_l[i]);
+  if (isfinite (lw) && isfinite (ll))
+    {
+      double a = m * lw, b = n * ll;
+      if (isfinite (a) && isfinite (b) && fma (m, lw, -a) == 0.0 && fma (n, ll, -b) == 0.0)
+        N = a - b;
+    }
+  if (!isfinite (N) || N == 0.0)
+    for (;;)
+      {
+        c4[0] = c4[1] = ldexp (m, (int) -k);
+        c4[2] = c4[3] = ldexp (n, (int) -k);
+        N = rlref_num_dot_d (x4, c4, 4);
+        if (isfinite (N) || k > 0)
+          break;
+        k = count_bits (n_w[i] < 1 ? 1 : n_w[i]) + count_bits (n_l[i] < 1 ? 1 : n_l[i]) + 2;
+      }
+  if (N == 0.0 || !isfinite (N))
+    return N;
+  N = frexp (N, &e);
+  return ldexp (N / n / m, e + (int) k);
 }
 
 /* The reference's checks, in its order: NULL arguments and an empty batch
@@ -79,9 +138,10 @@ check_inputs (const double *const v[4], const long *n_w, const long *n_l, size_t
       nan[3] |= !isfinite (rl);
       if (pt && have_counts)
         counts |= (n_w[i] < 0) | (n_l[i] < 0);
-      D = have_counts ? pair_D (pw - rw, pl - rl, n_w, n_l, i, pt) : 0.0;
+      D = have_counts ? pair_D (pw, rw, pl, rl, n_w, n_l, i, pt) : 0.0;
       z = b * D;
-      range |= (!isfinite (D)) | (!ipo & !isfinite (z));
+      range |= (!isfinite (pw - rw)) | (!isfinite (pl - rl)) | (!isfinite (D))
+        | (!ipo & !isfinite (z));
     }
   for (int j = 0; j < 4; j++)
     if (nan[j])
@@ -119,7 +179,7 @@ check_inputs (const double *const v[4], const long *n_w, const long *n_l, size_t
  *   hinge    l = 1 - z if > 0, else 0                  g = -b, or 0
  *   cdpo     l = (1-e) softplus(t) + e softplus(z)     g = (e sigma(z) - (1-e) sigma(t)) b
  *   robust   l = ((1-e) softplus(t) - e softplus(z))/(1 - 2e)
- *            g = -(((1-e) sigma(t) + e sigma(z)) b)/(1 - 2e)
+ *            g = -((((1-e) sigma(t) + e sigma(z))/(1 - 2e)) b)
  *   ipo      l = (D - 1/(2b))^2                        g = 2 (D - 1/(2b))
  * then dloss/dlogp_w = g/B (/n_w), dloss/dlogp_l = -(g/B (/n_l)),
  * loss = (sum_i l_i)/B, rewards beta lw, beta ll. */
@@ -155,7 +215,8 @@ rlref_dpo_loss_batch (double *loss, double *restrict losses, double *restrict gr
   for (size_t i = 0; i < B; i++)
     {
       double lw = logp_w[i] - ref_w[i], ll = logp_l[i] - ref_l[i];
-      double D = pair_D (lw, ll, n_w, n_l, i, pt), z = b * D, t = -z;
+      double D = pair_D (logp_w[i], ref_w[i], logp_l[i], ref_l[i], n_w, n_l, i, pt);
+      double z = b * D, t = -z;
       double l, g;
       if (form == RLREF_DPO_SIGMOID || form == RLREF_DPO_CDPO || form == RLREF_DPO_ROBUST)
         {
@@ -179,7 +240,7 @@ rlref_dpo_loss_batch (double *loss, double *restrict losses, double *restrict gr
               else
                 {
                   l = (a - s) / den;
-                  g = -((st + sz) * b) / den;
+                  g = -(((st + sz) / den) * b);
                 }
             }
         }

@@ -15,6 +15,7 @@
  * pass of its own.  When a check fails, the reference itself is called
  * with the same arguments: it names the status (and, were it to succeed,
  * writes every output).  Only that call allocates. */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include "rlref/batch.h"
@@ -178,6 +179,10 @@ reference:
  *   L_i = lo(a_w) - lo(a_l),  l_i = softplus(-L_i) lambda,
  *   grad_l,i = (((sigma(-L_i)/(-expm1(a_l))) lambda)/B)/n_l,
  *   grad_w,i = ((-(lambda/(e^(a_w - lo(a_l)) - expm1(a_w))))/B)/n_w + dnll_i,
+ * as the reference forms them: for L > 0, e^{-L} = r = expm1(-a_w)/expm1(-a_l),
+ * softplus(-L) = log1p(r), sigma(-L) = r/(r + 1) where both are finite, and
+ * e^(a_w - lo(a_l)) = e^{a_w} expm1(-a_l) where that is finite and
+ * e^{a_w} >= DBL_MIN;
  *   token mean: N = sum_i n_w,i, nll = -(sum_i logp_w,i)/N, dnll_i = -1/N;
  *   seq mean:   N = B, nll = -(sum_i a_w,i)/N, dnll_i = -1/(N n_w,i);
  *   loss = nll + (sum_i l_i)/B,  rewards lambda a_w, lambda a_l.
@@ -208,17 +213,22 @@ rlref_orpo_loss_batch (double *loss, double *restrict losses, double *restrict g
       double nw = (double) n_w[i], nl = (double) n_l[i];
       double aw = pw / nw, al = pl / nl, lol = log_odds_of (al);
       double Lo = log_odds_of (aw) - lol, t = -Lo, E = exp (-fabs (t));
-      double l = softplus_l (t, log1p (E)) * lambda;
-      /* al = 0 also where pl = 0 */
+      double ew = expm1 (0.0 - aw), el = expm1 (0.0 - al), r = ew / el;
+      int quot = Lo > 0.0 && isfinite (ew) && isfinite (el);
+      double l = (quot ? log1p (r) : softplus_l (t, log1p (E))) * lambda;
+      /* al = 0 also where pl = 0; a mean within 2^-60 of 0 (the reference's
+         tiny means, taken from logp and n) is left to the reference */
       bad |= !isfinite (pw) | !isfinite (pl) | (n_w[i] < 1) | (n_l[i] < 1) | (pw > 0.0)
-        | (pl > 0.0) | (al == 0.0);
+        | (pl > 0.0) | (al == 0.0) | (pw != 0.0 && fabs (aw) < 0x1p-60)
+        | (fabs (al) < 0x1p-60);
       sw += tok ? pw : aw;
       sum += l;
       if (grad_l)
-        grad_l[i] = sigma_e (t, E) / -expm1 (al) * lambda / Bd / nl;
+        grad_l[i] = (quot ? r / (r + 1.0) : sigma_e (t, E)) / -expm1 (al) * lambda / Bd / nl;
       if (grad_w)
         {
-          double v = exp (aw - lol) - expm1 (aw);
+          double ea = exp (aw);
+          double v = (isfinite (el) && ea >= DBL_MIN ? ea * el : exp (aw - lol)) - expm1 (aw);
           double dn = tok ? -1.0 / N : -1.0 / (N * nw);
           grad_w[i] = -(lambda / v) / Bd / nw + dn;
         }

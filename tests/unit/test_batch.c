@@ -494,6 +494,51 @@ START_TEST (test_dpo_matches_reference)
 }
 END_TEST
 
+/* Pairs where D is not the difference of the rounded log-ratios (the
+ * reference's rounded sum of four, or its per-token numerator over the
+ * counts, exact or scaled where it overflows, with a subnormal D), and
+ * robust DPO at a subnormal beta: every form and flag, bit for bit, the
+ * statuses too (ERANGE where a log-ratio overflows). */
+START_TEST (test_dpo_cancellation_matches_reference)
+{
+  enum { B = 7 };
+  static const double pw[B] = { -1e6, -0x1p1023, -10, 0x1p-1073, -10, -3.25, 1e300 };
+  static const double pl[B] = { -1, 0x1p1023, -11, 0, -11, -4, -2 };
+  static const double rw[B] = { 0x1.ffffffffffffep+1023, 0x1.8p1022, 1, 0, -12, -3, -1e300 };
+  static const double rl[B] = { 0x1.ffffffffffffep+1023, -0x1.8p1022, -0x1p-93, 0x1p-1074,
+                                -11.5, -4.25, -3 };
+  static const long nw[B] = { 1000, 4, 1, 3, 4, 2, 7 }, nl[B] = { 1000, 4, 1, 3, 5, 0, 9 };
+  static const double betas[3] = { 0.1, 0x1p-1074, 0x1p434 };
+  double out1[5][B], out2[5][B];
+  for (int form = RLREF_DPO_SIGMOID; form <= RLREF_DPO_IPO; form++)
+    for (int flags = 0; flags < 4; flags++)
+      for (int kb = 0; kb < 3; kb++)
+        for (size_t first = 0; first < B; first++)
+          for (size_t n = 1; first + n <= B; n++)
+            {
+              rlref_dpo_convention c = { (enum rlref_dpo_form) form, flags & 1, (flags >> 1) & 1 };
+              double beta = betas[kb], eps = 0.49, loss1 = 0, loss2 = 0;
+              int s1, s2;
+              s1 = rlref_dpo_loss_d (&loss1, out1[0], out1[1], out1[2], out1[3], out1[4],
+                                     pw + first, pl + first, rw + first, rl + first, nw + first,
+                                     nl + first, n, &c, &beta, &eps);
+              s2 = rlref_dpo_loss_batch (&loss2, out2[0], out2[1], out2[2], out2[3], out2[4],
+                                         pw + first, pl + first, rw + first, rl + first,
+                                         nw + first, nl + first, n, &c, beta, eps);
+              ck_assert_msg (s1 == s2, "form %d flags %d beta %a pairs %zu+%zu: status %d, "
+                             "reference %d", form, flags, beta, first, n, s2, s1);
+              if (s1)
+                continue;
+              TU_ASSERT_SAME (loss2, loss1);
+              for (int j = 0; j < 5; j++)
+                for (size_t i = 0; i < n; i++)
+                  ck_assert_msg (tu_same_double (out2[j][i], out1[j][i]),
+                                 "form %d flags %d beta %a output %d [%zu] = %a, reference %a",
+                                 form, flags, beta, j, first + i, out2[j][i], out1[j][i]);
+            }
+}
+END_TEST
+
 /* The sigmoid loss's gradient in its accurate form: at b D = 40,
  * sigma(-40) = 4.248e-18 is kept (1 - sigma(40) would give 0), and the
  * loss is log1p(e^-40); the statuses of bad input. */
@@ -884,6 +929,7 @@ batch_suite (void)
 
   tc = tu_tcase ("dpo");
   tcase_add_test (tc, test_dpo_matches_reference);
+  tcase_add_test (tc, test_dpo_cancellation_matches_reference);
   tcase_add_test (tc, test_dpo_edges);
   tcase_add_test (tc, test_dpo_simd);
   tcase_add_test (tc, test_dpo_simd_pairs);

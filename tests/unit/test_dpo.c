@@ -465,6 +465,88 @@ START_TEST (test_pair_saturation)
 }
 END_TEST
 
+/* D from the four log-probabilities, not from the rounded log-ratios:
+ * per token at ref = 0x1.ffffffffffffep+1023 beside logp_w = -1e6,
+ * logp_l = -1 (1000 tokens each), D = -999.999 (lw - ll of the rounded
+ * log-ratios is 0: loss log 2, gradient -5e-5 for -1e-4); per token where
+ * the numerator 4 lw - 4 ll of D = lw/4 - ll/4 overflows; summed where
+ * beta D is large though D = -2^-93 is below the rounding of -11 + 2^-93;
+ * and a D whose numerator is subnormal (exact, not lost in the divisions).
+ * Binary64 within 4 ulp of the closed form at 512 bits. */
+START_TEST (test_pair_cancellation)
+{
+  static const struct { size_t k; double pw, pl, rw, rl, beta; long nw, nl; } c[] = {
+    { 7, -1e6, -1.0, 0x1.ffffffffffffep+1023, 0x1.ffffffffffffep+1023, 0.1, 1000, 1000 },
+    { 7, -0x1p1023, 0x1p1023, 0x1.8p1022, -0x1.8p1022, 0x1p-10, 4, 4 },
+    { 0, -10.0, -11.0, 1.0, -0x1p-93, 0x1p+80, 1, 1 },
+    { 7, 0x1p-1073, 0.0, 0.0, 0x1p-1074, 0x1p+1000, 3, 3 },
+  };
+  for (size_t j = 0; j < sizeof c / sizeof c[0]; j++)
+    {
+      double l, gw, gl, eps = 0.0;
+      mpfr_t want, D, t, b;
+      long nw = c[j].nw, nl = c[j].nl;
+      mpfr_inits2 (REF_PREC, want, b, (mpfr_ptr) 0);
+      mpfr_inits2 (2200, D, t, (mpfr_ptr) 0);     /* D exactly: 2^1024 to 2^-1074 */
+      TU_OK (rlref_dpo_loss_d (&l, NULL, &gw, &gl, NULL, NULL, &c[j].pw, &c[j].pl, &c[j].rw,
+                               &c[j].rl, &nw, &nl, 1, &conv[c[j].k].c, &c[j].beta, &eps));
+      mpfr_set_d (D, c[j].pw, MPFR_RNDN);
+      mpfr_sub_d (D, D, c[j].rw, MPFR_RNDN);
+      mpfr_set_d (t, c[j].pl, MPFR_RNDN);
+      mpfr_sub_d (t, t, c[j].rl, MPFR_RNDN);
+      if (conv[c[j].k].c.per_token)
+        {
+          mpfr_div_si (D, D, nw, MPFR_RNDN);
+          mpfr_div_si (t, t, nl, MPFR_RNDN);
+        }
+      mpfr_sub (D, D, t, MPFR_RNDN);
+      /* loss softplus(-b D), grad_w = -b sigma(-b D)/n_w (n_w = 1 summed) */
+      mpfr_set_d (b, c[j].beta, MPFR_RNDN);
+      mpfr_mul (t, b, D, MPFR_RNDN);
+      mpfr_neg (t, t, MPFR_RNDN);
+      mpfr_abs (want, t, MPFR_RNDN);
+      mpfr_neg (want, want, MPFR_RNDN);
+      ref_softplus (want, want);                /* log1p(e^-|x|): e^x overflows MPFR */
+      if (mpfr_sgn (t) > 0)
+        mpfr_add (want, want, t, MPFR_RNDN);
+      TU_ASSERT_REL (l, mpfr_get_d (want, MPFR_RNDN), 4 * DBL_EPSILON);
+      ref_sigmoid (want, t);
+      mpfr_mul (want, want, b, MPFR_RNDN);
+      mpfr_neg (want, want, MPFR_RNDN);
+      if (conv[c[j].k].c.per_token)
+        mpfr_div_si (want, want, nw, MPFR_RNDN);
+      TU_ASSERT_REL (gw, mpfr_get_d (want, MPFR_RNDN), 4 * DBL_EPSILON);
+      mpfr_clears (want, D, t, b, (mpfr_ptr) 0);
+    }
+}
+END_TEST
+
+/* Robust DPO at the smallest subnormal beta and eps = 0.49: the gradient
+ * -(((1-e) sigma(-z) + e sigma(z))/(1 - 2e)) b, about -25 b, is formed
+ * with b last (b sigma(-z) = b/2 rounds to 0 first: -0 for -1.2e-322);
+ * within one subnormal step of the closed form. */
+START_TEST (test_robust_subnormal_beta)
+{
+  double pw = -10, pl = -11, rw = -12, rl = -11.5, beta = 0x1p-1074, eps = 0.49, l, gw, gl;
+  mpfr_t want, e, t;
+  TU_OK (rlref_dpo_loss_d (&l, NULL, &gw, &gl, NULL, NULL, &pw, &pl, &rw, &rl, NULL, NULL, 1,
+                           &conv[4].c, &beta, &eps));
+  mpfr_inits2 (REF_PREC, want, e, t, (mpfr_ptr) 0);
+  /* z = 1.5 b: sigma(+-z) = 1/2 to far below a subnormal step, so the
+     weight is ((1 - e)/2 + e/2)/(1 - 2e) = 1/(2 (1 - 2e)) */
+  mpfr_set_d (e, eps, MPFR_RNDN);
+  mpfr_mul_2ui (t, e, 1, MPFR_RNDN);
+  mpfr_ui_sub (t, 1, t, MPFR_RNDN);
+  mpfr_mul_2ui (t, t, 1, MPFR_RNDN);
+  mpfr_set_d (want, -beta, MPFR_RNDN);
+  mpfr_div (want, want, t, MPFR_RNDN);
+  TU_ASSERT_ABS (gw, mpfr_get_d (want, MPFR_RNDN), 0x1p-1074);
+  TU_ASSERT_ABS (gl, -mpfr_get_d (want, MPFR_RNDN), 0x1p-1074);
+  ck_assert (gw < 0.0);
+  mpfr_clears (want, e, t, (mpfr_ptr) 0);
+}
+END_TEST
+
 /* Bad input: EINVAL for an empty batch or a missing convention, ENAN for
  * NaN or infinite log-probabilities and beta, EDOM for beta <= 0, eps
  * outside [0, 1] (cdpo, robust), robust at eps = 1/2 and a negative count
@@ -601,6 +683,19 @@ START_TEST (test_grad_weight)
       tu_mp_vec_free (lgwm, B3);
       pair_ctx_clear (&p);
     }
+}
+END_TEST
+
+/* Seed 003's prose at beta = 2^434 (b = 2^868) and D = -2^-93 from
+ * (-10 - 1) - (-11 + 2^-93): b D = -2^775, weight sigma(2^775) = 1 (the
+ * rounded log-ratios give D = 0: weight 1/2), grad_w = -2^868. */
+START_TEST (test_grad_weight_cancellation)
+{
+  double pw = -10, pl = -11, rw = 1, rl = -0x1p-93, beta = 0x1p434, w, gw, gl;
+  TU_OK (rlref_dpo_grad_d (&w, &gw, &gl, &pw, &pl, &rw, &rl, 1, 1, &beta));
+  TU_ASSERT_SAME (w, 1.0);
+  TU_ASSERT_SAME (gw, -0x1p868);
+  TU_ASSERT_SAME (gl, 0x1p868);
 }
 END_TEST
 
@@ -974,6 +1069,66 @@ END_TEST
  * B = 1), which the MPFR gradient at logp_w = -2^-400 approaches to its
  * 77 digits.  A rejected log-probability of 0, a positive one, lambda < 0
  * and a count 0 are refused (EDOM). */
+/* A chosen mean a_w = -2^-445 beside a_l = -2: L = lo(a_w) - lo(a_l) = 310.3,
+ * where exp of the rounded L is up to 128 ulp off e^{-L}; the loss
+ * lambda log1p(e^{-L}) and grad_l = lambda sigma(-L)/(1 - e^{a_l})/n_l take
+ * e^{-L} = expm1(-a_w)/expm1(-a_l) (150 ulp off before).  Within 16 eps
+ * of the definitions at 512 bits. */
+START_TEST (test_orpo_large_log_odds)
+{
+  double pw = -0x1p-443, pl = -12, lambda = 0.25, l, ls, gw, gl, lo;
+  long nw = 4, nl = 6;
+  mpfr_t L, t, want;
+  TU_OK (rlref_orpo_loss_d (&l, &ls, &gw, &gl, &lo, NULL, NULL, NULL, &pw, &pl, &nw, &nl, 1,
+                            RLREF_NLL_TOKEN_MEAN, &lambda));
+  mpfr_inits2 (REF_PREC, L, t, want, (mpfr_ptr) 0);
+  ref_log_odds (L, pw, nw);
+  ref_log_odds (t, pl, nl);
+  mpfr_sub (L, L, t, MPFR_RNDN);
+  TU_ASSERT_REL (lo, mpfr_get_d (L, MPFR_RNDN), TU_TOL0);
+  mpfr_neg (t, L, MPFR_RNDN);
+  ref_softplus (want, t);
+  mpfr_mul_d (want, want, lambda, MPFR_RNDN);
+  TU_ASSERT_REL (ls, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  ref_sigmoid (want, t);                        /* sigma(-L) */
+  mpfr_set_si (t, -2, MPFR_RNDN);
+  mpfr_expm1 (t, t, MPFR_RNDN);
+  mpfr_div (want, want, t, MPFR_RNDN);
+  mpfr_mul_d (want, want, -lambda / nl, MPFR_RNDN);  /* lambda/6 exact enough: 1 rounding */
+  TU_ASSERT_REL (gl, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  mpfr_clears (L, t, want, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* Tiny per-token means (subnormal in binary64): a_w = -2^-1062/5 and
+ * a_l = -2^-1060/3 give lo(a) = -log(-a) + O(a), so L = log(20/3), e^{-L}
+ * = 3/20, the loss term lambda log(23/20), sigma(-L) = 3/23; with the two
+ * exchanged L = -log(20/3), the term lambda log(23/3).  (Before: the
+ * subnormal quotients, 2^-13 relative, gave L 1e-4 off, and a_l = 0 from
+ * -2^-1074/4 was ERANGE.)  Within 16 eps. */
+START_TEST (test_orpo_tiny_means)
+{
+  double pw = -0x1p-1062, pl = -0x1p-1060, lambda = 0.5, l, ls, gw, gl, lo;
+  long nw = 5, nl = 3;
+  TU_OK (rlref_orpo_loss_d (&l, &ls, &gw, &gl, &lo, NULL, NULL, NULL, &pw, &pl, &nw, &nl, 1,
+                            RLREF_NLL_TOKEN_MEAN, &lambda));
+  TU_ASSERT_REL (lo, log (20.0 / 3), TU_TOL1);
+  TU_ASSERT_REL (ls, lambda * log (23.0 / 20), TU_TOL1);
+  TU_OK (rlref_orpo_loss_d (&l, &ls, &gw, &gl, &lo, NULL, NULL, NULL, &pl, &pw, &nl, &nw, 1,
+                            RLREF_NLL_TOKEN_MEAN, &lambda));
+  TU_ASSERT_REL (lo, -log (20.0 / 3), TU_TOL1);
+  TU_ASSERT_REL (ls, lambda * log (23.0 / 3), TU_TOL1);
+  pl = -0x1p-1074;
+  nl = 4;
+  pw = -1;
+  nw = 1;
+  TU_OK (rlref_orpo_loss_d (&l, &ls, NULL, NULL, &lo, NULL, NULL, NULL, &pw, &pl, &nw, &nl, 1,
+                            RLREF_NLL_TOKEN_MEAN, &lambda));
+  /* lo(-1) - lo(-2^-1076) = -1 - log(1 - e^-1) + log(2^-1076) */
+  TU_ASSERT_REL (lo, -1 - log1p (-exp (-1.0)) - 1076 * log (2.0), TU_TOL1);
+}
+END_TEST
+
 START_TEST (test_orpo_edges)
 {
   double pw = -1e-10, pl = -3, zero = 0.0, pos = 0.5, lambda = 0.1, negl = -0.1;
@@ -1100,11 +1255,14 @@ dpo_suite (void)
   tcase_add_test (tc, test_robust_above_half);
   tcase_add_test (tc, test_pair_saturation);
   tcase_add_test (tc, test_pair_bad_inputs);
+  tcase_add_test (tc, test_pair_cancellation);
+  tcase_add_test (tc, test_robust_subnormal_beta);
   tcase_add_test (tc, test_pair_random_d_vs_mp);
   suite_add_tcase (s, tc);
 
   tc = tu_tcase ("grad");
   tcase_add_test (tc, test_grad_weight);
+  tcase_add_test (tc, test_grad_weight_cancellation);
   suite_add_tcase (s, tc);
 
   tc = tu_tcase ("kto");
@@ -1116,6 +1274,8 @@ dpo_suite (void)
   tcase_add_test (tc, test_simpo);
   tcase_add_test (tc, test_orpo);
   tcase_add_test (tc, test_orpo_edges);
+  tcase_add_test (tc, test_orpo_large_log_odds);
+  tcase_add_test (tc, test_orpo_tiny_means);
   tcase_add_test (tc, test_orpo_f32);
   suite_add_tcase (s, tc);
 

@@ -101,6 +101,28 @@ START_TEST (test_agg_padding_micro)
 }
 END_TEST
 
+/* The sum-norm weights at the ends of the range: L_const = DBL_MAX (B
+ * L_const overflows: the value was 0 for 4.03125/(2 DBL_MAX) = 1.1e-308,
+ * the weights 0 for 1/(2 DBL_MAX)), and 1/L_const beyond the range at
+ * L_const = 2^-1070 (the value was +inf for 2^-98/2^-1070 = 2^972; the
+ * weight 2^1070 itself is +inf).
+ * Within two subnormal steps (one rounding to normal, one to subnormal). */
+START_TEST (test_agg_sum_norm_range)
+{
+  double L[4] = { 2, 0x1p-5, 1, 1 }, L2[4] = { 0x1p-100, 0x1p-100, 0x1p-99, 0 };
+  double v, w[4], lc = DBL_MAX, tiny = 0x1p-1070, m = DBL_MAX / 0x1p1023;  /* 2 - 2^-52 */
+  long lens[2] = { 1, 3 };
+  TU_OK (rlref_grpo_agg_d (&v, w, L, lens, 2, NULL, 4, RLREF_AGG_SEQ_MEAN_TOKEN_SUM_NORM, &lc,
+                           1));
+  TU_ASSERT_ABS (v, ldexp (4.03125 / m / 2, -1023), 0x1p-1073);
+  TU_ASSERT_ABS (w[2], ldexp (1 / m / 2, -1023), 0x1p-1073);
+  ck_assert (v > 0 && w[0] > 0);
+  TU_OK (rlref_grpo_agg_d (&v, w, L2, lens, 2, NULL, 4, RLREF_AGG_SUM_NORM_NO_B, &tiny, 1));
+  TU_ASSERT_SAME (v, 0x1p972);
+  ck_assert (isinf (w[1]));                     /* the weight 2^1070 itself is not */
+}
+END_TEST
+
 /* ===== GRPO-GMPO example and GRPO-GSPO detector =========================== */
 
 /* 003: [1, 1, 1, 10] -> arithmetic 3.25, geometric 10^{1/4} = 1.778. */
@@ -425,6 +447,22 @@ START_TEST (test_dr_readings)
   TU_OK (rlref_grpo_dr_d (&loss, adv, g, lp, lp, r, lens, 2, NULL, 4,
                           RLREF_DR_GROUP_MEAN_LENGTH, &el, &eh, &lc));
   ck_assert (loss == 0 && adv[0] == 0 && g[2] == 0 && !signbit (loss));
+}
+END_TEST
+
+/* Dr. GRPO's constant length L_const = DBL_MAX: G L_const overflows, so
+ * the weight 1/(G L_const) was 0 (loss 0 for -1/(2 DBL_MAX) = -2.8e-309);
+ * within two subnormal steps. */
+START_TEST (test_dr_const_length_range)
+{
+  double lp[4] = { -0.5, -1.5, -0.25, -1 }, r[2] = { 0, 1 }, el = 0.2, eh = 0.2, lc = DBL_MAX;
+  double loss, adv[2], g[4], m = DBL_MAX / 0x1p1023;
+  long lens[2] = { 1, 3 };
+  TU_OK (rlref_grpo_dr_d (&loss, adv, g, lp, lp, r, lens, 2, NULL, 4, RLREF_DR_CONST_LENGTH,
+                          &el, &eh, &lc));
+  TU_ASSERT_ABS (loss, -ldexp (1 / m / 2, -1023), 0x1p-1073);
+  TU_ASSERT_ABS (g[3], -ldexp (0.5 / m / 2, -1023), 0x1p-1073);
+  ck_assert (loss < 0 && g[0] > 0);
 }
 END_TEST
 
@@ -814,6 +852,7 @@ grpoobj_suite (void)
   tc = tu_tcase ("aggregate");
   tcase_add_test (tc, test_agg_detector);
   tcase_add_test (tc, test_agg_padding_micro);
+  tcase_add_test (tc, test_agg_sum_norm_range);
   suite_add_tcase (s, tc);
 
   tc = tu_tcase ("sequence");
@@ -829,6 +868,7 @@ grpoobj_suite (void)
   tcase_add_test (tc, test_obj_cispo);
   tcase_add_test (tc, test_obj_k3_small);
   tcase_add_test (tc, test_dr_readings);
+  tcase_add_test (tc, test_dr_const_length_range);
   tcase_add_test (tc, test_agg_conventions);
   tcase_add_test (tc, test_obj_conventions);
   tcase_add_test (tc, test_dr_conventions);

@@ -10,6 +10,7 @@
  * share storage with an input of the same length.  Binary64 gives ERANGE
  * where an intermediate that the loss needs (D, beta D) overflows; MPFR's
  * exponent range holds every one of them. */
+#include <float.h>
 #include <stdlib.h>
 #include "rlref/num.h"
 #include "rlref/primitives.h"
@@ -119,26 +120,65 @@ per_token (num_ptr a, num_srcptr logp, const long *n, size_t B)
     num_div_si (AT (a, i), AT (logp, i), n[i]);
 }
 
-/* Log-ratios lw = logp_w - ref_w, ll = logp_l - ref_l of pair i and
- *   D = lw - ll,  or  D = lw/max(n_w, 1) - ll/max(n_l, 1)  (per_token). */
-static void
-log_ratios (num_ptr lw, num_ptr ll, num_ptr D, size_t i, num_srcptr logp_w,
-            num_srcptr logp_l, num_srcptr ref_w, num_srcptr ref_l, const long *n_w,
-            const long *n_l, int per_token)
+/* The number of bits of a count n >= 1. */
+static long
+count_bits (long n)
 {
-  num_t t;
-  num_init (t);
+  long k = 0;
+  for (; n > 0; n >>= 1)
+    k++;
+  return k;
+}
+
+/* Log-ratios lw = logp_w - ref_w, ll = logp_l - ref_l of pair i (each
+ * rounded once: the implicit rewards) and their difference from the four
+ * log-probabilities, x4 and c4 four scratch scalars each:
+ *   D = logp_w - ref_w - logp_l + ref_l,  a sum of four rounded once, or
+ *   D = lw/n - ll/m = (m lw - n ll)/(n m),  n = max(n_w, 1), m = max(n_l, 1)
+ *   (per_token), the numerator a dot product of the four with the counts
+ *   rounded once (the counts scaled by 2^-k where it overflows binary64),
+ *   taken to [1/2, 1) by a power of two before the divisions by n and m so
+ *   that neither underflows.
+ * lw - ll of the rounded lw, ll loses logp_w beside ref_w = 1e308 (D = 0
+ * for logp_w - logp_l = -1e6). */
+static int
+log_ratios (num_ptr lw, num_ptr ll, num_ptr D, num_ptr x4, num_ptr c4, size_t i,
+            num_srcptr logp_w, num_srcptr logp_l, num_srcptr ref_w, num_srcptr ref_l,
+            const long *n_w, const long *n_l, int per_token)
+{
+  long n, m, k = 0, e;
+  int status;
   num_sub (lw, AT (logp_w, i), AT (ref_w, i));
   num_sub (ll, AT (logp_l, i), AT (ref_l, i));
-  if (per_token)
+  num_set (AT (x4, 0), AT (logp_w, i));
+  num_neg (AT (x4, 1), AT (ref_w, i));
+  num_neg (AT (x4, 2), AT (logp_l, i));
+  num_set (AT (x4, 3), AT (ref_l, i));
+  if (!per_token)
+    return num_sum (D, x4, 4);
+  n = clamped (n_w[i]);
+  m = clamped (n_l[i]);
+  for (;;)
     {
-      num_div_si (D, lw, clamped (n_w[i]));
-      num_div_si (t, ll, clamped (n_l[i]));
-      num_sub (D, D, t);
+      num_set_si (AT (c4, 0), m);
+      num_mul_2si (AT (c4, 0), AT (c4, 0), -k);
+      num_set (AT (c4, 1), AT (c4, 0));
+      num_set_si (AT (c4, 2), n);
+      num_mul_2si (AT (c4, 2), AT (c4, 2), -k);
+      num_set (AT (c4, 3), AT (c4, 2));
+      status = num_dot (D, x4, c4, 4);
+      if (status || num_is_finite (D) || k > 0)
+        break;
+      k = count_bits (n) + count_bits (m) + 2;  /* |m lw - n ll| < 2^(k + 1024) */
     }
-  else
-    num_sub (D, lw, ll);
-  num_clear (t);
+  if (status || num_is_zero (D) || !num_is_finite (D))
+    return status;
+  e = num_get_exp (D);
+  num_mul_2si (D, D, -e);
+  num_div_si (D, D, n);
+  num_div_si (D, D, m);
+  num_mul_2si (D, D, e + k);
+  return RLREF_SUCCESS;
 }
 
 /* The loss l and its derivative g = dl/dD of one pair, b the effective
@@ -147,7 +187,7 @@ log_ratios (num_ptr lw, num_ptr ll, num_ptr D, size_t i, num_srcptr logp_w,
  *   hinge    l = max(0, 1 - z)                     g = -b if 1 - z > 0, else 0
  *   cdpo     l = (1-e) softplus(-z) + e softplus(z) g = b [e sigma(z) - (1-e) sigma(-z)]
  *   robust   l = [(1-e) softplus(-z) - e softplus(z)]/(1 - 2e)
- *                                                  g = -b [(1-e) sigma(-z) + e sigma(z)]/(1 - 2e)
+ *                                                  g = -([(1-e) sigma(-z) + e sigma(z)]/(1 - 2e)) b
  *   ipo      l = (D - q)^2                         g = 2 (D - q)
  * (-log sigma(x) = softplus(-x); robust DPO subtracts the flipped term.) */
 static int
@@ -200,12 +240,12 @@ pair_loss (num_ptr l, num_ptr g, num_srcptr D, num_srcptr z, enum rlref_dpo_form
         {
           num_sub (l, a, s);
           num_add (g, t, w);
-          num_mul (g, g, b);
-          num_neg (g, g);
           num_mul_2si (a, e, 1);
           num_d_sub (a, 1.0, a);                /* 1 - 2e */
           num_div (l, l, a);
           num_div (g, g, a);
+          num_mul (g, g, b);                    /* b last: b/2 may underflow */
+          num_neg (g, g);
         }
       break;
     case RLREF_DPO_IPO:
@@ -233,7 +273,7 @@ FN (dpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                const long *n_w, const long *n_l, size_t B,
                const rlref_dpo_convention *c, num_srcptr beta, num_srcptr eps)
 {
-  num_ptr lw = NULL, ll = NULL, D = NULL;
+  num_ptr lw = NULL, ll = NULL, D = NULL, x4 = NULL, c4;
   num_t bt, b, e, q, z, l, g, sum;
   int status, smooth;
   if (!loss || !c)
@@ -275,13 +315,17 @@ FN (dpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
   lw = num_vec_new (B);
   ll = num_vec_new (B);
   D = num_vec_new (B);
-  if (!lw || !ll || !D)
+  x4 = num_vec_new (8);
+  if (!lw || !ll || !D || !x4)
     FAIL ("out of memory", RLREF_ENOMEM);
+  c4 = AT (x4, 4);
   for (size_t i = 0; i < B; i++)
     {
-      log_ratios (AT (lw, i), AT (ll, i), AT (D, i), i, logp_w, logp_l, ref_w, ref_l, n_w, n_l,
-                  c->per_token);
+      TRY (log_ratios (AT (lw, i), AT (ll, i), AT (D, i), x4, c4, i, logp_w, logp_l, ref_w,
+                       ref_l, n_w, n_l, c->per_token));
       num_mul (z, b, AT (D, i));
+      if (!num_is_finite (AT (lw, i)) || !num_is_finite (AT (ll, i)))
+        FAIL ("a log-ratio overflows", RLREF_ERANGE);
       if (!num_is_finite (AT (D, i)) || (c->form != RLREF_DPO_IPO && !num_is_finite (z)))
         FAIL ("the log-ratio difference overflows", RLREF_ERANGE);
     }
@@ -317,6 +361,7 @@ done:
   num_vec_free (lw, B);
   num_vec_free (ll, B);
   num_vec_free (D, B);
+  num_vec_free (x4, 8);
   num_clear (bt); num_clear (b); num_clear (e); num_clear (q); num_clear (z); num_clear (l);
   num_clear (g); num_clear (sum);
   return status;
@@ -333,7 +378,7 @@ FN (dpo_grad) (num_ptr weight, num_ptr grad_w, num_ptr grad_l,
                num_srcptr logp_w, num_srcptr logp_l, num_srcptr ref_w, num_srcptr ref_l,
                size_t B, int beta_squared, num_srcptr beta)
 {
-  num_ptr D = NULL;
+  num_ptr D = NULL, x4 = NULL, c4;
   num_t b, z, lw, ll, w, g;
   int status;
   status = check_batch (B, logp_w, logp_l, ref_w, ref_l, 4);
@@ -347,12 +392,17 @@ FN (dpo_grad) (num_ptr weight, num_ptr grad_w, num_ptr grad_l,
   else
     num_set (b, beta);
   D = num_vec_new (B);
-  if (!D)
+  x4 = num_vec_new (8);
+  if (!D || !x4)
     FAIL ("out of memory", RLREF_ENOMEM);
+  c4 = AT (x4, 4);
   for (size_t i = 0; i < B; i++)
     {
-      log_ratios (lw, ll, AT (D, i), i, logp_w, logp_l, ref_w, ref_l, NULL, NULL, 0);
+      TRY (log_ratios (lw, ll, AT (D, i), x4, c4, i, logp_w, logp_l, ref_w, ref_l, NULL, NULL,
+                       0));
       num_mul (z, b, AT (D, i));
+      if (!num_is_finite (lw) || !num_is_finite (ll))
+        FAIL ("a log-ratio overflows", RLREF_ERANGE);
       if (!num_is_finite (AT (D, i)) || !num_is_finite (z))
         FAIL ("the log-ratio difference overflows", RLREF_ERANGE);
     }
@@ -372,6 +422,7 @@ FN (dpo_grad) (num_ptr weight, num_ptr grad_w, num_ptr grad_l,
     }
 done:
   num_vec_free (D, B);
+  num_vec_free (x4, 8);
   num_clear (b); num_clear (z); num_clear (lw); num_clear (ll); num_clear (w); num_clear (g);
   return status;
 }
@@ -608,6 +659,60 @@ log_odds_of (num_ptr lo, num_srcptr a)
   return status;
 }
 
+/* expm1(-a) = e^{-lo(a)} = m 2^k for a per-token mean a = logp/n <= 0;
+ * returns 1 where a is tiny: logp != 0 and |a| < 2^-60, where binary64's
+ * a may be subnormal (or 0) and m = ((-logp 2^-k)/n) (expm1(-a)/(-a)), k
+ * the binary exponent of logp, is not (the factor is 1 in binary64
+ * there); elsewhere m = expm1(-a), k = 0 (+0 at a = 0). */
+static int
+neg_expm1_scaled (num_ptr m, long *k, num_srcptr a, num_srcptr logp, long n)
+{
+  num_t u, g;
+  int tiny;
+  NUM_INIT (u, g);
+  num_abs (u, a);
+  tiny = !num_is_zero (logp) && num_cmp_d (u, 0x1p-60) < 0;
+  num_d_sub (u, 0.0, a);                        /* -a, +0 at a = 0 */
+  *k = 0;
+  if (!tiny)
+    num_expm1 (m, u);
+  else
+    {
+      *k = num_get_exp (logp);
+      num_mul_2si (m, logp, -*k);
+      num_neg (m, m);
+      num_div_si (m, m, n);
+      if (!num_is_zero (u))
+        {
+          num_expm1 (g, u);
+          num_div (g, g, u);
+          num_mul (m, m, g);
+        }
+    }
+  NUM_CLEAR (u, g);
+  return tiny;
+}
+
+/* lo(a) of a per-token mean, m 2^k = expm1(-a) as neg_expm1_scaled gives
+ * it: log_odds_of (a), or where a is tiny lo(a) = -log(expm1(-a)) =
+ * -(log m + k log 2). */
+static int
+log_odds_scaled (num_ptr lo, num_srcptr a, num_srcptr m, long k, int tiny)
+{
+  num_t t;
+  if (!tiny)
+    return log_odds_of (lo, a);
+  num_init (t);
+  num_set_si (t, 2);
+  num_log (t, t);
+  num_mul_si (t, t, k);
+  num_log (lo, m);
+  num_add (lo, lo, t);
+  num_neg (lo, lo);
+  num_clear (t);
+  return RLREF_SUCCESS;
+}
+
 /* DPO-ORPO (ORPO's odds ratio on per-token means a = logp/n):
  *   L_i = lo(a_w,i) - lo(a_l,i),  l_i = lambda softplus(-L_i),
  *   loss = nll + (1/B) sum_i l_i,
@@ -615,7 +720,17 @@ log_odds_of (num_ptr lo, num_srcptr a)
  *   dl/da_l =  lambda sigma(-L)/(1 - e^{a_l}),
  * since d lo/da = 1/(1 - e^a) and (1 - e^{a_w}) (1 + e^L) = (1 - e^{a_w})
  * + e^{a_w - lo(a_l)}: the first form is finite at a_w = 0 (the one-sided
- * limit -lambda e^{lo(a_l)}), where sigma(-L) = 0 and 1 - e^{a_w} = 0. */
+ * limit -lambda e^{lo(a_l)}), where sigma(-L) = 0 and 1 - e^{a_w} = 0.
+ * e^{-lo(a)} = e^{-a} - 1 = expm1(-a), so for L > 0 (where softplus(-L)
+ * and sigma(-L) are about e^{-L}) e^{-L} = r = expm1(-a_w)/expm1(-a_l),
+ * softplus(-L) = log1p(r), sigma(-L) = r/(1 + r), and e^{a_w - lo(a_l)}
+ * = e^{a_w} expm1(-a_l): a quotient and a product, where exp of the
+ * rounded L (L = 310 from a_w = -2^-445) would be 128 ulp off; the forms
+ * in L where these overflow (or e^{a_w} is below DBL_MIN).  A tiny mean
+ * (neg_expm1_scaled: within 2^-60 of 0, subnormal or 0 in binary64) enters
+ * as expm1(-a) = m 2^k: lo(a) = -(log m + k log 2), r = (m_w/m_l)
+ * 2^(k_w - k_l), 1 - e^{a_l} = e^{a_l} m_l 2^k_l, and dl/da_w = -lambda
+ * e^{-a_w}/(expm1(-a_w) + expm1(-a_l)), each power of two applied last. */
 int
 FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                 num_ptr log_odds, num_ptr nll, num_ptr reward_w, num_ptr reward_l,
@@ -623,8 +738,9 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                 size_t B, enum rlref_nll_mean nll_mean, num_srcptr lambda)
 {
   num_ptr aw = NULL, al = NULL, L = NULL, dn = NULL;
-  num_t lam, low, lol, l, s, t, sum, m;
-  int status;
+  num_t lam, low, lol, l, s, t, sum, m, ew, el, r, q;
+  long kw, kl;
+  int status, quot, tw, tl;
   if (!loss)
     RLREF_ERROR ("loss missing", RLREF_EINVAL);
   if (nll_mean != RLREF_NLL_TOKEN_MEAN && nll_mean != RLREF_NLL_SEQ_MEAN)
@@ -643,7 +759,7 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
                      RLREF_EDOM);
     }
   num_init (lam); num_init (low); num_init (lol); num_init (l); num_init (s); num_init (t);
-  num_init (sum); num_init (m);
+  num_init (sum); num_init (m); num_init (ew); num_init (el); num_init (r); num_init (q);
   num_set (lam, lambda);
   aw = num_vec_new (B);
   al = num_vec_new (B);
@@ -655,10 +771,10 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
   per_token (al, logp_l, n_l, B);
   for (size_t i = 0; i < B && status == RLREF_SUCCESS; i++)
     {
-      if (num_is_zero (AT (al, i)))
-        FAIL ("the rejected per-token log-probability underflows", RLREF_ERANGE);
-      KEEP (log_odds_of (low, AT (aw, i)));
-      KEEP (log_odds_of (lol, AT (al, i)));
+      tw = neg_expm1_scaled (ew, &kw, AT (aw, i), AT (logp_w, i), n_w[i]);
+      tl = neg_expm1_scaled (el, &kl, AT (al, i), AT (logp_l, i), n_l[i]);
+      KEEP (log_odds_scaled (low, AT (aw, i), ew, kw, tw));
+      KEEP (log_odds_scaled (lol, AT (al, i), el, kl, tl));
       num_sub (AT (L, i), low, lol);
     }
   if (status)
@@ -666,25 +782,76 @@ FN (orpo_loss) (num_ptr loss, num_ptr losses, num_ptr grad_w, num_ptr grad_l,
   sft_nll (m, dn, logp_w, n_w, B, nll_mean);
   for (size_t i = 0; i < B && status == RLREF_SUCCESS; i++)
     {
+      tw = neg_expm1_scaled (ew, &kw, AT (aw, i), AT (logp_w, i), n_w[i]);
+      tl = neg_expm1_scaled (el, &kl, AT (al, i), AT (logp_l, i), n_l[i]);
+      quot = num_sgn (AT (L, i)) > 0 && num_is_finite (ew) && num_is_finite (el);
       num_neg (t, AT (L, i));
-      KEEP (FN (softplus) (l, t));              /* -log sigma(L) */
+      if (quot)
+        {
+          num_div (q, ew, el);
+          num_mul_2si (r, q, kw - kl);          /* e^{-L} */
+          num_log1p (l, r);
+        }
+      else
+        KEEP (FN (softplus) (l, t));            /* -log sigma(L) */
       num_mul (l, l, lam);
       num_add (sum, sum, l);
       if (grad_l)
         {
-          KEEP (FN (sigmoid) (s, t));           /* sigma(-L) */
-          num_expm1 (t, AT (al, i));
-          num_neg (t, t);                       /* 1 - e^{a_l} > 0 */
+          long x = 0;
+          if (quot)
+            {
+              num_add_d (s, r, 1.0);
+              num_div (s, q, s);                /* sigma(-L) 2^-(kw - kl) */
+              x = kw - kl;
+            }
+          else
+            KEEP (FN (sigmoid) (s, t));         /* sigma(-L) */
+          if (tl)
+            {
+              num_exp (t, AT (al, i));
+              num_mul (t, t, el);               /* (1 - e^{a_l}) 2^-kl */
+              x -= kl;
+            }
+          else
+            {
+              num_expm1 (t, AT (al, i));
+              num_neg (t, t);                   /* 1 - e^{a_l} > 0 */
+            }
           num_div (s, s, t);
           num_mul (s, s, lam);
           num_div_si (s, s, (long) B);
-          num_div_si (AT (grad_l, i), s, n_l[i]);
+          num_div_si (s, s, n_l[i]);
+          num_mul_2si (AT (grad_l, i), s, x);
         }
-      if (grad_w)
+      if (grad_w && (tw || tl) && num_is_finite (ew) && num_is_finite (el))
         {
-          KEEP (log_odds_of (lol, AT (al, i)));
-          num_sub (t, AT (aw, i), lol);
-          num_exp (t, t);                       /* e^{a_w - lo(a_l)} */
+          /* -lambda e^{-a_w}/(e^{-lo(a_w)} + e^{-lo(a_l)}), the sum 2^x t */
+          long x = kw > kl ? kw : kl;
+          num_mul_2si (t, ew, kw - x);
+          num_mul_2si (s, el, kl - x);
+          num_add (t, t, s);
+          num_d_sub (s, 0.0, AT (aw, i));
+          num_exp (s, s);
+          num_div (s, s, t);
+          num_mul (s, s, lam);
+          num_neg (s, s);
+          num_div_si (s, s, (long) B);
+          num_div_si (s, s, n_w[i]);
+          num_mul_2si (s, s, -x);
+          num_add (AT (grad_w, i), s, AT (dn, i));
+        }
+      else if (grad_w)
+        {
+          num_exp (t, AT (aw, i));
+          if (num_is_finite (el) && num_cmp_d (t, DBL_MIN) >= 0)
+            num_mul (t, t, el);                 /* e^{a_w - lo(a_l)} */
+          else
+            {
+              KEEP (log_odds_of (lol, AT (al, i)));
+              num_sub (t, AT (aw, i), lol);
+              num_exp (t, t);
+            }
           num_expm1 (s, AT (aw, i));
           num_sub (t, t, s);                    /* + (1 - e^{a_w}) */
           num_div (s, lam, t);
@@ -710,7 +877,7 @@ done:
   num_vec_free (L, B);
   num_vec_free (dn, B);
   num_clear (lam); num_clear (low); num_clear (lol); num_clear (l); num_clear (s); num_clear (t);
-  num_clear (sum); num_clear (m);
+  num_clear (sum); num_clear (m); num_clear (ew); num_clear (el); num_clear (r); num_clear (q);
   return status;
 }
 

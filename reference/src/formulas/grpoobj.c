@@ -272,7 +272,9 @@ FN (grpo_obj) (num_ptr loss, num_ptr kl, num_ptr grad, num_srcptr logp, num_srcp
  *   seq-mean-token-sum-norm      1/(G L_const) (TRL dr_grpo, verl with
  *                                               loss_scale_factor),
  *   its padded-width form        1/(G T)      (verl's default);
- * loss = -J, d loss / d logp_t = -(ds/dl) times the same weight. */
+ * loss = -J, d loss / d logp_t = -(ds/dl) times the same weight (for
+ * L_const, the weight of L_const 2^-e, e its binary exponent, and the
+ * products scaled by 2^-e last). */
 int
 FN (grpo_dr_conv) (num_ptr loss, num_ptr adv, num_ptr grad, num_srcptr logp,
                    num_srcptr old_logp, num_srcptr rewards, const long *lens, size_t G,
@@ -285,7 +287,9 @@ FN (grpo_dr_conv) (num_ptr loss, num_ptr adv, num_ptr grad, num_srcptr logp,
   size_t *cnt = NULL, N = 0;
   long T = 0;
   num_ptr w = NULL;
-  num_t J, den, t, dc;
+  num_srcptr Lp = L_const;
+  num_t J, den, t, dc, Lc;
+  long e = 0;
   int status;
   enum { S, D, NV };
   if (!loss || !c)
@@ -297,7 +301,7 @@ FN (grpo_dr_conv) (num_ptr loss, num_ptr adv, num_ptr grad, num_srcptr logp,
   status = check_arrays (arr, 2, n, rewards, G);
   if (status)
     return status;
-  NUM_INIT (J, den, t, dc);
+  NUM_INIT (J, den, t, dc, Lc);
   cnt = malloc (G * sizeof *cnt);
   w = num_vec_new (NV * n + G);
   if (!cnt || !w)
@@ -310,6 +314,11 @@ FN (grpo_dr_conv) (num_ptr loss, num_ptr adv, num_ptr grad, num_srcptr logp,
       TRY (grpoobj_param (L_const, 0, "L_const must be finite and > 0"));
       if (num_sgn (L_const) <= 0)
         FAIL ("L_const must be finite and > 0", RLREF_EDOM);
+      /* the weight of L_const 2^-e in [1/2, 1), times 2^-e last: G L_const
+         overflows, or 1/(G L_const) is subnormal, where this is not */
+      e = num_get_exp (L_const);
+      num_mul_2si (Lc, L_const, -e);
+      Lp = Lc;
     }
   if (G == 1 && c->adv == RLREF_DR_ADV_CENTRED && c->single == RLREF_DR_SINGLE_REFUSE)
     FAIL ("this reading refuses a group of one (n_samples_per_prompt > 1)", RLREF_EDOM);
@@ -345,14 +354,16 @@ FN (grpo_dr_conv) (num_ptr loss, num_ptr adv, num_ptr grad, num_srcptr logp,
         TRY (clip_term_c (W (S, u), W (D, u), AT (logp, u), AT (old_logp, u), A (i), eps_low,
                           eps_high, &pc, dc));
   /* the weight of every token: 1/G, 1/N, 1/(G L_const) or 1/(G T), one per sequence */
-  TRY (grpoobj_seq_weight (den, c->agg, 1, G, N, T, L_const, t));
+  TRY (grpoobj_seq_weight (den, c->agg, 1, G, N, T, Lp, t));
   TRY (num_sum (J, W (S, 0), n));
   num_mul (J, J, den);
+  num_mul_2si (J, J, -e);
   num_neg (J, J);
   plus_zero (J);
   for (size_t u = 0; u < n; u++)
     {
       num_mul (W (D, u), W (D, u), den);
+      num_mul_2si (W (D, u), W (D, u), -e);
       num_neg (W (D, u), W (D, u));
       plus_zero (W (D, u));
     }
@@ -368,7 +379,7 @@ FN (grpo_dr_conv) (num_ptr loss, num_ptr adv, num_ptr grad, num_srcptr logp,
 done:
   num_vec_free (w, NV * n + G);
   free (cnt);
-  NUM_CLEAR (J, den, t, dc);
+  NUM_CLEAR (J, den, t, dc, Lc);
   return status;
 }
 

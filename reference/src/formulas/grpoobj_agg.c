@@ -18,7 +18,8 @@
  *   mean per micro-batch: 1/(K N_k)), under RLREF_AGG_MICRO_GLOBAL the whole
  *   batch's;
  * 0 at masked tokens.  B counts every sequence, or with c->skip_empty those
- * with a token. */
+ * with a token.  The sum-norm weights are formed for L_const 2^-e (e its
+ * binary exponent) and the value and weights scaled by 2^-e last. */
 int
 FN (grpo_agg_conv) (num_ptr value, num_ptr weights, num_srcptr L, const long *lens, size_t G,
                     const long *mask, size_t n, const rlref_grpo_agg_convention *c,
@@ -27,7 +28,9 @@ FN (grpo_agg_conv) (num_ptr value, num_ptr weights, num_srcptr L, const long *le
   size_t *cnt = NULL, N = 0, B1 = 0;
   long T = 0;
   num_ptr w = NULL;
-  num_t v, t;
+  num_srcptr Lp = L_const;
+  num_t v, t, Lc;
+  long e = 0;
   int status;
   if (!weights || !c)
     RLREF_ERROR ("weights or convention missing", RLREF_EINVAL);
@@ -36,7 +39,7 @@ FN (grpo_agg_conv) (num_ptr value, num_ptr weights, num_srcptr L, const long *le
     status = grpoobj_finite (L, n, "a per-token loss is not finite");
   if (status)
     return status;
-  NUM_INIT (v, t);
+  NUM_INIT (v, t, Lc);
   cnt = malloc (G ? G * sizeof *cnt : 1);
   w = num_vec_new (n + G);
   if (!cnt || !w)
@@ -47,6 +50,11 @@ FN (grpo_agg_conv) (num_ptr value, num_ptr weights, num_srcptr L, const long *le
       TRY (grpoobj_param (L_const, 0, "L_const must be finite and > 0"));
       if (num_sgn (L_const) <= 0)
         FAIL ("L_const must be finite and > 0", RLREF_EDOM);
+      /* the weights of L_const 2^-e in [1/2, 1), times 2^-e at the end: B L_const
+         overflows, or 1/(B L_const) is subnormal, where these are not */
+      e = num_get_exp (L_const);
+      num_mul_2si (Lc, L_const, -e);
+      Lp = Lc;
     }
   if (c->micro != RLREF_AGG_WHOLE && (micro < 1 || G % (size_t) micro != 0))
     FAIL ("the micro-batch size must be >= 1 and divide the number of sequences", RLREF_EDOM);
@@ -69,13 +77,12 @@ FN (grpo_agg_conv) (num_ptr value, num_ptr weights, num_srcptr L, const long *le
             num_set_zero (WS (i));              /* no token: it adds nothing, counts in K */
           else
             {
-              TRY (grpoobj_seq_weight (WS (i), c->mode, cnt[i], Bk, Nk, Tk, L_const, t));
+              TRY (grpoobj_seq_weight (WS (i), c->mode, cnt[i], Bk, Nk, Tk, Lp, t));
               num_div_si (WS (i), WS (i), (long) K);
             }
         }
       else
-        TRY (grpoobj_seq_weight (WS (i), c->mode, cnt[i], c->skip_empty ? B1 : G, N, T,
-                                 L_const, t));
+        TRY (grpoobj_seq_weight (WS (i), c->mode, cnt[i], c->skip_empty ? B1 : G, N, T, Lp, t));
     }
   for (size_t i = 0, t0 = 0; i < G; t0 += (size_t) lens[i], i++)
     for (size_t u = t0; u < t0 + (size_t) lens[i]; u++)
@@ -86,17 +93,18 @@ FN (grpo_agg_conv) (num_ptr value, num_ptr weights, num_srcptr L, const long *le
           num_set_zero (AT (w, u));
       }
   TRY (num_dot (v, w, L, n));
+  num_mul_2si (v, v, -e);
   if (num_is_zero (v))
     num_set_zero (v);
   if (value)
     num_set (value, v);
   for (size_t u = 0; u < n; u++)
-    num_set (AT (weights, u), AT (w, u));
+    num_mul_2si (AT (weights, u), AT (w, u), -e);
 #undef WS
 done:
   num_vec_free (w, n + G);
   free (cnt);
-  NUM_CLEAR (v, t);
+  NUM_CLEAR (v, t, Lc);
   return status;
 }
 
