@@ -31,6 +31,7 @@
 #include "rlref/primitives.h"
 #include "rlref/klopt.h"
 #include "flow.h"
+#include "klopt_impl.h"
 
 /* Products are formed only from factors within the binary64 range:
  * probabilities and sums of at least P_NORMAL, exponentials e^d with
@@ -600,6 +601,33 @@ FN (klopt_logz) (num_ptr logz, num_ptr z, num_srcptr ref, int kind, num_srcptr r
     }
   num_set (logz, lz);
   num_clear (lz);
+  problem_free (&o);
+  return RLREF_SUCCESS;
+}
+
+/* klopt_impl.h: log Z = c/beta + L and pi*, log pi*, e, log pi_ref. */
+int
+FN (klopt_solution) (num_ptr logz, num_ptr pistar, num_ptr logpistar, num_ptr h,
+                     num_ptr logref, num_srcptr ref, int kind, num_srcptr r, size_t n,
+                     num_srcptr beta)
+{
+  problem o;
+  int status = problem_new (&o, ref, kind, r, n, beta, NULL);
+  if (status)
+    return status;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (pistar)
+        num_set (AT (pistar, i), AT (o.ps, i));
+      if (logpistar)
+        num_set (AT (logpistar, i), AT (o.lps, i));
+      if (h)
+        num_set (AT (h, i), AT (o.e, i));
+      if (logref)
+        num_set (AT (logref, i), AT (o.lp, i));
+    }
+  num_div (logz, o.c, o.beta);
+  num_add (logz, logz, o.L);
   problem_free (&o);
   return RLREF_SUCCESS;
 }
