@@ -291,6 +291,33 @@ START_TEST (test_far_magnitudes)
   beta = 1;
   TU_OK (rlref_dpopop_equiv_bt_d (lp, h, &loss, &gn, &kl, q2, rh2, 2, &beta));
   TU_ASSERT_REL (h[0], log (2.0), TU_TOL1);
+  /* the loss from beta (h_i - h_j) = r_i - r_j: with r_2 = 2^865 the pairs
+   * with outcome 2 add 0, the rest (1/4)(0.3/0.5)... as two outcomes */
+  {
+    const double q3b[3] = { 0.25, 0.25, 0.5 }, r3b[3] = { 1, 0, 0x1p+865 };
+    double lp3[3], h3[3];
+    double sp1 = log1p (exp (-1.0)), s1 = 1 / (1 + exp (-1.0));
+    beta = 0.5;
+    TU_OK (rlref_dpopop_equiv_bt_d (lp3, h3, &loss, &gn, &kl, q3b, r3b, 3, &beta));
+    TU_ASSERT_REL (loss, 0.0625 * (s1 * sp1 + (1 - s1) * (1 + sp1)), TU_TOL1);
+  }
+  /* pi_ref = (1, t)/(1 + t), t = 2^-620, r = (1, 0): KL(pi* || pi_ref) =
+   * e/(e + t) - log((e + t)/(1 + t)), 6.1e-188 */
+  {
+    const double q2b[2] = { 1, 0x1p-620 }, r2b[2] = { 1, 0 };
+    beta = 1;
+    mpfr_set_ui (t, 1, MPFR_RNDN);
+    mpfr_exp (t, t, MPFR_RNDN);
+    mpfr_add_d (z, t, q2b[1], MPFR_RNDN);
+    mpfr_div (want, t, z, MPFR_RNDN);
+    mpfr_set_d (t, q2b[1], MPFR_RNDN);
+    mpfr_add_ui (t, t, 1, MPFR_RNDN);
+    mpfr_div (z, z, t, MPFR_RNDN);
+    mpfr_log (z, z, MPFR_RNDN);
+    mpfr_sub (want, want, z, MPFR_RNDN);
+    TU_OK (rlref_dpopop_equiv_bt_d (lp, h, &loss, &gn, &kl, q2b, r2b, 2, &beta));
+    TU_ASSERT_REL (kl, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  }
   /* beta = 2^-1074: h_1 = -2^1074 is beyond binary64 */
   beta = 0x1p-1074;
   TU_ASSERT_STATUS (rlref_dpopop_equiv_bt_d (lp, h, &loss, &gn, &kl, q2, r2 + 1, 2, &beta),

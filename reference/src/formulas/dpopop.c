@@ -212,13 +212,16 @@ done:
  * (z - 1/(2s))^2, l' = 2 (z - 1/(2s)).  Each component is set to 0 within
  * its rounding bound 2^(10-p) sum_j (W_kj + W_jk) m_kj, m_kj = s (1 +
  * s (|h_k| + |h_j|)) (DPO) or 2 (|h_k| + |h_j| + 1/(2s)) (IPO).
- * grad_norm = |dL/dh|; kl = KL(pi || pi_ref) = sum_y q(y) kl_term(h(y)),
+ * When the scores x = s h (+ a constant) are given (DPO only), s z_ij is
+ * x_i - x_j: s h_i and s h_j, formed apart, cancel where both are large.
+ * grad_norm = |dL/dh|; kl = KL(pi || pi_ref) (pi given, or e^{logpi}) = sum_y q(y) kl_term(h(y)),
  * h = log(pi/pi_ref), q = pi_ref: terms >= 0, no cancellation (for h near
  * 0 the KL is of order h^2, far below sum pi h's rounding); for |h| >= 1
  * the term is q + (h - 1) pi. */
 static int
 loss_grad (num_ptr loss, num_ptr grad_norm, num_ptr kl, num_srcptr W, num_srcptr h,
-           num_srcptr q, num_srcptr logpi, size_t n, num_srcptr s, int kind)
+           num_srcptr x, num_srcptr q, num_srcptr logpi, num_srcptr pi, size_t n,
+           num_srcptr s, int kind)
 {
   int status = RLREF_SUCCESS;
   num_ptr g = num_vec_new (n), bd = num_vec_new (n), terms = num_vec_new (n * n);
@@ -237,8 +240,13 @@ loss_grad (num_ptr loss, num_ptr grad_norm, num_ptr kl, num_srcptr W, num_srcptr
         num_sub (z, AT (h, i), AT (h, j));
         if (kind == RLREF_DPOPOP_DPO)
           {
-            num_mul (u, s, z);
-            num_neg (u, u);
+            if (x)
+              num_sub (u, AT (x, j), AT (x, i));
+            else
+              {
+                num_mul (u, s, z);
+                num_neg (u, u);
+              }
             TRY (FN (softplus) (v, u));
             TRY (FN (sigmoid) (dl, u));
             num_mul (dl, dl, s);
@@ -293,9 +301,12 @@ loss_grad (num_ptr loss, num_ptr grad_norm, num_ptr kl, num_srcptr W, num_srcptr
         }
       else
         {
-          /* q h(e) = q + (e - 1) pi: pi = e^{log pi} stays finite where
-           * e^e alone would overflow */
-          num_exp (u, AT (logpi, k));
+          /* q h(e) = q + (e - 1) pi: pi (given, or e^{log pi}) stays
+           * finite where e^e alone would overflow */
+          if (pi)
+            num_set (u, AT (pi, k));
+          else
+            num_exp (u, AT (logpi, k));
           num_sub_d (m, AT (h, k), 1.0);
           num_mul (u, u, m);
           num_add (AT (terms, k), u, AT (q, k));
@@ -392,17 +403,17 @@ FN (dpopop_equiv_bt) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm,
 {
   int status = RLREF_SUCCESS;
   num_ptr lq = num_vec_new (n), q = num_vec_new (n), lp = num_vec_new (n);
-  num_ptr hh = num_vec_new (n), W = num_vec_new (n * n);
+  num_ptr hh = num_vec_new (n), W = num_vec_new (n * n), ps = num_vec_new (n);
   num_t lz, u, lo, gn, k;
   NUM_INIT (lz, u, lo, gn, k);
-  if (!lq || !q || !lp || !hh || !W)
+  if (!lq || !q || !lp || !hh || !W || !ps)
     FAIL ("out of memory", RLREF_ENOMEM);
   if (!logpi || !h || !loss || !grad_norm || !kl)
     FAIL ("NULL output", RLREF_EINVAL);
   if (n < 2 || n > RLREF_DPOPOP_MAX_N)
     FAIL ("a population loss takes 2 to 64 outcomes", RLREF_EINVAL);
   TRY (read_inputs (lq, q, p_ref, r, n, beta));
-  TRY (optimum (lz, NULL, lp, hh, lq, p_ref, r, n, beta));
+  TRY (optimum (lz, ps, lp, hh, lq, p_ref, r, n, beta));
   for (size_t i = 0; i < n; i++)
     if (!num_is_finite (AT (hh, i)))
       FAIL ("h = r/beta - log Z is beyond the working range (r/beta overflows)", RLREF_ERANGE);
@@ -419,7 +430,7 @@ FN (dpopop_equiv_bt) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm,
           num_mul (w, w, AT (q, j));
         }
     }
-  TRY (loss_grad (lo, gn, k, W, hh, q, lp, n, beta, RLREF_DPOPOP_DPO));
+  TRY (loss_grad (lo, gn, k, W, hh, r, q, lp, ps, n, beta, RLREF_DPOPOP_DPO));
   for (size_t i = 0; i < n; i++)
     {
       num_set (AT (logpi, i), AT (lp, i));
@@ -435,6 +446,7 @@ done:
   num_vec_free (lp, n);
   num_vec_free (hh, n);
   num_vec_free (W, n * n);
+  num_vec_free (ps, n);
   return status;
 }
 
@@ -585,7 +597,7 @@ FN (dpopop_equiv) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm, nu
         FAIL (why, status);
     }
   TRY (policy (lp, hh, lq, q, x, n));
-  TRY (loss_grad (lo, gn, k, W, hh, q, lp, n, s, loss_kind));
+  TRY (loss_grad (lo, gn, k, W, hh, NULL, q, lp, NULL, n, s, loss_kind));
   for (size_t i = 0; i < n; i++)
     {
       num_set (AT (logpi, i), AT (lp, i));
