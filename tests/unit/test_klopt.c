@@ -514,6 +514,36 @@ START_TEST (test_underflowed_reference_kl)
 }
 END_TEST
 
+/* KLOPT-IDENT where beta log Z and beta KL(pi || pi*) are both 2^300 (a
+ * reward 2^300 where pi is 0) or both ~1 for J ~ 7e-4: the right side
+ * equals J(pi) to the rounding of J, not of 2^300.  And KL(pi || pi*) with
+ * pi_1 = 2^-1074 exact, whose term pi_1 (e_1 - 1) ~ 2^-1074 DBL_MAX is
+ * formed from the scaled pi_1, not from log pi_1.  (Each failed before.) */
+START_TEST (test_identity_cancelling)
+{
+  const double p1[] = { 0x1.24151b867d381p-2, 0x1.b61fa949bbd41p-10, 0x1.6d1a62681c861p-1 };
+  const double r1[] = { 0x1p+300, -0.5, 2 }, q1[] = { 0, 0, 1 }, b1 = 0.5;
+  const double p2[] = { 0.5, 0.5 }, r2[] = { 1, 0 }, q2[] = { 0x1.0000000000001p-530, 1 };
+  const double b2 = 0x1.0624dd2f1a9fcp-10;
+  const double p3[] = { 0x1p-957, 1 }, r3[] = { 0x1.ffffffffffffep+1023, 0 };
+  const double q3[] = { 1, 0x0.0000000000001p-1022 }, b3 = 1;
+  double obj, ident, ks;
+  ref_problem o;
+  ref_new (&o, p1, RLREF_KLOPT_PROB, r1, 3, b1, q1);
+  TU_OK (rlref_klopt_identity_d (&obj, &ident, &ks, q1, p1, RLREF_KLOPT_PROB, r1, 3, &b1));
+  d_agrees (ident, o.obj, TU_TOL1, "the identity's right side");
+  ref_free (&o);
+  ref_new (&o, p2, RLREF_KLOPT_PROB, r2, 2, b2, q2);
+  TU_OK (rlref_klopt_identity_d (&obj, &ident, &ks, q2, p2, RLREF_KLOPT_PROB, r2, 2, &b2));
+  d_agrees (ident, o.obj, TU_TOL1, "the identity's right side");
+  ref_free (&o);
+  /* KL(pi || pi*) = 2^-1074 (e_1 - 1) + ..., e_1 = log pi_1 - log pi*_1 =
+   * log(2^-1074) + r_0 + log1p(2^-957 ...): to first order 2^-1074 r_0 */
+  TU_OK (rlref_klopt_identity_d (&obj, &ident, &ks, q3, p3, RLREF_KLOPT_PROB, r3, 2, &b3));
+  TU_ASSERT_REL (ks, 0x1p-1074 * (r3[0] - 744.44007192138126 - 1), TU_TOL1);
+}
+END_TEST
+
 /* The same problem given as log-probabilities (log p at 256 bits in MPFR,
  * rounded in binary64) gives the same results. */
 START_TEST (test_logprob_matches_prob)
@@ -1009,6 +1039,7 @@ klopt_suite (void)
   suite_add_tcase (s, tc);
   tc = tu_tcase ("KLOPT-OBJ and KLOPT-IDENT");
   tcase_add_test (tc, test_objective_identity_random);
+  tcase_add_test (tc, test_identity_cancelling);
   tcase_add_test (tc, test_objective_exact);
   tcase_add_test (tc, test_infinite_kl);
   tcase_add_test (tc, test_kl_of_distributions);

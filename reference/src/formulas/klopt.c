@@ -44,7 +44,7 @@
 /* One problem: pi_ref, the rewards, beta, an optional policy pi, and
  * everything (13.15)-(13.17) give.  One allocation, NV vectors of n and
  * NS scalars. */
-#define NV 11
+#define NV 13
 #define NS 4
 typedef struct
 {
@@ -52,6 +52,7 @@ typedef struct
   num_ptr p, lp;                /* pi_ref and log pi_ref (-inf off its support) */
   num_ptr pm, pe;               /* pi_ref_i = pm_i 2^pe_i, pm_i in [1/2, 1), or pm_i = 0 */
   num_ptr q, lq;                /* pi and log pi, when given */
+  num_ptr qm, qe;               /* pi_i = qm_i 2^qe_i, as pm, pe */
   num_ptr r;                    /* the rewards */
   num_ptr e;                    /* e_i = log(pi*_i/pi_ref_i) on the support, else 0 */
   num_ptr ps, lps;              /* pi* and log pi* */
@@ -476,13 +477,15 @@ problem_new (problem *o, num_srcptr ref, int kind, num_srcptr r, size_t n, num_s
   o->t = AT (o->all, 8 * n);
   o->pm = AT (o->all, 9 * n);
   o->pe = AT (o->all, 10 * n);
+  o->qm = AT (o->all, 11 * n);
+  o->qe = AT (o->all, 12 * n);
   o->beta = AT (o->all, NV * n);
   o->m = AT (o->all, NV * n + 1);
   o->c = AT (o->all, NV * n + 2);
   o->L = AT (o->all, NV * n + 3);
   status = normalise (o->p, o->lp, ref, kind, n, o->t, "reference distribution", o->pm, o->pe);
   if (status == RLREF_SUCCESS && pi)
-    status = normalise (o->q, o->lq, pi, kind, n, o->t, "policy pi", NULL, NULL);
+    status = normalise (o->q, o->lq, pi, kind, n, o->t, "policy pi", o->qm, o->qe);
   if (status == RLREF_SUCCESS)
     {
       for (size_t i = 0; i < n; i++)
@@ -499,10 +502,11 @@ problem_new (problem *o, num_srcptr ref, int kind, num_srcptr r, size_t n, num_s
 }
 
 /* KL(p || q) = sum_i q_i h(e_i), e_i = log(p_i/q_i) given in w (which is
- * overwritten); lpp, lpq are log p and log q, which decide the supports. */
+ * overwritten); lpp, lpq are log p and log q, which decide the supports;
+ * pm, pe (or NULL) the scaling of p, p_i = pm_i 2^pe_i (normalise). */
 static int
-kl_sum (num_ptr kl, num_srcptr p, num_srcptr lpp, num_srcptr q, num_srcptr lpq, num_ptr w,
-        size_t n)
+kl_sum (num_ptr kl, num_srcptr p, num_srcptr lpp, num_srcptr pm, num_srcptr pe, num_srcptr q,
+        num_srcptr lpq, num_ptr w, size_t n)
 {
   num_t h, a;
   int status;
@@ -539,11 +543,20 @@ kl_sum (num_ptr kl, num_srcptr p, num_srcptr lpp, num_srcptr q, num_srcptr lpq, 
           else if (num_sgn (AT (w, i)) > 0 && num_cmp_d (AT (p, i), P_SUB) < 0)
             {
               /* p_i below the binary64 range (or 0): p_i (e_i - 1) =
-               * e^{log p_i + log(e_i - 1)}, which may be far above it */
+               * (pm_i (e_i - 1)) 2^pe_i, or e^{log p_i + log(e_i - 1)},
+               * which may be far above it */
               num_sub_d (a, AT (w, i), 1.0);
-              num_log (a, a);
-              num_add (a, a, AT (lpp, i));
-              num_exp (a, a);
+              if (pm && !num_is_zero (AT (pm, i)))
+                {
+                  num_mul (a, a, AT (pm, i));
+                  num_mul_2si (a, a, (long) num_get_d (AT (pe, i)));
+                }
+              else
+                {
+                  num_log (a, a);
+                  num_add (a, a, AT (lpp, i));
+                  num_exp (a, a);
+                }
               num_add (AT (w, i), a, AT (q, i));
             }
           else
@@ -570,7 +583,7 @@ objective_of_pi (num_ptr obj, num_ptr er, num_ptr kl, problem *o)
     return status;
   for (size_t i = 0; i < o->n; i++)
     num_sub (AT (o->t, i), AT (o->lq, i), AT (o->lp, i));
-  status = kl_sum (kl, o->q, o->lq, o->p, o->lp, o->t, o->n);
+  status = kl_sum (kl, o->q, o->lq, o->qm, o->qe, o->p, o->lp, o->t, o->n);
   if (status)
     return status;
   num_mul (obj, o->beta, kl);
@@ -649,11 +662,11 @@ FN (klopt_pistar) (num_ptr pistar, num_ptr logpistar, num_ptr er, num_ptr kl_sta
   for (size_t i = 0; i < n; i++)
     num_set (AT (o.t, i), AT (o.e, i));
   if (status == RLREF_SUCCESS)
-    status = kl_sum (k1, o.ps, o.lps, o.p, o.lp, o.t, n);
+    status = kl_sum (k1, o.ps, o.lps, NULL, NULL, o.p, o.lp, o.t, n);
   for (size_t i = 0; i < n; i++)
     num_neg (AT (o.t, i), AT (o.e, i));
   if (status == RLREF_SUCCESS)
-    status = kl_sum (k2, o.p, o.lp, o.ps, o.lps, o.t, n);
+    status = kl_sum (k2, o.p, o.lp, o.pm, o.pe, o.ps, o.lps, o.t, n);
   if (status == RLREF_SUCCESS)
     {
       for (size_t i = 0; i < n; i++)
@@ -718,7 +731,7 @@ FN (klopt_optimum) (num_ptr obj_star, num_ptr beta_logz, num_srcptr ref, int kin
   for (size_t i = 0; i < n; i++)
     num_set (AT (o.t, i), AT (o.e, i));
   if (status == RLREF_SUCCESS)
-    status = kl_sum (k, o.ps, o.lps, o.p, o.lp, o.t, n);
+    status = kl_sum (k, o.ps, o.lps, NULL, NULL, o.p, o.lp, o.t, n);
   if (status == RLREF_SUCCESS)
     {
       num_mul (k, k, o.beta);
@@ -734,11 +747,16 @@ FN (klopt_optimum) (num_ptr obj_star, num_ptr beta_logz, num_srcptr ref, int kin
   return status;
 }
 
-/* (13.14)-(13.16)  J(pi) = -beta [KL(pi || pi*) - log Z], formed as
- * beta log Z - beta KL(pi || pi*) with beta log Z = c + beta L, and
- * KL(pi || pi*) from log pi - log pi*.  As written, it cancels when
- * beta log Z and beta KL(pi || pi*) are both much larger than J(pi)
- * (small beta); J(pi) itself, computed as in klopt_objective, does not. */
+/* (13.14)-(13.16)  J(pi) = -beta [KL(pi || pi*) - log Z], with
+ * KL(pi || pi*) from log pi - log pi*.  As written, beta log Z and
+ * beta KL(pi || pi*) cancel when both are much larger than J(pi) (small
+ * beta, or a large reward where pi is 0: r = 2^300 gives 2^300 twice for
+ * J = 1.8), and no rounding of the two survives the difference.  So the
+ * right side is formed with (13.17) substituted outcome by outcome,
+ *   beta log Z - beta log(pi_i/pi*_i) = r_i - beta log(pi_i/pi_ref_i),
+ * where log Z cancels exactly: sum_i pi_i [r_i - beta log(pi_i/pi_ref_i)]
+ * = E_pi[r] - beta KL(pi || pi_ref), as klopt_objective forms it (its
+ * KL terms >= 0).  KL(pi || pi*) is returned as computed. */
 int
 FN (klopt_identity) (num_ptr obj, num_ptr ident, num_ptr kl_pistar, num_srcptr pi,
                      num_srcptr ref, int kind, num_srcptr r, size_t n, num_srcptr beta)
@@ -756,13 +774,11 @@ FN (klopt_identity) (num_ptr obj, num_ptr ident, num_ptr kl_pistar, num_srcptr p
   for (size_t i = 0; i < n; i++)
     num_sub (AT (o.t, i), AT (o.lq, i), AT (o.lps, i));
   if (status == RLREF_SUCCESS)
-    status = kl_sum (ks, o.q, o.lq, o.ps, o.lps, o.t, n);
+    status = kl_sum (ks, o.q, o.lq, o.qm, o.qe, o.ps, o.lps, o.t, n);
   if (status == RLREF_SUCCESS)
     {
-      num_mul (b, o.beta, o.L);
-      num_add (b, b, o.c);
-      num_mul (k, o.beta, ks);
-      num_sub (b, b, k);
+      num_mul (k, o.beta, k);
+      num_sub (b, ex, k);
       num_set (obj, j);
       if (ident)
         num_set (ident, b);
@@ -794,7 +810,8 @@ FN (klopt_kl) (num_ptr kl, num_srcptr p, num_srcptr q, int kind, size_t n)
     {
       for (size_t i = 0; i < n; i++)
         num_sub (AT (v, 4 * n + i), AT (v, n + i), AT (v, 3 * n + i));
-      status = kl_sum (k, AT (v, 0), AT (v, n), AT (v, 2 * n), AT (v, 3 * n), AT (v, 4 * n), n);
+      status = kl_sum (k, AT (v, 0), AT (v, n), NULL, NULL, AT (v, 2 * n), AT (v, 3 * n),
+                       AT (v, 4 * n), n);
     }
   if (status == RLREF_SUCCESS)
     num_set (kl, k);
