@@ -229,6 +229,103 @@ START_TEST (test_extreme_beta)
 }
 END_TEST
 
+/* Far-apart magnitudes: h = log(pi* / pi_ref) is formed as (r - c)/beta - L
+ * (c the reward of the likeliest outcome), not as log pi* - log pi_ref nor
+ * r/beta - log Z, and pi* is not re-formed from its logarithm.  (Each
+ * failed before.) */
+START_TEST (test_far_magnitudes)
+{
+  const double p4[4] = { 0x1.5555555555555p-949, 0x1.5555555555555p-2, 0x1.5555555555555p-2,
+                         0x1.5555555555555p-2 };
+  const double r4[4] = { 0x1.5798ee2308c3ap-20, 0x1.5798ee2308c3ap-27, 0x1.5798ee2308c3ap-27,
+                         0x1.5798ee2308c3ap-27 };
+  const double p2[2] = { 1, 0x1.000010c6f8ba3p-154 }, r2[2] = { 0, 20 };
+  const double p3[3] = { 0x1.999999999999ap-4, 0x1.999999999999ap-3, 0x1.6666666666666p-1 };
+  const double r3[3] = { 3, -2, 0.25 }, q3[3] = { 0.2, 0.3, 0.5 };
+  const double rbig[3] = { DBL_MAX, -0.5, 2 }, q2[2] = { 0.5, 0.5 }, rh2[2] = { 0x1p+247, 0 };
+  double ps[4], lz, rh[4], res[4], hw, hl, m, d, pp, pr, lp[2], h[2], loss, gn, kl;
+  double beta = 2;
+  mpfr_t z, t, want;
+  mpfr_inits2 (REF, z, t, want, (mpfr_ptr) 0);
+  /* pi*_0 = p_0 e^{r_0/2} / sum p e^{r/2}, 2.8e-286 */
+  mpfr_set_zero (z, 1);
+  for (int i = 0; i < 4; i++)
+    {
+      mpfr_set_d (t, r4[i] / 2, MPFR_RNDN);
+      mpfr_exp (t, t, MPFR_RNDN);
+      mpfr_mul_d (t, t, p4[i], MPFR_RNDN);
+      if (i == 0)
+        mpfr_set (want, t, MPFR_RNDN);
+      mpfr_add (z, z, t, MPFR_RNDN);
+    }
+  mpfr_div (want, want, z, MPFR_RNDN);
+  TU_OK (rlref_dpopop_implicit_d (ps, &lz, rh, res, p4, r4, 4, &beta));
+  TU_ASSERT_REL (ps[0], mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  /* pi_ref_0 = 1 - 2^-154 rounds to 1, its log does not: r^ = r exactly */
+  beta = 1;
+  TU_OK (rlref_dpopop_implicit_d (ps, &lz, rh, res, p2, r2, 2, &beta));
+  TU_ASSERT_SAME (rh[0], 0.0);
+  TU_ASSERT_SAME (res[0], 0.0);
+  /* beta = 2^395 1.6: h_w = (r_w - E_pi_ref[r])/beta to within Var[r]/beta^2 */
+  beta = 0x1.999999999999ap+395;
+  mpfr_set_zero (want, 1);
+  mpfr_set_zero (z, 1);
+  for (int i = 0; i < 3; i++)
+    {
+      mpfr_set_d (t, p3[i], MPFR_RNDN);
+      mpfr_add (z, z, t, MPFR_RNDN);
+      mpfr_mul_d (t, t, r3[i], MPFR_RNDN);
+      mpfr_add (want, want, t, MPFR_RNDN);
+    }
+  mpfr_div (want, want, z, MPFR_RNDN);
+  mpfr_d_sub (want, r3[0], want, MPFR_RNDN);
+  mpfr_div_d (want, want, beta, MPFR_RNDN);
+  TU_OK (rlref_dpopop_zcancel_d (&hw, &hl, &m, &d, &pp, &pr, &lz, p3, r3, 3, &beta, 0, 1));
+  TU_ASSERT_REL (hw, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  /* a reward of DBL_MAX elsewhere: the margin is still r_w - r_l */
+  beta = 2;
+  TU_OK (rlref_dpopop_zcancel_d (&hw, &hl, &m, &d, &pp, &pr, &lz, q3, rbig, 3, &beta, 2, 1));
+  TU_ASSERT_SAME (m, 2.5);
+  TU_ASSERT_REL (pp, 1 / (1 + exp (-2.5)), TU_TOL1);
+  /* r = (2^247, 0): pi* = (1, 0) to within e^-2^247, h_0 = log 2 */
+  beta = 1;
+  TU_OK (rlref_dpopop_equiv_bt_d (lp, h, &loss, &gn, &kl, q2, rh2, 2, &beta));
+  TU_ASSERT_REL (h[0], log (2.0), TU_TOL1);
+  /* the loss from beta (h_i - h_j) = r_i - r_j: with r_2 = 2^865 the pairs
+   * with outcome 2 add 0, the rest (1/4)(0.3/0.5)... as two outcomes */
+  {
+    const double q3b[3] = { 0.25, 0.25, 0.5 }, r3b[3] = { 1, 0, 0x1p+865 };
+    double lp3[3], h3[3];
+    double sp1 = log1p (exp (-1.0)), s1 = 1 / (1 + exp (-1.0));
+    beta = 0.5;
+    TU_OK (rlref_dpopop_equiv_bt_d (lp3, h3, &loss, &gn, &kl, q3b, r3b, 3, &beta));
+    TU_ASSERT_REL (loss, 0.0625 * (s1 * sp1 + (1 - s1) * (1 + sp1)), TU_TOL1);
+  }
+  /* pi_ref = (1, t)/(1 + t), t = 2^-620, r = (1, 0): KL(pi* || pi_ref) =
+   * e/(e + t) - log((e + t)/(1 + t)), 6.1e-188 */
+  {
+    const double q2b[2] = { 1, 0x1p-620 }, r2b[2] = { 1, 0 };
+    beta = 1;
+    mpfr_set_ui (t, 1, MPFR_RNDN);
+    mpfr_exp (t, t, MPFR_RNDN);
+    mpfr_add_d (z, t, q2b[1], MPFR_RNDN);
+    mpfr_div (want, t, z, MPFR_RNDN);
+    mpfr_set_d (t, q2b[1], MPFR_RNDN);
+    mpfr_add_ui (t, t, 1, MPFR_RNDN);
+    mpfr_div (z, z, t, MPFR_RNDN);
+    mpfr_log (z, z, MPFR_RNDN);
+    mpfr_sub (want, want, z, MPFR_RNDN);
+    TU_OK (rlref_dpopop_equiv_bt_d (lp, h, &loss, &gn, &kl, q2b, r2b, 2, &beta));
+    TU_ASSERT_REL (kl, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
+  }
+  /* beta = 2^-1074: h_1 = -2^1074 is beyond binary64 */
+  beta = 0x1p-1074;
+  TU_ASSERT_STATUS (rlref_dpopop_equiv_bt_d (lp, h, &loss, &gn, &kl, q2, r2 + 1, 2, &beta),
+                    RLREF_ERANGE);
+  mpfr_clears (z, t, want, (mpfr_ptr) 0);
+}
+END_TEST
+
 /* h(e) = 1 + (e - 1) e^e, the KL term: e^2/2 + e^3/3 + ... near 0 with no
  * cancellation, 1 - 2/e at -1, 0 at 0; ERANGE where it overflows. */
 START_TEST (test_kl_term)
@@ -261,6 +358,7 @@ dpopop_suite (void)
   tcase_add_test (tc, test_aliasing);
   tcase_add_test (tc, test_bad_inputs);
   tcase_add_test (tc, test_extreme_beta);
+  tcase_add_test (tc, test_far_magnitudes);
   tcase_add_test (tc, test_kl_term);
   suite_add_tcase (s, tc);
   return s;

@@ -446,6 +446,104 @@ START_TEST (test_underflowing_reference)
 }
 END_TEST
 
+/* A reference probability below the normal range keeps its digits: the
+ * terms pi_ref_i e^{d_i} are formed from the scaled pi_ref_i (and T scaled
+ * by the exponent of the likeliest outcome), not from e^{log pi_ref_i + d_i},
+ * whose exponent near -710 rounds by 8e-14.  (Each failed before.) */
+START_TEST (test_subnormal_reference)
+{
+  const double p1[] = { 0x0.2p-1022, 1 }, r1[] = { 1, 0 }, b1 = 1;
+  const double p2[] = { 1, 0x0.1p-1022, 0x0.2p-1022 }, r2[] = { -0x1p+780, 1, 0.5 }, b2 = 0.5;
+  const double p3[] = { 0x0.0666666666666p-1022, 1, 0x0.2666666666667p-1022 };
+  const double r3[] = { 2, -2, 0x1.01p+0 }, b3 = 1000;
+  double lz, ps[3];
+  ref_problem o;
+  mpfr_t want, t;
+  /* log Z = log((1 + x_0 e)/(1 + x_0)) = log1p(x_0 e) - log1p(x_0), subnormal */
+  mpfr_inits2 (REF, want, t, (mpfr_ptr) 0);
+  mpfr_set_ui (want, 1, MPFR_RNDN);
+  mpfr_exp (want, want, MPFR_RNDN);
+  mpfr_mul_d (want, want, p1[0], MPFR_RNDN);
+  mpfr_log1p (want, want, MPFR_RNDN);
+  mpfr_set_d (t, p1[0], MPFR_RNDN);
+  mpfr_log1p (t, t, MPFR_RNDN);
+  mpfr_sub (want, want, t, MPFR_RNDN);
+  TU_OK (rlref_klopt_logz_d (&lz, NULL, p1, RLREF_KLOPT_PROB, r1, 2, &b1));
+  d_agrees (lz, want, TU_TOL1, "log Z");
+  mpfr_clears (want, t, (mpfr_ptr) 0);
+  /* T = pi_ref_1 + pi_ref_2 e^{-1} subnormal: pi* = (1, 2/e) / (1 + 2/e) on 1, 2 */
+  ref_new (&o, p2, RLREF_KLOPT_PROB, r2, 3, b2, NULL);
+  TU_OK (rlref_klopt_pistar_d (ps, NULL, NULL, NULL, NULL, p2, RLREF_KLOPT_PROB, r2, 3, &b2));
+  d_agrees (ps[1], o.ps + 1, TU_TOL1, "pi*(1)");
+  d_agrees (ps[2], o.ps + 2, TU_TOL1, "pi*(2)");
+  ref_free (&o);
+  /* pi*_0, pi*_2 subnormal (KLOPT-LIMITS finite-beta's pi) */
+  ref_new (&o, p3, RLREF_KLOPT_PROB, r3, 3, b3, NULL);
+  TU_OK (rlref_klopt_pistar_d (ps, NULL, NULL, NULL, NULL, p3, RLREF_KLOPT_PROB, r3, 3, &b3));
+  d_agrees (ps[0], o.ps, TU_TOL1, "pi*(0)");
+  d_agrees (ps[2], o.ps + 2, TU_TOL1, "pi*(2)");
+  ref_free (&o);
+}
+END_TEST
+
+/* KL(pi_ref || pi*) = sum_i pi_ref_i (log Z - r_i/beta) where pi_ref_0 =
+ * e^-800 has underflowed and its term, pi_ref_0 (2^179 + log Z), has not:
+ * it is formed as e^{log pi_ref_0 + log(e_0 - 1)} (u 800 in the exponent).
+ * With pi_ref = (e^-800, 1)/(1 + e^-800), log Z = log pi_ref_1 (e^{-2^179}
+ * is far below both).  (Failed before: 0.) */
+START_TEST (test_underflowed_reference_kl)
+{
+  const double lp[] = { -800, 0 }, r[] = { -0x1p+179, 0 }, beta = 1;
+  double ps[2], k2;
+  mpfr_t p0, p1, lz, t, want;
+  mpfr_inits2 (REF, p0, p1, lz, t, want, (mpfr_ptr) 0);
+  mpfr_set_si (p0, -800, MPFR_RNDN);
+  mpfr_exp (p0, p0, MPFR_RNDN);
+  mpfr_add_ui (p1, p0, 1, MPFR_RNDN);
+  mpfr_ui_div (p1, 1, p1, MPFR_RNDN);
+  mpfr_mul (p0, p0, p1, MPFR_RNDN);
+  mpfr_log (lz, p1, MPFR_RNDN);
+  mpfr_set_d (t, 0x1p+179, MPFR_RNDN);
+  mpfr_add (t, t, lz, MPFR_RNDN);
+  mpfr_mul (want, p0, t, MPFR_RNDN);
+  mpfr_mul (t, p1, lz, MPFR_RNDN);
+  mpfr_add (want, want, t, MPFR_RNDN);
+  TU_OK (rlref_klopt_pistar_d (ps, NULL, NULL, NULL, &k2, lp, RLREF_KLOPT_LOGPROB, r, 2, &beta));
+  d_agrees (k2, want, TU_TOL3, "KL(pi_ref || pi*)");
+  mpfr_clears (p0, p1, lz, t, want, (mpfr_ptr) 0);
+}
+END_TEST
+
+/* KLOPT-IDENT where beta log Z and beta KL(pi || pi*) are both 2^300 (a
+ * reward 2^300 where pi is 0) or both ~1 for J ~ 7e-4: the right side
+ * equals J(pi) to the rounding of J, not of 2^300.  And KL(pi || pi*) with
+ * pi_1 = 2^-1074 exact, whose term pi_1 (e_1 - 1) ~ 2^-1074 DBL_MAX is
+ * formed from the scaled pi_1, not from log pi_1.  (Each failed before.) */
+START_TEST (test_identity_cancelling)
+{
+  const double p1[] = { 0x1.24151b867d381p-2, 0x1.b61fa949bbd41p-10, 0x1.6d1a62681c861p-1 };
+  const double r1[] = { 0x1p+300, -0.5, 2 }, q1[] = { 0, 0, 1 }, b1 = 0.5;
+  const double p2[] = { 0.5, 0.5 }, r2[] = { 1, 0 }, q2[] = { 0x1.0000000000001p-530, 1 };
+  const double b2 = 0x1.0624dd2f1a9fcp-10;
+  const double p3[] = { 0x1p-957, 1 }, r3[] = { 0x1.ffffffffffffep+1023, 0 };
+  const double q3[] = { 1, 0x0.0000000000001p-1022 }, b3 = 1;
+  double obj, ident, ks;
+  ref_problem o;
+  ref_new (&o, p1, RLREF_KLOPT_PROB, r1, 3, b1, q1);
+  TU_OK (rlref_klopt_identity_d (&obj, &ident, &ks, q1, p1, RLREF_KLOPT_PROB, r1, 3, &b1));
+  d_agrees (ident, o.obj, TU_TOL1, "the identity's right side");
+  ref_free (&o);
+  ref_new (&o, p2, RLREF_KLOPT_PROB, r2, 2, b2, q2);
+  TU_OK (rlref_klopt_identity_d (&obj, &ident, &ks, q2, p2, RLREF_KLOPT_PROB, r2, 2, &b2));
+  d_agrees (ident, o.obj, TU_TOL1, "the identity's right side");
+  ref_free (&o);
+  /* KL(pi || pi*) = 2^-1074 (e_1 - 1) + ..., e_1 = log pi_1 - log pi*_1 =
+   * log(2^-1074) + r_0 + log1p(2^-957 ...): to first order 2^-1074 r_0 */
+  TU_OK (rlref_klopt_identity_d (&obj, &ident, &ks, q3, p3, RLREF_KLOPT_PROB, r3, 2, &b3));
+  TU_ASSERT_REL (ks, 0x1p-1074 * (r3[0] - 744.44007192138126 - 1), TU_TOL1);
+}
+END_TEST
+
 /* The same problem given as log-probabilities (log p at 256 bits in MPFR,
  * rounded in binary64) gives the same results. */
 START_TEST (test_logprob_matches_prob)
@@ -934,11 +1032,14 @@ klopt_suite (void)
   tcase_add_loop_test (tc, test_pistar, 0, N_PROBLEMS);
   tcase_add_test (tc, test_large_beta_binary64);
   tcase_add_test (tc, test_underflowing_reference);
+  tcase_add_test (tc, test_subnormal_reference);
+  tcase_add_test (tc, test_underflowed_reference_kl);
   tcase_add_loop_test (tc, test_logprob_matches_prob, 0, N_PROBLEMS);
   tcase_add_test (tc, test_normalisation);
   suite_add_tcase (s, tc);
   tc = tu_tcase ("KLOPT-OBJ and KLOPT-IDENT");
   tcase_add_test (tc, test_objective_identity_random);
+  tcase_add_test (tc, test_identity_cancelling);
   tcase_add_test (tc, test_objective_exact);
   tcase_add_test (tc, test_infinite_kl);
   tcase_add_test (tc, test_kl_of_distributions);

@@ -15,6 +15,7 @@
 #include "rlref/primitives.h"
 #include "flow.h"
 #include "fit.h"
+#include "klopt_impl.h"
 
 /* ENAN unless every x_i is finite. */
 static int
@@ -52,25 +53,20 @@ done:
   return status;
 }
 
-/* 13.15, 13.17 in KLOPT's forms (klopt_logz, klopt_pistar): log Z = c/beta
- * + L with the largest reward c shifted out and L = log1p(sum_y pi_ref(y)
- * expm1((r(y) - c)/beta)) near 0, so that log Z of nearly equal rewards
- * keeps its digits (p_ref 1/4 each, r = 1e-8, beta 2: exactly 5e-9, where a
- * log-sum-exp of log pi_ref + r/beta loses eight); logpi[y] = log pi*(y). */
+/* 13.15, 13.17 in KLOPT's forms (klopt_solution): log Z = c/beta + L with
+ * the reward c of the likeliest outcome shifted out and L = log1p(sum_y
+ * pi_ref(y) expm1((r(y) - c)/beta)) near 0, so that log Z of nearly equal
+ * rewards keeps its digits (p_ref 1/4 each, r = 1e-8, beta 2: exactly
+ * 5e-9, where a log-sum-exp of log pi_ref + r/beta loses eight); pi*,
+ * logpi = log pi*, h = log(pi* / pi_ref) = r/beta - log Z formed as
+ * (r - c)/beta - L (neither a huge r/beta nor a tiny one cancels against
+ * log Z), and lq = log pi_ref as KLOPT normalises it (log1p(-sum of the
+ * others) for the likeliest, so that h = 0 is log pi* - log pi_ref). */
 static int
-optimum (num_ptr logz, num_ptr logpi, num_srcptr p_ref, num_srcptr r, size_t n,
-         num_srcptr beta)
+optimum (num_ptr logz, num_ptr pistar, num_ptr logpi, num_ptr h, num_ptr lq,
+         num_srcptr p_ref, num_srcptr r, size_t n, num_srcptr beta)
 {
-  num_ptr ps = num_vec_new (n);
-  int status;
-  if (!ps)
-    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-  status = FN (klopt_logz) (logz, NULL, p_ref, RLREF_KLOPT_PROB, r, n, beta);
-  if (status == RLREF_SUCCESS)
-    status = FN (klopt_pistar) (ps, logpi, NULL, NULL, NULL, p_ref, RLREF_KLOPT_PROB, r, n,
-                                beta);
-  num_vec_free (ps, n);
-  return status;
+  return FN (klopt_solution) (logz, pistar, logpi, h, lq, p_ref, RLREF_KLOPT_PROB, r, n, beta);
 }
 
 /* 2^(10 - p) x: the rounding bound of a quantity built from magnitudes
@@ -96,7 +92,8 @@ read_inputs (num_ptr lq, num_ptr q, num_srcptr p_ref, num_srcptr r, size_t n,
 }
 
 /* DPO-IMPLICIT-R (13.18): r^(y) = beta log(pi*(y)/pi_ref(y)) + beta log Z,
- * from pi* and Z as numbers; residual r^ - r, 0 within its bound
+ * from pi* and Z as numbers (log(pi* / pi_ref) as optimum forms it); residual
+ * r^ - r, 0 within its bound
  * 2^(10-p) (|r| + beta (|log pi*| + |log pi_ref| + 2 |log Z|)), and then
  * r^ = r exactly (the sum cancels to r: its rounding error is absolute). */
 int
@@ -105,19 +102,19 @@ FN (dpopop_implicit) (num_ptr pistar, num_ptr logz, num_ptr r_hat, num_ptr resid
 {
   int status = RLREF_SUCCESS;
   num_ptr lq = num_vec_new (n), q = num_vec_new (n), lp = num_vec_new (n);
-  num_ptr rh = num_vec_new (n), res = num_vec_new (n);
+  num_ptr rh = num_vec_new (n), res = num_vec_new (n), ps = num_vec_new (n);
+  num_ptr hh = num_vec_new (n);
   num_t lz, u, b;
   NUM_INIT (lz, u, b);
-  if (!lq || !q || !lp || !rh || !res)
+  if (!lq || !q || !lp || !rh || !res || !ps || !hh)
     FAIL ("out of memory", RLREF_ENOMEM);
   if (!pistar || !logz || !r_hat || !residual)
     FAIL ("NULL output", RLREF_EINVAL);
   TRY (read_inputs (lq, q, p_ref, r, n, beta));
-  TRY (optimum (lz, lp, p_ref, r, n, beta));
+  TRY (optimum (lz, ps, lp, hh, lq, p_ref, r, n, beta));
   for (size_t i = 0; i < n; i++)
     {
-      num_sub (u, AT (lp, i), AT (lq, i));
-      num_add (u, u, lz);
+      num_add (u, AT (hh, i), lz);
       num_mul (AT (rh, i), u, beta);
       num_sub (AT (res, i), AT (rh, i), AT (r, i));
       /* the bound */
@@ -140,7 +137,7 @@ FN (dpopop_implicit) (num_ptr pistar, num_ptr logz, num_ptr r_hat, num_ptr resid
     }
   for (size_t i = 0; i < n; i++)
     {
-      num_exp (AT (pistar, i), AT (lp, i));
+      num_set (AT (pistar, i), AT (ps, i));
       num_set (AT (r_hat, i), AT (rh, i));
       num_set (AT (residual, i), AT (res, i));
     }
@@ -152,12 +149,15 @@ done:
   num_vec_free (lp, n);
   num_vec_free (rh, n);
   num_vec_free (res, n);
+  num_vec_free (ps, n);
+  num_vec_free (hh, n);
   return status;
 }
 
-/* DPO-ZCANCEL (13.19, 13.20): h = log pi* - log pi_ref at w and l, margin
- * beta (h_w - h_l), in which the two log Z cancel; sigma of it and of
- * r_w - r_l. */
+/* DPO-ZCANCEL (13.19, 13.20): h = log pi* - log pi_ref at w and l (as
+ * optimum forms it), margin beta (h_w - h_l), in which the two log Z
+ * cancel, = r_w - r_l; sigma of it and of r_w - r_l.  ERANGE where h is
+ * beyond the working range. */
 int
 FN (dpopop_zcancel) (num_ptr h_w, num_ptr h_l, num_ptr margin, num_ptr reward_diff,
                      num_ptr p_policy, num_ptr p_reward, num_ptr logz, num_srcptr p_ref,
@@ -176,12 +176,16 @@ FN (dpopop_zcancel) (num_ptr h_w, num_ptr h_l, num_ptr margin, num_ptr reward_di
   TRY (read_inputs (lq, q, p_ref, r, n, beta));
   if (w == l)
     FAIL ("w = l: a pair needs two outcomes", RLREF_EDOM);
-  TRY (optimum (lz, lp, p_ref, r, n, beta));
-  num_sub (hw, AT (lp, w), AT (lq, w));
-  num_sub (hl, AT (lp, l), AT (lq, l));
-  num_sub (m, hw, hl);
-  num_mul (m, m, beta);
+  TRY (optimum (lz, NULL, NULL, lp, lq, p_ref, r, n, beta));
+  num_set (hw, AT (lp, w));
+  num_set (hl, AT (lp, l));
+  if (!num_is_finite (hw) || !num_is_finite (hl))
+    FAIL ("h = r/beta - log Z is beyond the working range (r/beta overflows)", RLREF_ERANGE);
+  /* beta (h_w - h_l) = (r_w - c) - (r_l - c) with L cancelled exactly:
+   * formed apart, beta h_w and beta h_l cancel when both are large (a
+   * reward of 1e308 elsewhere) */
   num_sub (d, AT (r, w), AT (r, l));
+  num_set (m, d);
   TRY (FN (sigmoid) (pp, m));
   TRY (FN (sigmoid) (pr, d));
   num_set (h_w, hw);
@@ -208,13 +212,16 @@ done:
  * (z - 1/(2s))^2, l' = 2 (z - 1/(2s)).  Each component is set to 0 within
  * its rounding bound 2^(10-p) sum_j (W_kj + W_jk) m_kj, m_kj = s (1 +
  * s (|h_k| + |h_j|)) (DPO) or 2 (|h_k| + |h_j| + 1/(2s)) (IPO).
- * grad_norm = |dL/dh|; kl = KL(pi || pi_ref) = sum_y q(y) kl_term(h(y)),
+ * When the scores x = s h (+ a constant) are given (DPO only), s z_ij is
+ * x_i - x_j: s h_i and s h_j, formed apart, cancel where both are large.
+ * grad_norm = |dL/dh|; kl = KL(pi || pi_ref) (pi given, or e^{logpi}) = sum_y q(y) kl_term(h(y)),
  * h = log(pi/pi_ref), q = pi_ref: terms >= 0, no cancellation (for h near
  * 0 the KL is of order h^2, far below sum pi h's rounding); for |h| >= 1
  * the term is q + (h - 1) pi. */
 static int
 loss_grad (num_ptr loss, num_ptr grad_norm, num_ptr kl, num_srcptr W, num_srcptr h,
-           num_srcptr q, num_srcptr logpi, size_t n, num_srcptr s, int kind)
+           num_srcptr x, num_srcptr q, num_srcptr logpi, num_srcptr pi, size_t n,
+           num_srcptr s, int kind)
 {
   int status = RLREF_SUCCESS;
   num_ptr g = num_vec_new (n), bd = num_vec_new (n), terms = num_vec_new (n * n);
@@ -233,8 +240,13 @@ loss_grad (num_ptr loss, num_ptr grad_norm, num_ptr kl, num_srcptr W, num_srcptr
         num_sub (z, AT (h, i), AT (h, j));
         if (kind == RLREF_DPOPOP_DPO)
           {
-            num_mul (u, s, z);
-            num_neg (u, u);
+            if (x)
+              num_sub (u, AT (x, j), AT (x, i));
+            else
+              {
+                num_mul (u, s, z);
+                num_neg (u, u);
+              }
             TRY (FN (softplus) (v, u));
             TRY (FN (sigmoid) (dl, u));
             num_mul (dl, dl, s);
@@ -289,9 +301,12 @@ loss_grad (num_ptr loss, num_ptr grad_norm, num_ptr kl, num_srcptr W, num_srcptr
         }
       else
         {
-          /* q h(e) = q + (e - 1) pi: pi = e^{log pi} stays finite where
-           * e^e alone would overflow */
-          num_exp (u, AT (logpi, k));
+          /* q h(e) = q + (e - 1) pi: pi (given, or e^{log pi}) stays
+           * finite where e^e alone would overflow */
+          if (pi)
+            num_set (u, AT (pi, k));
+          else
+            num_exp (u, AT (logpi, k));
           num_sub_d (m, AT (h, k), 1.0);
           num_mul (u, u, m);
           num_add (AT (terms, k), u, AT (q, k));
@@ -388,21 +403,22 @@ FN (dpopop_equiv_bt) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm,
 {
   int status = RLREF_SUCCESS;
   num_ptr lq = num_vec_new (n), q = num_vec_new (n), lp = num_vec_new (n);
-  num_ptr hh = num_vec_new (n), W = num_vec_new (n * n);
+  num_ptr hh = num_vec_new (n), W = num_vec_new (n * n), ps = num_vec_new (n);
   num_t lz, u, lo, gn, k;
   NUM_INIT (lz, u, lo, gn, k);
-  if (!lq || !q || !lp || !hh || !W)
+  if (!lq || !q || !lp || !hh || !W || !ps)
     FAIL ("out of memory", RLREF_ENOMEM);
   if (!logpi || !h || !loss || !grad_norm || !kl)
     FAIL ("NULL output", RLREF_EINVAL);
   if (n < 2 || n > RLREF_DPOPOP_MAX_N)
     FAIL ("a population loss takes 2 to 64 outcomes", RLREF_EINVAL);
   TRY (read_inputs (lq, q, p_ref, r, n, beta));
-  TRY (optimum (lz, lp, p_ref, r, n, beta));
+  TRY (optimum (lz, ps, lp, hh, lq, p_ref, r, n, beta));
+  for (size_t i = 0; i < n; i++)
+    if (!num_is_finite (AT (hh, i)))
+      FAIL ("h = r/beta - log Z is beyond the working range (r/beta overflows)", RLREF_ERANGE);
   for (size_t i = 0; i < n; i++)
     {
-      num_div (u, AT (r, i), beta);
-      num_sub (AT (hh, i), u, lz);
       for (size_t j = 0; j < n; j++)
         {
           num_ptr w = AT (W, i * n + j);
@@ -414,7 +430,7 @@ FN (dpopop_equiv_bt) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm,
           num_mul (w, w, AT (q, j));
         }
     }
-  TRY (loss_grad (lo, gn, k, W, hh, q, lp, n, beta, RLREF_DPOPOP_DPO));
+  TRY (loss_grad (lo, gn, k, W, hh, r, q, lp, ps, n, beta, RLREF_DPOPOP_DPO));
   for (size_t i = 0; i < n; i++)
     {
       num_set (AT (logpi, i), AT (lp, i));
@@ -430,6 +446,7 @@ done:
   num_vec_free (lp, n);
   num_vec_free (hh, n);
   num_vec_free (W, n * n);
+  num_vec_free (ps, n);
   return status;
 }
 
@@ -580,7 +597,7 @@ FN (dpopop_equiv) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm, nu
         FAIL (why, status);
     }
   TRY (policy (lp, hh, lq, q, x, n));
-  TRY (loss_grad (lo, gn, k, W, hh, q, lp, n, s, loss_kind));
+  TRY (loss_grad (lo, gn, k, W, hh, NULL, q, lp, NULL, n, s, loss_kind));
   for (size_t i = 0; i < n; i++)
     {
       num_set (AT (logpi, i), AT (lp, i));

@@ -31,23 +31,28 @@
 #include "rlref/primitives.h"
 #include "rlref/klopt.h"
 #include "flow.h"
+#include "klopt_impl.h"
 
 /* Products are formed only from factors within the binary64 range:
  * probabilities and sums of at least P_NORMAL, exponentials e^d with
  * d >= D_NORMAL; below, the log domain.  The same rule in both backends. */
 #define P_NORMAL 0x1p-1000
 #define D_NORMAL -690.0
+/* Below P_SUB, a subnormal holds fewer digits than its logarithm does. */
+#define P_SUB 0x1p-1030
 
 /* One problem: pi_ref, the rewards, beta, an optional policy pi, and
  * everything (13.15)-(13.17) give.  One allocation, NV vectors of n and
  * NS scalars. */
-#define NV 9
+#define NV 13
 #define NS 4
 typedef struct
 {
   size_t n;
   num_ptr p, lp;                /* pi_ref and log pi_ref (-inf off its support) */
+  num_ptr pm, pe;               /* pi_ref_i = pm_i 2^pe_i, pm_i in [1/2, 1), or pm_i = 0 */
   num_ptr q, lq;                /* pi and log pi, when given */
+  num_ptr qm, qe;               /* pi_i = qm_i 2^qe_i, as pm, pe */
   num_ptr r;                    /* the rewards */
   num_ptr e;                    /* e_i = log(pi*_i/pi_ref_i) on the support, else 0 */
   num_ptr ps, lps;              /* pi* and log pi* */
@@ -81,9 +86,14 @@ argmax (num_srcptr x, size_t n)
  *     log p_k = log1p(-sum_{i != k} x_i / S) for the largest x_k when
  *     p_k > 1/2 (near 0, it would inherit the rounding of S);
  *   log-probabilities:  with k the largest and s = sum_{i != k} e^{x_i - x_k},
- *     lse(x) = x_k + log1p(s),  log p_i = (x_i - x_k) - log1p(s). */
+ *     lse(x) = x_k + log1p(s),  log p_i = (x_i - x_k) - log1p(s).
+ * When pm is given, also p_i = pm_i 2^pe_i with pm_i in [1/2, 1): from
+ * probabilities pm_i = (x_i 2^-e)/S, 2^-e x_i in [1/2, 1), rounded once
+ * however small p_i is; from log-probabilities the scaling of p_i where
+ * p_i >= P_NORMAL, and pm_i = 0 below (there log p_i is the input). */
 static int
-normalise (num_ptr p, num_ptr lp, num_srcptr x, int kind, size_t n, num_ptr t, const char *name)
+normalise (num_ptr p, num_ptr lp, num_srcptr x, int kind, size_t n, num_ptr t, const char *name,
+           num_ptr pm, num_ptr pe)
 {
   char msg[160];
   num_t s, a;
@@ -190,6 +200,24 @@ normalise (num_ptr p, num_ptr lp, num_srcptr x, int kind, size_t n, num_ptr t, c
     }
   else
     FAIL ("unknown kind of distribution", RLREF_EINVAL);
+  for (size_t i = 0; pm && i < n; i++)
+    {
+      num_set_zero (AT (pm, i));
+      num_set_zero (AT (pe, i));
+      if (kind == RLREF_KLOPT_PROB && !num_is_zero (AT (x, i)))
+        {
+          long e = num_get_exp (AT (x, i));
+          num_mul_2si (AT (pm, i), AT (x, i), -e);
+          num_div (AT (pm, i), AT (pm, i), s);
+          num_set_si (AT (pe, i), e);
+        }
+      else if (kind == RLREF_KLOPT_LOGPROB && num_cmp_d (AT (p, i), P_NORMAL) >= 0)
+        {
+          long e = num_get_exp (AT (p, i));
+          num_mul_2si (AT (pm, i), AT (p, i), -e);
+          num_set_si (AT (pe, i), e);
+        }
+    }
 done:
   NUM_CLEAR (s, a);
   return status;
@@ -212,41 +240,73 @@ check_beta_rewards (num_srcptr beta, num_srcptr r, size_t n)
   return RLREF_SUCCESS;
 }
 
-/* With the shift c: d_i = (r_i - c)/beta on the support (0 elsewhere)
- * into e, and the sums W = sum_i pi_ref_i expm1(d_i) and
- * T = sum_i pi_ref_i e^{d_i}, each term pi_ref_i e^{d_i} formed in the log
- * domain, e^{log pi_ref_i + d_i}, where a factor would leave the binary64
- * range (d_i > -D_NORMAL, pi_ref_i < P_NORMAL). */
+/* y = m e^d 2^j, for |d| <= -D_NORMAL (a the scratch for e^d). */
+static void
+scaled_exp (num_ptr y, num_srcptr m, num_srcptr d, long j, num_ptr a)
+{
+  num_exp (a, d);
+  num_mul (y, m, a);
+  num_mul_2si (y, y, j);
+}
+
+/* Whether pi_ref_i e^{d_i} is formed from pm_i (else in the log domain). */
 static int
-shifted (problem *o, num_ptr W, num_ptr T)
+scalable (const problem *o, size_t i, num_srcptr d)
+{
+  return !num_is_zero (AT (o->pm, i)) && num_cmp_d (d, -D_NORMAL) <= 0
+    && num_cmp_d (d, D_NORMAL) >= 0;
+}
+
+/* With the shift c: d_i = (r_i - c)/beta on the support (0 elsewhere)
+ * into e, the sum W = sum_i pi_ref_i expm1(d_i) and, scaled by 2^-ek
+ * (pi_ref_k = f_k 2^ek for the likeliest outcome k under pi*, ek = 0
+ * without f_k), the terms pi_ref_i e^{d_i} 2^-ek into ps and their sum
+ * T 2^-ek.  Each term is pm_i e^{d_i} 2^(pe_i - ek) (scaled_exp), or where
+ * pm_i = 0 or |d_i| > -D_NORMAL, e^{log pi_ref_i + d_i} (ek = 0) or
+ * f_k e^{log pi_ref_i + d_i - log pi_ref_k}. */
+static int
+shifted (problem *o, long ek, num_srcptr fk, num_srcptr lpk, num_ptr W, num_ptr T)
 {
   int status;
+  num_t a, y;
+  NUM_INIT (a, y);
   for (size_t i = 0; i < o->n; i++)
     {
-      num_set_zero (AT (o->e, i));
+      num_ptr d = AT (o->e, i);
+      num_set_zero (d);
       num_set_zero (AT (o->t, i));
       num_set_zero (AT (o->ps, i));
       if (!on_support (AT (o->lp, i)))
         continue;
-      num_sub (AT (o->e, i), AT (o->r, i), o->c);
-      num_div (AT (o->e, i), AT (o->e, i), o->beta);
-      if (num_cmp_d (AT (o->e, i), -D_NORMAL) <= 0 && num_cmp_d (AT (o->p, i), P_NORMAL) >= 0)
+      num_sub (d, AT (o->r, i), o->c);
+      num_div (d, d, o->beta);
+      if (scalable (o, i, d))
         {
-          num_expm1 (AT (o->t, i), AT (o->e, i));
-          num_mul (AT (o->t, i), AT (o->t, i), AT (o->p, i));
-          num_exp (AT (o->ps, i), AT (o->e, i));
-          num_mul (AT (o->ps, i), AT (o->ps, i), AT (o->p, i));
+          long pe = (long) num_get_d (AT (o->pe, i));
+          scaled_exp (AT (o->ps, i), AT (o->pm, i), d, pe - ek, a);
+          num_expm1 (y, d);
+          num_mul (y, y, AT (o->pm, i));
+          num_mul_2si (AT (o->t, i), y, pe);
         }
       else
         {
-          num_add (AT (o->ps, i), AT (o->lp, i), AT (o->e, i));
-          num_exp (AT (o->ps, i), AT (o->ps, i));
-          num_sub (AT (o->t, i), AT (o->ps, i), AT (o->p, i));
+          num_add (y, AT (o->lp, i), d);
+          if (ek == 0)
+            num_exp (AT (o->ps, i), y);
+          else
+            {
+              num_sub (a, y, lpk);
+              num_exp (a, a);
+              num_mul (AT (o->ps, i), a, fk);
+            }
+          num_exp (y, y);
+          num_sub (AT (o->t, i), y, AT (o->p, i));
         }
     }
   status = num_sum (W, o->t, o->n);
   if (status == RLREF_SUCCESS)
     status = num_sum (T, o->ps, o->n);
+  NUM_CLEAR (a, y);
   return status;
 }
 
@@ -255,13 +315,15 @@ shifted (problem *o, num_ptr W, num_ptr T)
  * log pi_ref_k + r_k/beta): then T = pi_ref_k / pi*_k lies in
  * [pi_ref_k, n pi_ref_k], log Z = r_k/beta + L carries no more rounding
  * than its sensitivity to r_k, and equal rewards give d = 0 exactly.
+ * The terms and T are held scaled by 2^-ek, pi_ref_k = f_k 2^ek (shifted),
+ * so that neither a subnormal pi_ref_i nor a subnormal T loses digits.
  *   L = log1p(W) when W >= -1/2 (as beta -> infinity, log Z ~ E[r]/beta -> 0:
  *   the rounding of log pi_ref in a log-sum-exp would swamp it), else
- *   log T (positive terms), or the log-sum-exp of log pi_ref_i + d_i where
- *   T is below the binary64 range or a sum is not finite (then with c = m,
- *   every d_i <= 0);
- *   pi*_i = pi_ref_i e^{d_i} / T, or e^{log pi_ref_i + d_i - L} where a
- *   factor leaves the binary64 range;
+ *   log T (positive terms), log pi_ref_k + log(T 2^-ek / f_k) where T is
+ *   below P_NORMAL, or the log-sum-exp of log pi_ref_i + d_i where there is
+ *   no f_k or a sum is not finite (then with c = m, every d_i <= 0);
+ *   pi*_i = (pi_ref_i e^{d_i} 2^-ek) / (T 2^-ek) where the term is scaled,
+ *   else e^{log pi_ref_i + d_i - L};
  *   log pi*_k = log1p(-sum_{i != k} pi*_i) for an outcome k with pi*_k > 1/2
  *   (its log is near 0: log pi_ref_k + d_k - L would cancel), log pi*_i
  *   otherwise, or log pi_ref_i + d_i - L below the binary64 range. */
@@ -269,7 +331,8 @@ static int
 solve (problem *o)
 {
   size_t n = o->n, k = 0;
-  int status = RLREF_SUCCESS, first = 1, t_normal = 0;
+  int status = RLREF_SUCCESS, first = 1, direct = 0;
+  long ek = 0;
   num_t W, T, a, wk;
   NUM_INIT (W, T, a, wk);
   /* m = max r over the support; k = argmax log pi_ref_i + (r_i - m)/beta */
@@ -294,25 +357,39 @@ solve (problem *o)
           }
       }
   num_set (o->c, AT (o->r, k));
-  status = shifted (o, W, T);
+  if (!num_is_zero (AT (o->pm, k)))
+    ek = (long) num_get_d (AT (o->pe, k));
+  status = shifted (o, ek, AT (o->pm, k), AT (o->lp, k), W, T);
   if (status)
     goto done;
   if (num_is_finite (W) && num_is_finite (T) && num_cmp_d (W, -0.5) >= 0)
     {
       num_log1p (o->L, W);
       num_add_d (T, W, 1.0);
-      t_normal = 1;
+      num_mul_2si (T, T, -ek);
+      direct = 1;
     }
-  else if (num_is_finite (T) && num_cmp_d (T, P_NORMAL) >= 0)
+  else if (num_is_finite (T))
     {
-      num_log (o->L, T);
-      t_normal = 1;
+      num_mul_2si (a, T, ek);
+      if (num_cmp_d (a, P_NORMAL) >= 0)
+        {
+          num_log (o->L, a);
+          direct = 1;
+        }
+      else if (!num_is_zero (AT (o->pm, k)))
+        {
+          num_div (a, T, AT (o->pm, k));
+          num_log (a, a);
+          num_add (o->L, AT (o->lp, k), a);
+          direct = 1;
+        }
     }
-  else
+  if (!direct)
     {
       /* L = lse(log pi_ref_i + d_i), -inf off the support, with c = m */
       num_set (o->c, o->m);
-      status = shifted (o, W, T);
+      status = shifted (o, 0, NULL, NULL, W, T);
       if (status)
         goto done;
       for (size_t i = 0; i < n; i++)
@@ -321,21 +398,17 @@ solve (problem *o)
       if (status)
         goto done;
     }
-  /* pi*_i (o->ps holds pi_ref_i e^{d_i}); e_i = d_i - L */
+  /* pi*_i (o->ps holds pi_ref_i e^{d_i} 2^-ek); e_i = d_i - L */
   k = 0;
   for (size_t i = 0; i < n; i++)
     if (on_support (AT (o->lp, i)))
       {
-        if (t_normal && num_cmp_d (AT (o->p, i), P_NORMAL) >= 0
-            && num_cmp_d (AT (o->e, i), D_NORMAL) >= 0
-            && num_cmp_d (AT (o->e, i), -D_NORMAL) <= 0)
-          {
-            num_div (AT (o->ps, i), AT (o->ps, i), T);
-            num_sub (AT (o->e, i), AT (o->e, i), o->L);
-          }
+        int scaled = direct && scalable (o, i, AT (o->e, i));
+        num_sub (AT (o->e, i), AT (o->e, i), o->L);
+        if (scaled)
+          num_div (AT (o->ps, i), AT (o->ps, i), T);
         else
           {
-            num_sub (AT (o->e, i), AT (o->e, i), o->L);
             num_add (AT (o->lps, i), AT (o->lp, i), AT (o->e, i));
             num_exp (AT (o->ps, i), AT (o->lps, i));
           }
@@ -402,13 +475,17 @@ problem_new (problem *o, num_srcptr ref, int kind, num_srcptr r, size_t n, num_s
   o->ps = AT (o->all, 6 * n);
   o->lps = AT (o->all, 7 * n);
   o->t = AT (o->all, 8 * n);
+  o->pm = AT (o->all, 9 * n);
+  o->pe = AT (o->all, 10 * n);
+  o->qm = AT (o->all, 11 * n);
+  o->qe = AT (o->all, 12 * n);
   o->beta = AT (o->all, NV * n);
   o->m = AT (o->all, NV * n + 1);
   o->c = AT (o->all, NV * n + 2);
   o->L = AT (o->all, NV * n + 3);
-  status = normalise (o->p, o->lp, ref, kind, n, o->t, "reference distribution");
+  status = normalise (o->p, o->lp, ref, kind, n, o->t, "reference distribution", o->pm, o->pe);
   if (status == RLREF_SUCCESS && pi)
-    status = normalise (o->q, o->lq, pi, kind, n, o->t, "policy pi");
+    status = normalise (o->q, o->lq, pi, kind, n, o->t, "policy pi", o->qm, o->qe);
   if (status == RLREF_SUCCESS)
     {
       for (size_t i = 0; i < n; i++)
@@ -425,10 +502,11 @@ problem_new (problem *o, num_srcptr ref, int kind, num_srcptr r, size_t n, num_s
 }
 
 /* KL(p || q) = sum_i q_i h(e_i), e_i = log(p_i/q_i) given in w (which is
- * overwritten); lpp, lpq are log p and log q, which decide the supports. */
+ * overwritten); lpp, lpq are log p and log q, which decide the supports;
+ * pm, pe (or NULL) the scaling of p, p_i = pm_i 2^pe_i (normalise). */
 static int
-kl_sum (num_ptr kl, num_srcptr p, num_srcptr lpp, num_srcptr q, num_srcptr lpq, num_ptr w,
-        size_t n)
+kl_sum (num_ptr kl, num_srcptr p, num_srcptr lpp, num_srcptr pm, num_srcptr pe, num_srcptr q,
+        num_srcptr lpq, num_ptr w, size_t n)
 {
   num_t h, a;
   int status;
@@ -438,7 +516,8 @@ kl_sum (num_ptr kl, num_srcptr p, num_srcptr lpp, num_srcptr q, num_srcptr lpq, 
     {
       if (!on_support (AT (lpp, i)))
         num_set (AT (w, i), AT (q, i));         /* 0 log 0 = 0: q_i h(-inf) = q_i */
-      else if (num_is_zero (AT (p, i)) && on_support (AT (lpq, i)))
+      else if (num_is_zero (AT (p, i)) && on_support (AT (lpq, i))
+               && num_cmp_d (AT (w, i), 1.0) < 0)
         num_set (AT (w, i), AT (q, i));         /* p_i underflowed: p_i (e_i - 1) is below it */
       else if (!on_support (AT (lpq, i)))
         {
@@ -460,6 +539,25 @@ kl_sum (num_ptr kl, num_srcptr p, num_srcptr lpp, num_srcptr q, num_srcptr lpq, 
                   return status;
                 }
               num_mul (AT (w, i), AT (q, i), h);
+            }
+          else if (num_sgn (AT (w, i)) > 0 && num_cmp_d (AT (p, i), P_SUB) < 0)
+            {
+              /* p_i below the binary64 range (or 0): p_i (e_i - 1) =
+               * (pm_i (e_i - 1)) 2^pe_i, or e^{log p_i + log(e_i - 1)},
+               * which may be far above it */
+              num_sub_d (a, AT (w, i), 1.0);
+              if (pm && !num_is_zero (AT (pm, i)))
+                {
+                  num_mul (a, a, AT (pm, i));
+                  num_mul_2si (a, a, (long) num_get_d (AT (pe, i)));
+                }
+              else
+                {
+                  num_log (a, a);
+                  num_add (a, a, AT (lpp, i));
+                  num_exp (a, a);
+                }
+              num_add (AT (w, i), a, AT (q, i));
             }
           else
             {
@@ -485,7 +583,7 @@ objective_of_pi (num_ptr obj, num_ptr er, num_ptr kl, problem *o)
     return status;
   for (size_t i = 0; i < o->n; i++)
     num_sub (AT (o->t, i), AT (o->lq, i), AT (o->lp, i));
-  status = kl_sum (kl, o->q, o->lq, o->p, o->lp, o->t, o->n);
+  status = kl_sum (kl, o->q, o->lq, o->qm, o->qe, o->p, o->lp, o->t, o->n);
   if (status)
     return status;
   num_mul (obj, o->beta, kl);
@@ -520,6 +618,33 @@ FN (klopt_logz) (num_ptr logz, num_ptr z, num_srcptr ref, int kind, num_srcptr r
   return RLREF_SUCCESS;
 }
 
+/* klopt_impl.h: log Z = c/beta + L and pi*, log pi*, e, log pi_ref. */
+int
+FN (klopt_solution) (num_ptr logz, num_ptr pistar, num_ptr logpistar, num_ptr h,
+                     num_ptr logref, num_srcptr ref, int kind, num_srcptr r, size_t n,
+                     num_srcptr beta)
+{
+  problem o;
+  int status = problem_new (&o, ref, kind, r, n, beta, NULL);
+  if (status)
+    return status;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (pistar)
+        num_set (AT (pistar, i), AT (o.ps, i));
+      if (logpistar)
+        num_set (AT (logpistar, i), AT (o.lps, i));
+      if (h)
+        num_set (AT (h, i), AT (o.e, i));
+      if (logref)
+        num_set (AT (logref, i), AT (o.lp, i));
+    }
+  num_div (logz, o.c, o.beta);
+  num_add (logz, logz, o.L);
+  problem_free (&o);
+  return RLREF_SUCCESS;
+}
+
 /* (13.17)  pi*_i = pi_ref_i e^{r_i/beta} / Z;  E_pi*[r] = sum_i pi*_i r_i;
  * KL(pi* || pi_ref) = sum_i pi_ref_i h(e_i);  KL(pi_ref || pi*) = sum_i pi*_i h(-e_i). */
 int
@@ -537,11 +662,11 @@ FN (klopt_pistar) (num_ptr pistar, num_ptr logpistar, num_ptr er, num_ptr kl_sta
   for (size_t i = 0; i < n; i++)
     num_set (AT (o.t, i), AT (o.e, i));
   if (status == RLREF_SUCCESS)
-    status = kl_sum (k1, o.ps, o.lps, o.p, o.lp, o.t, n);
+    status = kl_sum (k1, o.ps, o.lps, NULL, NULL, o.p, o.lp, o.t, n);
   for (size_t i = 0; i < n; i++)
     num_neg (AT (o.t, i), AT (o.e, i));
   if (status == RLREF_SUCCESS)
-    status = kl_sum (k2, o.p, o.lp, o.ps, o.lps, o.t, n);
+    status = kl_sum (k2, o.p, o.lp, o.pm, o.pe, o.ps, o.lps, o.t, n);
   if (status == RLREF_SUCCESS)
     {
       for (size_t i = 0; i < n; i++)
@@ -606,7 +731,7 @@ FN (klopt_optimum) (num_ptr obj_star, num_ptr beta_logz, num_srcptr ref, int kin
   for (size_t i = 0; i < n; i++)
     num_set (AT (o.t, i), AT (o.e, i));
   if (status == RLREF_SUCCESS)
-    status = kl_sum (k, o.ps, o.lps, o.p, o.lp, o.t, n);
+    status = kl_sum (k, o.ps, o.lps, NULL, NULL, o.p, o.lp, o.t, n);
   if (status == RLREF_SUCCESS)
     {
       num_mul (k, k, o.beta);
@@ -622,11 +747,16 @@ FN (klopt_optimum) (num_ptr obj_star, num_ptr beta_logz, num_srcptr ref, int kin
   return status;
 }
 
-/* (13.14)-(13.16)  J(pi) = -beta [KL(pi || pi*) - log Z], formed as
- * beta log Z - beta KL(pi || pi*) with beta log Z = c + beta L, and
- * KL(pi || pi*) from log pi - log pi*.  As written, it cancels when
- * beta log Z and beta KL(pi || pi*) are both much larger than J(pi)
- * (small beta); J(pi) itself, computed as in klopt_objective, does not. */
+/* (13.14)-(13.16)  J(pi) = -beta [KL(pi || pi*) - log Z], with
+ * KL(pi || pi*) from log pi - log pi*.  As written, beta log Z and
+ * beta KL(pi || pi*) cancel when both are much larger than J(pi) (small
+ * beta, or a large reward where pi is 0: r = 2^300 gives 2^300 twice for
+ * J = 1.8), and no rounding of the two survives the difference.  So the
+ * right side is formed with (13.17) substituted outcome by outcome,
+ *   beta log Z - beta log(pi_i/pi*_i) = r_i - beta log(pi_i/pi_ref_i),
+ * where log Z cancels exactly: sum_i pi_i [r_i - beta log(pi_i/pi_ref_i)]
+ * = E_pi[r] - beta KL(pi || pi_ref), as klopt_objective forms it (its
+ * KL terms >= 0).  KL(pi || pi*) is returned as computed. */
 int
 FN (klopt_identity) (num_ptr obj, num_ptr ident, num_ptr kl_pistar, num_srcptr pi,
                      num_srcptr ref, int kind, num_srcptr r, size_t n, num_srcptr beta)
@@ -644,13 +774,11 @@ FN (klopt_identity) (num_ptr obj, num_ptr ident, num_ptr kl_pistar, num_srcptr p
   for (size_t i = 0; i < n; i++)
     num_sub (AT (o.t, i), AT (o.lq, i), AT (o.lps, i));
   if (status == RLREF_SUCCESS)
-    status = kl_sum (ks, o.q, o.lq, o.ps, o.lps, o.t, n);
+    status = kl_sum (ks, o.q, o.lq, o.qm, o.qe, o.ps, o.lps, o.t, n);
   if (status == RLREF_SUCCESS)
     {
-      num_mul (b, o.beta, o.L);
-      num_add (b, b, o.c);
-      num_mul (k, o.beta, ks);
-      num_sub (b, b, k);
+      num_mul (k, o.beta, k);
+      num_sub (b, ex, k);
       num_set (obj, j);
       if (ident)
         num_set (ident, b);
@@ -675,14 +803,15 @@ FN (klopt_kl) (num_ptr kl, num_srcptr p, num_srcptr q, int kind, size_t n)
   if (!v)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
   num_init (k);
-  status = normalise (AT (v, 0), AT (v, n), p, kind, n, AT (v, 4 * n), "p");
+  status = normalise (AT (v, 0), AT (v, n), p, kind, n, AT (v, 4 * n), "p", NULL, NULL);
   if (status == RLREF_SUCCESS)
-    status = normalise (AT (v, 2 * n), AT (v, 3 * n), q, kind, n, AT (v, 4 * n), "q");
+    status = normalise (AT (v, 2 * n), AT (v, 3 * n), q, kind, n, AT (v, 4 * n), "q", NULL, NULL);
   if (status == RLREF_SUCCESS)
     {
       for (size_t i = 0; i < n; i++)
         num_sub (AT (v, 4 * n + i), AT (v, n + i), AT (v, 3 * n + i));
-      status = kl_sum (k, AT (v, 0), AT (v, n), AT (v, 2 * n), AT (v, 3 * n), AT (v, 4 * n), n);
+      status = kl_sum (k, AT (v, 0), AT (v, n), NULL, NULL, AT (v, 2 * n), AT (v, 3 * n),
+                       AT (v, 4 * n), n);
     }
   if (status == RLREF_SUCCESS)
     num_set (kl, k);
