@@ -206,6 +206,35 @@ START_TEST (test_bon_brute_force)
 }
 END_TEST
 
+/* Rare levels, q against the enumeration within 16 ulps: a level of mass
+ * 2^-994 above the rest, Q_v = 1 - (1 - 2^-994)^4 ~ 2^-992 (e^{log Q_v}
+ * gave 3e-14 relative: log Q_v = -687 rounded), one of 2^-909 above the
+ * rest (n = 2), and a bottom level of mass 2^-326 or 2^-131, Q_v = b^n
+ * (e^{n log b} gave 2e-14 relative). */
+START_TEST (test_bon_rare_levels)
+{
+  static const double p1[3] = { 0, 1, 0x1p-994 }, r1[3] = { 3, 1, 2 };
+  static const double p2[2] = { 1, 0x1.19799812dea11p-909 }, r2[2] = { 0, 1 };
+  static const double p3[2] = { 0x1p-326, 1 }, r3[2] = { 0, 1 };
+  static const double p4[2] = { 1, 0x1.6666666666666p-131 }, r4[2] = { 0x1p+669, 5 };
+  static const struct { const double *p, *r; int K, n; } c[4] = {
+    { p1, r1, 3, 4 }, { p2, r2, 2, 2 }, { p3, r3, 2, 2 }, { p4, r4, 2, 7 } };
+  for (int i = 0; i < 4; i++)
+    {
+      double q[3];
+      mpfr_ptr qb = tu_mp_vec_new (3, HIGH);
+      mpfr_t klb, wb;
+      mpfr_inits2 (HIGH, klb, wb, (mpfr_ptr) 0);
+      brute_force (qb, klb, wb, c[i].p, c[i].r, c[i].K, c[i].n);
+      TU_OK (rlref_bon_dist_d (q, NULL, NULL, NULL, c[i].p, c[i].r, (size_t) c[i].K, c[i].n));
+      for (int k = 0; k < c[i].K; k++)
+        TU_ASSERT_REL (q[k], mpfr_get_d (qb + k, MPFR_RNDN), TU_TOL1);
+      tu_mp_vec_free (qb, 3);
+      mpfr_clears (klb, wb, (mpfr_ptr) 0);
+    }
+}
+END_TEST
+
 /* The tie rule in numbers: p = (1/4, 1/4, 1/2), rewards (1, 1, 0), n = 2:
  * the tied top outcomes keep 1 - (1/2)^2 = 3/4 between them, 3/8 each,
  * exactly; with p = (0.1, 0.3) tied at the top of (0.1, 0.3, 0.6), the
@@ -523,6 +552,7 @@ bon_suite (void)
   tcase_add_test (tc, test_bon_two_outcomes);
   tcase_add_test (tc, test_bon_brute_force);
   tcase_add_test (tc, test_bon_ties);
+  tcase_add_test (tc, test_bon_rare_levels);
   tcase_add_test (tc, test_bon_stable_powers);
   tcase_add_test (tc, test_bon_continuous_limit);
   tcase_add_test (tc, test_bon_random_properties);

@@ -151,6 +151,28 @@ START_TEST (test_gmpo_example)
 }
 END_TEST
 
+/* Geometric means far from 1, against closed forms: (2^313 * 2^-1)^{1/2}
+ * = 2^156 exactly; (2^-900 2^-504)^{1/2} = 2^-702; (3 2^-679)^{1/2} =
+ * sqrt(3) 2^-339.5 (mpfr_sqrt).  e^{(1/n) sum log x} erred by 7.7e-15
+ * relative for the first (the argument 108 rounded). */
+START_TEST (test_gmpo_example_far)
+{
+  double x1[2] = { 0x1p+313, 0x1p-1 }, x2[2] = { 0x1p-900, 0x1p-504 };
+  double x3[2] = { 0x1p-679, 3 }, a, g;
+  mpfr_t want;
+  mpfr_init2 (want, REF_PREC);
+  TU_OK (rlref_grpo_means_d (&a, &g, x1, 2));
+  TU_ASSERT_REL (g, 0x1p+156, TU_TOL0);
+  TU_OK (rlref_grpo_means_d (&a, &g, x2, 2));
+  TU_ASSERT_REL (g, 0x1p-702, TU_TOL0);
+  TU_OK (rlref_grpo_means_d (&a, &g, x3, 2));
+  mpfr_set_d (want, 0x1p-679 * 3, MPFR_RNDN);
+  mpfr_sqrt (want, want, MPFR_RNDN);
+  TU_ASSERT_REL (g, mpfr_get_d (want, MPFR_RNDN), TU_TOL0);
+  mpfr_clear (want);
+}
+END_TEST
+
 /* CONVENTIONS.md: log-ratios [0.3, -0.1] -> s = e^{0.1} (the mean of the
  * exact doubles); inside the clip range the gradient is -A s/(G n). */
 START_TEST (test_gspo_detector)
@@ -857,6 +879,7 @@ grpoobj_suite (void)
 
   tc = tu_tcase ("sequence");
   tcase_add_test (tc, test_gmpo_example);
+  tcase_add_test (tc, test_gmpo_example_far);
   tcase_add_test (tc, test_gspo_detector);
   tcase_add_test (tc, test_gspo_cap);
   tcase_add_test (tc, test_gmpo_clip);

@@ -724,6 +724,30 @@ START_TEST (test_pl_two_items_is_bt)
 }
 END_TEST
 
+/* The gradient of log P when the last-placed item lies far below: with
+ * s = (0, 0, -10000) and the ranking (2, 1, 0), stage 0 gives items 1
+ * and 0 one half each and stage 1 gives item 0 one half, so grad =
+ * (1, 0, -1) exactly; with s = (10000, 0, -1.25e200), item 0 takes all of
+ * both stages: grad = (2, -1, -1).  p_k = e^{x - lse} carried the
+ * rounding of lse = 10000.69 (grad_0 0.99999999999991385), and the
+ * scores relative to the chosen -1.25e200 lost the 10000 (grad (2, 0,
+ * -2)). */
+START_TEST (test_pl_gradient_far_last)
+{
+  static const long r[3] = { 2, 1, 0 };
+  double s1[3] = { 0, 0, -10000 }, s2[3] = { 10000, 0, -0x1.388p+665 };
+  double lp, g[3];
+  TU_OK (rlref_pl_logprob_d (&lp, g, s1, r, 3));
+  TU_ASSERT_SAME (g[0], 1.0);
+  TU_ASSERT_SAME (g[1], 0.0);
+  TU_ASSERT_SAME (g[2], -1.0);
+  TU_OK (rlref_pl_logprob_d (&lp, g, s2, r, 3));
+  TU_ASSERT_SAME (g[0], 2.0);
+  TU_ASSERT_SAME (g[1], -1.0);
+  TU_ASSERT_SAME (g[2], -1.0);
+}
+END_TEST
+
 /* A near-certain ranking: K = 2 with s = (40, 0) has log P = log sigma(40)
  * = -log1p(e^-40) = -4.2483542552915890e-18 in double (mpmath); well
  * conditioned (the sensitivity is 40 |log P|), so the value, not 0, is
@@ -1569,6 +1593,7 @@ pref_suite (void)
 
   tc = tu_tcase ("plackett_luce");
   tcase_add_test (tc, test_pl_two_items_is_bt);
+  tcase_add_test (tc, test_pl_gradient_far_last);
   tcase_add_test (tc, test_pl_near_certain_ranking_d);
   tcase_add_test (tc, test_pl_near_certain_ranking_mp);
   tcase_add_test (tc, test_pl_equal_scores);

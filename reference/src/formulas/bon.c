@@ -66,6 +66,41 @@ FN (bon_kl_bound) (num_ptr bound, long n)
   return RLREF_SUCCESS;
 }
 
+/* r = b^n for b in (0, 1], n >= 1, by binary powering with the mantissas
+ * (in [1/2, 1)) and the exponents held apart: one rounding per product,
+ * about 2 log2 n in all, where e^{n log b} would carry the rounding of
+ * n log b, |n log b| 2^-53, into r (b small).  An exponent below -2^31
+ * is 0 in either backend.  t is scratch. */
+static void
+pow_n (num_ptr r, num_srcptr b, long n, num_ptr t)
+{
+  long eb = num_get_exp (b), er = 0, k;
+  const long floor_e = -(1L << 31) + 1;
+  num_mul_2si (t, b, -eb);
+  num_set_d (r, 1.0);
+  for (;;)
+    {
+      if (n & 1)
+        {
+          num_mul (r, r, t);
+          k = num_get_exp (r);
+          num_mul_2si (r, r, -k);
+          er += eb + k;
+        }
+      n >>= 1;
+      if (n == 0 || er < floor_e || eb < floor_e)
+        break;
+      num_sqr (t, t);
+      k = num_get_exp (t);
+      num_mul_2si (t, t, -k);
+      eb = 2 * eb + k;
+    }
+  if (n != 0 || er < floor_e)
+    num_set_zero (r);
+  else
+    num_mul_2si (r, r, er);
+}
+
 /* Best-of-n (000 section 8.4): the first maximum of n i.i.d. draws from
  * p/S.  With the reward levels v by increasing reward, a = F(v^-),
  * m = P(r = v), B = 1 - F(v) (the sums A, m, B of p below, at and above
@@ -75,7 +110,12 @@ FN (bon_kl_bound) (num_ptr bound, long n)
  *           = n log b + log1mexp(-n log1p(m/a))          (a > 0),
  *   log Q_v = n log b                                     (a = 0),
  * with log b = log1p(-B) when B <= 1/2, else log((A + m)/S), so that
- * F(v)^n - F(v^-)^n never cancels, however large n.  Then
+ * F(v)^n - F(v^-)^n never cancels, however large n; Q_v is formed as
+ * b^n (-expm1(-n log1p(m/a))), not as e^{log Q_v}: for a rare level
+ * log Q_v is large, and e^{log Q_v} would carry its rounding
+ * |log Q_v| 2^-53 into Q_v (3e-14 relative for Q_v 2e-299); b^n is
+ * e^{n log1p(-B)} for B <= 1/2, else b multiplied out (pow_n) down
+ * to 2^-1075, where binary64 holds 0 whatever the form.  Then
  *   q_k = (p_k / m_raw) Q_v,
  *   kl = sum_v Q_v log(Q_v/m_v), where log(Q_v/m_v) is
  *     (n - 1) log b                                       (a = 0),
@@ -139,56 +179,61 @@ FN (bon_dist) (num_ptr q, num_ptr kl, num_ptr bound, num_ptr win, num_srcptr p, 
           num_div (AT (Qv, j), AT (mr, j), S);
           continue;                     /* log(Q/m) = 0 */
         }
-      /* log b */
+      /* log b, and b^n into Q_v */
       num_div (y, AT (Br, j), S);
       if (num_cmp_d (y, 0.5) <= 0)
         {
           num_neg (y, y);
           num_log1p (lb, y);
+          num_mul_si (AT (Qv, j), lb, n);
+          num_exp (AT (Qv, j), AT (Qv, j));
         }
       else
         {
           num_add (x, AT (Ar, j), AT (mr, j));
           num_div (x, x, S);
           num_log (lb, x);
+          num_mul_si (AT (Qv, j), lb, n);
+          if (num_cmp_d (AT (Qv, j), -745.2) >= 0)
+            pow_n (AT (Qv, j), x, n, y);
+          else
+            num_exp (AT (Qv, j), AT (Qv, j));   /* below 2^-1075 */
         }
       num_div (lm, AT (mr, j), S);      /* m_v */
       if (num_is_zero (AT (Ar, j)))
         {
           num_mul_si (AT (lqm, j), lb, n - 1);  /* log(b^n / b) */
-          num_mul_si (lb, lb, n);               /* log Q_v = n log b */
+          continue;                             /* Q_v = b^n */
+        }
+      num_div (x, AT (mr, j), AT (Ar, j));
+      num_log1p (x, x);
+      num_mul_si (x, x, n);
+      num_neg (x, x);                           /* -n log(b/a) */
+      num_mul_si (lb, lb, n);                   /* n log b */
+      if (num_cmp_d (lm, 0.5) >= 0)
+        {
+          /* log Q_v - log m_v, log m_v = log1p(-(A + B)/S) */
+          num_add (y, AT (Ar, j), AT (Br, j));
+          num_div (y, y, S);
+          num_neg (y, y);
+          num_log1p (lm, y);
+          TRY (FN (log1mexp) (y, x));
+          num_add (y, lb, y);
+          num_sub (AT (lqm, j), y, lm);
         }
       else
         {
-          num_div (x, AT (mr, j), AT (Ar, j));
-          num_log1p (x, x);
-          num_mul_si (x, x, n);
-          num_neg (x, x);                       /* -n log(b/a) */
-          num_mul_si (lb, lb, n);               /* n log b */
-          if (num_cmp_d (lm, 0.5) >= 0)
-            {
-              /* log Q_v - log m_v, log m_v = log1p(-(A + B)/S) */
-              num_add (y, AT (Ar, j), AT (Br, j));
-              num_div (y, y, S);
-              num_neg (y, y);
-              num_log1p (lm, y);
-              TRY (FN (log1mexp) (y, x));
-              num_add (lb, lb, y);
-              num_sub (AT (lqm, j), lb, lm);
-            }
-          else
-            {
-              /* n log b + log((1 - (a/b)^n)/m_v) */
-              num_expm1 (y, x);
-              num_neg (y, y);
-              num_div (y, y, lm);
-              num_log (y, y);
-              num_add (AT (lqm, j), lb, y);
-              TRY (FN (log1mexp) (y, x));
-              num_add (lb, lb, y);              /* log Q_v */
-            }
+          /* n log b + log((1 - (a/b)^n)/m_v) */
+          num_expm1 (y, x);
+          num_neg (y, y);
+          num_div (y, y, lm);
+          num_log (y, y);
+          num_add (AT (lqm, j), lb, y);
         }
-      num_exp (AT (Qv, j), lb);
+      /* Q_v = b^n (1 - (a/b)^n), the second factor as -expm1 */
+      num_expm1 (y, x);
+      num_neg (y, y);
+      num_mul (AT (Qv, j), AT (Qv, j), y);
     }
   /* q_k = p_k Q_v / m_raw over each level */
   for (size_t j = 0; j < L; j++)

@@ -125,12 +125,19 @@ FN (grpo_agg) (num_ptr value, num_ptr weights, num_srcptr L, const long *lens, s
 }
 
 /* GRPO-GMPO, 003's example: arith = (1/n) sum x, geo = (prod x)^{1/n} =
- * exp((1/n) sum log x) for x >= 0 ([1, 1, 1, 10]: 3.25 and 10^{1/4} = 1.778). */
+ * exp((1/n) sum log x) for x >= 0 ([1, 1, 1, 10]: 3.25 and 10^{1/4} = 1.778).
+ * With x_i = f_i 2^{e_i}, f_i in [1/2, 1), and sum e_i = q n + r,
+ * 0 <= r < n (an exact integer division),
+ *   geo = 2^q exp((1/n) sum log f_i + (r/n) log 2),
+ * an argument in (-log 2, log 2): e^{(1/n) sum log x} would carry the
+ * rounding of an argument near 108 into geo (7.7e-15 relative for the
+ * terms 2^313, 1/2). */
 int
 FN (grpo_means) (num_ptr arith, num_ptr geo, num_srcptr x, size_t n)
 {
   num_ptr w = NULL;
-  num_t a, g;
+  num_t a, g, a2;
+  long E = 0;
   int status, zero = 0;
   if (!arith)
     RLREF_ERROR ("arith missing", RLREF_EINVAL);
@@ -142,7 +149,7 @@ FN (grpo_means) (num_ptr arith, num_ptr geo, num_srcptr x, size_t n)
       RLREF_ERROR ("the terms are absolute values, >= 0", RLREF_EDOM);
   if (status)
     return status;
-  NUM_INIT (a, g);
+  NUM_INIT (a, g, a2);
   w = num_vec_new (n);
   if (!w)
     FAIL ("out of memory", RLREF_ENOMEM);
@@ -153,22 +160,39 @@ FN (grpo_means) (num_ptr arith, num_ptr geo, num_srcptr x, size_t n)
       if (num_is_zero (AT (x, i)))
         zero = 1;
       else
-        num_log (AT (w, i), AT (x, i));
+        {
+          long e = num_get_exp (AT (x, i));
+          E += e;
+          num_mul_2si (AT (w, i), AT (x, i), -e);
+          num_log (AT (w, i), AT (w, i));
+        }
     }
   if (zero)
     num_set_zero (g);
   else
     {
+      long q = E / (long) n, r = E % (long) n;
+      if (r < 0)
+        {
+          r += (long) n;
+          q--;
+        }
       TRY (num_sum (g, w, n));
       num_div_si (g, g, (long) n);
+      num_set_si (a2, 2);
+      num_log (a2, a2);
+      num_mul_si (a2, a2, r);
+      num_div_si (a2, a2, (long) n);
+      num_add (g, g, a2);
       num_exp (g, g);
+      num_mul_2si (g, g, q);
     }
   num_set (arith, a);
   if (geo)
     num_set (geo, g);
 done:
   num_vec_free (w, n);
-  NUM_CLEAR (a, g);
+  NUM_CLEAR (a, g, a2);
   return status;
 }
 

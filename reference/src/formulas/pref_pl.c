@@ -133,7 +133,7 @@ pl_accumulate (num_ptr f, num_ptr g, num_ptr H, num_srcptr s, const long *pi, si
   pl_hess_init (&h);
   for (size_t k = 0; k < K; k++)
     {
-      size_t n = K - k;
+      size_t n = K - k, jm = 0;
       /* scores relative to the chosen one: lse of them is l_k - s_{pi_k}
        * without cancellation (4.2e-18 for scores (40, 0)) */
       for (size_t j = 0; j < n; j++)
@@ -146,14 +146,23 @@ pl_accumulate (num_ptr f, num_ptr g, num_ptr H, num_srcptr s, const long *pi, si
       num_add (f, f, t);
       if (!g && !H)
         continue;
-      num_set_zero (q);
+      /* p_k(pi_{k+j}) = e^{s_{pi_{k+j}} - c} / sum_j e^{s_{pi_{k+j}} - c}, c the
+       * largest score of R_k, each difference rounded once: x_j - l would
+       * carry the rounding of l, |l| 2^-53, into p, and x_j (relative to
+       * the chosen score) may have lost the scores below a large one */
+      for (size_t j = 1; j < n; j++)
+        if (num_cmp (AT (s, pi[k + j]), AT (s, pi[k + jm])) > 0)
+          jm = j;
       for (size_t j = 0; j < n; j++)
         {
-          num_sub (AT (p, j), AT (x, j), l);
-          num_exp (AT (p, j), AT (p, j));           /* p_k(pi_{k+j}) */
-          if (j > 0)
-            num_add (q, q, AT (p, j));
+          num_sub (AT (p, j), AT (s, pi[k + j]), AT (s, pi[k + jm]));
+          num_exp (AT (p, j), AT (p, j));
         }
+      TRY (num_sum (q, AT (p, 1), n - 1));
+      num_add (t, q, AT (p, 0));                    /* the sum, >= 1 */
+      num_div (q, q, t);
+      for (size_t j = 0; j < n; j++)
+        num_div (AT (p, j), AT (p, j), t);
       if (g)
         /* the chosen item's p_k - 1 is -q_k */
         for (size_t j = 1; j < n; j++)
