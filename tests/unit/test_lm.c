@@ -526,6 +526,26 @@ START_TEST (test_dp_huge_beta)
 }
 END_TEST
 
+/* The entropy of a conditioned bigram model whose mass is one outcome
+ * (logits +-DBL_MAX leave [EOS] alone): 0 exactly (was -2.2e-16, log S0 -
+ * SH/S0 rounded); and one likely outcome beside others of 1e-112, H =
+ * 2.1060261697542248e-109 (MPFR; was -2.2e-16): about the likeliest
+ * outcome, H = log1p(others/p_c) - sum p (log p - c)/S0. */
+START_TEST (test_entropy_one_outcome)
+{
+  static const double l1[12] = { 0.5, -0.2, -0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023,
+                                 1, -1, 0, 0, 0, 0.3, 0.3, -0.5 };
+  static const double l2[12] = { 0.5, -0.2, -0x1p647, 0x1p-699, 1, -256, 0, 0, 0, 0.3, 0.3,
+                                 -0.5 };
+  double m[RLREF_LM_NMOMENTS], beta = 1;
+  rlref_lm lm = model (RLREF_LM_CONDITION, RLREF_REWARD_NONE);
+  TU_OK (rlref_lm_moments_d (m, &lm, l1, NULL, &beta, 1u << RLREF_LM_ENTROPY, NULL, NULL));
+  ck_assert_double_eq (m[RLREF_LM_ENTROPY], 0);
+  TU_OK (rlref_lm_moments_d (m, &lm, l2, NULL, &beta, 1u << RLREF_LM_ENTROPY, NULL, NULL));
+  ck_assert_double_eq_tol (m[RLREF_LM_ENTROPY], 2.1060261697542248e-109, 1e-121);
+}
+END_TEST
+
 static Suite *
 lm_suite (void)
 {
@@ -535,6 +555,7 @@ lm_suite (void)
   tcase_add_test (tc, test_chain_rule);
   tcase_add_test (tc, test_dp_equals_enumeration);
   tcase_add_test (tc, test_dp_huge_beta);
+  tcase_add_test (tc, test_entropy_one_outcome);
   tcase_add_test (tc, test_last_steps_summed);
   tcase_add_test (tc, test_small_beta);
   tcase_add_test (tc, test_bad_models);

@@ -283,13 +283,15 @@ last_fill (rows *R, num_srcptr reward)
  * (num_acc_add).  Only the sums the wanted moments need are formed: the
  * count, S0 and W always; SH for the entropy; SR, SR2 for E[r] and Var[r]
  * (and KL(pi_ref || pi*)); WR for E*[r] and KL(pi* || pi_ref). */
-enum { S_0, S_H, S_R, S_R2, S_W, S_WR, S_N, S_NSUMS };
+enum { S_0, S_H, S_R, S_R2, S_W, S_WR, S_HC, S_HO, S_N, S_NSUMS };
 
 typedef struct
 {
   num_ptr s, c;                 /* sums and their compensations */
   num_ptr shift, t, u, v, x;    /* c, scratch */
+  num_ptr hc, hp;               /* the entropy's anchor: log p and p of one outcome */
   int have_shift, want_p, want_h, want_r, want_star;
+  int have_hc;                  /* 1 anchored, 0 not yet, -1 none (SH unshifted) */
   long we;                      /* W and WR are scaled by 2^we */
   int have_w;
   uint64_t n;                   /* outcomes counted (the enumeration) */
@@ -353,9 +355,39 @@ sums_add (sums *S, num_srcptr lp, num_srcptr p, num_srcptr r, num_srcptr w, long
   S->n++;
   if (S->want_h && !num_is_zero (p))
     {
-      /* 0 log 0 = 0: a probability that underflows adds nothing */
+      /* 0 log 0 = 0: a probability that underflows adds nothing; also
+       * SHC = sum p (log p - c) about the first outcome's (c, p_c) when p_c
+       * is normal (moments_of) */
       num_mul (S->t, p, lp);
       ACC (S, S_H, S->t);
+      if (!S->have_hc)
+        {
+          S->have_hc = num_get_exp (p) > -1000 ? 1 : -1;
+          num_set (S->hc, lp);
+          num_set (S->hp, p);
+        }
+      else if (S->have_hc == 1 && (num_mul_2si (S->t, S->hp, 1), num_cmp (p, S->t) > 0))
+        {
+          /* more than twice the anchor: the anchor moves here, SHC by
+           * -(SHO + p_c) (lp - c), the old anchor joins SHO */
+          num_add (S->t, AT (S->s, S_HO), AT (S->c, S_HO));
+          num_add (S->t, S->t, S->hp);
+          num_sub (S->u, lp, S->hc);
+          num_mul (S->t, S->t, S->u);
+          num_neg (S->t, S->t);
+          ACC (S, S_HC, S->t);
+          ACC (S, S_HO, S->hp);
+          num_set (S->hc, lp);
+          num_set (S->hp, p);
+        }
+      else if (S->have_hc == 1)
+        {
+          /* SHO: the mass of the outcomes other than the anchor */
+          ACC (S, S_HO, p);
+          num_sub (S->t, lp, S->hc);
+          num_mul (S->t, S->t, p);
+          ACC (S, S_HC, S->t);
+        }
     }
   if (S->want_r)
     {
@@ -399,6 +431,17 @@ sums_add_fused (sums *S, num_srcptr F, long fe, int V, num_srcptr lp, num_srcptr
     }
   if (S->want_h)
     {
+      /* not an anchor (many outcomes) */
+      if (!S->have_hc)
+        S->have_hc = -1;
+      if (S->have_hc == 1)
+        {
+          ACC (S, S_HO, t);
+          num_sub (x, lp, S->hc);
+          num_add (x, x, AT (F, F_LM));
+          num_mul (x, x, t);
+          ACC (S, S_HC, x);
+        }
       num_add (x, lp, AT (F, F_LM));
       num_mul (x, x, t);
       ACC (S, S_H, x);
@@ -435,7 +478,7 @@ sums_free (sums *S)
 {
   num_vec_free (S->s, S_NSUMS);
   num_vec_free (S->c, S_NSUMS);
-  num_vec_free (S->shift, 5);
+  num_vec_free (S->shift, 7);
 }
 
 static int
@@ -443,7 +486,7 @@ sums_init (sums *S, unsigned want)
 {
   S->s = num_vec_new (S_NSUMS);
   S->c = num_vec_new (S_NSUMS);
-  S->shift = num_vec_new (5);
+  S->shift = num_vec_new (7);
   if (!S->s || !S->c || !S->shift)
     {
       sums_free (S);
@@ -453,6 +496,9 @@ sums_init (sums *S, unsigned want)
   S->u = AT (S->shift, 2);
   S->v = AT (S->shift, 3);
   S->x = AT (S->shift, 4);
+  S->hc = AT (S->shift, 5);
+  S->hp = AT (S->shift, 6);
+  S->have_hc = 0;
   S->have_shift = 0;
   S->we = 0;
   S->have_w = 0;
@@ -500,7 +546,24 @@ moments_of (num_ptr m, sums *S, num_srcptr inv_beta, num_srcptr ln2, unsigned wa
         num_set (t, AT (s, S_H));
       else
         num_div (t, AT (s, S_H), AT (s, S_0));
-      num_sub (AT (m, RLREF_LM_ENTROPY), u, t);
+      int anchored = !keep && S->have_hc == 1;
+      if (anchored)
+        {
+          num_mul_2si (S->v, S->hp, 1);
+          anchored = num_cmp (S->v, AT (s, S_0)) >= 0;
+        }
+      if (anchored)
+        {
+          /* p_c >= S0/2: H = -SHC/S0 + log S0 - c = -SHC/S0 + log1p (SHO/p_c)
+           * (+ log p_c - c, 0 but for rounding), S0 = p_c + SHO: non-negative
+           * parts when p_c is the likeliest, 0 exactly for one outcome */
+          num_div (t, AT (s, S_HC), AT (s, S_0));
+          num_div (S->v, AT (s, S_HO), S->hp);
+          num_log1p (S->v, S->v);
+          num_sub (AT (m, RLREF_LM_ENTROPY), S->v, t);
+        }
+      else
+        num_sub (AT (m, RLREF_LM_ENTROPY), u, t);
     }
   /* log Z = log W + we log 2 - log S0 */
   num_log (AT (m, RLREF_LM_LOG_Z), AT (s, S_W));
@@ -892,6 +955,9 @@ FN (lm_moments) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr re
     }
   /* without cut sequences the mass divides every moment; the visits read it */
   S.want_p |= lm->truncation != RLREF_LM_KEEP || visit != NULL;
+  /* the entropy's anchor when the mass is a sum (cut sequences conditioned away) */
+  if (lm->truncation == RLREF_LM_KEEP)
+    S.have_hc = -1;
   for (size_t s = 0; lm->kind == RLREF_LM_BIGRAM && s < R.nrows && status == RLREF_SUCCESS;
        s++)
     status = rows_fill (&R, s, AT (logits, s * (size_t) lm->V), tmp);
@@ -1232,6 +1298,7 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
        * may cancel in binary64 (the enumeration shifts; MPFR certifies) */
       num_set_zero (S.shift);
       S.have_shift = 1;
+      S.have_hc = -1;
       num_set (AT (s, S_R), AT (v, P_R1));
       num_set (AT (s, S_R2), AT (v, P_R2));
       status = moments_of (m, &S, R.inv_beta, R.ln2, RLREF_LM_ALL,
