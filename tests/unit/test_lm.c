@@ -478,6 +478,74 @@ START_TEST (test_kl_estimator_losses)
 }
 END_TEST
 
+/* The DP at a huge beta: log Z ~ E[r]/beta = -1.4e-19 and the KLs ~ 1e-37
+ * are far below the terms log W (W ~ 1) and E*[r]/beta they are formed
+ * from; binary64 forms them from sum p expm1(r/beta), sum p h(r/beta) and
+ * sum p g(r/beta) (was log Z 0, KLs 0 or noise).  And one outcome (T = 1,
+ * cut sequences conditioned away): pi* = pi_ref, both KLs exactly 0 (was
+ * 6.7e-21). */
+START_TEST (test_dp_huge_beta)
+{
+  static const double betas[] = { 0x1p61, 0x1p34, 0x1.fffffffffffffp1023 };
+  mpfr_ptr x = tu_mp_vec_new ((V + 1) * V + V + 2 + 1 + RLREF_LM_NMOMENTS, 256);
+  mpfr_ptr logits = x, reward = x + (V + 1) * V, beta = reward + V + 2, md = beta + 1;
+  for (int i = 0; i < (V + 1) * V; i++)
+    mpfr_set_d (logits + i, B3[i], MPFR_RNDN);
+  for (int i = 0; i < V + 2; i++)
+    mpfr_set_d (reward + i, R3[i], MPFR_RNDN);
+  for (int t = 0; t < 2; t++)
+    for (size_t b = 0; b < sizeof betas / sizeof betas[0]; b++)
+      {
+        rlref_lm lm = model (t ? RLREF_LM_CONDITION : RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+        double dd[RLREF_LM_NMOMENTS], bd = betas[b];
+        mpfr_set_d (beta, bd, MPFR_RNDN);
+        TU_OK (rlref_lm_moments_dp_mp (md, &lm, logits, reward, beta));
+        TU_OK (rlref_lm_moments_dp_d (dd, &lm, B3, R3, &bd));
+        for (int k = RLREF_LM_LOG_Z; k <= RLREF_LM_KL_REF_STAR; k++)
+          {
+            double exact = mpfr_get_d (md + k, MPFR_RNDN);
+            ck_assert_msg (exact != 0 || k != RLREF_LM_LOG_Z, "log Z %g", bd);
+            ck_assert_msg (fabs (dd[k] - exact) <= 1e-13 * fabs (exact) + 0x1p-1060,
+                           "moment %d beta %g reading %d: %.17g vs %.17g", k, bd, t, dd[k],
+                           exact);
+          }
+      }
+  {
+    /* V = 2, EOS 1, T = 1 conditioned: the one outcome (EOS), r = 1 */
+    static const double l2[6] = { 0, 0, 0, 0, 0.5, -0.5 }, r2[4] = { 2, 1, 0, -3 };
+    rlref_lm lm = { .V = 2, .eos = 1, .T = 1, .kind = RLREF_LM_BIGRAM,
+                    .truncation = RLREF_LM_CONDITION, .n_rows = 3,
+                    .reward = RLREF_REWARD_ADDITIVE };
+    double dd[RLREF_LM_NMOMENTS], bd = 128;
+    TU_OK (rlref_lm_moments_dp_d (dd, &lm, l2, r2, &bd));
+    ck_assert_double_eq (dd[RLREF_LM_KL_STAR_REF], 0);
+    ck_assert_double_eq (dd[RLREF_LM_KL_REF_STAR], 0);
+    ck_assert_double_eq_tol (dd[RLREF_LM_LOG_Z], 1.0 / 128, 1e-17);
+  }
+  tu_mp_vec_free (x, (V + 1) * V + V + 2 + 1 + RLREF_LM_NMOMENTS);
+}
+END_TEST
+
+/* The entropy of a conditioned bigram model whose mass is one outcome
+ * (logits +-DBL_MAX leave [EOS] alone): 0 exactly (was -2.2e-16, log S0 -
+ * SH/S0 rounded); and one likely outcome beside others of 1e-112, H =
+ * 2.1060261697542248e-109 (MPFR; was -2.2e-16): about the likeliest
+ * outcome, H = log1p(others/p_c) - sum p (log p - c)/S0. */
+START_TEST (test_entropy_one_outcome)
+{
+  static const double l1[12] = { 0.5, -0.2, -0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023,
+                                 1, -1, 0, 0, 0, 0.3, 0.3, -0.5 };
+  static const double l2[12] = { 0.5, -0.2, -0x1p647, 0x1p-699, 1, -256, 0, 0, 0, 0.3, 0.3,
+                                 -0.5 };
+  double m[RLREF_LM_NMOMENTS], beta = 1;
+  rlref_lm lm = model (RLREF_LM_CONDITION, RLREF_REWARD_NONE);
+  TU_OK (rlref_lm_moments_d (m, &lm, l1, NULL, &beta, 1u << RLREF_LM_ENTROPY, NULL, NULL));
+  ck_assert_double_eq (m[RLREF_LM_ENTROPY], 0);
+  TU_OK (rlref_lm_moments_d (m, &lm, l2, NULL, &beta, 1u << RLREF_LM_ENTROPY, NULL, NULL));
+  ck_assert_double_eq_tol (m[RLREF_LM_ENTROPY], 2.1060261697542248e-109, 1e-121);
+}
+END_TEST
+
 static Suite *
 lm_suite (void)
 {
@@ -486,6 +554,8 @@ lm_suite (void)
   tcase_add_test (tc, test_uniform_closed_form);
   tcase_add_test (tc, test_chain_rule);
   tcase_add_test (tc, test_dp_equals_enumeration);
+  tcase_add_test (tc, test_dp_huge_beta);
+  tcase_add_test (tc, test_entropy_one_outcome);
   tcase_add_test (tc, test_last_steps_summed);
   tcase_add_test (tc, test_small_beta);
   tcase_add_test (tc, test_bad_models);

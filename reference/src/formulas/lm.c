@@ -283,13 +283,15 @@ last_fill (rows *R, num_srcptr reward)
  * (num_acc_add).  Only the sums the wanted moments need are formed: the
  * count, S0 and W always; SH for the entropy; SR, SR2 for E[r] and Var[r]
  * (and KL(pi_ref || pi*)); WR for E*[r] and KL(pi* || pi_ref). */
-enum { S_0, S_H, S_R, S_R2, S_W, S_WR, S_N, S_NSUMS };
+enum { S_0, S_H, S_R, S_R2, S_W, S_WR, S_HC, S_HO, S_N, S_NSUMS };
 
 typedef struct
 {
   num_ptr s, c;                 /* sums and their compensations */
   num_ptr shift, t, u, v, x;    /* c, scratch */
+  num_ptr hc, hp;               /* the entropy's anchor: log p and p of one outcome */
   int have_shift, want_p, want_h, want_r, want_star;
+  int have_hc;                  /* 1 anchored, 0 not yet, -1 none (SH unshifted) */
   long we;                      /* W and WR are scaled by 2^we */
   int have_w;
   uint64_t n;                   /* outcomes counted (the enumeration) */
@@ -353,9 +355,39 @@ sums_add (sums *S, num_srcptr lp, num_srcptr p, num_srcptr r, num_srcptr w, long
   S->n++;
   if (S->want_h && !num_is_zero (p))
     {
-      /* 0 log 0 = 0: a probability that underflows adds nothing */
+      /* 0 log 0 = 0: a probability that underflows adds nothing; also
+       * SHC = sum p (log p - c) about the first outcome's (c, p_c) when p_c
+       * is normal (moments_of) */
       num_mul (S->t, p, lp);
       ACC (S, S_H, S->t);
+      if (!S->have_hc)
+        {
+          S->have_hc = num_get_exp (p) > -1000 ? 1 : -1;
+          num_set (S->hc, lp);
+          num_set (S->hp, p);
+        }
+      else if (S->have_hc == 1 && (num_mul_2si (S->t, S->hp, 1), num_cmp (p, S->t) > 0))
+        {
+          /* more than twice the anchor: the anchor moves here, SHC by
+           * -(SHO + p_c) (lp - c), the old anchor joins SHO */
+          num_add (S->t, AT (S->s, S_HO), AT (S->c, S_HO));
+          num_add (S->t, S->t, S->hp);
+          num_sub (S->u, lp, S->hc);
+          num_mul (S->t, S->t, S->u);
+          num_neg (S->t, S->t);
+          ACC (S, S_HC, S->t);
+          ACC (S, S_HO, S->hp);
+          num_set (S->hc, lp);
+          num_set (S->hp, p);
+        }
+      else if (S->have_hc == 1)
+        {
+          /* SHO: the mass of the outcomes other than the anchor */
+          ACC (S, S_HO, p);
+          num_sub (S->t, lp, S->hc);
+          num_mul (S->t, S->t, p);
+          ACC (S, S_HC, S->t);
+        }
     }
   if (S->want_r)
     {
@@ -399,6 +431,17 @@ sums_add_fused (sums *S, num_srcptr F, long fe, int V, num_srcptr lp, num_srcptr
     }
   if (S->want_h)
     {
+      /* not an anchor (many outcomes) */
+      if (!S->have_hc)
+        S->have_hc = -1;
+      if (S->have_hc == 1)
+        {
+          ACC (S, S_HO, t);
+          num_sub (x, lp, S->hc);
+          num_add (x, x, AT (F, F_LM));
+          num_mul (x, x, t);
+          ACC (S, S_HC, x);
+        }
       num_add (x, lp, AT (F, F_LM));
       num_mul (x, x, t);
       ACC (S, S_H, x);
@@ -435,7 +478,7 @@ sums_free (sums *S)
 {
   num_vec_free (S->s, S_NSUMS);
   num_vec_free (S->c, S_NSUMS);
-  num_vec_free (S->shift, 5);
+  num_vec_free (S->shift, 7);
 }
 
 static int
@@ -443,7 +486,7 @@ sums_init (sums *S, unsigned want)
 {
   S->s = num_vec_new (S_NSUMS);
   S->c = num_vec_new (S_NSUMS);
-  S->shift = num_vec_new (5);
+  S->shift = num_vec_new (7);
   if (!S->s || !S->c || !S->shift)
     {
       sums_free (S);
@@ -453,6 +496,9 @@ sums_init (sums *S, unsigned want)
   S->u = AT (S->shift, 2);
   S->v = AT (S->shift, 3);
   S->x = AT (S->shift, 4);
+  S->hc = AT (S->shift, 5);
+  S->hp = AT (S->shift, 6);
+  S->have_hc = 0;
   S->have_shift = 0;
   S->we = 0;
   S->have_w = 0;
@@ -500,7 +546,24 @@ moments_of (num_ptr m, sums *S, num_srcptr inv_beta, num_srcptr ln2, unsigned wa
         num_set (t, AT (s, S_H));
       else
         num_div (t, AT (s, S_H), AT (s, S_0));
-      num_sub (AT (m, RLREF_LM_ENTROPY), u, t);
+      int anchored = !keep && S->have_hc == 1;
+      if (anchored)
+        {
+          num_mul_2si (S->v, S->hp, 1);
+          anchored = num_cmp (S->v, AT (s, S_0)) >= 0;
+        }
+      if (anchored)
+        {
+          /* p_c >= S0/2: H = -SHC/S0 + log S0 - c = -SHC/S0 + log1p (SHO/p_c)
+           * (+ log p_c - c, 0 but for rounding), S0 = p_c + SHO: non-negative
+           * parts when p_c is the likeliest, 0 exactly for one outcome */
+          num_div (t, AT (s, S_HC), AT (s, S_0));
+          num_div (S->v, AT (s, S_HO), S->hp);
+          num_log1p (S->v, S->v);
+          num_sub (AT (m, RLREF_LM_ENTROPY), S->v, t);
+        }
+      else
+        num_sub (AT (m, RLREF_LM_ENTROPY), u, t);
     }
   /* log Z = log W + we log 2 - log S0 */
   num_log (AT (m, RLREF_LM_LOG_Z), AT (s, S_W));
@@ -892,6 +955,9 @@ FN (lm_moments) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr re
     }
   /* without cut sequences the mass divides every moment; the visits read it */
   S.want_p |= lm->truncation != RLREF_LM_KEEP || visit != NULL;
+  /* the entropy's anchor when the mass is a sum (cut sequences conditioned away) */
+  if (lm->truncation == RLREF_LM_KEEP)
+    S.have_hc = -1;
   for (size_t s = 0; lm->kind == RLREF_LM_BIGRAM && s < R.nrows && status == RLREF_SUCCESS;
        s++)
     status = rows_fill (&R, s, AT (logits, s * (size_t) lm->V), tmp);
@@ -947,7 +1013,87 @@ FN (lm_moments) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr re
  *   P += p_a P', A += p_a (lp_a P' + A'), R1 += p_a (r_a P' + R1'),
  *   R2 += p_a (r_a^2 P' + 2 r_a R1' + R2'), W += q_a W',
  *   WR += q_a (r_a W' + WR'), N += N'. */
-enum { P_P, P_A, P_R1, P_R2, P_W, P_WR, P_N, P_NVALS };
+enum { P_P, P_A, P_R1, P_R2, P_W, P_WR, P_N, P_WD, P_HH, P_GG, P_NVALS };
+
+/* Near beta = infinity (or r -> 0) log Z and the KLs are far below the
+ * terms E[r]/beta they are formed from.  With v = r/beta, h(v) = e^v - 1 -
+ * v and g(v) = v e^v - e^v + 1 (h_and_g) the DP also carries, unscaled,
+ *   WD = sum p expm1(v),  HH = sum p h(v),  GG = sum p g(v),
+ * which follow v = v_a + v' exactly:
+ *   expm1(v) = expm1(v_a) + e^{v_a} expm1(v'),
+ *   h(v) = e^{v_a} h(v') + h(v_a) + v' expm1(v_a),
+ *   g(v) = e^{v_a} g(v') + g(v_a) + v_a e^{v_a} expm1(v');
+ * then with d = WD/S0 and u = log1p(d) = log Z,
+ *   KL(pi_ref || pi*) = HH/S0 - h(u),  KL(pi* || pi_ref) = (GG/S0 - g(u)) / (1 + d)
+ * (log E e^v - E v and E*[v] - log Z with the O(v) parts taken out). */
+enum { E_V, E_M1, E_EX, E_H, E_G, E_NVALS };
+
+/* v, expm1(v), e^v, h(v), g(v) into ev. */
+static void
+ev_fill (num_ptr ev, num_srcptr v, num_ptr t1, num_ptr t2)
+{
+  num_set (AT (ev, E_V), v);
+  num_expm1 (AT (ev, E_M1), v);
+  num_exp (AT (ev, E_EX), v);
+  h_and_g (AT (ev, E_H), AT (ev, E_G), v, t1, t2);
+}
+
+/* One non-EOS token a of probability pa, e its (v, expm1, e^v, h, g), w
+ * the values of its continuations: WD, HH, GG of v grow (above). */
+static void
+dp_small_v_step (num_ptr v, num_srcptr w, num_srcptr e, num_srcptr pa, num_srcptr inv_beta,
+                 num_ptr t1, num_ptr t2)
+{
+  /* WD += p_a (expm1(v_a) P' + e^{v_a} WD') */
+  num_mul (t1, AT (e, E_M1), AT (w, P_P));
+  num_mul (t2, AT (e, E_EX), AT (w, P_WD));
+  num_add (t1, t1, t2);
+  num_mul (t1, t1, pa);
+  num_add (AT (v, P_WD), AT (v, P_WD), t1);
+  /* HH += p_a (e^{v_a} HH' + h(v_a) P' + expm1(v_a) R1'/beta) */
+  num_mul (t1, AT (e, E_M1), AT (w, P_R1));
+  num_mul (t1, t1, inv_beta);
+  num_mul (t2, AT (e, E_H), AT (w, P_P));
+  num_add (t1, t1, t2);
+  num_mul (t2, AT (e, E_EX), AT (w, P_HH));
+  num_add (t1, t1, t2);
+  num_mul (t1, t1, pa);
+  num_add (AT (v, P_HH), AT (v, P_HH), t1);
+  /* GG += p_a (e^{v_a} GG' + g(v_a) P' + v_a e^{v_a} WD') */
+  num_mul (t1, AT (e, E_V), AT (e, E_EX));
+  num_mul (t1, t1, AT (w, P_WD));
+  num_mul (t2, AT (e, E_G), AT (w, P_P));
+  num_add (t1, t1, t2);
+  num_mul (t2, AT (e, E_EX), AT (w, P_GG));
+  num_add (t1, t1, t2);
+  num_mul (t1, t1, pa);
+  num_add (AT (v, P_GG), AT (v, P_GG), t1);
+}
+
+/* The start state's (d, h, g) sums into log Z and the KLs (above), when
+ * they are finite and |d| <= 1/2; mass = S0 (1 when cut sequences count). */
+static void
+dp_small_v (num_ptr m, num_srcptr v, num_srcptr mass, num_ptr t)
+{
+  num_ptr d = AT (t, 0), u = AT (t, 1), hu = AT (t, 2), gu = AT (t, 3), x = AT (t, 4),
+    y = AT (t, 5);
+  if (!num_is_finite (AT (v, P_WD)) || !num_is_finite (AT (v, P_HH))
+      || !num_is_finite (AT (v, P_GG)))
+    return;
+  num_div (d, AT (v, P_WD), mass);
+  num_abs (x, d);
+  if (num_cmp_d (x, 0.5) > 0)
+    return;
+  num_log1p (u, d);
+  h_and_g (hu, gu, u, x, y);
+  num_set (AT (m, RLREF_LM_LOG_Z), u);
+  num_div (x, AT (v, P_HH), mass);
+  num_sub (AT (m, RLREF_LM_KL_REF_STAR), x, hu);
+  num_div (x, AT (v, P_GG), mass);
+  num_sub (x, x, gu);
+  num_add_d (y, d, 1.0);
+  num_div (AT (m, RLREF_LM_KL_STAR_REF), x, y);
+}
 
 /* (W, WR) 2^*e += (w, wr) 2^f, aligning to the larger exponent. */
 static void
@@ -977,7 +1123,7 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
   rows R;
   int V, status = rlref_lm_check (lm);
   size_t ns;
-  num_ptr cur, prev, tmp, t1, t2, t3;
+  num_ptr cur, prev, tmp, ev, t1, t2, t3;
   long ecur[RLREF_LM_MAX_V + 1], eprev[RLREF_LM_MAX_V + 1];
   sums S;
   if (status)
@@ -995,12 +1141,14 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
     return status;
   cur = num_vec_new (ns * P_NVALS);
   prev = num_vec_new (ns * P_NVALS);
-  tmp = num_vec_new ((size_t) V + 3);
-  if (!cur || !prev || !tmp || sums_init (&S, RLREF_LM_ALL))
+  tmp = num_vec_new ((size_t) V + 9);
+  ev = num_vec_new (ns * E_NVALS);
+  if (!cur || !prev || !tmp || !ev || sums_init (&S, RLREF_LM_ALL))
     {
       num_vec_free (cur, ns * P_NVALS);
       num_vec_free (prev, ns * P_NVALS);
-      num_vec_free (tmp, (size_t) V + 3);
+      num_vec_free (tmp, (size_t) V + 9);
+      num_vec_free (ev, ns * E_NVALS);
       rows_free (&R);
       RLREF_ERROR ("out of memory", RLREF_ENOMEM);
     }
@@ -1009,6 +1157,17 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
   t1 = AT (tmp, V);
   t2 = AT (tmp, V + 1);
   t3 = AT (tmp, V + 2);
+  /* v_a = r_a/beta of each token, v = truncated/beta of the cut (index V) */
+  for (int a = 0; a <= V; a++)
+    {
+      if (lm->reward != RLREF_REWARD_ADDITIVE)
+        num_set_zero (t1);
+      else if (a < V)
+        num_mul (t1, AT (R.ra, a), R.inv_beta);
+      else
+        num_mul (t1, AT (reward, V + 1), R.inv_beta);
+      ev_fill (AT (ev, (size_t) a * E_NVALS), t1, t2, t3);
+    }
   /* no token left: the cut continuation, or none */
   for (size_t s = 0; s < ns && status == RLREF_SUCCESS; s++)
     {
@@ -1029,6 +1188,15 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
       eprev[s] = R.cut_e;
       num_mul (AT (v, P_WR), AT (v, P_W), t1);
       num_set_d (AT (v, P_N), keep);
+      for (int j = P_WD; j <= P_GG; j++)
+        num_set_zero (AT (v, j));
+      if (keep)
+        {
+          num_srcptr e = AT (ev, (size_t) V * E_NVALS);
+          num_set (AT (v, P_WD), AT (e, E_M1));
+          num_set (AT (v, P_HH), AT (e, E_H));
+          num_set (AT (v, P_GG), AT (e, E_G));
+        }
     }
   for (int k = 1; k <= lm->T && status == RLREF_SUCCESS; k++)
     {
@@ -1044,8 +1212,14 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
               num_srcptr pa = AT (R.p, i), lpa = AT (R.lp, i), qa = AT (R.q, i);
               num_srcptr ra = AT (R.ra, a);
               num_ptr w = AT (prev, (size_t) a * P_NVALS);
+              num_srcptr e = AT (ev, (size_t) a * E_NVALS);
               if (a == lm->eos)
                 {
+                  for (int j = 0; j < 3; j++)
+                    {
+                      num_mul (t1, pa, AT (e, j == 0 ? E_M1 : j == 1 ? E_H : E_G));
+                      num_add (AT (v, P_WD + j), AT (v, P_WD + j), t1);
+                    }
                   num_add (AT (v, P_P), AT (v, P_P), pa);
                   num_mul (t1, pa, lpa);
                   num_add (AT (v, P_A), AT (v, P_A), t1);
@@ -1087,6 +1261,7 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
                   num_mul (t1, t1, pa);
                   num_add (AT (v, P_R1), AT (v, P_R1), t1);
                 }
+              dp_small_v_step (v, w, e, pa, R.inv_beta, t1, t2);
               /* W += q_a W', WR += q_a (r_a W' + WR') (scaled); N += N' */
               if (lm->reward == RLREF_REWARD_ADDITIVE)
                 {
@@ -1123,14 +1298,32 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
        * may cancel in binary64 (the enumeration shifts; MPFR certifies) */
       num_set_zero (S.shift);
       S.have_shift = 1;
+      S.have_hc = -1;
       num_set (AT (s, S_R), AT (v, P_R1));
       num_set (AT (s, S_R2), AT (v, P_R2));
       status = moments_of (m, &S, R.inv_beta, R.ln2, RLREF_LM_ALL,
                            lm->truncation == RLREF_LM_KEEP);
+      if (status == RLREF_SUCCESS && lm->reward == RLREF_REWARD_ADDITIVE
+          && cancels (m, R.inv_beta, t1))
+        {
+          num_ptr mass = AT (tmp, V + 8);
+          if (lm->truncation == RLREF_LM_KEEP)
+            num_set_d (mass, 1.0);
+          else
+            num_set (mass, AT (v, P_P));
+          dp_small_v (m, v, mass, AT (tmp, V + 2));
+        }
+      /* one outcome: pi* = pi_ref, both KLs are 0 exactly */
+      if (status == RLREF_SUCCESS && num_cmp_d (AT (v, P_N), 1.0) == 0)
+        {
+          num_set_zero (AT (m, RLREF_LM_KL_STAR_REF));
+          num_set_zero (AT (m, RLREF_LM_KL_REF_STAR));
+        }
     }
   num_vec_free (cur, ns * P_NVALS);
   num_vec_free (prev, ns * P_NVALS);
-  num_vec_free (tmp, (size_t) V + 3);
+  num_vec_free (tmp, (size_t) V + 9);
+  num_vec_free (ev, ns * E_NVALS);
   sums_free (&S);
   rows_free (&R);
   return status;
