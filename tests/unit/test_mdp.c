@@ -604,6 +604,38 @@ START_TEST (test_soft_extreme_beta)
 }
 END_TEST
 
+/* The sequence-level pi* with a large EOS reward: every sequence but the
+ * cut ones ends in EOS, so token[eos] = 0x1.7d784p+26 (beta 1/2) moves
+ * every log Z by the same 2e8 and pi* only through the cut sequences;
+ * as r/beta in every row it cancelled in the softmax (6.1e-10 off at
+ * log pi*(0 | root)).  EOS's reward DBL_MAX at beta 0.01: log pi* of the
+ * other tokens is beyond the range, ERANGE (was ENAN, infinite scores). */
+START_TEST (test_soft_sequence_eos_reward)
+{
+  double TR2[5] = { 1, -0.5, 0x1.7d784p+26, -0.25, -1 }, beta = 0x1.000000000001p-1, v, lp[21];
+  rlref_lm lm = token_model ();
+  mpfr_ptr lm_ = tu_mp_vec_from_d (TL, 21, PREC), rm = tu_mp_vec_from_d (TR2, 5, PREC);
+  mpfr_ptr bm = tu_mp_vec_from_d (&beta, 1, PREC), vm = tu_mp_vec_new (1, PREC);
+  mpfr_ptr lpm = tu_mp_vec_new (21, PREC);
+  rlref_mp_set_prec (PREC);
+  TU_OK (rlref_mdp_soft_sequence_d (&v, lp, &lm, TL, TR2, &beta));
+  TU_OK (rlref_mdp_soft_sequence_mp (vm, lpm, &lm, lm_, rm, bm));
+  for (int k = 0; k < 21; k++)
+    {
+      double want = mpfr_get_d (lpm + k, MPFR_RNDN);
+      TU_ASSERT_ABS (lp[k], want, TU_TOL1 * fmax (1, fabs (want)));
+    }
+  TR2[2] = DBL_MAX;
+  beta = 0.01;
+  TU_ASSERT_STATUS (rlref_mdp_soft_sequence_d (&v, lp, &lm, TL, TR2, &beta), RLREF_ERANGE);
+  tu_mp_vec_free (lm_, 21);
+  tu_mp_vec_free (rm, 5);
+  tu_mp_vec_free (bm, 1);
+  tu_mp_vec_free (vm, 1);
+  tu_mp_vec_free (lpm, 21);
+}
+END_TEST
+
 static Suite *
 mdp_suite (void)
 {
@@ -626,6 +658,7 @@ mdp_suite (void)
   tcase_add_test (tc, test_token_pg);
   tcase_add_test (tc, test_soft);
   tcase_add_test (tc, test_soft_extreme_beta);
+  tcase_add_test (tc, test_soft_sequence_eos_reward);
   suite_add_tcase (s, tc);
   return s;
 }
