@@ -423,6 +423,22 @@ START_TEST (test_entropy_bad_inputs)
     TU_ASSERT_STATUS (rlref_ent_collapse_d (&e0, e, a, l, th9, 9, 10, &lr, 2, 1000, &sym),
                       RLREF_EINVAL);
   }
+  /* dynamic sampling, a logit 2^27 above the others: the mass of the mixed
+   * groups is about e^-2^27, beyond binary64 (ERANGE, was EDOM as if there
+   * were none); MPFR keeps it */
+  {
+    double th6[6] = { 0, -2, 0x1p+27, 0, -2, -2 }, e5[5], a5[5], l5[5], lr32 = 32;
+    mpfr_ptr thm = tu_mp_vec_from_d (th6, 6, 256), x = tu_mp_vec_new (16, 256);
+    mpfr_ptr lrm = tu_mp_vec_from_d (&lr32, 1, 256);
+    rlref_mp_set_prec (256);
+    TU_ASSERT_STATUS (rlref_ent_collapse_d (&e0, e5, a5, l5, th6, 6, 2, &lr32, 8, 5, &dyn),
+                      RLREF_ERANGE);
+    TU_OK (rlref_ent_collapse_mp (x, x + 1, x + 6, x + 11, thm, 6, 2, lrm, 8, 5, &dyn));
+    ck_assert (mpfr_sgn (x) > 0);
+    tu_mp_vec_free (thm, 6);
+    tu_mp_vec_free (x, 16);
+    tu_mp_vec_free (lrm, 1);
+  }
 }
 END_TEST
 

@@ -375,6 +375,36 @@ START_TEST (test_optimality)
 }
 END_TEST
 
+/* Value iteration's error max_s |V_k - V*| far below the rounding of V*:
+ * gamma = 0.9 2^-37, k = 5 gives an error near 4.6e-57 against V* ~ 1,
+ * which the difference of the two rounded values lost to 0; the error
+ * recursion holds it to a few roundings of the 256-bit value. */
+START_TEST (test_value_iteration_small_error)
+{
+  rlref_mdp m = { 3, 2, NULL };
+  double g = 0x1.ccccccccccccdp-38, Vk[3], err[6], bound[6];
+  mpfr_ptr Pm = tu_mp_vec_from_d (P3, 18, PREC), Rm = tu_mp_vec_from_d (R3, 6, PREC);
+  mpfr_ptr gm = tu_mp_vec_from_d (&g, 1, PREC), Vkm = tu_mp_vec_new (3, PREC);
+  mpfr_ptr errm = tu_mp_vec_new (6, PREC), boundm = tu_mp_vec_new (6, PREC);
+  rlref_mp_set_prec (PREC);
+  TU_OK (rlref_mdp_value_iteration_d (Vk, err, bound, 5, &m, P3, R3, &g));
+  TU_OK (rlref_mdp_value_iteration_mp (Vkm, errm, boundm, 5, &m, Pm, Rm, gm));
+  ck_assert (mpfr_get_d (errm + 5, MPFR_RNDN) > 1e-57);
+  for (int j = 0; j <= 5; j++)
+    {
+      TU_ASSERT_REL (err[j], mpfr_get_d (errm + j, MPFR_RNDN), TU_TOL1);
+      TU_ASSERT_REL (bound[j], mpfr_get_d (boundm + j, MPFR_RNDN), TU_TOL1);
+      ck_assert (err[j] <= bound[j]);
+    }
+  tu_mp_vec_free (Pm, 18);
+  tu_mp_vec_free (Rm, 6);
+  tu_mp_vec_free (gm, 1);
+  tu_mp_vec_free (Vkm, 3);
+  tu_mp_vec_free (errm, 6);
+  tu_mp_vec_free (boundm, 6);
+}
+END_TEST
+
 /* --- Q-learning ------------------------------------------------------------ */
 
 START_TEST (test_qlearning)
@@ -574,6 +604,38 @@ START_TEST (test_soft_extreme_beta)
 }
 END_TEST
 
+/* The sequence-level pi* with a large EOS reward: every sequence but the
+ * cut ones ends in EOS, so token[eos] = 0x1.7d784p+26 (beta 1/2) moves
+ * every log Z by the same 2e8 and pi* only through the cut sequences;
+ * as r/beta in every row it cancelled in the softmax (6.1e-10 off at
+ * log pi*(0 | root)).  EOS's reward DBL_MAX at beta 0.01: log pi* of the
+ * other tokens is beyond the range, ERANGE (was ENAN, infinite scores). */
+START_TEST (test_soft_sequence_eos_reward)
+{
+  double TR2[5] = { 1, -0.5, 0x1.7d784p+26, -0.25, -1 }, beta = 0x1.000000000001p-1, v, lp[21];
+  rlref_lm lm = token_model ();
+  mpfr_ptr lm_ = tu_mp_vec_from_d (TL, 21, PREC), rm = tu_mp_vec_from_d (TR2, 5, PREC);
+  mpfr_ptr bm = tu_mp_vec_from_d (&beta, 1, PREC), vm = tu_mp_vec_new (1, PREC);
+  mpfr_ptr lpm = tu_mp_vec_new (21, PREC);
+  rlref_mp_set_prec (PREC);
+  TU_OK (rlref_mdp_soft_sequence_d (&v, lp, &lm, TL, TR2, &beta));
+  TU_OK (rlref_mdp_soft_sequence_mp (vm, lpm, &lm, lm_, rm, bm));
+  for (int k = 0; k < 21; k++)
+    {
+      double want = mpfr_get_d (lpm + k, MPFR_RNDN);
+      TU_ASSERT_ABS (lp[k], want, TU_TOL1 * fmax (1, fabs (want)));
+    }
+  TR2[2] = DBL_MAX;
+  beta = 0.01;
+  TU_ASSERT_STATUS (rlref_mdp_soft_sequence_d (&v, lp, &lm, TL, TR2, &beta), RLREF_ERANGE);
+  tu_mp_vec_free (lm_, 21);
+  tu_mp_vec_free (rm, 5);
+  tu_mp_vec_free (bm, 1);
+  tu_mp_vec_free (vm, 1);
+  tu_mp_vec_free (lpm, 21);
+}
+END_TEST
+
 static Suite *
 mdp_suite (void)
 {
@@ -590,11 +652,13 @@ mdp_suite (void)
   tcase_add_test (tc, test_vpi_closed_form);
   tcase_add_test (tc, test_bad_mdp);
   tcase_add_test (tc, test_optimality);
+  tcase_add_test (tc, test_value_iteration_small_error);
   tcase_add_test (tc, test_qlearning);
   tcase_add_test (tc, test_pg);
   tcase_add_test (tc, test_token_pg);
   tcase_add_test (tc, test_soft);
   tcase_add_test (tc, test_soft_extreme_beta);
+  tcase_add_test (tc, test_soft_sequence_eos_reward);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -569,6 +569,12 @@ FN (ent_collapse) (num_ptr entropy0, num_ptr entropy, num_ptr acc, num_ptr mean_
         coefficients (cp, cn, s3, &mo, G, recipe->norm, ac, ax, AT (s3, 1));
         if (recipe->dynamic)
           {
+            /* with finite logits every response has pi > 0, so for G >= 2
+             * a kept mass of 0 is an underflow (e.g. a logit 2^27 above the
+             * others: e^-2^27), not the absence of mixed groups */
+            if (num_sgn (s3) <= 0 && G >= 2)
+              FAIL ("ENT-COLLAPSE: the probability of a group with mixed rewards underflows",
+                    RLREF_ERANGE);
             if (num_sgn (s3) <= 0)
               FAIL ("ENT-COLLAPSE: no group with mixed rewards to keep", RLREF_EDOM);
             for (int j = 0; j < n; j++)

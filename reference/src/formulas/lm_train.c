@@ -15,7 +15,12 @@
  *   theta*(s, a) = log pi_ref(a | s) + r_a/beta + log Z(s a)
  * give it exactly (a softmax ignores the row's constant log Z(s)).  log Z
  * of every prefix comes from a post-order depth-first pass, each row by a
- * log-sum-exp of its children. */
+ * log-sum-exp of its children.  Every sequence ends in one EOS or is cut,
+ * so the rewards are taken relative to EOS's token reward (token[a] -
+ * token[eos] for a, truncated - token[eos] at a cut): pi* is unchanged,
+ * every theta* moves by the one constant -token[eos]/beta, and a large
+ * EOS reward no longer enters every row as r/beta to cancel in the
+ * softmax (or overflow to infinite scores where pi* is a number). */
 int
 FN (lm_pistar_logits) (num_ptr theta, const rlref_lm *lm, num_srcptr ref_logits,
                        num_srcptr reward, num_srcptr beta)
@@ -58,6 +63,16 @@ FN (lm_pistar_logits) (num_ptr theta, const rlref_lm *lm, num_srcptr ref_logits,
           row = rlref_lm_prefix_index (V, eos, y, d) * (size_t) V;
           for (a = 0; a < V; a++)
             num_set (AT (out, row + a), AT (kid, d * V + a));
+          for (a = 0; a < V && status == RLREF_SUCCESS; a++)
+            if (!num_is_finite (AT (kid, d * V + a)))
+              {
+                /* r/beta beyond the range: so is log pi* of a token of s */
+                status = RLREF_ERANGE;
+                rlref_error ("pi* as logits: a reward over beta beyond the floating-point "
+                             "range", __FILE__, __LINE__, status);
+              }
+          if (status)
+            break;
           status = FN (logsumexp) (AT (t, 0), AT (kid, d * V), (size_t) V);
           if (status || d == 0)
             break;
@@ -69,16 +84,23 @@ FN (lm_pistar_logits) (num_ptr theta, const rlref_lm *lm, num_srcptr ref_logits,
       a = child[d]++;
       y[d] = a;
       k = (size_t) d * V + (size_t) a;
-      /* log pi_ref(a|s) + (token[a] + per_length)/beta */
-      num_add (AT (t, 1), AT (reward, a), AT (reward, V));
+      /* log pi_ref(a|s) + (token[a] - token[eos] + per_length)/beta */
+      if (a == eos)
+        num_set (AT (t, 1), AT (reward, V));
+      else
+        {
+          num_sub (AT (t, 1), AT (reward, a), AT (reward, eos));
+          num_add (AT (t, 1), AT (t, 1), AT (reward, V));
+        }
       num_mul (AT (t, 1), AT (t, 1), AT (t, 2));
       num_add (AT (kid, k), AT (lsm, k), AT (t, 1));
       if (a == eos)
         continue;
       if (d + 1 == T)
         {
-          /* a cut leaf: Z = e^{truncated/beta} */
-          num_mul (AT (t, 1), AT (reward, V + 1), AT (t, 2));
+          /* a cut leaf: Z = e^{(truncated - token[eos])/beta} */
+          num_sub (AT (t, 1), AT (reward, V + 1), AT (reward, eos));
+          num_mul (AT (t, 1), AT (t, 1), AT (t, 2));
           num_add (AT (kid, k), AT (kid, k), AT (t, 1));
           continue;
         }

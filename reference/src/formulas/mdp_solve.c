@@ -544,18 +544,107 @@ max_diff (num_ptr d, num_srcptr x, num_srcptr y, size_t n, num_ptr t)
     }
 }
 
+/* The advantages of Q* for the error recursion: d(s, a) = Q*(s, a) -
+ * Q*(s, b_s) <= 0 with b_s the first maximum of Q*(s, .), so d(s, b_s) = 0
+ * exactly, the rest one exactly rounded dot product
+ * r(s, a) - r(s, b) + sum_s' [P(s'|s, a) - P(s'|s, b)] gamma V*(s')
+ * (rounded once from gamma V*, not as the difference of two rounded Q*,
+ * which would leave an error of the size of Q* itself).  0 at terminal
+ * states.  x and y have room for 2 S + 2 scalars. */
+static int
+advantages (num_ptr d, const rlref_mdp *m, num_srcptr P, num_srcptr r, num_srcptr Q,
+            num_srcptr gv, num_ptr x, num_ptr y)
+{
+  size_t S = m->S, A = m->A;
+  int status = RLREF_SUCCESS;
+  for (size_t s = 0; s < S && status == RLREF_SUCCESS; s++)
+    {
+      size_t b = 0;
+      for (size_t a = 1; a < A; a++)
+        if (num_cmp (AT (Q, s * A + a), AT (Q, s * A + b)) > 0)
+          b = a;
+      for (size_t a = 0; a < A && status == RLREF_SUCCESS; a++)
+        {
+          if (a == b || (m->terminal && m->terminal[s]))
+            {
+              num_set_zero (AT (d, s * A + a));
+              continue;
+            }
+          num_set_d (AT (x, 0), 1.0);
+          num_set (AT (y, 0), AT (r, s * A + a));
+          num_set_d (AT (x, 1), -1.0);
+          num_set (AT (y, 1), AT (r, s * A + b));
+          for (size_t t = 0; t < S; t++)
+            {
+              num_set (AT (x, 2 + t), AT (P, (s * A + a) * S + t));
+              num_set (AT (y, 2 + t), AT (gv, t));
+              num_neg (AT (x, 2 + S + t), AT (P, (s * A + b) * S + t));
+              num_set (AT (y, 2 + S + t), AT (gv, t));
+            }
+          status = num_dot (AT (d, s * A + a), x, y, 2 * S + 2);
+        }
+    }
+  return status;
+}
+
+/* One step of the error recursion of value iteration: for e = V_j - V*,
+ * V_{j+1}(s) - V*(s) = max_a [Q*(s, a) + gamma sum_s' P(s'|s, a) e(s')]
+ * - max_a Q*(s, a) = max_a [d(s, a) + gamma (P e)(s, a)], 0 at terminal
+ * states: the error itself, not the difference of two values near V*
+ * (which cancels to nothing once the error is below the rounding of V*). */
+static int
+error_sweep (num_ptr en, const rlref_mdp *m, num_srcptr P, num_srcptr d, num_srcptr e,
+             num_srcptr gamma, num_ptr t)
+{
+  size_t S = m->S, A = m->A;
+  int status = RLREF_SUCCESS;
+  for (size_t s = 0; s < S && status == RLREF_SUCCESS; s++)
+    {
+      if (m->terminal && m->terminal[s])
+        {
+          num_set_zero (AT (en, s));
+          continue;
+        }
+      for (size_t a = 0; a < A && status == RLREF_SUCCESS; a++)
+        {
+          status = num_dot (t, AT (P, (s * A + a) * S), e, S);
+          num_fma (t, gamma, t, AT (d, s * A + a));
+          if (a == 0)
+            num_set (AT (en, s), t);
+          else
+            num_max (AT (en, s), AT (en, s), t);
+        }
+    }
+  return status;
+}
+
+/* max_s |x_s| into d. */
+static void
+max_abs (num_ptr d, num_srcptr x, size_t n, num_ptr t)
+{
+  num_set_zero (d);
+  for (size_t i = 0; i < n; i++)
+    {
+      num_abs (t, AT (x, i));
+      num_max (d, d, t);
+    }
+}
+
 /* MDP-OPT by value iteration, k sweeps from V_0 = 0: Vk = V_k, and for
  * j = 0..k err[j] = max_s |V_j(s) - V*(s)| beside the contraction bound
  * bound[j] = gamma^j max_s |V_0(s) - V*(s)| (003: the Bellman optimality
  * operator is a gamma-contraction in the max norm, so err[j] <= bound[j]);
- * V* by policy iteration.  err and bound hold k + 1 values or are NULL. */
+ * V* and Q* by policy iteration, the errors e_j = V_j - V* by their own
+ * recursion (error_sweep) from e_0 = -V*.  err and bound hold k + 1
+ * values or are NULL. */
 int
 FN (mdp_value_iteration) (num_ptr Vk, num_ptr err, num_ptr bound, long k, const rlref_mdp *m,
                           num_srcptr P, num_srcptr r, num_srcptr gamma)
 {
   size_t S, A;
-  num_ptr vs = NULL, v = NULL, vn = NULL, q = NULL;
-  num_t e0, gk, t;
+  num_ptr vs = NULL, v = NULL, vn = NULL, q = NULL, qs = NULL, d = NULL, e = NULL, en = NULL;
+  num_ptr x = NULL, y = NULL;
+  num_t bk, t;
   int status;
   if (k < 0)
     RLREF_ERROR ("k must be >= 0", RLREF_EDOM);
@@ -563,30 +652,44 @@ FN (mdp_value_iteration) (num_ptr Vk, num_ptr err, num_ptr bound, long k, const 
     return status;
   S = m->S;
   A = m->A;
-  num_init (e0);
-  num_init (gk);
+  num_init (bk);
   num_init (t);
   vs = num_vec_new (S);
   v = num_vec_new (S);
   vn = num_vec_new (S);
   q = num_vec_new (S * A);
-  if (!vs || !v || !vn || !q)
+  qs = num_vec_new (S * A);
+  d = num_vec_new (S * A);
+  e = num_vec_new (S);
+  en = num_vec_new (S);
+  x = num_vec_new (2 * S + 2);
+  y = num_vec_new (2 * S + 2);
+  if (!vs || !v || !vn || !q || !qs || !d || !e || !en || !x || !y)
     FAIL ("out of memory", RLREF_ENOMEM);
-  TRY (FN (mdp_policy_iteration) (vs, NULL, NULL, NULL, m, P, r, gamma));
-  max_diff (e0, v, vs, S, t);
-  num_set_d (gk, 1.0);
+  TRY (FN (mdp_policy_iteration) (vs, qs, NULL, NULL, m, P, r, gamma));
+  for (size_t s = 0; s < S; s++)
+    {
+      num_mul (AT (en, s), gamma, AT (vs, s));  /* gamma V*, scratch */
+      num_neg (AT (e, s), AT (vs, s));
+    }
+  TRY (advantages (d, m, P, r, qs, en, x, y));
+  max_abs (bk, e, S, t);
   for (long j = 0;; j++)
     {
       if (err)
-        max_diff (AT (err, j), v, vs, S, t);
+        max_abs (AT (err, j), e, S, t);
       if (bound)
-        num_mul (AT (bound, j), gk, e0);
+        num_set (AT (bound, j), bk);
       if (j == k)
         break;
       TRY (vi_sweep (vn, q, m, P, r, v, gamma));
+      TRY (error_sweep (en, m, P, d, e, gamma, t));
       for (size_t s = 0; s < S; s++)
-        num_set (AT (v, s), AT (vn, s));
-      num_mul (gk, gk, gamma);
+        {
+          num_set (AT (v, s), AT (vn, s));
+          num_set (AT (e, s), AT (en, s));
+        }
+      num_mul (bk, bk, gamma);
     }
   for (size_t s = 0; s < S; s++)
     num_set (AT (Vk, s), AT (v, s));
@@ -595,8 +698,13 @@ done:
   num_vec_free (v, S);
   num_vec_free (vn, S);
   num_vec_free (q, S * A);
-  num_clear (e0);
-  num_clear (gk);
+  num_vec_free (qs, S * A);
+  num_vec_free (d, S * A);
+  num_vec_free (e, S);
+  num_vec_free (en, S);
+  num_vec_free (x, 2 * S + 2);
+  num_vec_free (y, 2 * S + 2);
+  num_clear (bk);
   num_clear (t);
   return status;
 }
