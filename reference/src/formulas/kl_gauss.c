@@ -242,8 +242,9 @@ done:
 /* The Monte-Carlo run: z_i from gsl_ran_gaussian (MT19937, gsl_rng_set
  * (seed)), l_i = c0 + c1 z_i + c2 z_i^2, and per estimator
  *   mean = (1/n) sum k_i,  std = sqrt(sum (k_i - mean)^2/(n - 1)),
- *   bias/true = (mean - KL)/KL,  std/true = std/KL;
- * two passes over the same draws (the generator re-seeded), compensated
+ *   bias/true = (mean - KL)/KL,  std/true = std/KL,
+ * k1's mean - KL as the mean of l_i - KL = c1 z_i + c2 (z_i^2 - 1) (KL =
+ * c0 + c2), without the c0 that cancels where it is large; two passes over the same draws (the generator re-seeded), compensated
  * sums. */
 int
 FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_ref,
@@ -251,7 +252,7 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
 {
   num_ptr g = NULL, o = NULL, w = NULL;
   gsl_rng *rng = NULL;
-  kl_acc a[3];
+  kl_acc a[4];
   int status = check_gauss (mu, sigma, mu_ref, sigma_ref);
   if (status)
     return status;
@@ -259,11 +260,11 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
     RLREF_ERROR ("no output", RLREF_EINVAL);
   if (n < 2 || n > RLREF_KL_MC_MAX)
     RLREF_ERROR ("n must be 2 to 1e6", RLREF_EDOM);
-  for (int j = 0; j < 3; j++)
+  for (int j = 0; j < 4; j++)
     FN (kl_acc_init) (&a[j]);
   g = num_vec_new (G_N);
   o = num_vec_new (RLREF_KL_NMC);
-  w = num_vec_new (5);
+  w = num_vec_new (6);
   rng = gsl_rng_alloc (gsl_rng_mt19937);
   if (!g || !o || !w || !rng)
     FAIL ("out of memory", RLREF_ENOMEM);
@@ -279,6 +280,15 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
           num_add (l, l, AT (g, G_C1));
           num_mul (l, l, z);
           num_add (l, l, AT (g, G_C0));                  /* c0 + (c1 + c2 z) z */
+          if (pass == 1)
+            {
+              /* l - KL = c1 z + c2 (z^2 - 1), without c0 */
+              num_set_d (AT (w, 5), -1.0);
+              num_fma (x, z, z, AT (w, 5));
+              num_mul (x, x, AT (g, G_C2));
+              num_fma (x, AT (g, G_C1), z, x);
+              FN (kl_acc_add) (&a[3], x);
+            }
           for (int j = 0; j < 3; j++)
             {
               if (j == 0)
@@ -319,7 +329,14 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
   for (int j = 0; j < 3; j++)
     {
       num_ptr b = AT (o, RLREF_KL_MC_BIAS_K1_REL + j);
-      num_sub (b, AT (o, RLREF_KL_MC_MEAN_K1 + j), AT (g, G_KL));
+      if (j == 0)
+        {
+          /* mean k1 - KL = mean of c1 z + c2 (z^2 - 1): no c0 to cancel */
+          FN (kl_acc_get) (b, &a[3]);
+          num_div_si (b, b, n);
+        }
+      else
+        num_sub (b, AT (o, RLREF_KL_MC_MEAN_K1 + j), AT (g, G_KL));
       num_div (b, b, AT (g, G_KL));
       num_div (AT (o, RLREF_KL_MC_STD_K1_REL + j), AT (o, RLREF_KL_MC_STD_K1 + j), AT (g, G_KL));
     }
@@ -329,12 +346,12 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
     if (!num_is_finite (AT (out, j)))
       FAIL ("result beyond the floating-point range", RLREF_ERANGE);
 done:
-  for (int j = 0; j < 3; j++)
+  for (int j = 0; j < 4; j++)
     FN (kl_acc_clear) (&a[j]);
   if (rng)
     gsl_rng_free (rng);
   num_vec_free (g, G_N);
   num_vec_free (o, RLREF_KL_NMC);
-  num_vec_free (w, 5);
+  num_vec_free (w, 6);
   return status;
 }
