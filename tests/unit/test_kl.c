@@ -151,6 +151,41 @@ START_TEST (test_k3_binary64)
 }
 END_TEST
 
+/* The error counts in binary64 against their closed forms, which need k3
+ * beyond 53 bits (binary64 gave 0 for the first, and the MPFR backend at
+ * 256 bits 0 for the second, whose k_form + 1 - l it rounded):
+ *   l = 2^-847: expm1(-l) + l = 0, k3 = l^2/2 (1 - l/3), a count of
+ *     -k3/2^-1074 = -2^-621;
+ *   l = 1e300 = m 2^944: exp(-l) - 1 + l = l, k3 = l - 1 + e^-l, a count of
+ *     (1 - e^-l)/2^944 = 2^-944. */
+START_TEST (test_k3_binary64_counts)
+{
+  static const struct { double l, un, ue; } cs[] = {
+    { 0x1p-847, NAN, -0x1p-621 }, { 1e300, 0x1p-944, 0x1p-944 } };
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
+    {
+      double l = cs[i].l, zero = 0, k, kn, un, ke, ue;
+      mpfr_t x, z, mk, mkn, mun, mke, mue;
+      TU_OK (rlref_kl_k3_binary64_d (&k, &kn, &un, &ke, &ue, &l, &zero, 1));
+      mpfr_inits2 (PREC, x, z, mk, mkn, mun, mke, mue, (mpfr_ptr) 0);
+      mpfr_set_d (x, l, MPFR_RNDN);
+      mpfr_set_zero (z, 1);
+      TU_OK (rlref_kl_k3_binary64_mp (mk, mkn, mun, mke, mue, x, z, 1));
+      TU_ASSERT_REL (ue, cs[i].ue, 2 * DBL_EPSILON);
+      TU_ASSERT_REL (mpfr_get_d (mue, MPFR_RNDN), cs[i].ue, 2 * DBL_EPSILON);
+      if (!isnan (cs[i].un))
+        {
+          TU_ASSERT_REL (un, cs[i].un, 2 * DBL_EPSILON);
+          TU_ASSERT_REL (mpfr_get_d (mun, MPFR_RNDN), cs[i].un, 2 * DBL_EPSILON);
+        }
+      /* binary64 is the MPFR count rounded once */
+      TU_ASSERT_SAME (ue, mpfr_get_d (mue, MPFR_RNDN));
+      TU_ASSERT_SAME (un, mpfr_get_d (mun, MPFR_RNDN));
+      mpfr_clears (x, z, mk, mkn, mun, mke, mue, (mpfr_ptr) 0);
+    }
+}
+END_TEST
+
 /* ===== the conventions ======================================================= */
 
 /* One convention on logp (ref_logp 0) in both backends: k and grad, the
@@ -1584,6 +1619,7 @@ kl_suite (void)
   tcase_add_test (tc, test_k3_values);
   tcase_add_test (tc, test_k3_naive_loses);
   tcase_add_test (tc, test_k3_binary64);
+  tcase_add_test (tc, test_k3_binary64_counts);
   tcase_add_test (tc, test_conventions_detector);
   tcase_add_test (tc, test_float32_conventions);
   tcase_add_test (tc, test_float32_infinite);
