@@ -206,7 +206,7 @@ FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
     num_ptr lq = t, lr = AT (t, K), q = AT (t, 2 * K), qr = AT (t, 3 * K), l = AT (t, 4 * K);
     num_ptr zero = AT (t, 5 * K), k = AT (t, 6 * K), dk = AT (t, 7 * K), w = AT (t, 8 * K);
     num_ptr g = AT (t, 9 * K), gkl = AT (t, 10 * K), gklr = AT (t, 11 * K);
-    num_ptr sc = AT (t, 12 * K), s4 = AT (t, 13 * K);
+    num_ptr sc = AT (t, 12 * K), s4 = AT (t, 14 * K);
     int wl = weight_is_l (c, mode);
     /* k1 and k3 unclamped: E_q[k] = KL(q || q_ref); k3's loss gradient
      * q - q_ref (no e^-l_y, of an error its q_y does not share) */
