@@ -1136,7 +1136,8 @@ END_TEST
 /* A policy far narrower than the reference (s = 2^-454, t = 1, mu_r =
  * 0.1): KL = 454 log 2 - 1/2 + 0.005 = 314.19 and k1's relative bias
  * -2.09e-5 of the run; formed as the mean of c1 z + c2 (z^2 - 1), not mean
- * - KL (which cancelled 3.4e-12 of it away in binary64).  Against MPFR. */
+ * - KL (which cancelled 3.4e-12 of it away in binary64), k3's likewise;
+ * and k1's and k3's spread where c0 is large.  Against MPFR. */
 START_TEST (test_gauss_mc_narrow)
 {
   double mu = 0, s = 0x1p-454, mr = 0x1.999999999999ap-4, t = 1, od[RLREF_KL_NMC];
@@ -1152,6 +1153,19 @@ START_TEST (test_gauss_mc_narrow)
   TU_ASSERT_REL (od[RLREF_KL_MC_BIAS_K1_REL], mpfr_get_d (om + RLREF_KL_MC_BIAS_K1_REL,
                                                            MPFR_RNDN), 16 * DBL_EPSILON);
   ck_assert (od[RLREF_KL_MC_BIAS_K1_REL] < -2e-5 && od[RLREF_KL_MC_BIAS_K1_REL] > -2.2e-5);
+  TU_ASSERT_REL (od[RLREF_KL_MC_BIAS_K3_REL], mpfr_get_d (om + RLREF_KL_MC_BIAS_K3_REL,
+                                                           MPFR_RNDN), 16 * DBL_EPSILON);
+  /* mu_r = 1.6 2^183: D = 2^366 dwarfs c1 z = 1.6 2^183 z, the spread of
+   * k1 (binary64 gave std 0 for 1.97e55) */
+  mr = 0x1.999999999999ap+183;
+  s = 1;
+  mpfr_set_d (b, s, MPFR_RNDN);
+  mpfr_set_d (c, mr, MPFR_RNDN);
+  TU_OK (rlref_kl_gauss_mc_d (od, &mu, &s, &mr, &t, 10000, 1));
+  TU_OK (rlref_kl_gauss_mc_mp (om, a, b, c, d, 10000, 1));
+  for (int j = 0; j < 3; j += 2)
+    TU_ASSERT_REL (od[RLREF_KL_MC_STD_K1 + j], mpfr_get_d (om + RLREF_KL_MC_STD_K1 + j,
+                                                            MPFR_RNDN), 16 * DBL_EPSILON);
   mpfr_clears (a, b, c, d, (mpfr_ptr) 0);
   tu_mp_vec_free (om, RLREF_KL_NMC);
 }
