@@ -151,6 +151,41 @@ START_TEST (test_k3_binary64)
 }
 END_TEST
 
+/* The error counts in binary64 against their closed forms, which need k3
+ * beyond 53 bits (binary64 gave 0 for the first, and the MPFR backend at
+ * 256 bits 0 for the second, whose k_form + 1 - l it rounded):
+ *   l = 2^-847: expm1(-l) + l = 0, k3 = l^2/2 (1 - l/3), a count of
+ *     -k3/2^-1074 = -2^-621;
+ *   l = 1e300 = m 2^944: exp(-l) - 1 + l = l, k3 = l - 1 + e^-l, a count of
+ *     (1 - e^-l)/2^944 = 2^-944. */
+START_TEST (test_k3_binary64_counts)
+{
+  static const struct { double l, un, ue; } cs[] = {
+    { 0x1p-847, NAN, -0x1p-621 }, { 1e300, 0x1p-944, 0x1p-944 } };
+  for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
+    {
+      double l = cs[i].l, zero = 0, k, kn, un, ke, ue;
+      mpfr_t x, z, mk, mkn, mun, mke, mue;
+      TU_OK (rlref_kl_k3_binary64_d (&k, &kn, &un, &ke, &ue, &l, &zero, 1));
+      mpfr_inits2 (PREC, x, z, mk, mkn, mun, mke, mue, (mpfr_ptr) 0);
+      mpfr_set_d (x, l, MPFR_RNDN);
+      mpfr_set_zero (z, 1);
+      TU_OK (rlref_kl_k3_binary64_mp (mk, mkn, mun, mke, mue, x, z, 1));
+      TU_ASSERT_REL (ue, cs[i].ue, 2 * DBL_EPSILON);
+      TU_ASSERT_REL (mpfr_get_d (mue, MPFR_RNDN), cs[i].ue, 2 * DBL_EPSILON);
+      if (!isnan (cs[i].un))
+        {
+          TU_ASSERT_REL (un, cs[i].un, 2 * DBL_EPSILON);
+          TU_ASSERT_REL (mpfr_get_d (mun, MPFR_RNDN), cs[i].un, 2 * DBL_EPSILON);
+        }
+      /* binary64 is the MPFR count rounded once */
+      TU_ASSERT_SAME (ue, mpfr_get_d (mue, MPFR_RNDN));
+      TU_ASSERT_SAME (un, mpfr_get_d (mun, MPFR_RNDN));
+      mpfr_clears (x, z, mk, mkn, mun, mke, mue, (mpfr_ptr) 0);
+    }
+}
+END_TEST
+
 /* ===== the conventions ======================================================= */
 
 /* One convention on logp (ref_logp 0) in both backends: k and grad, the
@@ -1098,6 +1133,44 @@ START_TEST (test_gauss_mc)
 }
 END_TEST
 
+/* A policy far narrower than the reference (s = 2^-454, t = 1, mu_r =
+ * 0.1): KL = 454 log 2 - 1/2 + 0.005 = 314.19 and k1's relative bias
+ * -2.09e-5 of the run; formed as the mean of c1 z + c2 (z^2 - 1), not mean
+ * - KL (which cancelled 3.4e-12 of it away in binary64), k3's likewise;
+ * and k1's and k3's spread where c0 is large.  Against MPFR. */
+START_TEST (test_gauss_mc_narrow)
+{
+  double mu = 0, s = 0x1p-454, mr = 0x1.999999999999ap-4, t = 1, od[RLREF_KL_NMC];
+  mpfr_t a, b, c, d;
+  mpfr_ptr om = tu_mp_vec_new (RLREF_KL_NMC, PREC);
+  mpfr_inits2 (PREC, a, b, c, d, (mpfr_ptr) 0);
+  mpfr_set_d (a, mu, MPFR_RNDN);
+  mpfr_set_d (b, s, MPFR_RNDN);
+  mpfr_set_d (c, mr, MPFR_RNDN);
+  mpfr_set_d (d, t, MPFR_RNDN);
+  TU_OK (rlref_kl_gauss_mc_d (od, &mu, &s, &mr, &t, 10000, 1));
+  TU_OK (rlref_kl_gauss_mc_mp (om, a, b, c, d, 10000, 1));
+  TU_ASSERT_REL (od[RLREF_KL_MC_BIAS_K1_REL], mpfr_get_d (om + RLREF_KL_MC_BIAS_K1_REL,
+                                                           MPFR_RNDN), 16 * DBL_EPSILON);
+  ck_assert (od[RLREF_KL_MC_BIAS_K1_REL] < -2e-5 && od[RLREF_KL_MC_BIAS_K1_REL] > -2.2e-5);
+  TU_ASSERT_REL (od[RLREF_KL_MC_BIAS_K3_REL], mpfr_get_d (om + RLREF_KL_MC_BIAS_K3_REL,
+                                                           MPFR_RNDN), 16 * DBL_EPSILON);
+  /* mu_r = 1.6 2^183: D = 2^366 dwarfs c1 z = 1.6 2^183 z, the spread of
+   * k1 (binary64 gave std 0 for 1.97e55) */
+  mr = 0x1.999999999999ap+183;
+  s = 1;
+  mpfr_set_d (b, s, MPFR_RNDN);
+  mpfr_set_d (c, mr, MPFR_RNDN);
+  TU_OK (rlref_kl_gauss_mc_d (od, &mu, &s, &mr, &t, 10000, 1));
+  TU_OK (rlref_kl_gauss_mc_mp (om, a, b, c, d, 10000, 1));
+  for (int j = 0; j < 3; j += 2)
+    TU_ASSERT_REL (od[RLREF_KL_MC_STD_K1 + j], mpfr_get_d (om + RLREF_KL_MC_STD_K1 + j,
+                                                            MPFR_RNDN), 16 * DBL_EPSILON);
+  mpfr_clears (a, b, c, d, (mpfr_ptr) 0);
+  tu_mp_vec_free (om, RLREF_KL_NMC);
+}
+END_TEST
+
 /* ===== KL-GRAD ==================================================================== */
 
 /* Seed 000 section 12.1 on a softmax of four outcomes: k1's expected
@@ -1203,6 +1276,93 @@ START_TEST (test_grad_underflow)
       tu_mp_vec_free (gk, K);
       tu_mp_vec_free (gr, K);
     }
+}
+END_TEST
+
+/* Log-ratios l = log q - log q_ref formed from the raw logit differences,
+ * not from lq - lr, whose log-sum-exps round away what the outputs need:
+ *   abs, x = (-4, -512, 0), x_ref = (-4, -2^792, 0): l_0 = l_2 = -log(S/S_r)
+ *     = -4.3e-223 < 0, so sign l = (-1, 1, -1) and grad_1 = 2 q_1 (1 - q_1)
+ *     (binary64 gave l_0 = l_2 = 0 and q_1);
+ *   k1, x = (2^-520, 0), x_ref = (0, 2^-956): E_q[k1] = KL(q || q_ref) =
+ *     e^2/8 (1 + O(e)), e = 2^-520, in both backends (MPFR at 256 bits
+ *     gave e^2/4 as sum q l, the second order of l below its precision);
+ *   k2, x = (2^-448, 0), x_ref = (0, 2^-1022): E_q[l^2/2] = e^2/8, e = 2^-448;
+ *   k1, x = (4, -2^578, 0), x_ref = (-4, 2^666, 0): q_1 = 0, l_0 - l_2 = 8,
+ *     grad KL_0 = -grad KL_2 = 8 q_0 q_2;
+ *   k1 in the reward, x = (4, -4, -2^914), x_ref = (-4, -2^-670, 2^287):
+ *     l_0 - l_1 = 12 - 2^-670, grad_0 = 12 q_0 q_1;
+ *   k1-straight-through near q = q_ref: its value against MPFR. */
+START_TEST (test_grad_log_ratio)
+{
+  const rlref_kl_convention *k1 = conv ("KL-K1", "plain"), *k2 = conv ("KL-K2", "plain");
+  double g[3], gk[3], gr[3], v, kl, klr, q[3], e;
+  {
+    static const double x[3] = { -4, -512, 0 }, r[3] = { -4, -0x1p+792, 0 };
+    TU_OK (rlref_kl_grad_softmax_d (&v, g, &kl, gk, &klr, gr, x, r, 3,
+                                    conv ("KL-VARIANTS", "abs"), RLREF_KL_AS_LOSS));
+    mpfr_ptr xm = tu_mp_vec_from_d (x, 3, PREC), qm = tu_mp_vec_new (3, PREC);
+    TU_OK (rlref_softmax_mp (qm, xm, 3));
+    q[1] = mpfr_get_d (qm + 1, MPFR_RNDN);
+    /* q_1 = e^(-512 - lse) is within 512 eps (the exponent's rounding) */
+    TU_ASSERT_REL (g[1], 2 * q[1] * (1 - q[1]), 1024 * DBL_EPSILON);
+    TU_ASSERT_REL (klr, q[1], 1024 * DBL_EPSILON);
+    tu_mp_vec_free (xm, 3);
+    tu_mp_vec_free (qm, 3);
+  }
+  {
+    static const double x[2] = { 0x1p-520, 0 }, r[2] = { 0, 0x1p-956 };
+    mpfr_ptr xm = tu_mp_vec_from_d (x, 2, PREC), rm = tu_mp_vec_from_d (r, 2, PREC);
+    mpfr_t vm, klm, klrm;
+    mpfr_inits2 (PREC, vm, klm, klrm, (mpfr_ptr) 0);
+    TU_OK (rlref_kl_grad_softmax_d (&v, g, &kl, gk, &klr, gr, x, r, 2, k1, RLREF_KL_AS_LOSS));
+    TU_ASSERT_ABS (v, 0x1p-1043, 1e-320);
+    TU_ASSERT_ABS (kl, 0x1p-1043, 1e-320);
+    TU_ASSERT_REL (gk[0], 0x1p-522, 8 * DBL_EPSILON);
+    TU_ASSERT_REL (gr[0], 0x1p-522, 8 * DBL_EPSILON);
+    TU_OK (rlref_kl_grad_softmax_mp (vm, NULL, klm, NULL, klrm, NULL, xm, rm, 2, k1,
+                                     RLREF_KL_AS_LOSS));
+    TU_ASSERT_REL (mpfr_get_d (vm, MPFR_RNDN), 0x1p-1043, 1e-100);
+    mpfr_clears (vm, klm, klrm, (mpfr_ptr) 0);
+    tu_mp_vec_free (xm, 2);
+    tu_mp_vec_free (rm, 2);
+  }
+  {
+    static const double x[2] = { 0x1p-448, 0 }, r[2] = { 0, 0x1p-1022 };
+    TU_OK (rlref_kl_grad_softmax_d (&v, g, &kl, gk, &klr, gr, x, r, 2, k2, RLREF_KL_AS_LOSS));
+    TU_ASSERT_REL (v, 0x1p-899, 8 * DBL_EPSILON);
+    TU_ASSERT_REL (kl, 0x1p-899, 8 * DBL_EPSILON);
+  }
+  {
+    static const double x[3] = { 4, -0x1p+578, 0 }, r[3] = { -4, 0x1p+666, 0 };
+    TU_OK (rlref_kl_grad_softmax_d (&v, g, &kl, gk, &klr, gr, x, r, 3, k1, RLREF_KL_AS_LOSS));
+    TU_OK (rlref_softmax_d (q, x, 3));
+    e = 8 * q[0] * q[2];
+    TU_ASSERT_REL (gk[0], e, 8 * DBL_EPSILON);
+    TU_ASSERT_REL (gk[2], -e, 8 * DBL_EPSILON);
+  }
+  {
+    static const double x[3] = { 4, -4, -0x1p+914 }, r[3] = { -4, -0x1p-670, 0x1p+287 };
+    TU_OK (rlref_kl_grad_softmax_d (&v, g, &kl, gk, &klr, gr, x, r, 3, k1, RLREF_KL_AS_REWARD));
+    TU_OK (rlref_softmax_d (q, x, 3));
+    TU_ASSERT_REL (g[0], 12 * q[0] * q[1], 8 * DBL_EPSILON);
+  }
+  {
+    static const double x[3] = { 0x1.333333333333dp-2, -0x1.3333333333333p+0, 0x1.6666666665p-1 };
+    static const double r[3] = { 0x1.3333333333333p-2, -0x1.3333333333333p+0,
+                                 0x1.6666666666666p-1 };
+    mpfr_ptr xm = tu_mp_vec_from_d (x, 3, PREC), rm = tu_mp_vec_from_d (r, 3, PREC);
+    mpfr_t vm, klm, klrm;
+    mpfr_inits2 (PREC, vm, klm, klrm, (mpfr_ptr) 0);
+    TU_OK (rlref_kl_grad_softmax_d (&v, g, &kl, gk, &klr, gr, x, r, 3,
+                                    conv ("KL-K1", "straight-through"), RLREF_KL_AS_LOSS));
+    TU_OK (rlref_kl_grad_softmax_mp (vm, NULL, klm, NULL, klrm, NULL, xm, rm, 3,
+                                     conv ("KL-K1", "straight-through"), RLREF_KL_AS_LOSS));
+    TU_ASSERT_REL (v, mpfr_get_d (vm, MPFR_RNDN), 16 * DBL_EPSILON);
+    mpfr_clears (vm, klm, klrm, (mpfr_ptr) 0);
+    tu_mp_vec_free (xm, 3);
+    tu_mp_vec_free (rm, 3);
+  }
 }
 END_TEST
 
@@ -1473,6 +1633,7 @@ kl_suite (void)
   tcase_add_test (tc, test_k3_values);
   tcase_add_test (tc, test_k3_naive_loses);
   tcase_add_test (tc, test_k3_binary64);
+  tcase_add_test (tc, test_k3_binary64_counts);
   tcase_add_test (tc, test_conventions_detector);
   tcase_add_test (tc, test_float32_conventions);
   tcase_add_test (tc, test_float32_infinite);
@@ -1488,11 +1649,13 @@ kl_suite (void)
   tcase_add_test (tc, test_gauss_general);
   tcase_add_test (tc, test_gauss_small_ratio);
   tcase_add_test (tc, test_gauss_mc);
+  tcase_add_test (tc, test_gauss_mc_narrow);
   suite_add_tcase (s, tc);
   tc = tu_tcase ("gradients");
   tcase_add_test (tc, test_grad_identities);
   tcase_add_test (tc, test_grad_against_lm);
   tcase_add_test (tc, test_grad_underflow);
+  tcase_add_test (tc, test_grad_log_ratio);
   suite_add_tcase (s, tc);
   tc = tu_tcase ("bad input and aliasing");
   tcase_add_test (tc, test_bad_inputs);

@@ -11,6 +11,8 @@
  * every input before it writes an output, so an output may share storage
  * with an input of the same length. */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #ifndef RLREF_MP
 #include <mpfr.h>
 #endif
@@ -321,8 +323,9 @@ done:
   return status;
 }
 
-/* r = a rounded to the nearest binary64 (identity in binary64): one step
- * of a binary64 program emulated in MPFR. */
+#ifdef RLREF_MP
+/* r = a rounded to the nearest binary64: one step of a binary64 program
+ * emulated in MPFR. */
 static void
 round64 (num_ptr r, num_srcptr a)
 {
@@ -330,36 +333,29 @@ round64 (num_ptr r, num_srcptr a)
 }
 
 /* r = e^x, or e^x - 1 with m1, correctly rounded to binary64: one step of
- * the emulated binary64 program.  In binary64 by MPFR at 53 bits in the
- * binary64 exponent range, not by libm, whose exp is not correctly rounded
- * everywhere (glibc: exp(2^-53) = 1, correctly rounded 1 + 2^-52). */
+ * the emulated binary64 program, by MPFR at 53 bits in the binary64
+ * exponent range (x is a binary64 value), not by libm, whose exp is not
+ * correctly rounded everywhere (glibc: exp(2^-53) = 1, correctly rounded
+ * 1 + 2^-52). */
 static void
 exp_step (num_ptr r, num_srcptr x, int m1)
 {
-#ifdef RLREF_MP
-  if (m1)
-    num_expm1 (r, x);
-  else
-    num_exp (r, x);
-  round64 (r, r);
-#else
   mpfr_exp_t emin = mpfr_get_emin (), emax = mpfr_get_emax ();
   mpfr_flags_t flags = mpfr_flags_save ();
   mpfr_t t;
   int inex;
   mpfr_init2 (t, 53);
-  mpfr_set_d (t, x[0], MPFR_RNDN);
+  mpfr_set (t, x, MPFR_RNDN);
   mpfr_set_emin (-1073);
   mpfr_set_emax (1024);
   inex = m1 ? mpfr_expm1 (t, t, MPFR_RNDN) : mpfr_exp (t, t, MPFR_RNDN);
   inex = mpfr_check_range (t, inex, MPFR_RNDN);
   mpfr_subnormalize (t, inex, MPFR_RNDN);
-  r[0] = mpfr_get_d (t, MPFR_RNDN);
   mpfr_set_emin (emin);
   mpfr_set_emax (emax);
+  mpfr_set (r, t, MPFR_RNDN);
   mpfr_clear (t);
   mpfr_flags_restore (flags, MPFR_FLAGS_ALL);
-#endif
 }
 
 /* u = ulp(k) of binary64: 2^(E - 52) for 2^E <= |k| < 2^(E+1), E >= -1022;
@@ -372,13 +368,26 @@ ulp64 (num_ptr u, num_srcptr k)
   num_mul_2si (u, u, (e < -1021 ? -1021 : e) - 53);
 }
 
+/* r = k_form + 1 - (logp - ref), rounded once (s4: four scratch scalars):
+ * for l >= 2 the part of k_form - k3 before e^-l, exact where it cancels. */
+static int
+exact_rem (num_ptr r, num_srcptr kf, num_srcptr logp, num_srcptr ref, num_ptr s4)
+{
+  num_set (AT (s4, 0), kf);
+  num_set_d (AT (s4, 1), 1.0);
+  num_neg (AT (s4, 2), logp);
+  num_set (AT (s4, 3), ref);
+  return num_sum (r, s4, 4);
+}
+
 /* KL-K3: the exact k3 beside what exp(-l) - 1 + l and expm1(-l) + l give
- * in binary64, and their errors in units of the last place of k3. */
+ * in binary64, and their errors in units of the last place of k3 (the
+ * binary64 backend runs this in MPFR, below). */
 int
 FN (kl_k3_binary64) (num_ptr k, num_ptr k_naive, num_ptr ulp_naive, num_ptr k_expm1,
                      num_ptr ulp_expm1, num_srcptr logp, num_srcptr ref_logp, size_t n)
 {
-  num_ptr t = NULL;
+  num_ptr t = NULL, s4;
   num_t l, lb, e, u;
   int status = check_arrays (n, logp, ref_logp, NULL, 2);
   if (status)
@@ -389,9 +398,10 @@ FN (kl_k3_binary64) (num_ptr k, num_ptr k_naive, num_ptr ulp_naive, num_ptr k_ex
   num_init (lb);
   num_init (e);
   num_init (u);
-  t = num_vec_new (5 * n);
+  t = num_vec_new (5 * n + 4);
   if (!t)
     FAIL ("out of memory", RLREF_ENOMEM);
+  s4 = AT (t, 5 * n);
   for (size_t i = 0; i < n; i++)
     {
       num_ptr ki = AT (t, i), kn = AT (t, n + i), un = AT (t, 2 * n + i);
@@ -418,11 +428,9 @@ FN (kl_k3_binary64) (num_ptr k, num_ptr k_naive, num_ptr ulp_naive, num_ptr k_ex
         {
           num_neg (e, l);
           num_exp (e, e);
-          num_add_d (un, kn, 1.0);
-          num_sub (un, un, l);
+          TRY (exact_rem (un, kn, AT (logp, i), AT (ref_logp, i), s4));
           num_sub (un, un, e);
-          num_add_d (ue, ke, 1.0);
-          num_sub (ue, ue, l);
+          TRY (exact_rem (ue, ke, AT (logp, i), AT (ref_logp, i), s4));
           num_sub (ue, ue, e);
         }
       else
@@ -450,9 +458,50 @@ done:
   num_clear (lb);
   num_clear (e);
   num_clear (u);
-  num_vec_free (t, 5 * n);
+  num_vec_free (t, 5 * n + 4);
   return status;
 }
+#else
+/* binary64: the same program in MPFR at K3_PREC bits, each output rounded
+ * to binary64 once.  The error counts (k_form - k)/ulp(k) need the exact
+ * k3 to far more than 53 bits: with k rounded, a fraction of an ulp came
+ * out 0 and a large count lost its last digits. */
+#define K3_PREC 160
+int
+FN (kl_k3_binary64) (num_ptr k, num_ptr k_naive, num_ptr ulp_naive, num_ptr k_expm1,
+                     num_ptr ulp_expm1, num_srcptr logp, num_srcptr ref_logp, size_t n)
+{
+  num_ptr out[5] = { k, k_naive, ulp_naive, k_expm1, ulp_expm1 };
+  mpfr_ptr x;
+  mpfr_prec_t old;
+  int status = check_arrays (n, logp, ref_logp, NULL, 2);
+  if (status)
+    return status;
+  if (!k)
+    RLREF_ERROR ("no output", RLREF_EINVAL);
+  x = n <= SIZE_MAX / (7 * sizeof *x) ? malloc (7 * n * sizeof *x) : NULL;
+  if (!x)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  for (size_t i = 0; i < 7 * n; i++)
+    mpfr_init2 (x + i, K3_PREC);
+  for (size_t i = 0; i < n; i++)
+    {
+      mpfr_set_d (x + 5 * n + i, logp[i], MPFR_RNDN);
+      mpfr_set_d (x + 6 * n + i, ref_logp[i], MPFR_RNDN);
+    }
+  old = rlref_mp_set_prec (K3_PREC);
+  status = rlref_kl_k3_binary64_mp (x, x + n, x + 2 * n, x + 3 * n, x + 4 * n, x + 5 * n,
+                                    x + 6 * n, n);
+  rlref_mp_set_prec (old);
+  for (int j = 0; status == RLREF_SUCCESS && j < 5; j++)
+    for (size_t i = 0; out[j] && i < n; i++)
+      out[j][i] = mpfr_get_d (x + (size_t) j * n + i, MPFR_RNDN);
+  for (size_t i = 0; i < 7 * n; i++)
+    mpfr_clear (x + i);
+  free (x);
+  return status;
+}
+#endif
 
 /* TRL use_bias_correction_kl:  k = k3(l) rho,  rho = e^{logp - old_logp};
  * dk/dlogp = k3'(l) rho + k3(l) rho = (1 - e^-l + e^-l - 1 + l) rho = l rho. */

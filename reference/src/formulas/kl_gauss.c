@@ -242,8 +242,11 @@ done:
 /* The Monte-Carlo run: z_i from gsl_ran_gaussian (MT19937, gsl_rng_set
  * (seed)), l_i = c0 + c1 z_i + c2 z_i^2, and per estimator
  *   mean = (1/n) sum k_i,  std = sqrt(sum (k_i - mean)^2/(n - 1)),
- *   bias/true = (mean - KL)/KL,  std/true = std/KL;
- * two passes over the same draws (the generator re-seeded), compensated
+ *   bias/true = (mean - KL)/KL,  std/true = std/KL,
+ * k1's and k3's mean - KL and k - mean as the mean of k_i - KL and its
+ * difference, l_i - KL = c1 z_i + c2 (z_i^2 - 1) (KL = c0 + c2) and k3_i -
+ * KL = expm1(-l_i) + (l_i - KL) (|l_i| >= 1/2), without the c0 that cancels
+ * where it is large; two passes over the same draws (the generator re-seeded), compensated
  * sums. */
 int
 FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_ref,
@@ -251,7 +254,7 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
 {
   num_ptr g = NULL, o = NULL, w = NULL;
   gsl_rng *rng = NULL;
-  kl_acc a[3];
+  kl_acc a[5];
   int status = check_gauss (mu, sigma, mu_ref, sigma_ref);
   if (status)
     return status;
@@ -259,11 +262,11 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
     RLREF_ERROR ("no output", RLREF_EINVAL);
   if (n < 2 || n > RLREF_KL_MC_MAX)
     RLREF_ERROR ("n must be 2 to 1e6", RLREF_EDOM);
-  for (int j = 0; j < 3; j++)
+  for (int j = 0; j < 5; j++)
     FN (kl_acc_init) (&a[j]);
   g = num_vec_new (G_N);
   o = num_vec_new (RLREF_KL_NMC);
-  w = num_vec_new (5);
+  w = num_vec_new (9);
   rng = gsl_rng_alloc (gsl_rng_mt19937);
   if (!g || !o || !w || !rng)
     FAIL ("out of memory", RLREF_ENOMEM);
@@ -274,11 +277,36 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
       for (long i = 0; i < n; i++)
         {
           num_ptr z = AT (w, 0), l = AT (w, 1), k = AT (w, 2), x = AT (w, 3);
+          num_ptr u = AT (w, 4), v = AT (w, 5), m1 = AT (w, 6);
           num_set_d (z, gsl_ran_gaussian (rng, 1.0));
           num_mul (l, AT (g, G_C2), z);
           num_add (l, l, AT (g, G_C1));
           num_mul (l, l, z);
           num_add (l, l, AT (g, G_C0));                  /* c0 + (c1 + c2 z) z */
+          /* u = l - KL = c1 z + c2 (z^2 - 1), without c0 */
+          num_set_d (m1, -1.0);
+          num_fma (u, z, z, m1);
+          num_mul (u, u, AT (g, G_C2));
+          num_fma (u, AT (g, G_C1), z, u);
+          /* v = k3 - KL: the remainder less KL for |l| < 1/2, else
+           * expm1(-l) + u */
+          num_abs (x, l);
+          num_neg (v, l);
+          if (num_cmp_d (x, 0.5) < 0)
+            {
+              FN (kl_exp_rem) (v, v, 2);
+              num_sub (v, v, AT (g, G_KL));
+            }
+          else
+            {
+              num_expm1 (v, v);
+              num_add (v, v, u);
+            }
+          if (pass == 1)
+            {
+              FN (kl_acc_add) (&a[3], u);
+              FN (kl_acc_add) (&a[4], v);
+            }
           for (int j = 0; j < 3; j++)
             {
               if (j == 0)
@@ -295,7 +323,13 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
                 }
               if (pass == 2)
                 {
-                  num_sub (k, k, AT (o, RLREF_KL_MC_MEAN_K1 + j));
+                  /* k1 and k3 less their means as (k - KL) - (mean - KL) */
+                  if (j == 0)
+                    num_sub (k, u, AT (w, 7));
+                  else if (j == 2)
+                    num_sub (k, v, AT (w, 8));
+                  else
+                    num_sub (k, k, AT (o, RLREF_KL_MC_MEAN_K1 + j));
                   num_sqr (k, k);
                 }
               FN (kl_acc_add) (&a[j], k);
@@ -315,11 +349,21 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
           FN (kl_acc_clear) (&a[j]);
           FN (kl_acc_init) (&a[j]);
         }
+      if (pass == 1)
+        for (int j = 0; j < 2; j++)
+          {
+            /* the means of l - KL and k3 - KL */
+            FN (kl_acc_get) (AT (w, 7 + (size_t) j), &a[3 + j]);
+            num_div_si (AT (w, 7 + (size_t) j), AT (w, 7 + (size_t) j), n);
+          }
     }
   for (int j = 0; j < 3; j++)
     {
       num_ptr b = AT (o, RLREF_KL_MC_BIAS_K1_REL + j);
-      num_sub (b, AT (o, RLREF_KL_MC_MEAN_K1 + j), AT (g, G_KL));
+      if (j == 1)
+        num_sub (b, AT (o, RLREF_KL_MC_MEAN_K1 + j), AT (g, G_KL));
+      else
+        num_set (b, AT (w, j == 0 ? 7 : 8));
       num_div (b, b, AT (g, G_KL));
       num_div (AT (o, RLREF_KL_MC_STD_K1_REL + j), AT (o, RLREF_KL_MC_STD_K1 + j), AT (g, G_KL));
     }
@@ -329,12 +373,12 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
     if (!num_is_finite (AT (out, j)))
       FAIL ("result beyond the floating-point range", RLREF_ERANGE);
 done:
-  for (int j = 0; j < 3; j++)
+  for (int j = 0; j < 5; j++)
     FN (kl_acc_clear) (&a[j]);
   if (rng)
     gsl_rng_free (rng);
   num_vec_free (g, G_N);
   num_vec_free (o, RLREF_KL_NMC);
-  num_vec_free (w, 5);
+  num_vec_free (w, 9);
   return status;
 }

@@ -16,32 +16,154 @@
 #include "flow.h"
 
 
-/* g_j = q_j (w_j - sum_y q_y w_y) = q_j sum_{y != j} q_y (w_j - w_y)
- * (sum q = 1), a compensated sum of differences: no w_j - E_q[w] that
- * cancels where q_j is near 1, and equal weights give exactly 0, as
- * E_q[grad log q] = 0 (s scratch). */
+/* r = a - b - c + d rounded once (s: four scratch scalars). */
 static int
-weighted (num_ptr g, num_srcptr q, num_srcptr w, size_t K, num_ptr s)
+sum4 (num_ptr r, num_srcptr a, num_srcptr b, num_srcptr c, num_srcptr d, num_ptr s)
 {
-  kl_acc a;
-  FN (kl_acc_init) (&a);
-  for (size_t j = 0; j < K; j++)
+  num_set (AT (s, 0), a);
+  num_neg (AT (s, 1), b);
+  num_neg (AT (s, 2), c);
+  num_set (AT (s, 3), d);
+  return num_sum (r, s, 4);
+}
+
+/* l_y = log q_y - log q_ref,y for q = softmax(x), q_ref = softmax(xr):
+ *   l_y = delta_y - log(S/S_r),  delta_y = (x_y - m) - (xr_y - m_r),
+ * m, m_r the largest logits, S = sum_i e^a_i, S_r = sum_i e^b_i, a = x - m,
+ * b = xr - m_r, and log(S/S_r) = log1p(sum_i (e^a_i - e^b_i) / S_r), each
+ * difference e^b_i expm1(delta_i) where |delta_i| < 1 (delta_i rounded
+ * once).  Not lq - lr: that loses the raw logit differences, and a ratio
+ * of the two partition functions near 1, to the rounding of the two
+ * log-sum-exps (w: 2 K + 4 scratch scalars). */
+static int
+log_ratio (num_ptr l, num_srcptr x, num_srcptr xr, size_t K, num_ptr w)
+{
+  num_ptr e = w, er = AT (w, K), s4 = AT (w, 2 * K);
+  num_t m, mr, a, b, d, sr;
+  int status = RLREF_SUCCESS;
+  num_init (m);
+  num_init (mr);
+  num_init (a);
+  num_init (b);
+  num_init (d);
+  num_init (sr);
+  num_set (m, AT (x, 0));
+  num_set (mr, AT (xr, 0));
+  for (size_t i = 1; i < K; i++)
     {
-      for (size_t y = 0; y < K; y++)
+      num_max (m, m, AT (x, i));
+      num_max (mr, mr, AT (xr, i));
+    }
+  for (size_t i = 0; status == RLREF_SUCCESS && i < K; i++)
+    {
+      status = sum4 (AT (l, i), AT (x, i), m, AT (xr, i), mr, s4);
+      num_sub (a, AT (x, i), m);
+      num_sub (b, AT (xr, i), mr);
+      num_exp (AT (er, i), b);
+      num_abs (d, AT (l, i));
+      if (num_cmp_d (d, 1.0) < 0)
+        {
+          num_expm1 (d, AT (l, i));
+          num_mul (AT (e, i), AT (er, i), d);
+        }
+      else
+        {
+          num_exp (a, a);
+          num_sub (AT (e, i), a, AT (er, i));
+        }
+    }
+  if (status == RLREF_SUCCESS)
+    status = num_sum (d, e, K);
+  if (status == RLREF_SUCCESS)
+    status = num_sum (sr, er, K);
+  if (status == RLREF_SUCCESS)
+    {
+      num_div (d, d, sr);
+      num_log1p (d, d);
+      for (size_t i = 0; i < K; i++)
+        num_sub (AT (l, i), AT (l, i), d);
+    }
+  num_clear (m);
+  num_clear (mr);
+  num_clear (a);
+  num_clear (b);
+  num_clear (d);
+  num_clear (sr);
+  return status;
+}
+
+/* r = q a, q = e^lq: e^(lq + log|a|) with the sign of a where q is below
+ * 2^-1021 (it may have underflowed while q a has not; t scratch). */
+static void
+mul_q (num_ptr r, num_srcptr q, num_srcptr lq, num_srcptr a, num_ptr t)
+{
+  if (num_cmp_d (lq, -708.0) >= 0 || num_is_zero (a) || !num_is_finite (a))
+    {
+      num_mul (r, q, a);
+      return;
+    }
+  num_abs (t, a);
+  num_log (t, t);
+  num_add (t, t, lq);
+  num_exp (t, t);
+  if (num_sgn (a) < 0)
+    num_neg (t, t);
+  num_set (r, t);
+}
+
+/* g_j = q_j (w_j - sum_y q_y w_y) = q_j sum_{y != j} q_y (w_j - w_y)
+ * (sum q = 1), a sum of products of differences rounded once: no w_j -
+ * E_q[w] that cancels where q_j is near 1, and equal weights give exactly
+ * 0, as E_q[grad log q] = 0.  With x (w_y = l_y + a constant) the
+ * differences are l_j - l_y = (x_j - xr_j) - (x_y - xr_y) from the raw
+ * logits, each rounded once.  Each product by q = e^lq by mul_q (dw: K
+ * scratch scalars, s4: four). */
+static int
+weighted (num_ptr g, num_srcptr q, num_srcptr lq, num_srcptr w, num_srcptr x, num_srcptr xr,
+          size_t K, num_ptr dw, num_ptr s4)
+{
+  int status = RLREF_SUCCESS;
+  num_t s, t;
+  num_init (s);
+  num_init (t);
+  for (size_t j = 0; status == RLREF_SUCCESS && j < K; j++)
+    {
+      for (size_t y = 0; status == RLREF_SUCCESS && y < K; y++)
         {
           if (y == j)
-            continue;
-          num_sub (s, AT (w, j), AT (w, y));
-          num_mul (s, s, AT (q, y));
-          FN (kl_acc_add) (&a, s);
+            num_set_zero (AT (dw, y));
+          else if (x)
+            status = sum4 (AT (dw, y), AT (x, j), AT (x, y), AT (xr, j), AT (xr, y), s4);
+          else
+            num_sub (AT (dw, y), AT (w, j), AT (w, y));
+          mul_q (AT (dw, y), AT (q, y), AT (lq, y), AT (dw, y), t);
         }
-      FN (kl_acc_get) (s, &a);
-      num_mul (AT (g, j), s, AT (q, j));
-      FN (kl_acc_clear) (&a);
-      FN (kl_acc_init) (&a);
+      if (status == RLREF_SUCCESS)
+        status = num_sum (s, dw, K);
+      mul_q (AT (g, j), AT (q, j), AT (lq, j), s, t);
     }
-  FN (kl_acc_clear) (&a);
-  return RLREF_SUCCESS;
+  num_clear (s);
+  num_clear (t);
+  return status;
+}
+
+/* Whether the weight of mode and convention c is w_y = l_y plus a constant:
+ * k2's and the straight-through gradients l, k1 in the reward, and with
+ * the ratio k1's 1 + l and k3's (1 - e^-l) + (e^-l - 1 + l) = l. */
+static int
+weight_is_l (const rlref_kl_convention *c, rlref_kl_grad_mode mode)
+{
+  int plain = !c->inverted && c->kl_clamp <= 0 && c->log_ratio_clamp <= 0;
+  if (mode == RLREF_KL_AS_LOSS && !c->inverted && c->straight_through == RLREF_KL_ST)
+    return 1;
+  if (!plain)
+    return 0;
+  if (mode == RLREF_KL_AS_LOSS)
+    return c->straight_through == RLREF_KL_ST_NONE && c->estimator == RLREF_KL_K2;
+  if (mode == RLREF_KL_AS_REWARD)
+    return c->estimator == RLREF_KL_K1;
+  return c->straight_through == RLREF_KL_ST_NONE
+    && (c->estimator == RLREF_KL_K1 || c->estimator == RLREF_KL_K3);
 }
 
 /* 000 section 12.1.  With k_y and k'_y the estimate of convention c at l_y
@@ -51,7 +173,11 @@ weighted (num_ptr g, num_srcptr q, num_srcptr w, size_t K, num_ptr s)
  *   ratio loss:     w_y = k'_y + k_y       (grad (k rho), rho = q/q_old, = 1 on-policy)
  *   in the reward:  w_y = k_y              (E_q[k grad log q], REINFORCE);
  * KL(q || q_ref) = sum_y q_y k3(l_y) (terms >= 0), its gradient w_y = l_y;
- * KL(q_ref || q) = sum_y q_ref,y k3(-l_y), its gradient q_j - q_ref,j. */
+ * KL(q_ref || q) = sum_y q_ref,y k3(-l_y), its gradient q_j - q_ref,j =
+ * q_ref,j expm1(l_j) (l_j <= 0) or -q_j expm1(-l_j).  Unclamped, k1's
+ * value E_q[l] and k3's E_q[k3] are KL(q || q_ref) (sum q = sum q_ref = 1),
+ * not the cancelling sum q l, nor q_y e^-l_y with errors in q_y and l_y
+ * apart; k3's loss gradient is that of KL(q_ref || q). */
 int
 FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
                       num_ptr kl_reverse, num_ptr grad_kl_reverse, num_srcptr logits,
@@ -59,8 +185,8 @@ FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
                       rlref_kl_grad_mode mode)
 {
   num_ptr t = NULL;
-  num_t s;
   int status = RLREF_SUCCESS;
+  size_t nt;
   if (!logits || !ref_logits || K == 0)
     RLREF_ERROR ("empty or missing logits", RLREF_EINVAL);
   if (!c || c->arith != RLREF_KL_EXACT)
@@ -70,15 +196,24 @@ FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
   for (size_t i = 0; i < K; i++)
     if (!num_is_finite (AT (logits, i)) || !num_is_finite (AT (ref_logits, i)))
       RLREF_ERROR ("a logit is not finite", RLREF_ENAN);
-  num_init (s);
-  /* t: lq, lr, q, qr, l, zero, k, dk, w, then the three gradients */
-  t = num_vec_new (12 * K);
+  /* t: lq, lr, q, qr, l, zero, k, dk, w, then the three gradients, then
+   * 2 K + 4 scratch scalars */
+  nt = 14 * K + 4;
+  t = num_vec_new (nt);
   if (!t)
-    FAIL ("out of memory", RLREF_ENOMEM);
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
   {
     num_ptr lq = t, lr = AT (t, K), q = AT (t, 2 * K), qr = AT (t, 3 * K), l = AT (t, 4 * K);
     num_ptr zero = AT (t, 5 * K), k = AT (t, 6 * K), dk = AT (t, 7 * K), w = AT (t, 8 * K);
     num_ptr g = AT (t, 9 * K), gkl = AT (t, 10 * K), gklr = AT (t, 11 * K);
+    num_ptr sc = AT (t, 12 * K), s4 = AT (t, 14 * K);
+    int wl = weight_is_l (c, mode);
+    /* k1 and k3 unclamped: E_q[k] = KL(q || q_ref); k3's loss gradient
+     * q - q_ref (no e^-l_y, of an error its q_y does not share) */
+    int exact_kl = (c->estimator == RLREF_KL_K1 || c->estimator == RLREF_KL_K3) && !c->inverted
+      && c->kl_clamp <= 0 && c->log_ratio_clamp <= 0;
+    int k3_loss = exact_kl && c->estimator == RLREF_KL_K3 && mode == RLREF_KL_AS_LOSS
+      && c->straight_through == RLREF_KL_ST_NONE;
     num_t v, d, dr;
     int finite;
     num_init (v);
@@ -91,12 +226,11 @@ FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
       {
         num_exp (AT (q, i), AT (lq, i));
         num_exp (AT (qr, i), AT (lr, i));
-        num_sub (AT (l, i), AT (lq, i), AT (lr, i));
       }
     if (status == RLREF_SUCCESS)
-      status = FN (kl_estimate) (k, dk, l, zero, K, c);
+      status = log_ratio (l, logits, ref_logits, K, sc);
     if (status == RLREF_SUCCESS)
-      status = num_dot (v, q, k, K);
+      status = FN (kl_estimate) (k, dk, l, zero, K, c);
     for (size_t i = 0; status == RLREF_SUCCESS && i < K; i++)
       {
         if (mode == RLREF_KL_AS_LOSS)
@@ -107,7 +241,7 @@ FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
           num_set (AT (w, i), AT (k, i));
       }
     if (status == RLREF_SUCCESS)
-      status = weighted (g, q, w, K, s);
+      status = weighted (g, q, lq, w, wl ? logits : NULL, ref_logits, K, sc, s4);
     /* KL(q || q_ref) = sum q k3(l), KL(q_ref || q) = sum q_ref k3(-l) (zero
      * is free now: it holds -l) */
     for (size_t i = 0; status == RLREF_SUCCESS && i < K; i++)
@@ -120,18 +254,35 @@ FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
       status = num_sum (d, w, K);
     if (status == RLREF_SUCCESS)
       status = num_sum (dr, dk, K);
-    for (size_t i = 0; status == RLREF_SUCCESS && i < K; i++)
-      num_set (AT (k, i), AT (l, i));
     if (status == RLREF_SUCCESS)
-      status = weighted (gkl, q, k, K, s);
+      {
+        if (exact_kl)
+          num_set (v, d);
+        else
+          status = num_dot (v, q, k, K);
+      }
+    if (status == RLREF_SUCCESS)
+      status = weighted (gkl, q, lq, l, logits, ref_logits, K, sc, s4);
     for (size_t i = 0; status == RLREF_SUCCESS && i < K; i++)
-      num_sub (AT (gklr, i), AT (q, i), AT (qr, i));
+      {
+        if (num_sgn (AT (l, i)) <= 0)
+          {
+            num_expm1 (AT (gklr, i), AT (l, i));
+            num_mul (AT (gklr, i), AT (gklr, i), AT (qr, i));
+          }
+        else
+          {
+            num_expm1 (AT (gklr, i), AT (zero, i));
+            num_mul (AT (gklr, i), AT (gklr, i), AT (q, i));
+            num_neg (AT (gklr, i), AT (gklr, i));
+          }
+      }
     if (status == RLREF_SUCCESS)
       {
         for (size_t i = 0; i < K; i++)
           {
             if (grad)
-              num_set (AT (grad, i), AT (g, i));
+              num_set (AT (grad, i), k3_loss ? AT (gklr, i) : AT (g, i));
             if (grad_kl)
               num_set (AT (grad_kl, i), AT (gkl, i));
             if (grad_kl_reverse)
@@ -152,8 +303,6 @@ FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
     num_clear (d);
     num_clear (dr);
   }
-done:
-  num_clear (s);
-  num_vec_free (t, 12 * K);
+  num_vec_free (t, nt);
   return status;
 }
