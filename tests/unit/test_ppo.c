@@ -447,24 +447,6 @@ END_TEST
 static const rlref_ppo_clip_convention clip_conv[3] = { { 0, 0 }, { 1, 0 }, { 1, 1 } };
 static const char *const clip_name[3] = { "plain", "clamped", "dual" };
 
-/* sgn(e^(lp - old) - (1 + eps)) at 4000 bits: every double difference and
- * sum held exactly, e^z to far more bits than any tie here needs. */
-static int
-ratio_vs_bound (double lp, double old, double one, double eps)
-{
-  mpfr_t z, b;
-  int k;
-  mpfr_inits2 (4000, z, b, (mpfr_ptr) 0);
-  mpfr_set_d (z, lp, MPFR_RNDN);
-  mpfr_sub_d (z, z, old, MPFR_RNDN);
-  mpfr_exp (z, z, MPFR_RNDN);
-  mpfr_set_d (b, one, MPFR_RNDN);
-  mpfr_add_d (b, b, eps, MPFR_RNDN);
-  k = mpfr_cmp (z, b);
-  mpfr_clears (z, b, (mpfr_ptr) 0);
-  return (k > 0) - (k < 0);
-}
-
 /* The clip decided on the exact ratio, not on e^l rounded onto a bound:
  * e^(2^-436) against 1 + 2^-898 (both 1 in binary64; the exact ratio is
  * beyond the bound, the gradient 0); the double nearest log 1.5 minus
@@ -472,7 +454,7 @@ ratio_vs_bound (double lp, double old, double one, double eps)
  * 20 + 2^-60 rounds onto the clamp's 20 but the clamp binds strictly
  * (PPO-RATIO's gradient 0).  Then tokens drawn within a few ulps of
  * log(1 + eps_high), log(1 - eps_low) and log c: the reference's clip
- * (gradient 0 for A > 0 above the range) agrees with the sign at 4000 bits,
+ * (gradient 0 for A > 0 above the range) agrees with the sign at 4000 bits
  * and the batch kernel with the reference bit for bit. */
 START_TEST (test_clip_exact_edges)
 {
@@ -487,7 +469,7 @@ START_TEST (test_clip_exact_edges)
   z = 0x1p-464;
   a = 0.5;
   eh = 0.5;
-  ck_assert_int_eq (ratio_vs_bound (lp, z, 1, 0.5), 1);
+  ck_assert_int_eq (tu_exp_sign (lp, z, 1, 0.5), 1);
   TU_OK (rlref_ppo_clip_d (&loss, &s, &rho, &g, &cf, &lp, &z, &a, &m, 1, &clip_conv[2], &el,
                            &eh, &c3));
   TU_ASSERT_SAME (rho, 1.5);
@@ -528,7 +510,7 @@ START_TEST (test_clip_exact_edges)
             TU_ASSERT_SAME (s2[i], s1[i]);
             TU_ASSERT_SAME (g2[i], g1[i]);
             if (advs[i] > 0)
-              ck_assert_msg ((g1[i] == 0) == (ratio_vs_bound (lps[i], olds[i], 1, eh2) > 0),
+              ck_assert_msg ((g1[i] == 0) == (tu_exp_sign (lps[i], olds[i], 1, eh2) > 0),
                              "rep %d token %d: gradient %g, the exact ratio %s 1 + eps_high",
                              rep, i, g1[i], g1[i] == 0 ? "within" : "beyond");
           }

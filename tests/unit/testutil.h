@@ -174,6 +174,24 @@ tu_mp_digits_str (mpfr_srcptr x, const char *s)
                    (double) (bound));                                   \
   } while (0)
 
+/* sgn(e^(x - y) - (u + v)) at 4000 bits: every difference and sum of
+ * doubles held exactly, e^z to far more bits than a tie of doubles needs. */
+static inline int
+tu_exp_sign (double x, double y, double u, double v)
+{
+  mpfr_t z, b;
+  int k;
+  mpfr_inits2 (4000, z, b, (mpfr_ptr) 0);
+  mpfr_set_d (z, x, MPFR_RNDN);
+  mpfr_sub_d (z, z, y, MPFR_RNDN);
+  mpfr_exp (z, z, MPFR_RNDN);
+  mpfr_set_d (b, u, MPFR_RNDN);
+  mpfr_add_d (b, b, v, MPFR_RNDN);
+  k = mpfr_cmp (z, b);
+  mpfr_clears (z, b, (mpfr_ptr) 0);
+  return (k > 0) - (k < 0);
+}
+
 /* A short decimal rendering of x for failure messages (40 digits).  The
  * result lives in one of four rotating per-thread buffers, so up to four
  * renderings can appear in one message. */

@@ -7,6 +7,7 @@
 #include "rlref/num.h"
 #include "rlref/dapo.h"
 #include "flow.h"
+#include "compensated.h"
 
 /* Keep rules (13.30: 0 < |{o_i : is_correct(o_i)}| < G):
  *   std    the population std of the group > 0, or G = 1 (verl: np.std > 0
@@ -154,31 +155,6 @@ add_scaled (num_ptr t, long *et, num_srcptr u, long eu, num_ptr w, long prec)
   renorm (t, et);
 }
 
-/* s += t with the rounding error of each addition kept in c (Neumaier):
- * the hundreds of rounds' probabilities sum to within an ulp or two, not
- * an ulp a term; w, v scratch. */
-static void
-add_compensated (num_ptr s, num_ptr c, num_srcptr t, num_ptr w, num_ptr v)
-{
-  int big;
-  num_abs (w, s);
-  num_abs (v, t);
-  big = num_cmp (w, v) >= 0;
-  num_add (w, s, t);
-  if (big)
-    {
-      num_sub (v, s, w);
-      num_add (v, v, t);
-    }
-  else
-    {
-      num_sub (v, t, w);
-      num_add (v, v, s);
-    }
-  num_add (c, c, v);
-  num_set (s, w);
-}
-
 /* Refill accounting (13.30 with resampling until B groups are kept).  A
  * group of G binary rewards of success rate p is kept with probability
  *   q = 1 - p^G - (1 - p)^G = -expm1(G log1p(-a)) - a^G,  a = min(p, 1 - p),
@@ -197,7 +173,8 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
                   num_srcptr p, long G, long B, long M, enum rlref_dapo_refill kind,
                   int g1_always)
 {
-  num_t a, q, d, ld, l, t, m, term, sum, cs, w1, w2, tot, rho, x;
+  num_ptr w3;
+  num_t a, q, d, ld, l, t, m, term, sum, cs, tot, rho, x;
   long work = 0, prec = num_prec ();
   int status = RLREF_SUCCESS;
   if (!keep_prob || !expected_groups)
@@ -217,10 +194,12 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
     RLREF_ERROR ("M must be 1 to 1e6 prompts a round", RLREF_EDOM);
   num_init_prec (a, prec + 32); num_init_prec (q, prec + 32); num_init_prec (d, prec + 32);
   num_init_prec (ld, prec + 32); num_init_prec (cs, prec + 32);
-  num_init_prec (w1, prec + 32); num_init_prec (w2, prec + 32);
   num_init_prec (l, prec + 32); num_init_prec (t, prec + 32); num_init_prec (m, prec + 32);
   num_init_prec (term, prec + 32); num_init_prec (sum, prec + 32);
   num_init_prec (tot, prec + 32); num_init_prec (rho, prec + 32); num_init_prec (x, prec + 32);
+  w3 = num_vec_new_prec (3, prec + 32);
+  if (!w3)
+    FAIL ("dapo_refill: out of memory", RLREF_ENOMEM);
   if (G == 1 && g1_always)
     {
       num_set_si (q, 1);
@@ -282,13 +261,13 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
               if (n >= B)
                 break;
               num_set_si (t, 1);
-              add_compensated (sum, cs, t, w1, w2);
+              comp_add (sum, cs, t, w3);
               continue;
             }
           if (n <= B - 1)
             {                                           /* fewer than B drawn: P = 1 */
               num_set_si (t, 1);
-              add_compensated (sum, cs, t, w1, w2);
+              comp_add (sum, cs, t, w3);
               continue;
             }
           /* t = sum_{j < B} C(n, j) q^j d^(n - j), scaled */
@@ -310,7 +289,7 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
             num_mul_2si (t, t, et);
           else
             num_set_zero (t);
-          add_compensated (sum, cs, t, w1, w2);
+          comp_add (sum, cs, t, w3);
           work += B;
           /* rho = (1 + M/(n - B + 2))^(B - 1) d^M */
           num_set_si (rho, M);
@@ -340,8 +319,8 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
     num_set (expected_rounds, sum);
   num_set (expected_groups, tot);
 done:
-  num_clear (a); num_clear (q); num_clear (d); num_clear (ld); num_clear (cs); num_clear (w1);
-  num_clear (w2); num_clear (l); num_clear (t); num_clear (m);
+  num_clear (a); num_clear (q); num_clear (d); num_clear (ld); num_clear (cs);
+  num_vec_free (w3, 3); num_clear (l); num_clear (t); num_clear (m);
   num_clear (term); num_clear (sum); num_clear (tot); num_clear (rho); num_clear (x);
   return status;
 }

@@ -10,6 +10,7 @@
  * (a != EOS, t + 1 = T), so that r(y) = sum_t of them. */
 #include <stdlib.h>
 #include "rlref/num.h"
+#include "compensated.h"
 #include "rlref/primitives.h"
 #include "rlref/mdp.h"
 #include "mdp_impl.h"
@@ -53,28 +54,6 @@ static int
 ends (const rlref_lm *lm, int t, int a)
 {
   return a == lm->eos || t + 1 == lm->T;
-}
-
-/* Hi + lo += t (Neumaier), w three scalars of scratch. */
-static void
-acc_add (num_ptr hi, num_ptr lo, num_srcptr t, num_ptr w)
-{
-  num_ptr s = w, e = AT (w, 1), a = AT (w, 2);
-  num_add (s, hi, t);
-  num_abs (a, hi);
-  num_abs (e, t);
-  if (num_cmp (a, e) >= 0)
-    {
-      num_sub (e, hi, s);
-      num_add (e, e, t);
-    }
-  else
-    {
-      num_sub (e, t, s);
-      num_add (e, e, hi);
-    }
-  num_add (lo, lo, e);
-  num_set (hi, s);
 }
 
 /* What the walks over the prefix tree carry. */
@@ -175,7 +154,7 @@ token_leaf (struct tree *w, int L, num_srcptr p)
             num_add_d (x, x, 1.0);
           num_mul (x, x, AT (w->c, k));
           num_mul (x, x, p);
-          acc_add (AT (w->hi, i), AT (w->lo, i), x, AT (w->t, 5));
+          comp_add (AT (w->hi, i), AT (w->lo, i), x, AT (w->t, 5));
         }
   else
     {
@@ -195,7 +174,7 @@ token_leaf (struct tree *w, int L, num_srcptr p)
       for (size_t i = 0; i < n; i++)
         num_fma (acc, AT (w->vec, i), AT (w->vec, i), acc);
       num_mul (acc, acc, p);
-      acc_add (w->hi, w->lo, acc, AT (w->t, 5));
+      comp_add (w->hi, w->lo, acc, AT (w->t, 5));
     }
 }
 
@@ -488,15 +467,15 @@ seq_leaf (struct tree *w, num_srcptr lp, num_srcptr r)
     }
   num_sub (AT (t, 4), AT (t, 4), AT (t, 1));
   num_exp (AT (t, 4), AT (t, 4));
-  acc_add (AT (w->hi, 3), AT (w->lo, 3), AT (t, 4), AT (t, 8));
+  comp_add (AT (w->hi, 3), AT (w->lo, 3), AT (t, 4), AT (t, 8));
   num_exp (AT (t, 5), lp);
-  acc_add (w->hi, w->lo, AT (t, 5), AT (t, 8));
+  comp_add (w->hi, w->lo, AT (t, 5), AT (t, 8));
   num_expm1 (AT (t, 4), AT (t, 2));
   num_mul (AT (t, 4), AT (t, 4), AT (t, 5));
-  acc_add (AT (w->hi, 1), AT (w->lo, 1), AT (t, 4), AT (t, 8));
+  comp_add (AT (w->hi, 1), AT (w->lo, 1), AT (t, 4), AT (t, 8));
   soft_term (AT (t, 4), AT (t, 3), AT (t, 2), w->beta, AT (t, 6));
   num_mul (AT (t, 4), AT (t, 4), AT (t, 5));
-  acc_add (AT (w->hi, 2), AT (w->lo, 2), AT (t, 4), AT (t, 8));
+  comp_add (AT (w->hi, 2), AT (w->lo, 2), AT (t, 4), AT (t, 8));
 }
 
 /* Every sequence below the prefix of length t, of log-probability

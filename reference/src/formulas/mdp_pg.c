@@ -7,6 +7,7 @@
  * the number of trajectories. */
 #include <stdlib.h>
 #include "rlref/num.h"
+#include "compensated.h"
 #include "rlref/primitives.h"
 #include "rlref/mdp.h"
 #include "mdp_impl.h"
@@ -14,28 +15,6 @@
 /* Trajectories enumerated at most. */
 #define PG_MAX_TRAJ 2e6
 #define PG_MAX_H 64
-
-/* hi + lo += t (Neumaier's compensated sum); w is scratch. */
-static void
-acc_add (num_ptr hi, num_ptr lo, num_srcptr t, num_ptr w)
-{
-  num_ptr s = w, e = AT (w, 1), a = AT (w, 2);
-  num_add (s, hi, t);
-  num_abs (a, hi);
-  num_abs (e, t);
-  if (num_cmp (a, e) >= 0)
-    {
-      num_sub (e, hi, s);
-      num_add (e, e, t);
-    }
-  else
-    {
-      num_sub (e, t, s);
-      num_add (e, e, hi);
-    }
-  num_add (lo, lo, e);
-  num_set (hi, s);
-}
 
 /* Checks the finite-horizon MDP of MDP-PG and forms pi = softmax(theta_s). */
 static int
@@ -276,7 +255,7 @@ pg_leaf (struct pg_walk *wk, num_srcptr p)
     for (size_t i = 0; i < S * A; i++)
       {
         num_mul (y, p, AT (wk->vec, i));
-        acc_add (AT (wk->hi, i), AT (wk->lo, i), y, t);
+        comp_add (AT (wk->hi, i), AT (wk->lo, i), y, t);
       }
   else
     for (size_t i = 0; i < S * A; i++)
@@ -284,7 +263,7 @@ pg_leaf (struct pg_walk *wk, num_srcptr p)
         num_sub (y, AT (wk->vec, i), AT (wk->mean, i));
         num_sqr (y, y);
         num_mul (y, y, p);
-        acc_add (wk->hi, wk->lo, y, t);
+        comp_add (wk->hi, wk->lo, y, t);
       }
 }
 
