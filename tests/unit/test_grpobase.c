@@ -391,6 +391,21 @@ START_TEST (test_var_exact)
   TU_ASSERT_REL (s2, mpfr_get_d (acc, MPFR_RNDN), TU_TOL0);
   TU_OK (rlref_baseline_var_mp (sm, NULL, NULL, NULL, m3, w3, 3, 8));
   TU_ASSERT_MP_AGREE (sm, acc, 75);
+  /* a value of weight 0 near DBL_MAX beside -1.1e150 and 0 (weights 1, 1):
+   * sigma^2 = (1.1e150)^2/4 as if it were absent (its exponent
+   * scaled the others' squares into the subnormals: 3.4e-7 off); and the
+   * Monte Carlo draws, which never draw it, the same way (1.4e-6 off) */
+  {
+    double vz[3] = { 0x1.ffffffffffffep+1023, -0x1.38d352e5096afp+498, 0 }, vz2[2] = { vz[1], 0 };
+    long wz[3] = { 0, 1, 1 }, wz2[2] = { 1, 1 };
+    double a1, a2, b1, b2;
+    TU_OK (rlref_baseline_var_d (&s2, NULL, NULL, NULL, vz, wz, 3, 8));
+    TU_ASSERT_REL (s2, vz[1] * vz[1] / 4, TU_TOL0);
+    TU_OK (rlref_baseline_var_mc_d (&a1, &b1, vz, wz, 3, 8, 10, 1));
+    TU_OK (rlref_baseline_var_mc_d (&a2, &b2, vz2, wz2, 2, 8, 10, 1));
+    TU_ASSERT_REL (a1, a2, TU_TOL0);
+    TU_ASSERT_REL (b1, b2, TU_TOL0);
+  }
   TU_ASSERT_STATUS (rlref_baseline_var_d (&s2, &vm, &vl, &rm, v, w, 2, 1), RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_baseline_var_d (&s2, &vm, &vl, &rm, v, bad, 2, 2), RLREF_EDOM);
   tu_mp_vec_free (m3, 3);

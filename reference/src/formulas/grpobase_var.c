@@ -17,26 +17,28 @@
 #include "rlref/num.h"
 #include "rlref/grpobase.h"
 #include "flow.h"
-#include "scale.h"
 
 /* sum_j w_j (x_j - mu)^2 / (W - ddof), w_j = weights[j] (NULL: 1),
  * W = sum w_j > ddof. */
 static int
 weighted_var (num_ptr var, num_srcptr x, const long *weights, size_t n, int ddof)
 {
-  long k = FN (max_exponent) (x, n), W = 0, emax = LONG_MIN, emin = LONG_MAX;
+  long k, W = 0, emax = LONG_MIN, emin = LONG_MAX;
   size_t nw, T = 0;
   num_ptr v = NULL, c = NULL, d = NULL;
   int status = RLREF_SUCCESS;
   for (size_t j = 0; j < n; j++)
     W += weights ? weights[j] : 1;
+  /* the exponents of the values that count: a value of weight 0 (DBL_MAX
+   * beside 1e150) must not scale the others' squares into the subnormals */
   for (size_t j = 0; j < n; j++)
-    if (!num_is_zero (AT (x, j)))
+    if (!num_is_zero (AT (x, j)) && (!weights || weights[j] != 0))
       {
         long e = num_get_exp (AT (x, j));
         emax = e > emax ? e : emax;
         emin = e < emin ? e : emin;
       }
+  k = emax == LONG_MIN ? 0 : emax;
   /* words: the remainder loses p - 1 bits a word over the spread of the
    * products w x (values' exponents plus 32 bits of weight) */
   nw = emax == LONG_MIN ? 1 : (size_t) ((emax - emin + num_prec () + 64) / (num_prec () - 1)) + 3;
@@ -49,7 +51,10 @@ weighted_var (num_ptr var, num_srcptr x, const long *weights, size_t n, int ddof
     FAIL ("out of memory", RLREF_ENOMEM);
   for (size_t j = 0; j < n; j++)
     {
-      num_mul_2si (AT (v, j), AT (x, j), -k);
+      if (weights && weights[j] == 0)
+        num_set_zero (AT (v, j));               /* no part in S nor in the squares */
+      else
+        num_mul_2si (AT (v, j), AT (x, j), -k);
       num_set_si (AT (c, j), weights ? weights[j] : 1);
     }
   /* the words of S = sum w x: w_t = o(S - w_0 - ... - w_(t-1)) */
@@ -141,7 +146,8 @@ done:
 
 /* GRPO-VAR, Monte Carlo: per trial, G draws (the first j with k W < C_j
  * 2^32), S = their sum and S' = the sum of all but the first, on the
- * values scaled by 2^-k (k the exponent of the largest: no sum
+ * values scaled by 2^-k (k the exponent of the largest that can be drawn,
+ * of weight > 0: no sum
  * overflows); var_mean = Var(S)/G^2, var_loo = Var(S')/(G - 1)^2 (sample
  * variances, ddof 1), times 2^2k. */
 int
@@ -161,7 +167,12 @@ FN (baseline_var_mc) (num_ptr var_mean, num_ptr var_loo, num_srcptr values, cons
     RLREF_ERROR ("seed must be 0 to 2^32 - 1", RLREF_EDOM);
   num_t a, b;
   NUM_INIT (a, b);
-  k = FN (max_exponent) (values, K);
+  /* the exponent of the largest value that can be drawn (weight > 0) */
+  k = LONG_MIN;
+  for (size_t j = 0; j < K; j++)
+    if (weights[j] > 0 && !num_is_zero (AT (values, j)) && num_get_exp (AT (values, j)) > k)
+      k = num_get_exp (AT (values, j));
+  k = k == LONG_MIN ? 0 : k;
   cum = malloc (K * sizeof *cum);
   s = num_vec_new ((size_t) trials);
   s1 = num_vec_new ((size_t) trials);
