@@ -318,10 +318,13 @@ START_TEST (test_far_magnitudes)
     TU_OK (rlref_dpopop_equiv_bt_d (lp, h, &loss, &gn, &kl, q2b, r2b, 2, &beta));
     TU_ASSERT_REL (kl, mpfr_get_d (want, MPFR_RNDN), TU_TOL1);
   }
-  /* beta = 2^-1074: h_1 = -2^1074 is beyond binary64 */
-  beta = 0x1p-1074;
-  TU_ASSERT_STATUS (rlref_dpopop_equiv_bt_d (lp, h, &loss, &gn, &kl, q2, r2 + 1, 2, &beta),
-                    RLREF_ERANGE);
+  /* r = (1, 0), beta = 2^-1074: h_1 = -2^1074 is beyond binary64 */
+  {
+    const double r10[2] = { 1, 0 };
+    beta = 0x1p-1074;
+    TU_ASSERT_STATUS (rlref_dpopop_equiv_bt_d (lp, h, &loss, &gn, &kl, q2, r10, 2, &beta),
+                      RLREF_ERANGE);
+  }
   mpfr_clears (z, t, want, (mpfr_ptr) 0);
 }
 END_TEST
