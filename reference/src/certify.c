@@ -319,13 +319,13 @@ rlref_certified_clear (rlref_certified *c)
   c->ny = 0;
 }
 
-/* The starting precision: at least enough to hold a sum of the inputs
+/* The starting precision (rlref/certify.h): at least enough to hold a sum of the inputs
  * exactly.  Both evaluations of the two-precision test round the same way
  * when they lose the same input bits (1 + 2 + 1e-200 at 256 and at 320
  * bits), and would certify a wrong value; with the inputs' binary exponent
  * spread + 128 bits neither loses them. */
-static mpfr_prec_t
-spread_prec (const double *x, size_t nx, mpfr_prec_t prec)
+mpfr_prec_t
+rlref_spread_prec (const double *x, size_t nx, mpfr_prec_t prec)
 {
   int lo = 0, hi = 0, any = 0;
   long need;
@@ -381,7 +381,7 @@ rlref_certify_with (rlref_mp_eval_fn *f, rlref_mp_sens_fn *sens_fn, const void *
       rlref_certified_clear (out);
       RLREF_ERROR ("out of memory", RLREF_ENOMEM);
     }
-  prec = spread_prec (x, nx, prec);
+  prec = rlref_spread_prec (x, nx, prec);
   for (mpfr_prec_t p = prec;; p *= 2)
     {
       int enough = 1, cap;

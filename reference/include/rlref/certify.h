@@ -111,6 +111,12 @@ int rlref_sens_agree (mpfr_srcptr a, mpfr_srcptr b);
  * infinities, or when either is not a nonzero finite number. */
 int rlref_agreeing_digits (mpfr_srcptr a, mpfr_srcptr b, int cap);
 
+/* prec, raised where the inputs x need more to be summed exactly: their
+ * binary exponent spread + 128 bits, a multiple of 64, at most
+ * RLREF_CERTIFY_MAX_PREC.  Two evaluations that lose the same input bits
+ * agree on a wrong value; the certification starts here. */
+mpfr_prec_t rlref_spread_prec (const double *x, size_t nx, mpfr_prec_t prec);
+
 /* Digits that precision p can carry: floor((p - 1) log10 2). */
 int rlref_digits_of_prec (mpfr_prec_t p);
 
