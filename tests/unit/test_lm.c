@@ -478,6 +478,53 @@ START_TEST (test_kl_estimator_losses)
 }
 END_TEST
 
+/* Pairwise losses whose labels sigma(r_i - r_j) come from rewards of
+ * 2^682 beside O(1) ones (found by the domain fuzzer): a binary64 pass
+ * lost the O(1) parts of r_i - r_j (the IPO loss 10.996927 for 10.996926).
+ * binary64 is the MPFR program rounded once (lm_grad.c): every output
+ * within 2^-50 of the largest of the program's outputs at 1024 bits. */
+START_TEST (test_gradient_huge_rewards)
+{
+  double A[21] = { 1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0x1p-14, 0.6, 0.5, 0, 2,
+                   0, 0, 0, 1, -1, 0, -0.3, 0.3, 0 };
+  double Ar[21] = { 1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0, 0.6, 0.5, 0, 2,
+                    0, 0, 0, 1, -1, 0, -0.3, 0.3, 0 };
+  double rw[V + 2] = { 1, 0x1p682, 0, -0.25, -1 }, beta = 0x1.999999999999ap-4, v, g[21];
+  static const int objectives[] = { RLREF_LM_OBJ_IPO, RLREF_LM_OBJ_DPO };
+  mpfr_ptr x = tu_mp_vec_new (2 * 21 + V + 2 + 1 + 1 + 21, 1024);
+  mpfr_ptr ma = x, mar = x + 21, mr = x + 42, mb = mr + V + 2, mv = mb + 1, mg = mv + 1;
+  mpfr_prec_t old = rlref_mp_set_prec (1024);
+  for (int k = 0; k < 21; k++)
+    {
+      mpfr_set_d (ma + k, A[k], MPFR_RNDN);
+      mpfr_set_d (mar + k, Ar[k], MPFR_RNDN);
+    }
+  for (int k = 0; k < V + 2; k++)
+    mpfr_set_d (mr + k, rw[k], MPFR_RNDN);
+  mpfr_set_d (mb, beta, MPFR_RNDN);
+  for (int t = 0; t < 2; t++)
+    for (int o = 0; o < 2; o++)
+      {
+        rlref_lm tab = { .V = V, .eos = EOS, .T = T, .kind = RLREF_LM_TABULAR,
+                         .truncation = t ? RLREF_LM_CONDITION : RLREF_LM_KEEP, .n_rows = 7,
+                         .reward = RLREF_REWARD_ADDITIVE };
+        double big;
+        TU_OK (rlref_lm_objective_d (&v, g, &tab, A, Ar, rw, &beta, objectives[o]));
+        TU_OK (rlref_lm_objective_mp (mv, mg, &tab, ma, mar, mr, mb, objectives[o]));
+        big = fabs (mpfr_get_d (mv, MPFR_RNDN));
+        for (int k = 0; k < 21; k++)
+          big = fmax (big, fabs (mpfr_get_d (mg + k, MPFR_RNDN)));
+        ck_assert_double_eq_tol (v, mpfr_get_d (mv, MPFR_RNDN), 0x1p-50 * big);
+        for (int k = 0; k < 21; k++)
+          ck_assert_msg (fabs (g[k] - mpfr_get_d (mg + k, MPFR_RNDN)) <= 0x1p-50 * big,
+                         "truncation %d objective %d grad[%d] = %.17g, at 1024 bits %.17g", t,
+                         objectives[o], k, g[k], mpfr_get_d (mg + k, MPFR_RNDN));
+      }
+  rlref_mp_set_prec (old);
+  tu_mp_vec_free (x, 2 * 21 + V + 2 + 1 + 1 + 21);
+}
+END_TEST
+
 /* The DP at a huge beta: log Z ~ E[r]/beta = -1.4e-19 and the KLs ~ 1e-37
  * are far below the terms log W (W ~ 1) and E*[r]/beta they are formed
  * from; binary64 forms them from sum p expm1(r/beta), sum p h(r/beta) and
@@ -565,6 +612,7 @@ lm_suite (void)
   tcase_add_test (tc, test_dpo_converges);
   tcase_add_test (tc, test_sampled_reproducible);
   tcase_add_test (tc, test_kl_estimator_losses);
+  tcase_add_test (tc, test_gradient_huge_rewards);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -460,8 +460,9 @@ FN (lm_objective) (num_ptr value, num_ptr grad, const rlref_lm *lm, num_srcptr l
  * rewards leave an O(1) gradient below the rounding of its terms.  The
  * program runs from 128 bits (more where the inputs need more to be
  * summed exactly: rlref_spread_prec), doubling, until two successive runs
- * round to the same doubles (an exact zero: until both underflow), the
- * last at LM_LAST_PREC bits or more; otherwise EPREC. */
+ * round to the same doubles (a zero of either sign agreeing; an exact
+ * zero settles once both runs underflow), the last at LM_LAST_PREC bits
+ * or more; otherwise EPREC. */
 #include <math.h>
 #include <mpfr.h>
 #include "rlref/certify.h"
@@ -470,97 +471,78 @@ FN (lm_objective) (num_ptr value, num_ptr grad, const rlref_lm *lm, num_srcptr l
 #define LM_FIRST_PREC 128
 #define LM_LAST_PREC 4096
 
-/* Agreement of two roundings: the same double, a zero of either sign. */
-static int
-same_double (double a, double b)
-{
-  return a == b || (isnan (a) && isnan (b));
-}
-
 int
 FN (lm_objective) (num_ptr value, num_ptr grad, const rlref_lm *lm, num_srcptr logits,
                    num_srcptr ref_logits, num_srcptr reward, num_srcptr beta, int objective)
 {
   size_t nl, nr, nx, ny, k;
-  mpfr_ptr x;
-  double *y, *prev, *xd;
+  mpfr_ptr x, y;                /* the inputs, then the outputs (value, grad) */
+  double *xd, *yd, *prev;
   int status = rlref_lm_check (lm), agreed = 0;
-  mpfr_prec_t old, first;
+  mpfr_prec_t old = rlref_mp_prec (), first;
   if (status)
     return status;
   nl = lm->n_rows * (size_t) lm->V;
   nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
   nx = 2 * nl + nr + 1;
   ny = 1 + (grad ? nl : 0);
-  x = malloc (nx * sizeof *x);
-  y = malloc (2 * ny * sizeof *y);
-  xd = malloc (nx * sizeof *xd);
-  if (!x || !y || !xd)
+  x = malloc ((nx + ny) * sizeof *x);
+  xd = malloc ((nx + 2 * ny) * sizeof *xd);
+  if (!x || !xd)
     {
       free (x);
-      free (y);
       free (xd);
       RLREF_ERROR ("out of memory", RLREF_ENOMEM);
     }
-  prev = y + ny;
+  y = x + nx;
+  yd = xd + nx;
+  prev = yd + ny;
   memcpy (xd, logits, nl * sizeof *xd);
   memcpy (xd + nl, ref_logits, nl * sizeof *xd);
   if (nr)
     memcpy (xd + 2 * nl, reward, nr * sizeof *xd);
   xd[nx - 1] = beta[0];
   first = rlref_spread_prec (xd, nx, LM_FIRST_PREC);
-  free (xd);
-  for (k = 0; k < nx; k++)
+  for (k = 0; k < nx + ny; k++)
     mpfr_init2 (x + k, first);
-  old = rlref_mp_prec ();
   for (mpfr_prec_t p = first; !agreed && status == RLREF_SUCCESS; p *= 2)
     {
-      mpfr_ptr th = x, rf = x + nl, rw = x + 2 * nl, b = x + 2 * nl + nr, g = grad ? x : NULL;
-      for (k = 0; k < nx; k++)
+      for (k = 0; k < nx + ny; k++)
         mpfr_set_prec (x + k, p);
-      for (k = 0; k < nl; k++)
-        {
-          mpfr_set_d (th + k, logits[k], MPFR_RNDN);
-          mpfr_set_d (rf + k, ref_logits[k], MPFR_RNDN);
-        }
-      for (k = 0; k < nr; k++)
-        mpfr_set_d (rw + k, reward[k], MPFR_RNDN);
-      mpfr_set_d (b, beta[0], MPFR_RNDN);
+      for (k = 0; k < nx; k++)
+        mpfr_set_d (x + k, xd[k], MPFR_RNDN);
       rlref_mp_set_prec (p);
-      /* the gradient overwrites the logits' copy, the value beta's: both
-       * are read before they are written */
-      status = rlref_lm_objective_mp (b, g, lm, th, rf, nr ? rw : NULL, b, objective);
+      status = rlref_lm_objective_mp (y, grad ? y + 1 : NULL, lm, x, x + nl,
+                                      nr ? x + 2 * nl : NULL, x + nx - 1, objective);
       rlref_mp_set_prec (old);
       if (status)
         break;
-      y[0] = mpfr_get_d (b, MPFR_RNDN);
-      for (k = 0; grad && k < nl; k++)
-        y[1 + k] = mpfr_get_d (g + k, MPFR_RNDN);
-      if (p > first)
+      agreed = p > first;
+      for (k = 0; k < ny; k++)
         {
-          agreed = 1;
-          for (k = 0; k < ny; k++)
-            agreed &= same_double (y[k], prev[k]);
+          yd[k] = mpfr_get_d (y + k, MPFR_RNDN);
+          agreed &= yd[k] == prev[k];
+          prev[k] = yd[k];
         }
-      memcpy (prev, y, ny * sizeof *y);
-      if (!agreed && p >= LM_LAST_PREC)
+      if (!agreed && p >= LM_LAST_PREC && p > first)
         status = RLREF_EPREC;
     }
-  for (k = 0; k < nx; k++)
+  for (k = 0; k < nx + ny; k++)
     mpfr_clear (x + k);
-  if (status == RLREF_SUCCESS)
-    for (k = 0; k < ny; k++)
-      if (!isfinite (y[k]))
-        status = RLREF_ERANGE;
+  for (k = 0; status == RLREF_SUCCESS && k < ny; k++)
+    if (!isfinite (yd[k]))
+      status = RLREF_ERANGE;
   if (status == RLREF_SUCCESS)
     {
-      value[0] = y[0];
+      value[0] = yd[0];
       for (k = 0; grad && k < nl; k++)
-        grad[k] = y[1 + k];
+        grad[k] = yd[1 + k];
     }
-  free (y);
+  free (x);
+  free (xd);
   if (status == RLREF_EPREC)
-    RLREF_ERROR ("the gradient is not resolved at 4096 bits", RLREF_EPREC);
+    RLREF_ERROR ("the objective's binary64 rounding is not settled by two runs at 4096 bits "
+                 "and more", RLREF_EPREC);
   if (status == RLREF_ERANGE)
     RLREF_ERROR ("the objective or its gradient leaves the range of the format", RLREF_ERANGE);
   return status;
