@@ -454,97 +454,61 @@ FN (lm_objective) (num_ptr value, num_ptr grad, const rlref_lm *lm, num_srcptr l
   return status;
 }
 #else
-/* binary64: the MPFR program above, each output rounded to binary64 once.
- * The subtree sums C(s a) - pi(a | s) C(s) and the centred coefficients
- * q (f - E_q f) cancel by far more than binary64 holds: huge logits or
- * rewards leave an O(1) gradient below the rounding of its terms.  The
- * program runs from 128 bits (more where the inputs need more to be
- * summed exactly: rlref_spread_prec), doubling, until two successive runs
- * round to the same doubles (a zero of either sign agreeing; an exact
- * zero settles once both runs underflow), the last at LM_LAST_PREC bits
- * or more; otherwise EPREC. */
-#include <math.h>
-#include <mpfr.h>
-#include "rlref/certify.h"
-#include "rlref/precision.h"
+/* binary64: the MPFR program above, each output rounded to binary64 once
+ * (round_once.h).  The subtree sums C(s a) - pi(a | s) C(s) and the
+ * centred coefficients q (f - E_q f) cancel by far more than binary64
+ * holds: huge logits or rewards leave an O(1) gradient below the rounding
+ * of its terms. */
+#include "round_once.h"
 
-#define LM_FIRST_PREC 128
-#define LM_LAST_PREC 4096
+typedef struct
+{
+  const rlref_lm *lm;
+  size_t nl, nr;
+  int grad, objective;
+} objective_program;
+
+/* x = (logits, ref_logits, reward, beta); y = (value, grad). */
+static int
+objective_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const objective_program *o = ctx;
+  return rlref_lm_objective_mp (y, o->grad ? y + 1 : NULL, o->lm, x, x + o->nl,
+                                o->nr ? x + 2 * o->nl : NULL, x + 2 * o->nl + o->nr,
+                                o->objective);
+}
 
 int
 FN (lm_objective) (num_ptr value, num_ptr grad, const rlref_lm *lm, num_srcptr logits,
                    num_srcptr ref_logits, num_srcptr reward, num_srcptr beta, int objective)
 {
-  size_t nl, nr, nx, ny, k;
-  mpfr_ptr x, y;                /* the inputs, then the outputs (value, grad) */
-  double *xd, *yd, *prev;
-  int status = rlref_lm_check (lm), agreed = 0;
-  mpfr_prec_t old = rlref_mp_prec (), first;
+  objective_program o = { lm, 0, 0, grad != NULL, objective };
+  size_t nx, ny;
+  double *xd;
+  int status = rlref_lm_check (lm);
   if (status)
     return status;
-  nl = lm->n_rows * (size_t) lm->V;
-  nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
-  nx = 2 * nl + nr + 1;
-  ny = 1 + (grad ? nl : 0);
-  x = malloc ((nx + ny) * sizeof *x);
-  xd = malloc ((nx + 2 * ny) * sizeof *xd);
-  if (!x || !xd)
-    {
-      free (x);
-      free (xd);
-      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-    }
-  y = x + nx;
-  yd = xd + nx;
-  prev = yd + ny;
-  memcpy (xd, logits, nl * sizeof *xd);
-  memcpy (xd + nl, ref_logits, nl * sizeof *xd);
-  if (nr)
-    memcpy (xd + 2 * nl, reward, nr * sizeof *xd);
+  o.nl = lm->n_rows * (size_t) lm->V;
+  o.nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
+  nx = 2 * o.nl + o.nr + 1;
+  ny = 1 + (grad ? o.nl : 0);
+  xd = malloc ((nx + ny) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  memcpy (xd, logits, o.nl * sizeof *xd);
+  memcpy (xd + o.nl, ref_logits, o.nl * sizeof *xd);
+  if (o.nr)
+    memcpy (xd + 2 * o.nl, reward, o.nr * sizeof *xd);
   xd[nx - 1] = beta[0];
-  first = rlref_spread_prec (xd, nx, LM_FIRST_PREC);
-  for (k = 0; k < nx + ny; k++)
-    mpfr_init2 (x + k, first);
-  for (mpfr_prec_t p = first; !agreed && status == RLREF_SUCCESS; p *= 2)
-    {
-      for (k = 0; k < nx + ny; k++)
-        mpfr_set_prec (x + k, p);
-      for (k = 0; k < nx; k++)
-        mpfr_set_d (x + k, xd[k], MPFR_RNDN);
-      rlref_mp_set_prec (p);
-      status = rlref_lm_objective_mp (y, grad ? y + 1 : NULL, lm, x, x + nl,
-                                      nr ? x + 2 * nl : NULL, x + nx - 1, objective);
-      rlref_mp_set_prec (old);
-      if (status)
-        break;
-      agreed = p > first;
-      for (k = 0; k < ny; k++)
-        {
-          yd[k] = mpfr_get_d (y + k, MPFR_RNDN);
-          agreed &= yd[k] == prev[k];
-          prev[k] = yd[k];
-        }
-      if (!agreed && p >= LM_LAST_PREC && p > first)
-        status = RLREF_EPREC;
-    }
-  for (k = 0; k < nx + ny; k++)
-    mpfr_clear (x + k);
-  for (k = 0; status == RLREF_SUCCESS && k < ny; k++)
-    if (!isfinite (yd[k]))
-      status = RLREF_ERANGE;
+  status = rlref_round_once (xd + nx, ny, xd, nx, objective_mp, &o,
+                             "the objective or its gradient");
   if (status == RLREF_SUCCESS)
     {
-      value[0] = yd[0];
-      for (k = 0; grad && k < nl; k++)
-        grad[k] = yd[1 + k];
+      value[0] = xd[nx];
+      if (grad)
+        memcpy (grad, xd + nx + 1, o.nl * sizeof *grad);
     }
-  free (x);
   free (xd);
-  if (status == RLREF_EPREC)
-    RLREF_ERROR ("the objective's binary64 rounding is not settled by two runs at 4096 bits "
-                 "and more", RLREF_EPREC);
-  if (status == RLREF_ERANGE)
-    RLREF_ERROR ("the objective or its gradient leaves the range of the format", RLREF_ERANGE);
   return status;
 }
 #endif
