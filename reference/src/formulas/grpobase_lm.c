@@ -10,6 +10,8 @@
 #include "rlref/primitives.h"
 #include "flow.h"
 
+#ifdef RLREF_MP
+
 /* The sequences the visitor records: tokens (T per sequence), lengths, log
  * pi(y) and r(y). */
 typedef struct
@@ -145,3 +147,63 @@ done:
   NUM_CLEAR (t, u, beta, lp);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h).  The terms pi(y) (r - b) grad log pi(y) of a component
+ * cancel (they sum to the gradient of E[r], which a b far from r leaves
+ * far below them), and so do the subtree sums of lm_objective. */
+#include <string.h>
+#include "round_once.h"
+
+typedef struct
+{
+  const rlref_lm *lm;
+  size_t nc, nr;
+} baseline_program;
+
+/* x = (logits, reward, b); y = (value, grad, pg, sq). */
+static int
+baseline_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const baseline_program *o = ctx;
+  return rlref_lm_baseline_mp (y, y + 1, y + 1 + o->nc, y + 1 + 2 * o->nc, o->lm, x, x + o->nc,
+                               x + o->nc + o->nr);
+}
+
+int
+FN (lm_baseline) (num_ptr value, num_ptr grad, num_ptr pg, num_ptr sq, const rlref_lm *lm,
+                  num_srcptr logits, num_srcptr reward, num_srcptr b)
+{
+  baseline_program o = { lm, 0, 0 };
+  size_t nx, ny;
+  double *xd;
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  if (lm->reward != RLREF_REWARD_ADDITIVE)
+    RLREF_ERROR ("GRPO-BASELINE takes cut sequences kept and an additive reward",
+                 RLREF_EINVAL);
+  o.nc = lm->n_rows * (size_t) lm->V;
+  o.nr = (size_t) lm->V + 2;
+  nx = o.nc + o.nr + 1;
+  ny = 2 + 2 * o.nc;
+  xd = malloc ((nx + ny) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  memcpy (xd, logits, o.nc * sizeof *xd);
+  memcpy (xd + o.nc, reward, o.nr * sizeof *xd);
+  xd[nx - 1] = b[0];
+  status = rlref_round_once (xd + nx, ny, xd, nx, baseline_mp, &o,
+                             "the baseline's score and its second moment");
+  if (status == RLREF_SUCCESS)
+    {
+      value[0] = xd[nx];
+      memcpy (grad, xd + nx + 1, o.nc * sizeof *grad);
+      memcpy (pg, xd + nx + 1 + o.nc, o.nc * sizeof *pg);
+      sq[0] = xd[nx + 1 + 2 * o.nc];
+    }
+  free (xd);
+  return status;
+}
+#endif

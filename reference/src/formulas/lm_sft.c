@@ -414,6 +414,8 @@ done:
   return status;
 }
 
+#ifdef RLREF_MP
+
 /* LM-TRAIN: theta_0 = ref_logits; lm_descend from at[i-1] to at[i] (the
  * recurrence theta <- theta -+ lr grad J(theta) has no other state, so the
  * segments make the one run of at[n_at - 1] steps); at each listed step the
@@ -476,3 +478,67 @@ done:
   num_vec_free (res, 2 * n_at);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each reported value rounded once
+ * (round_once.h): theta is never rounded along the run, so the values at
+ * the listed steps are those of the one exact run, whichever steps are
+ * listed. */
+#include <string.h>
+#include "round_once.h"
+
+typedef struct
+{
+  const rlref_lm *lm;
+  size_t nl, nr, n_at;
+  int objective;
+  const int *at;
+} report_program;
+
+/* x = (ref_logits, reward, beta, lr); y = (value, kl_star). */
+static int
+report_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const report_program *o = ctx;
+  return rlref_lm_train_report_mp (y, y + o->n_at, o->lm, x, o->nr ? x + o->nl : NULL,
+                                   x + o->nl + o->nr, o->objective, x + o->nl + o->nr + 1,
+                                   o->at, o->n_at);
+}
+
+int
+FN (lm_train_report) (num_ptr value, num_ptr kl_star, const rlref_lm *lm, num_srcptr ref_logits,
+                      num_srcptr reward, num_srcptr beta, int objective, num_srcptr lr,
+                      const int *at, size_t n_at)
+{
+  report_program o = { lm, 0, 0, n_at, objective, at };
+  size_t nx;
+  double *xd;
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  if (!at || n_at == 0)
+    RLREF_ERROR ("lm_train_report: no step to report", RLREF_EINVAL);
+  if (!beta || !lr)
+    RLREF_ERROR ("lm_train_report: an argument is missing", RLREF_EINVAL);
+  o.nl = lm->n_rows * (size_t) lm->V;
+  o.nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
+  nx = o.nl + o.nr + 2;
+  xd = malloc ((nx + 2 * n_at) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("lm_train_report: out of memory", RLREF_ENOMEM);
+  memcpy (xd, ref_logits, o.nl * sizeof *xd);
+  if (o.nr)
+    memcpy (xd + o.nl, reward, o.nr * sizeof *xd);
+  xd[nx - 2] = beta[0];
+  xd[nx - 1] = lr[0];
+  status = rlref_round_once (xd + nx, 2 * n_at, xd, nx, report_mp, &o,
+                             "the training run's report");
+  if (status == RLREF_SUCCESS)
+    {
+      memcpy (value, xd + nx, n_at * sizeof *value);
+      memcpy (kl_star, xd + nx + n_at, n_at * sizeof *kl_star);
+    }
+  free (xd);
+  return status;
+}
+#endif

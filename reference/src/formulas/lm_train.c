@@ -1,6 +1,7 @@
 /* lm_train.c -- the KL-optimal policy as tabular logits, and exact-gradient
  * training of a tiny-LM policy (KLOPT-PISTAR on sequences, DPO-EQUIV,
  * LM-TRAIN). */
+#include <math.h>
 #include <stdlib.h>
 #include "rlref/num.h"
 #include "rlref/lm.h"
@@ -118,6 +119,8 @@ FN (lm_pistar_logits) (num_ptr theta, const rlref_lm *lm, num_srcptr ref_logits,
   num_vec_free (out, nl);
   return status;
 }
+
+#ifdef RLREF_MP
 
 /* LM-TRAIN: steps of exact gradient descent on a minimised objective (KL,
  * KL reverse, DPO, IPO) or ascent on a maximised one (E[r], the RLHF
@@ -490,3 +493,180 @@ FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
   num_vec_free (f, 2 * (size_t) n);
   return status;
 }
+
+#else
+/* binary64: each run the MPFR program above, theta and the recorded values
+ * rounded once at its end (round_once.h).  Between the steps of one call
+ * theta is not rounded: the rounding of every step would be a perturbation
+ * the exact run does not make, and the descent carries it (a reward far
+ * above the logits, a margin that saturates the sigmoid). */
+#include <string.h>
+#include "round_once.h"
+
+typedef struct
+{
+  const rlref_lm *lm;
+  size_t nl, nr;
+  int objective, steps, history, n;
+  const int *yw, *yl;
+  int Lw, Ll;
+  gsl_rng *rng;                 /* the caller's generator, reset to start at each run */
+  gsl_rng *start;               /* its state at the call */
+} train_program;
+
+/* Inputs (theta, ref_logits, reward if any, beta, lr) into xd; returns
+ * their number. */
+static size_t
+pack (double *xd, const train_program *o, const double *theta, const double *ref_logits,
+      const double *reward, const double *beta, const double *lr)
+{
+  size_t k = 0;
+  memcpy (xd, theta, o->nl * sizeof *xd);
+  memcpy (xd + o->nl, ref_logits, o->nl * sizeof *xd);
+  k = 2 * o->nl;
+  if (o->nr)
+    memcpy (xd + k, reward, o->nr * sizeof *xd);
+  k += o->nr;
+  xd[k++] = beta[0];
+  xd[k++] = lr[0];
+  return k;
+}
+
+/* The program runs on a copy of the starting theta (x is read-only). */
+static int
+descend_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const train_program *o = ctx;
+  mpfr_srcptr rw = o->nr ? x + 2 * o->nl : NULL, beta = x + 2 * o->nl + o->nr;
+  for (size_t i = 0; i < o->nl; i++)
+    mpfr_set (y + i, x + i, MPFR_RNDN);
+  return rlref_lm_descend_mp (y, y + o->nl, o->lm, x + o->nl, rw, beta, o->objective,
+                              beta + 1, o->steps);
+}
+
+static int
+pair_descend_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const train_program *o = ctx;
+  size_t h = (size_t) o->steps + 1;
+  for (size_t i = 0; i < o->nl; i++)
+    mpfr_set (y + i, x + i, MPFR_RNDN);
+  return rlref_lm_pair_descend_mp (y, y + o->nl, y + o->nl + h, o->lm, x + o->nl,
+                                   x + 2 * o->nl, o->objective, o->yw, o->Lw, o->yl, o->Ll,
+                                   x + 2 * o->nl + 1, o->steps);
+}
+
+static int
+sampled_descend_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const train_program *o = ctx;
+  mpfr_srcptr rw = o->nr ? x + 2 * o->nl : NULL, beta = x + 2 * o->nl + o->nr;
+  for (size_t i = 0; i < o->nl; i++)
+    mpfr_set (y + i, x + i, MPFR_RNDN);
+  gsl_rng_memcpy (o->rng, o->start);
+  return rlref_lm_sampled_descend_mp (y, o->history ? y + o->nl : NULL, o->lm, x + o->nl, rw,
+                                      beta, o->objective, beta + 1, o->steps, o->n, o->rng);
+}
+
+/* The shared frame: the model checked, the inputs packed, the program
+ * rounded once, theta and the ny - nl recorded values written back. */
+static int
+train_round_once (train_program *o, rlref_mp_program *run, double *theta, double *rec1,
+                  double *rec2, size_t nrec, const double *ref_logits, const double *reward,
+                  const double *beta, const double *lr, const char *what)
+{
+  size_t nx, ny;
+  double *xd;
+  int status;
+  o->nl = o->lm->n_rows * (size_t) o->lm->V;
+  ny = o->nl + (rec1 ? nrec : 0) + (rec2 ? nrec : 0);
+  xd = malloc ((2 * o->nl + o->nr + 2 + ny) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  nx = pack (xd, o, theta, ref_logits, reward, beta, lr);
+  status = rlref_round_once (xd + nx, ny, xd, nx, run, o, what);
+  if (status == RLREF_SUCCESS)
+    {
+      memcpy (theta, xd + nx, o->nl * sizeof *theta);
+      if (rec1)
+        memcpy (rec1, xd + nx + o->nl, nrec * sizeof *rec1);
+      if (rec2)
+        memcpy (rec2, xd + nx + o->nl + nrec, nrec * sizeof *rec2);
+    }
+  free (xd);
+  return status;
+}
+
+int
+FN (lm_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm, num_srcptr ref_logits,
+                 num_srcptr reward, num_srcptr beta, int objective, num_srcptr lr, int steps)
+{
+  train_program o = { 0 };
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  if (steps < 0 || !lr || !isfinite (lr[0]) || lr[0] <= 0)
+    RLREF_ERROR ("steps >= 0 and a finite positive learning rate", RLREF_EDOM);
+  if (!beta)
+    RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
+  o.lm = lm;
+  o.nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
+  o.objective = objective;
+  o.steps = steps;
+  return train_round_once (&o, descend_mp, theta, history, NULL, (size_t) steps + 1,
+                           ref_logits, reward, beta, lr, "the descent");
+}
+
+int
+FN (lm_pair_descend) (num_ptr theta, num_ptr logp_w, num_ptr logp_l, const rlref_lm *lm,
+                      num_srcptr ref_logits, num_srcptr beta, int objective, const int *yw,
+                      int Lw, const int *yl, int Ll, num_srcptr lr, int steps)
+{
+  train_program o = { 0 };
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  if (steps < 0 || !lr || !isfinite (lr[0]) || lr[0] <= 0 || !beta || !isfinite (beta[0])
+      || beta[0] <= 0)
+    RLREF_ERROR ("steps >= 0, a finite positive learning rate and beta", RLREF_EDOM);
+  o.lm = lm;
+  o.objective = objective;
+  o.steps = steps;
+  o.yw = yw;
+  o.yl = yl;
+  o.Lw = Lw;
+  o.Ll = Ll;
+  return train_round_once (&o, pair_descend_mp, theta, logp_w, logp_l, (size_t) steps + 1,
+                           ref_logits, NULL, beta, lr, "the pair descent");
+}
+
+int
+FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
+                         num_srcptr ref_logits, num_srcptr reward, num_srcptr beta,
+                         int objective, num_srcptr lr, int steps, int n, gsl_rng *rng)
+{
+  train_program o = { 0 };
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  if (n < 2 || steps < 0 || !rng || !lr || !isfinite (lr[0]) || lr[0] <= 0)
+    RLREF_ERROR ("a batch of at least 2, steps >= 0, a positive learning rate and an rng",
+                 RLREF_EDOM);
+  if (!beta)
+    RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
+  o.lm = lm;
+  o.nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
+  o.objective = objective;
+  o.steps = steps;
+  o.history = history != NULL;
+  o.n = n;
+  o.rng = rng;
+  o.start = gsl_rng_clone (rng);
+  if (!o.start)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  status = train_round_once (&o, sampled_descend_mp, theta, history, NULL, (size_t) steps + 1,
+                             ref_logits, reward, beta, lr, "the sampled descent");
+  gsl_rng_free (o.start);
+  return status;
+}
+#endif

@@ -9,6 +9,8 @@
 #include "rlref/ppo.h"
 #include "ppo_common.h"
 
+#ifdef RLREF_MP
+
 /* What the enumeration's visitor accumulates. */
 typedef struct
 {
@@ -184,3 +186,78 @@ done:
   num_vec_free (c.r_terms, c.cap);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h).  E[sum_t l_t] sums pi(y) h(y) over every sequence, and
+ * those terms cancel when pi is close to pi_ref (the KL is second order in
+ * their difference, each term first order). */
+#include <stdlib.h>
+#include <string.h>
+#include "round_once.h"
+
+typedef struct
+{
+  const rlref_lm *lm;
+  size_t nl;
+  const int *y;
+  int L;
+} klsum_program;
+
+/* x = (logits, ref_logits, reward, beta); y = (token_log_ratio,
+ * seq_log_ratio, token_rewards, kl_tokens, kl, return_tokens, rlhf). */
+static int
+klsum_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const klsum_program *o = ctx;
+  size_t L = o->L > 0 ? (size_t) o->L : 0;
+  return rlref_ppo_klsum_mp (y, y + L, y + L + 1, y + 2 * L + 1, y + 2 * L + 2, y + 2 * L + 3,
+                             y + 2 * L + 4, o->lm, x, x + o->nl, x + 2 * o->nl,
+                             x + 2 * o->nl + (size_t) o->lm->V + 2, o->y, o->L);
+}
+
+int
+FN (ppo_klsum) (num_ptr token_log_ratio, num_ptr seq_log_ratio, num_ptr token_rewards,
+                num_ptr kl_tokens, num_ptr kl, num_ptr return_tokens, num_ptr rlhf,
+                const rlref_lm *lm, num_srcptr logits, num_srcptr ref_logits, num_srcptr reward,
+                num_srcptr beta, const int *y, int L)
+{
+  klsum_program o = { lm, 0, y, L };
+  size_t nx, ny, nr, n;
+  double *xd, *yd;
+  int status;
+  if (!token_log_ratio || !seq_log_ratio || !token_rewards || !kl_tokens || !kl
+      || !return_tokens || !rlhf || !lm || !y || !logits || !ref_logits || !reward || !beta)
+    RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
+  status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  o.nl = lm->n_rows * (size_t) lm->V;
+  nr = (size_t) lm->V + 2;
+  n = L > 0 ? (size_t) L : 0;   /* the program refuses a length out of 1..T */
+  nx = 2 * o.nl + nr + 1;
+  ny = 2 * n + 5;
+  xd = malloc ((nx + ny) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  yd = xd + nx;
+  memcpy (xd, logits, o.nl * sizeof *xd);
+  memcpy (xd + o.nl, ref_logits, o.nl * sizeof *xd);
+  memcpy (xd + 2 * o.nl, reward, nr * sizeof *xd);
+  xd[nx - 1] = beta[0];
+  status = rlref_round_once (yd, ny, xd, nx, klsum_mp, &o,
+                             "the sequence's log-ratios, token rewards and KL sums");
+  if (status == RLREF_SUCCESS)
+    {
+      memcpy (token_log_ratio, yd, n * sizeof *yd);
+      seq_log_ratio[0] = yd[n];
+      memcpy (token_rewards, yd + n + 1, n * sizeof *yd);
+      kl_tokens[0] = yd[2 * n + 1];
+      kl[0] = yd[2 * n + 2];
+      return_tokens[0] = yd[2 * n + 3];
+      rlhf[0] = yd[2 * n + 4];
+    }
+  free (xd);
+  return status;
+}
+#endif
