@@ -102,21 +102,14 @@ steps_of (int *at, const long *iv, size_t n)
 /* LM-TRAIN, sampled: x = logits (input 3, the reference and theta_0),
  * reward, beta, lr (inputs 4 to 6); n, seed (inputs 7, 8), at (input 9,
  * ints); y = objective, kl_pistar.  The run of `rlref train --sampled n
- * --seed seed`: GSL's mt19937 seeded with seed (gsl_rng_set: 0 is GSL's
- * 4357), lm_sampled_descend from at[i-1] to at[i] (the stream carries over:
- * the segments make one run), at each listed step the exact objective
- * (lm_objective) and KL(pi_theta || pi*) = lm_objective (KL) against the
- * logits of pi* (13.17).  Results are kept in temporaries and written
- * last. */
+ * --seed seed`: lm_sampled_report. */
 RL_ENTRY (lm_train_sampled)
 {
   const rl_lm_variant *d = v->data;
   rlref_lm lm;
   long batch = a->iv[7][0], seed = a->iv[8][0];
-  size_t n_at = a->len[9], nl = 0;
+  size_t n_at = a->len[9];
   int status = shape (v, a, &lm, RLREF_REWARD_ADDITIVE), *at = NULL;
-  gsl_rng *rng = NULL;
-  num_ptr th = NULL, star = NULL, res = NULL;
   if (status)
     return status;
   if (a->len[4] != (size_t) lm.V + 2)
@@ -128,47 +121,8 @@ RL_ENTRY (lm_train_sampled)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
   status = steps_of (at, a->iv[9], n_at);
   if (status == RLREF_SUCCESS)
-    {
-      nl = lm.n_rows * (size_t) lm.V;
-      rng = gsl_rng_alloc (gsl_rng_mt19937);
-      th = num_vec_new (nl);
-      star = num_vec_new (nl);
-      res = num_vec_new (2 * n_at);
-      if (!rng || !th || !star || !res)
-        {
-          rlref_error ("out of memory", __FILE__, __LINE__, RLREF_ENOMEM);
-          status = RLREF_ENOMEM;
-        }
-    }
-  if (status == RLREF_SUCCESS)
-    {
-      gsl_rng_set (rng, (unsigned long) seed);
-      for (size_t k = 0; k < nl; k++)
-        num_set (AT (th, k), AT (x[3], k));
-      status = LIB (lm_pistar_logits) (star, &lm, x[3], x[4], x[5]);
-    }
-  for (size_t i = 0; status == RLREF_SUCCESS && i < n_at; i++)
-    {
-      int n = at[i] - (i ? at[i - 1] : 0);
-      status = LIB (lm_sampled_descend) (th, NULL, &lm, x[3], x[4], x[5], d->objective, x[6],
-                                         n, (int) batch, rng);
-      if (status == RLREF_SUCCESS)
-        status = LIB (lm_objective) (AT (res, i), NULL, &lm, th, x[3], x[4], x[5],
-                                     d->objective);
-      if (status == RLREF_SUCCESS)
-        status = LIB (lm_objective) (AT (res, n_at + i), NULL, &lm, th, star, x[4], x[5],
-                                     RLREF_LM_OBJ_KL);
-    }
-  for (size_t i = 0; status == RLREF_SUCCESS && i < n_at; i++)
-    {
-      num_set (AT (y[0], i), AT (res, i));
-      num_set (AT (y[1], i), AT (res, n_at + i));
-    }
-  if (rng)
-    gsl_rng_free (rng);
-  num_vec_free (th, nl);
-  num_vec_free (star, nl);
-  num_vec_free (res, 2 * n_at);
+    status = LIB (lm_sampled_report) (y[0], y[1], &lm, x[3], x[4], x[5], d->objective, x[6],
+                                      (int) batch, (unsigned long) seed, at, n_at);
   free (at);
   return status;
 }

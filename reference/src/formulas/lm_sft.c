@@ -4,6 +4,7 @@
  * binary64 and MPFR. */
 #include <limits.h>
 #include <stdlib.h>
+#include <gsl/gsl_rng.h>
 #include "rlref/num.h"
 #include "rlref/lm.h"
 #include "rlref/lmsft.h"
@@ -479,6 +480,73 @@ done:
   return status;
 }
 
+/* The steps at[0..n_at) checked: EINVAL for none, EDOM unless they increase
+ * from 0 to at most RLREF_LM_TRAIN_MAX_STEPS. */
+static int
+check_steps (const int *at, size_t n_at)
+{
+  if (!at || n_at == 0)
+    RLREF_ERROR ("no step to report", RLREF_EINVAL);
+  for (size_t i = 0; i < n_at; i++)
+    if (at[i] < 0 || at[i] > RLREF_LM_TRAIN_MAX_STEPS || (i > 0 && at[i] <= at[i - 1]))
+      RLREF_ERROR ("the steps must increase from 0 to at most 1e5", RLREF_EDOM);
+  return RLREF_SUCCESS;
+}
+
+/* LM-TRAIN, sampled: lm_sampled_descend from at[i-1] to at[i] on one
+ * seeded stream; at each listed step the exact objective (lm_objective)
+ * and KL(pi_theta || pi*) against the logits of pi* (13.17).  Results are
+ * kept in temporaries and written last. */
+int
+FN (lm_sampled_report) (num_ptr value, num_ptr kl_star, const rlref_lm *lm,
+                        num_srcptr ref_logits, num_srcptr reward, num_srcptr beta,
+                        int objective, num_srcptr lr, int n, unsigned long seed, const int *at,
+                        size_t n_at)
+{
+  size_t nl;
+  gsl_rng *rng = NULL;
+  num_ptr th = NULL, star = NULL, res = NULL;
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  if (n < 2 || n > 10000 || seed > 0xffffffffUL)
+    RLREF_ERROR ("n must be 2 to 1e4 and seed 0 to 2^32 - 1", RLREF_EDOM);
+  if ((status = check_steps (at, n_at)))
+    return status;
+  nl = lm->n_rows * (size_t) lm->V;
+  rng = gsl_rng_alloc (gsl_rng_mt19937);
+  th = num_vec_new (nl);
+  star = num_vec_new (nl);
+  res = num_vec_new (2 * n_at);
+  if (!rng || !th || !star || !res)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  gsl_rng_set (rng, seed);
+  for (size_t k = 0; k < nl; k++)
+    num_set (AT (th, k), AT (ref_logits, k));
+  TRY (FN (lm_pistar_logits) (star, lm, ref_logits, reward, beta));
+  for (size_t i = 0; i < n_at; i++)
+    {
+      int steps = at[i] - (i ? at[i - 1] : 0);
+      TRY (FN (lm_sampled_descend) (th, NULL, lm, ref_logits, reward, beta, objective, lr,
+                                    steps, n, rng));
+      TRY (FN (lm_objective) (AT (res, i), NULL, lm, th, ref_logits, reward, beta, objective));
+      TRY (FN (lm_objective) (AT (res, n_at + i), NULL, lm, th, star, reward, beta,
+                              RLREF_LM_OBJ_KL));
+    }
+  for (size_t i = 0; i < n_at; i++)
+    {
+      num_set (AT (value, i), AT (res, i));
+      num_set (AT (kl_star, i), AT (res, n_at + i));
+    }
+done:
+  if (rng)
+    gsl_rng_free (rng);
+  num_vec_free (th, nl);
+  num_vec_free (star, nl);
+  num_vec_free (res, 2 * n_at);
+  return status;
+}
+
 #else
 /* binary64: the MPFR program above, each reported value rounded once
  * (round_once.h): theta is never rounded along the run, so the values at
@@ -533,6 +601,63 @@ FN (lm_train_report) (num_ptr value, num_ptr kl_star, const rlref_lm *lm, num_sr
   xd[nx - 1] = lr[0];
   status = rlref_round_once (xd + nx, 2 * n_at, xd, nx, report_mp, &o,
                              "the training run's report");
+  if (status == RLREF_SUCCESS)
+    {
+      memcpy (value, xd + nx, n_at * sizeof *value);
+      memcpy (kl_star, xd + nx + n_at, n_at * sizeof *kl_star);
+    }
+  free (xd);
+  return status;
+}
+
+typedef struct
+{
+  const rlref_lm *lm;
+  size_t nl, nr, n_at;
+  int objective, n;
+  unsigned long seed;
+  const int *at;
+} sampled_program;
+
+/* x = (ref_logits, reward, beta, lr); y = (value, kl_star). */
+static int
+sampled_report_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const sampled_program *o = ctx;
+  return rlref_lm_sampled_report_mp (y, y + o->n_at, o->lm, x, o->nr ? x + o->nl : NULL,
+                                     x + o->nl + o->nr, o->objective, x + o->nl + o->nr + 1,
+                                     o->n, o->seed, o->at, o->n_at);
+}
+
+int
+FN (lm_sampled_report) (num_ptr value, num_ptr kl_star, const rlref_lm *lm,
+                        num_srcptr ref_logits, num_srcptr reward, num_srcptr beta,
+                        int objective, num_srcptr lr, int n, unsigned long seed, const int *at,
+                        size_t n_at)
+{
+  sampled_program o = { lm, 0, 0, n_at, objective, n, seed, at };
+  size_t nx;
+  double *xd;
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  if (!at || n_at == 0)
+    RLREF_ERROR ("no step to report", RLREF_EINVAL);
+  if (!beta || !lr)
+    RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
+  o.nl = lm->n_rows * (size_t) lm->V;
+  o.nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
+  nx = o.nl + o.nr + 2;
+  xd = malloc ((nx + 2 * n_at) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  memcpy (xd, ref_logits, o.nl * sizeof *xd);
+  if (o.nr)
+    memcpy (xd + o.nl, reward, o.nr * sizeof *xd);
+  xd[nx - 2] = beta[0];
+  xd[nx - 1] = lr[0];
+  status = rlref_round_once (xd + nx, 2 * n_at, xd, nx, sampled_report_mp, &o,
+                             "the sampled training run's report");
   if (status == RLREF_SUCCESS)
     {
       memcpy (value, xd + nx, n_at * sizeof *value);

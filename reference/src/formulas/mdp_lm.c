@@ -85,6 +85,8 @@ row_lsm (struct tree *w, int t)
                            (size_t) V);
 }
 
+#ifdef RLREF_MP
+
 /* V(prefix) = sum_a pi(a|s) [r(s, a) + V(s a)] (0 after the end), stored
  * in val[row]; returned in v. */
 static void
@@ -266,6 +268,59 @@ done:
   num_vec_free (w.c, T);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h).  The components of E g sum terms pi(y) c_t (e_a -
+ * pi(.|s)) that cancel down to the gradient of E[r], far below them when a
+ * reward or a logit is large. */
+#include <string.h>
+#include "round_once.h"
+
+typedef struct
+{
+  const rlref_lm *lm;
+  size_t n;
+  rlref_pg_estimator est;
+} reinforce_program;
+
+/* x = (logits, reward); y = (grad, var). */
+static int
+reinforce_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const reinforce_program *o = ctx;
+  return rlref_mdp_token_reinforce_mp (y, y + o->n, o->lm, x, x + o->n, o->est);
+}
+
+int
+FN (mdp_token_reinforce) (num_ptr grad, num_ptr var, const rlref_lm *lm, num_srcptr logits,
+                          num_srcptr reward, rlref_pg_estimator est)
+{
+  reinforce_program o = { lm, 0, est };
+  size_t nr, nx;
+  double *xd;
+  int status;
+  if ((status = token_check (lm, logits, reward)) != RLREF_SUCCESS)
+    return status;
+  o.n = lm->n_rows * (size_t) lm->V;
+  nr = (size_t) lm->V + 2;
+  nx = o.n + nr;
+  xd = malloc ((nx + o.n + 1) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  memcpy (xd, logits, o.n * sizeof *xd);
+  memcpy (xd + o.n, reward, nr * sizeof *xd);
+  status = rlref_round_once (xd + nx, o.n + 1, xd, nx, reinforce_mp, &o,
+                             "the REINFORCE expectation and variance");
+  if (status == RLREF_SUCCESS)
+    {
+      memcpy (grad, xd + nx, o.n * sizeof *grad);
+      var[0] = xd[nx + o.n];
+    }
+  free (xd);
+  return status;
+}
+#endif
 
 /* beta expm1(z) for z = q/beta <= 0: q expm1(z)/z while z >= -1 (q then
  * carries the digits that z, subnormal for a huge beta, may have lost; q

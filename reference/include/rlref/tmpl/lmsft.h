@@ -38,3 +38,14 @@ int RLREF_FN (lm_train_report) (RLREF_T value, RLREF_T kl_star, const rlref_lm *
                                 RLREF_CT ref_logits, RLREF_CT reward, RLREF_CT beta,
                                 int objective, RLREF_CT lr, const int *at, size_t n_at)
   RLREF_WUR;
+
+/* LM-TRAIN, sampled: the run of lm_sampled_descend with batch n from
+ * theta_0 = ref_logits, GSL's mt19937 seeded with seed (gsl_rng_set: 0 is
+ * GSL's 4357), reported at the steps at[] as lm_train_report does (the
+ * stream carries over between them: one run): value[i] the exact
+ * objective at theta_{at[i]}, kl_star[i] = KL(pi_theta || pi*).  The
+ * objective is E[r], the RLHF objective or DPO; 2 <= n <= 10^4. */
+int RLREF_FN (lm_sampled_report) (RLREF_T value, RLREF_T kl_star, const rlref_lm *lm,
+                                  RLREF_CT ref_logits, RLREF_CT reward, RLREF_CT beta,
+                                  int objective, RLREF_CT lr, int n, unsigned long seed,
+                                  const int *at, size_t n_at) RLREF_WUR;
