@@ -585,6 +585,36 @@ START_TEST (test_lm_baseline)
 }
 END_TEST
 
+/* 13.27 with a baseline far from every reward, b = -2^325: the terms
+ * pi(y) (r - b) grad log pi(y) are about 2^325 and cancel to grad E[r];
+ * binary64 keeps it (the program rounded once), where a binary64 sum of
+ * those terms is off by 1e81. */
+START_TEST (test_lm_baseline_far)
+{
+  static const double lg[12] = { 0.5, -0.2, 0.1, 0, 1, -1, 0, 0, 0, 0.3, 0.3, -0.5 };
+  static const double rw[5] = { 1, -0.5, 0, -0.25, -1 };
+  rlref_lm lm = { .V = 3, .eos = 2, .T = 3, .kind = RLREF_LM_BIGRAM, .truncation = RLREF_LM_KEEP,
+                  .n_rows = 4, .reward = RLREF_REWARD_ADDITIVE };
+  mpfr_ptr L = tu_mp_vec_from_d (lg, 12, PREC), R = tu_mp_vec_from_d (rw, 5, PREC);
+  mpfr_ptr gr = tu_mp_vec_new (12, PREC), pg = tu_mp_vec_new (12, PREC), v = tu_mp_vec_new (2, PREC);
+  mpfr_ptr b0 = mp1 (0);
+  double gd[12], pd[12], vd, sd, b = -0x1p325;
+  TU_OK (rlref_lm_baseline_mp (v, gr, pg, v + 1, &lm, L, R, b0));
+  TU_OK (rlref_lm_baseline_d (&vd, gd, pd, &sd, &lm, lg, rw, &b));
+  for (int j = 0; j < 12; j++)
+    {
+      TU_ASSERT_ABS (pd[j], mpfr_get_d (gr + j, MPFR_RNDN), TU_TOL1);
+      TU_ASSERT_SAME (gd[j], mpfr_get_d (gr + j, MPFR_RNDN));
+    }
+  tu_mp_vec_free (L, 12);
+  tu_mp_vec_free (R, 5);
+  tu_mp_vec_free (gr, 12);
+  tu_mp_vec_free (pg, 12);
+  tu_mp_vec_free (v, 2);
+  tu_mp_vec_free (b0, 1);
+}
+END_TEST
+
 static Suite *
 grpobase_suite (void)
 {
@@ -617,6 +647,7 @@ grpobase_suite (void)
   tc = tu_tcase ("remax-baseline");
   tcase_add_test (tc, test_remax);
   tcase_add_test (tc, test_lm_baseline);
+  tcase_add_test (tc, test_lm_baseline_far);
   suite_add_tcase (s, tc);
 
   return s;
