@@ -548,7 +548,7 @@ done:
 }
 
 #else
-/* binary64: the MPFR program above, each reported value rounded once
+/* binary64: the MPFR programs above, each reported value rounded once
  * (round_once.h): theta is never rounded along the run, so the values at
  * the listed steps are those of the one exact run, whichever steps are
  * listed. */
@@ -559,18 +559,59 @@ typedef struct
 {
   const rlref_lm *lm;
   size_t nl, nr, n_at;
-  int objective;
+  int objective, sampled, n;
+  unsigned long seed;
   const int *at;
 } report_program;
 
-/* x = (ref_logits, reward, beta, lr); y = (value, kl_star). */
+/* x = (ref_logits, reward if any, beta, lr); y = (value, kl_star). */
 static int
 report_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
 {
   const report_program *o = ctx;
-  return rlref_lm_train_report_mp (y, y + o->n_at, o->lm, x, o->nr ? x + o->nl : NULL,
-                                   x + o->nl + o->nr, o->objective, x + o->nl + o->nr + 1,
+  mpfr_srcptr rw = o->nr ? x + o->nl : NULL, beta = x + o->nl + o->nr;
+  if (o->sampled)
+    return rlref_lm_sampled_report_mp (y, y + o->n_at, o->lm, x, rw, beta, o->objective,
+                                       beta + 1, o->n, o->seed, o->at, o->n_at);
+  return rlref_lm_train_report_mp (y, y + o->n_at, o->lm, x, rw, beta, o->objective, beta + 1,
                                    o->at, o->n_at);
+}
+
+/* The shared frame of the two reports: the inputs packed, the program
+ * rounded once, value and kl_star written. */
+static int
+report_round_once (report_program *o, double *value, double *kl_star, const double *ref_logits,
+                   const double *reward, const double *beta, const double *lr)
+{
+  size_t nx;
+  double *xd;
+  int status = rlref_lm_check (o->lm);
+  if (status)
+    return status;
+  if (!o->at || o->n_at == 0)
+    RLREF_ERROR ("lm_train_report: no step to report", RLREF_EINVAL);
+  if (!beta || !lr)
+    RLREF_ERROR ("lm_train_report: an argument is missing", RLREF_EINVAL);
+  o->nl = o->lm->n_rows * (size_t) o->lm->V;
+  o->nr = o->lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) o->lm->V + 2 : 0;
+  nx = o->nl + o->nr + 2;
+  xd = malloc ((nx + 2 * o->n_at) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("lm_train_report: out of memory", RLREF_ENOMEM);
+  memcpy (xd, ref_logits, o->nl * sizeof *xd);
+  if (o->nr)
+    memcpy (xd + o->nl, reward, o->nr * sizeof *xd);
+  xd[nx - 2] = beta[0];
+  xd[nx - 1] = lr[0];
+  status = rlref_round_once (xd + nx, 2 * o->n_at, xd, nx, report_mp, o,
+                             "the training run's report");
+  if (status == RLREF_SUCCESS)
+    {
+      memcpy (value, xd + nx, o->n_at * sizeof *value);
+      memcpy (kl_star, xd + nx + o->n_at, o->n_at * sizeof *kl_star);
+    }
+  free (xd);
+  return status;
 }
 
 int
@@ -578,55 +619,8 @@ FN (lm_train_report) (num_ptr value, num_ptr kl_star, const rlref_lm *lm, num_sr
                       num_srcptr reward, num_srcptr beta, int objective, num_srcptr lr,
                       const int *at, size_t n_at)
 {
-  report_program o = { lm, 0, 0, n_at, objective, at };
-  size_t nx;
-  double *xd;
-  int status = rlref_lm_check (lm);
-  if (status)
-    return status;
-  if (!at || n_at == 0)
-    RLREF_ERROR ("lm_train_report: no step to report", RLREF_EINVAL);
-  if (!beta || !lr)
-    RLREF_ERROR ("lm_train_report: an argument is missing", RLREF_EINVAL);
-  o.nl = lm->n_rows * (size_t) lm->V;
-  o.nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
-  nx = o.nl + o.nr + 2;
-  xd = malloc ((nx + 2 * n_at) * sizeof *xd);
-  if (!xd)
-    RLREF_ERROR ("lm_train_report: out of memory", RLREF_ENOMEM);
-  memcpy (xd, ref_logits, o.nl * sizeof *xd);
-  if (o.nr)
-    memcpy (xd + o.nl, reward, o.nr * sizeof *xd);
-  xd[nx - 2] = beta[0];
-  xd[nx - 1] = lr[0];
-  status = rlref_round_once (xd + nx, 2 * n_at, xd, nx, report_mp, &o,
-                             "the training run's report");
-  if (status == RLREF_SUCCESS)
-    {
-      memcpy (value, xd + nx, n_at * sizeof *value);
-      memcpy (kl_star, xd + nx + n_at, n_at * sizeof *kl_star);
-    }
-  free (xd);
-  return status;
-}
-
-typedef struct
-{
-  const rlref_lm *lm;
-  size_t nl, nr, n_at;
-  int objective, n;
-  unsigned long seed;
-  const int *at;
-} sampled_program;
-
-/* x = (ref_logits, reward, beta, lr); y = (value, kl_star). */
-static int
-sampled_report_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
-{
-  const sampled_program *o = ctx;
-  return rlref_lm_sampled_report_mp (y, y + o->n_at, o->lm, x, o->nr ? x + o->nl : NULL,
-                                     x + o->nl + o->nr, o->objective, x + o->nl + o->nr + 1,
-                                     o->n, o->seed, o->at, o->n_at);
+  report_program o = { .lm = lm, .n_at = n_at, .objective = objective, .at = at };
+  return report_round_once (&o, value, kl_star, ref_logits, reward, beta, lr);
 }
 
 int
@@ -635,35 +629,8 @@ FN (lm_sampled_report) (num_ptr value, num_ptr kl_star, const rlref_lm *lm,
                         int objective, num_srcptr lr, int n, unsigned long seed, const int *at,
                         size_t n_at)
 {
-  sampled_program o = { lm, 0, 0, n_at, objective, n, seed, at };
-  size_t nx;
-  double *xd;
-  int status = rlref_lm_check (lm);
-  if (status)
-    return status;
-  if (!at || n_at == 0)
-    RLREF_ERROR ("no step to report", RLREF_EINVAL);
-  if (!beta || !lr)
-    RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
-  o.nl = lm->n_rows * (size_t) lm->V;
-  o.nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
-  nx = o.nl + o.nr + 2;
-  xd = malloc ((nx + 2 * n_at) * sizeof *xd);
-  if (!xd)
-    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-  memcpy (xd, ref_logits, o.nl * sizeof *xd);
-  if (o.nr)
-    memcpy (xd + o.nl, reward, o.nr * sizeof *xd);
-  xd[nx - 2] = beta[0];
-  xd[nx - 1] = lr[0];
-  status = rlref_round_once (xd + nx, 2 * n_at, xd, nx, sampled_report_mp, &o,
-                             "the sampled training run's report");
-  if (status == RLREF_SUCCESS)
-    {
-      memcpy (value, xd + nx, n_at * sizeof *value);
-      memcpy (kl_star, xd + nx + n_at, n_at * sizeof *kl_star);
-    }
-  free (xd);
-  return status;
+  report_program o = { .lm = lm, .n_at = n_at, .objective = objective, .sampled = 1, .n = n,
+                       .seed = seed, .at = at };
+  return report_round_once (&o, value, kl_star, ref_logits, reward, beta, lr);
 }
 #endif

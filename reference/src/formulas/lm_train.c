@@ -503,11 +503,13 @@ FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
 #include <string.h>
 #include "round_once.h"
 
+enum { TRAIN_EXACT, TRAIN_PAIR, TRAIN_SAMPLED };
+
 typedef struct
 {
   const rlref_lm *lm;
   size_t nl, nr;
-  int objective, steps, history, n;
+  int kind, objective, steps, history, n;
   const int *yw, *yl;
   int Lw, Ll;
   gsl_rng *rng;                 /* the caller's generator, reset to start at each run */
@@ -532,46 +534,35 @@ pack (double *xd, const train_program *o, const double *theta, const double *ref
   return k;
 }
 
-/* The program runs on a copy of the starting theta (x is read-only). */
+/* The program of o->kind, on a copy of the starting theta (x is
+ * read-only): x = (theta, ref_logits, reward if any, beta, lr), y = (theta,
+ * the recorded values). */
 static int
-descend_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+train_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
 {
   const train_program *o = ctx;
   mpfr_srcptr rw = o->nr ? x + 2 * o->nl : NULL, beta = x + 2 * o->nl + o->nr;
   for (size_t i = 0; i < o->nl; i++)
     mpfr_set (y + i, x + i, MPFR_RNDN);
-  return rlref_lm_descend_mp (y, y + o->nl, o->lm, x + o->nl, rw, beta, o->objective,
-                              beta + 1, o->steps);
-}
-
-static int
-pair_descend_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
-{
-  const train_program *o = ctx;
-  size_t h = (size_t) o->steps + 1;
-  for (size_t i = 0; i < o->nl; i++)
-    mpfr_set (y + i, x + i, MPFR_RNDN);
-  return rlref_lm_pair_descend_mp (y, y + o->nl, y + o->nl + h, o->lm, x + o->nl,
-                                   x + 2 * o->nl, o->objective, o->yw, o->Lw, o->yl, o->Ll,
-                                   x + 2 * o->nl + 1, o->steps);
-}
-
-static int
-sampled_descend_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
-{
-  const train_program *o = ctx;
-  mpfr_srcptr rw = o->nr ? x + 2 * o->nl : NULL, beta = x + 2 * o->nl + o->nr;
-  for (size_t i = 0; i < o->nl; i++)
-    mpfr_set (y + i, x + i, MPFR_RNDN);
-  gsl_rng_memcpy (o->rng, o->start);
-  return rlref_lm_sampled_descend_mp (y, o->history ? y + o->nl : NULL, o->lm, x + o->nl, rw,
-                                      beta, o->objective, beta + 1, o->steps, o->n, o->rng);
+  if (o->kind == TRAIN_PAIR)
+    return rlref_lm_pair_descend_mp (y, y + o->nl, y + o->nl + (size_t) o->steps + 1, o->lm,
+                                     x + o->nl, beta, o->objective, o->yw, o->Lw, o->yl,
+                                     o->Ll, beta + 1, o->steps);
+  if (o->kind == TRAIN_SAMPLED)
+    {
+      gsl_rng_memcpy (o->rng, o->start);
+      return rlref_lm_sampled_descend_mp (y, o->history ? y + o->nl : NULL, o->lm, x + o->nl,
+                                          rw, beta, o->objective, beta + 1, o->steps, o->n,
+                                          o->rng);
+    }
+  return rlref_lm_descend_mp (y, y + o->nl, o->lm, x + o->nl, rw, beta, o->objective, beta + 1,
+                              o->steps);
 }
 
 /* The shared frame: the model checked, the inputs packed, the program
  * rounded once, theta and the ny - nl recorded values written back. */
 static int
-train_round_once (train_program *o, rlref_mp_program *run, double *theta, double *rec1,
+train_round_once (train_program *o, double *theta, double *rec1,
                   double *rec2, size_t nrec, const double *ref_logits, const double *reward,
                   const double *beta, const double *lr, const char *what)
 {
@@ -584,7 +575,7 @@ train_round_once (train_program *o, rlref_mp_program *run, double *theta, double
   if (!xd)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
   nx = pack (xd, o, theta, ref_logits, reward, beta, lr);
-  status = rlref_round_once (xd + nx, ny, xd, nx, run, o, what);
+  status = rlref_round_once (xd + nx, ny, xd, nx, train_mp, o, what);
   if (status == RLREF_SUCCESS)
     {
       memcpy (theta, xd + nx, o->nl * sizeof *theta);
@@ -613,7 +604,7 @@ FN (lm_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm, num_srcptr 
   o.nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
   o.objective = objective;
   o.steps = steps;
-  return train_round_once (&o, descend_mp, theta, history, NULL, (size_t) steps + 1,
+  return train_round_once (&o, theta, history, NULL, (size_t) steps + 1,
                            ref_logits, reward, beta, lr, "the descent");
 }
 
@@ -636,7 +627,8 @@ FN (lm_pair_descend) (num_ptr theta, num_ptr logp_w, num_ptr logp_l, const rlref
   o.yl = yl;
   o.Lw = Lw;
   o.Ll = Ll;
-  return train_round_once (&o, pair_descend_mp, theta, logp_w, logp_l, (size_t) steps + 1,
+  o.kind = TRAIN_PAIR;
+  return train_round_once (&o, theta, logp_w, logp_l, (size_t) steps + 1,
                            ref_logits, NULL, beta, lr, "the pair descent");
 }
 
@@ -664,7 +656,8 @@ FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
   o.start = gsl_rng_clone (rng);
   if (!o.start)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-  status = train_round_once (&o, sampled_descend_mp, theta, history, NULL, (size_t) steps + 1,
+  o.kind = TRAIN_SAMPLED;
+  status = train_round_once (&o, theta, history, NULL, (size_t) steps + 1,
                              ref_logits, reward, beta, lr, "the sampled descent");
   gsl_rng_free (o.start);
   return status;
