@@ -110,8 +110,7 @@ RL_ENTRY (lm_displace)
   rlref_lm lm;
   long steps = a->iv[8][0];
   int yw[RLREF_LM_MAX_T], yl[RLREF_LM_MAX_T], status;
-  num_ptr th, lw, ll;
-  size_t nl = a->len[3];
+  num_ptr lw, ll;
   {
     rl_args b = *a;
     b.len[4] = 0;
@@ -127,28 +126,22 @@ RL_ENTRY (lm_displace)
     yw[t] = (int) a->iv[4][t];
   for (size_t t = 0; t < a->len[5]; t++)
     yl[t] = (int) a->iv[5][t];
-  th = num_vec_new (nl);
-  lw = num_vec_new ((size_t) steps + 1);
-  ll = num_vec_new ((size_t) steps + 1);
-  status = th && lw && ll ? RLREF_SUCCESS : RLREF_ENOMEM;
-  for (size_t i = 0; status == RLREF_SUCCESS && i < nl; i++)
-    num_set (AT (th, i), AT (x[3], i));
+  /* y[0], y[1] and y[2], y[3] are each one value: lm_displace writes
+   * before and after into two-element arrays */
+  lw = num_vec_new (2);
+  ll = num_vec_new (2);
+  status = lw && ll ? RLREF_SUCCESS : RLREF_ENOMEM;
   if (status == RLREF_SUCCESS)
-    status = LIB (lm_pair_descend) (th, lw, ll, &lm, x[3], x[6], d->objective, yw,
-                                    (int) a->len[4], yl, (int) a->len[5], x[7], (int) steps);
+    status = LIB (lm_displace) (lw, ll, y[4], &lm, x[3], x[6], d->objective, yw,
+                                (int) a->len[4], yl, (int) a->len[5], x[7], (int) steps);
   if (status == RLREF_SUCCESS)
     {
       num_set (y[0], lw);
-      num_set (y[1], AT (lw, steps));
+      num_set (y[1], AT (lw, 1));
       num_set (y[2], ll);
-      num_set (y[3], AT (ll, steps));
-      /* margin = (log pi(y_w) - its start) - (log pi(y_l) - its start) */
-      num_sub (y[4], AT (lw, steps), lw);
-      num_sub (AT (ll, steps), AT (ll, steps), ll);
-      num_sub (y[4], y[4], AT (ll, steps));
+      num_set (y[3], AT (ll, 1));
     }
-  num_vec_free (th, nl);
-  num_vec_free (lw, (size_t) steps + 1);
-  num_vec_free (ll, (size_t) steps + 1);
+  num_vec_free (lw, 2);
+  num_vec_free (ll, 2);
   return status;
 }

@@ -701,6 +701,41 @@ START_TEST (test_sampled_bad_input)
 }
 END_TEST
 
+/* DPO-DISPLACE with beta = 2^-306: each step moves the logits by about
+ * lr beta / 2, so the margin after 50 steps is about 7.7e-91 beside
+ * log-probabilities of order 1; formed from binary64 log-probabilities it
+ * is 0, from the exact run it is kept: binary64 is the program at 1024 bits
+ * rounded. */
+START_TEST (test_displace_tiny_margin)
+{
+  static const double lg[12] = { 0x1.5eb851eb851ecp+0, -0x1.2147ae147ae14p+1,
+                                 -0x1.6666666666666p+0, 0x1.a147ae147ae14p+0,
+                                 -0x1.828f5c28f5c29p+0, -0x1.3d70a3d70a3d7p-1,
+                                 -0x1.dc28f5c28f5c3p-1, -0x1.b5c28f5c28f5cp+0,
+                                 -0x1.851eb851eb852p-3, -0x1.5c28f5c28f5c3p-2,
+                                 -0x1.170a3d70a3d71p+0, -0x1.0a3d70a3d70a4p-3 };
+  static const int yw[3] = { 1, 1, 0 }, yl[3] = { 1, 1, 1 };
+  rlref_lm lm = model (3, RLREF_LM_BIGRAM, RLREF_LM_KEEP, RLREF_REWARD_NONE);
+  double beta = 0x1p-306, lr = 2, w[2], l[2], margin;
+  mpfr_ptr x = mp_of (lg, 12, 1024), b = mp_of (&beta, 1, 1024), r = mp_of (&lr, 1, 1024);
+  mpfr_ptr o = tu_mp_vec_new (5, 1024);
+  TU_OK (rlref_lm_displace_d (w, l, &margin, &lm, lg, &beta, RLREF_LM_OBJ_DPO, yw, 3, yl, 3,
+                              &lr, 50));
+  rlref_mp_set_prec (1024);
+  TU_OK (rlref_lm_displace_mp (o, o + 2, o + 4, &lm, x, b, RLREF_LM_OBJ_DPO, yw, 3, yl, 3, r,
+                               50));
+  rlref_mp_set_prec (RLREF_DEFAULT_PREC);
+  ck_assert (margin > 1e-91 && margin < 1e-90);
+  TU_ASSERT_SAME (margin, mpfr_get_d (o + 4, MPFR_RNDN));
+  TU_ASSERT_SAME (w[1], mpfr_get_d (o + 1, MPFR_RNDN));
+  TU_ASSERT_SAME (l[1], mpfr_get_d (o + 3, MPFR_RNDN));
+  tu_mp_vec_free (x, 12);
+  tu_mp_vec_free (b, 1);
+  tu_mp_vec_free (r, 1);
+  tu_mp_vec_free (o, 5);
+}
+END_TEST
+
 static Suite *
 lmtrain_suite (void)
 {
@@ -720,6 +755,7 @@ lmtrain_suite (void)
   tcase_add_test (tc, test_sampled_boundary);
   tcase_add_test (tc, test_sampled_precisions);
   tcase_add_test (tc, test_sampled_bad_input);
+  tcase_add_test (tc, test_displace_tiny_margin);
   suite_add_tcase (s, tc);
   return s;
 }

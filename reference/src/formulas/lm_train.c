@@ -264,6 +264,44 @@ FN (lm_pair_descend) (num_ptr theta, num_ptr logp_w, num_ptr logp_l, const rlref
   return status;
 }
 
+/* DPO-DISPLACE: the run of lm_pair_descend from ref_logits; the margin
+ * (h_w - h_w0) - (h_l - h_l0) of its first and last log-probabilities. */
+int
+FN (lm_displace) (num_ptr logp_w, num_ptr logp_l, num_ptr margin, const rlref_lm *lm,
+                  num_srcptr ref_logits, num_srcptr beta, int objective, const int *yw, int Lw,
+                  const int *yl, int Ll, num_srcptr lr, int steps)
+{
+  size_t nl, h = steps >= 0 ? (size_t) steps + 1 : 1;
+  num_ptr th, lw, ll;
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  nl = lm->n_rows * (size_t) lm->V;
+  th = num_vec_new (nl);
+  lw = num_vec_new (h);
+  ll = num_vec_new (h);
+  status = th && lw && ll ? RLREF_SUCCESS : RLREF_ENOMEM;
+  for (size_t i = 0; status == RLREF_SUCCESS && i < nl; i++)
+    num_set (AT (th, i), AT (ref_logits, i));
+  if (status == RLREF_SUCCESS)
+    status = FN (lm_pair_descend) (th, lw, ll, lm, ref_logits, beta, objective, yw, Lw, yl, Ll,
+                                   lr, steps);
+  if (status == RLREF_SUCCESS)
+    {
+      num_set (AT (logp_w, 0), lw);
+      num_set (AT (logp_w, 1), AT (lw, h - 1));
+      num_set (AT (logp_l, 0), ll);
+      num_set (AT (logp_l, 1), AT (ll, h - 1));
+      num_sub (margin, AT (lw, h - 1), lw);
+      num_sub (AT (ll, h - 1), AT (ll, h - 1), ll);
+      num_sub (margin, margin, AT (ll, h - 1));
+    }
+  num_vec_free (th, nl);
+  num_vec_free (lw, h);
+  num_vec_free (ll, h);
+  return status;
+}
+
 /* A draw closer than this to a boundary it is compared with (a cumulative
  * probability, a preference probability) is refused, EDOM (the seed and
  * model are outside the domain where the run is one run): binary64 and
@@ -660,6 +698,57 @@ FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
   status = train_round_once (&o, theta, history, NULL, (size_t) steps + 1,
                              ref_logits, reward, beta, lr, "the sampled descent");
   gsl_rng_free (o.start);
+  return status;
+}
+
+/* x = (ref_logits, beta, lr); y = (logp_w before, after, logp_l before,
+ * after, margin). */
+static int
+displace_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const train_program *o = ctx;
+  return rlref_lm_displace_mp (y, y + 2, y + 4, o->lm, x, x + o->nl, o->objective, o->yw,
+                               o->Lw, o->yl, o->Ll, x + o->nl + 1, o->steps);
+}
+
+int
+FN (lm_displace) (num_ptr logp_w, num_ptr logp_l, num_ptr margin, const rlref_lm *lm,
+                  num_srcptr ref_logits, num_srcptr beta, int objective, const int *yw, int Lw,
+                  const int *yl, int Ll, num_srcptr lr, int steps)
+{
+  train_program o = { 0 };
+  double *xd, yd[5];
+  size_t nx;
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  if (!beta || !lr)
+    RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
+  o.lm = lm;
+  o.nl = lm->n_rows * (size_t) lm->V;
+  o.objective = objective;
+  o.steps = steps;
+  o.yw = yw;
+  o.yl = yl;
+  o.Lw = Lw;
+  o.Ll = Ll;
+  nx = o.nl + 2;
+  xd = malloc (nx * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  memcpy (xd, ref_logits, o.nl * sizeof *xd);
+  xd[o.nl] = beta[0];
+  xd[o.nl + 1] = lr[0];
+  status = rlref_round_once (yd, 5, xd, nx, displace_mp, &o, "the pair descent's margin");
+  free (xd);
+  if (status == RLREF_SUCCESS)
+    {
+      logp_w[0] = yd[0];
+      logp_w[1] = yd[1];
+      logp_l[0] = yd[2];
+      logp_l[1] = yd[3];
+      margin[0] = yd[4];
+    }
   return status;
 }
 #endif

@@ -61,6 +61,14 @@ int RLREF_FN (lm_pair_descend) (RLREF_T theta, RLREF_T logp_w, RLREF_T logp_l,
                                 int objective, const int *yw, int Lw, const int *yl, int Ll,
                                 RLREF_CT lr, int steps) RLREF_WUR;
 
+/* DPO-DISPLACE (000 section 4.3): lm_pair_descend from theta_0 =
+ * ref_logits for steps steps; logp_w[0], logp_w[1] = log pi(y_w) before and
+ * after, logp_l likewise, and margin = (log pi_T(y_w) - log pi_0(y_w)) -
+ * (log pi_T(y_l) - log pi_0(y_l)), formed from the unrounded run. */
+int RLREF_FN (lm_displace) (RLREF_T logp_w, RLREF_T logp_l, RLREF_T margin, const rlref_lm *lm,
+                            RLREF_CT ref_logits, RLREF_CT beta, int objective, const int *yw,
+                            int Lw, const int *yl, int Ll, RLREF_CT lr, int steps) RLREF_WUR;
+
 /* LM-TRAIN, sampled: steps of a seeded stochastic gradient method, theta
  * in place; history[k] is the exact objective before step k (history may
  * be NULL: no objective is formed).  E[r] and the RLHF objective: n
