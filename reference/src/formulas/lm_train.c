@@ -608,6 +608,7 @@ train_round_once (train_program *o, double *theta, double *rec1,
   double *xd;
   int status;
   o->nl = o->lm->n_rows * (size_t) o->lm->V;
+  o->nr = o->lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) o->lm->V + 2 : 0;
   ny = o->nl + (rec1 ? nrec : 0) + (rec2 ? nrec : 0);
   xd = malloc ((2 * o->nl + o->nr + 2 + ny) * sizeof *xd);
   if (!xd)
@@ -638,10 +639,7 @@ FN (lm_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm, num_srcptr 
     RLREF_ERROR ("steps >= 0 and a finite positive learning rate", RLREF_EDOM);
   if (!beta)
     RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
-  o.lm = lm;
-  o.nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
-  o.objective = objective;
-  o.steps = steps;
+  o = (train_program) { .lm = lm, .objective = objective, .steps = steps };
   return train_round_once (&o, theta, history, NULL, (size_t) steps + 1,
                            ref_logits, reward, beta, lr, "the descent");
 }
@@ -658,14 +656,8 @@ FN (lm_pair_descend) (num_ptr theta, num_ptr logp_w, num_ptr logp_l, const rlref
   if (steps < 0 || !lr || !isfinite (lr[0]) || lr[0] <= 0 || !beta || !isfinite (beta[0])
       || beta[0] <= 0)
     RLREF_ERROR ("steps >= 0, a finite positive learning rate and beta", RLREF_EDOM);
-  o.lm = lm;
-  o.objective = objective;
-  o.steps = steps;
-  o.yw = yw;
-  o.yl = yl;
-  o.Lw = Lw;
-  o.Ll = Ll;
-  o.kind = TRAIN_PAIR;
+  o = (train_program) { .lm = lm, .kind = TRAIN_PAIR, .objective = objective, .steps = steps,
+                        .yw = yw, .yl = yl, .Lw = Lw, .Ll = Ll };
   return train_round_once (&o, theta, logp_w, logp_l, (size_t) steps + 1,
                            ref_logits, NULL, beta, lr, "the pair descent");
 }
@@ -684,17 +676,11 @@ FN (lm_sampled_descend) (num_ptr theta, num_ptr history, const rlref_lm *lm,
                  RLREF_EDOM);
   if (!beta)
     RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
-  o.lm = lm;
-  o.nr = lm->reward == RLREF_REWARD_ADDITIVE && reward ? (size_t) lm->V + 2 : 0;
-  o.objective = objective;
-  o.steps = steps;
-  o.history = history != NULL;
-  o.n = n;
-  o.rng = rng;
-  o.start = gsl_rng_clone (rng);
+  o = (train_program) { .lm = lm, .kind = TRAIN_SAMPLED, .objective = objective,
+                        .steps = steps, .history = history != NULL, .n = n, .rng = rng,
+                        .start = gsl_rng_clone (rng) };
   if (!o.start)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-  o.kind = TRAIN_SAMPLED;
   status = train_round_once (&o, theta, history, NULL, (size_t) steps + 1,
                              ref_logits, reward, beta, lr, "the sampled descent");
   gsl_rng_free (o.start);
@@ -724,14 +710,8 @@ FN (lm_displace) (num_ptr logp_w, num_ptr logp_l, num_ptr margin, const rlref_lm
     return status;
   if (!beta || !lr)
     RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
-  o.lm = lm;
-  o.nl = lm->n_rows * (size_t) lm->V;
-  o.objective = objective;
-  o.steps = steps;
-  o.yw = yw;
-  o.yl = yl;
-  o.Lw = Lw;
-  o.Ll = Ll;
+  o = (train_program) { .lm = lm, .nl = lm->n_rows * (size_t) lm->V, .objective = objective,
+                        .steps = steps, .yw = yw, .yl = yl, .Lw = Lw, .Ll = Ll };
   nx = o.nl + 2;
   xd = malloc (nx * sizeof *xd);
   if (!xd)
