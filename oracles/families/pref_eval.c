@@ -33,24 +33,9 @@ RL_ENTRY (rm_loss)
  * two-item BT maximum-likelihood score difference. */
 RL_ENTRY (bt_ex_mle)
 {
-  num_ptr w = num_vec_new (4), s = num_vec_new (2);
-  int status = RLREF_ENOMEM;
   (void) v;
   (void) a;
-  if (w && s)
-    {
-      num_set (AT (w, 1), x[0]);        /* wins[0][1] = wins_w */
-      num_set (AT (w, 2), x[1]);        /* wins[1][0] = wins_l */
-      status = LIB (bt_mle) (s, NULL, w, 2);
-      if (status == RLREF_SUCCESS)
-        {
-          num_sub (y[0], s, AT (s, 1));
-          status = LIB (sigmoid) (y[1], y[0]);
-        }
-    }
-  num_vec_free (w, 4);
-  num_vec_free (s, 2);
-  return status;
+  return LIB (bt_mle_pair) (y[0], y[1], x[0], x[1]);
 }
 
 /* PREF-MARGIN: x = rw, rl, m; y = loss, grad_rw, grad_rl. */

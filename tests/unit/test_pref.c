@@ -748,6 +748,48 @@ START_TEST (test_pl_gradient_far_last)
 }
 END_TEST
 
+/* A ranking whose last item lies far below two tiny, nearly tied ones:
+ * s = (a, 0, -10000) with a = 2^-428, ranked (2, 1, 0).  Item 2 takes
+ * e^-10000 of stage 0, so item 1's gradient is p_0(1) - q_1 =
+ * 1/(1 + e^a) - e^a/(1 + e^a) = -tanh(a/2) = -2^-429 (1 - 2^-860/3),
+ * which rounds to -2^-429; items 0 and 2 get 1 + tanh(a/2) and -1, which
+ * round to 1 and -1.  Two values near 1/2 subtracted in binary64 gave 0. */
+START_TEST (test_pl_gradient_tiny_tie)
+{
+  static const long r[3] = { 2, 1, 0 };
+  double s[3] = { 0x1p-428, 0, -10000 }, lp, g[3];
+  mpfr_t want;
+  mpfr_init2 (want, PREC);
+  mpfr_const_log2 (want, MPFR_RNDN);           /* log P = -10000 - 2 log(1 + e^a) - ... */
+  mpfr_mul_si (want, want, -2, MPFR_RNDN);
+  mpfr_sub_ui (want, want, 10000, MPFR_RNDN);
+  TU_OK (rlref_pl_logprob_d (&lp, g, s, r, 3));
+  TU_ASSERT_SAME (g[0], 1.0);
+  TU_ASSERT_SAME (g[1], -0x1p-429);
+  TU_ASSERT_SAME (g[2], -1.0);
+  TU_ASSERT_SAME (lp, mpfr_get_d (want, MPFR_RNDN));
+  mpfr_clear (want);
+}
+END_TEST
+
+/* The two-item fit far from even (seed 000 section 2.1 with the counts
+ * 1 and 2^863): sigma(delta) = 1/(1 + 2^863) rounds to 2^-863, and delta =
+ * -863 log 2 rounded once.  sigma of the rounded delta moved p by |delta|
+ * 2^-54 of itself, some ulps. */
+START_TEST (test_bt_mle_pair_far)
+{
+  double ww = 1, wl = 0x1p863, delta, p;
+  mpfr_t want;
+  mpfr_init2 (want, PREC);
+  mpfr_const_log2 (want, MPFR_RNDN);
+  mpfr_mul_si (want, want, -863, MPFR_RNDN);
+  TU_OK (rlref_bt_mle_pair_d (&delta, &p, &ww, &wl));
+  TU_ASSERT_SAME (p, 0x1p-863);
+  TU_ASSERT_SAME (delta, mpfr_get_d (want, MPFR_RNDN));
+  mpfr_clear (want);
+}
+END_TEST
+
 /* A near-certain ranking: K = 2 with s = (40, 0) has log P = log sigma(40)
  * = -log1p(e^-40) = -4.2483542552915890e-18 in double (mpmath); well
  * conditioned (the sensitivity is 40 |log P|), so the value, not 0, is
@@ -941,9 +983,9 @@ START_TEST (test_pl_mle_two_items)
   TU_ASSERT_MP_STR (s + 1, log2, 70);
   TU_ASSERT_MP_STR (l, ll, 70);
   TU_OK (rlref_pl_mle_d (sd, &lld, rk, cd, 2, 2));
-  TU_ASSERT_REL (sd[0], strtod (log2, NULL), TU_TOL2);
-  TU_ASSERT_REL (sd[1], -strtod (log2, NULL), TU_TOL2);
-  TU_ASSERT_REL (lld, strtod (ll, NULL), TU_TOL2);
+  TU_ASSERT_SAME (sd[0], strtod (log2, NULL));
+  TU_ASSERT_SAME (sd[1], -strtod (log2, NULL));
+  TU_ASSERT_SAME (lld, strtod (ll, NULL));
   tu_mp_vec_free (c, 2);
   tu_mp_vec_free (s, 2);
   mpfr_clear (l);
@@ -995,8 +1037,8 @@ START_TEST (test_pl_mle_three_items)
     TU_ASSERT_MP_AGREE (s4 + i, s + i, 70);
   TU_OK (rlref_pl_mle_d (sd, &lld, rk, cd, 4, 3));
   for (int i = 0; i < 3; i++)
-    TU_ASSERT_REL (sd[i], strtod (want[i], NULL), TU_TOL2);
-  TU_ASSERT_REL (lld, strtod (ll, NULL), TU_TOL2);
+    TU_ASSERT_SAME (sd[i], strtod (want[i], NULL));
+  TU_ASSERT_SAME (lld, strtod (ll, NULL));
   tu_mp_vec_free (c, 4);
   tu_mp_vec_free (s, 3);
   tu_mp_vec_free (s4, 3);
@@ -1109,8 +1151,8 @@ START_TEST (test_bt_mle_four_items)
   TU_ASSERT_MP_AGREE (l2, l, 70);
   TU_OK (rlref_bt_mle_d (sd, &lld, W, 4));
   for (int i = 0; i < 4; i++)
-    TU_ASSERT_REL (sd[i], strtod (want[i], NULL), TU_TOL3);
-  TU_ASSERT_REL (lld, strtod (ll, NULL), TU_TOL2);
+    TU_ASSERT_SAME (sd[i], strtod (want[i], NULL));
+  TU_ASSERT_SAME (lld, strtod (ll, NULL));
   tu_mp_vec_free (mw, 16);
   tu_mp_vec_free (s, 4);
   tu_mp_vec_free (s2, 4);
@@ -1605,6 +1647,8 @@ pref_suite (void)
 
   tc = tu_tcase ("mle");
   tcase_add_test (tc, test_pl_mle_two_items);
+  tcase_add_test (tc, test_pl_gradient_tiny_tie);
+  tcase_add_test (tc, test_bt_mle_pair_far);
   tcase_add_test (tc, test_pl_mle_three_items);
   tcase_add_test (tc, test_pl_mle_bad_inputs);
   tcase_add_test (tc, test_bt_mle_eight_of_ten);

@@ -306,15 +306,15 @@ START_TEST (test_pairs_mle_eight_of_ten)
   TU_ASSERT_MP_AGREE (sm + 1, ln2, 70);
   TU_ASSERT_MP_AGREE (l, want, 70);
   TU_OK (rlref_pairs_mle_d (s, &ll, rk, c, 2, 2));
-  TU_ASSERT_REL (s[0], LN2_D, TU_TOL2);
-  TU_ASSERT_REL (s[1], -LN2_D, TU_TOL2);
-  TU_ASSERT_REL (ll, mpfr_get_d (want, MPFR_RNDN), TU_TOL2);
+  TU_ASSERT_SAME (s[0], LN2_D);
+  TU_ASSERT_SAME (s[1], -LN2_D);
+  TU_ASSERT_SAME (ll, mpfr_get_d (want, MPFR_RNDN));
   TU_OK (rlref_pairs_compare_d (sp, sb, &a, &b, &d, rk, c, 2, 2));
-  TU_ASSERT_REL (sp[0], LN2_D, TU_TOL2);
-  TU_ASSERT_REL (sb[0], LN2_D, TU_TOL2);
-  TU_ASSERT_REL (a, mpfr_get_d (want, MPFR_RNDN), TU_TOL2);
-  TU_ASSERT_REL (b, mpfr_get_d (want, MPFR_RNDN), TU_TOL2);
-  TU_ASSERT_REL (d, mpfr_get_d (want, MPFR_RNDN), TU_TOL2);
+  TU_ASSERT_SAME (sp[0], LN2_D);
+  TU_ASSERT_SAME (sb[0], LN2_D);
+  TU_ASSERT_SAME (a, mpfr_get_d (want, MPFR_RNDN));
+  TU_ASSERT_SAME (b, mpfr_get_d (want, MPFR_RNDN));
+  TU_ASSERT_SAME (d, mpfr_get_d (want, MPFR_RNDN));
   tu_mp_vec_free (cm, 2);
   tu_mp_vec_free (sm, 2);
   mpfr_clears (l, ln2, want, t, (mpfr_ptr) 0);
@@ -345,11 +345,11 @@ START_TEST (test_pairs_proportional_counts)
       mpfr_sub (want, want, l6, MPFR_RNDN);
       TU_ASSERT_MP_AGREE (spm + i, want, 70);
       TU_ASSERT_MP_AGREE (sbm + i, want, 70);
-      TU_ASSERT_REL (sp[i], mpfr_get_d (want, MPFR_RNDN), TU_TOL2);
-      TU_ASSERT_REL (sb[i], mpfr_get_d (want, MPFR_RNDN), TU_TOL2);
+      TU_ASSERT_SAME (sp[i], mpfr_get_d (want, MPFR_RNDN));
+      TU_ASSERT_SAME (sb[i], mpfr_get_d (want, MPFR_RNDN));
     }
   TU_ASSERT_MP_AGREE (dm, am, 70);
-  TU_ASSERT_REL (d, a, TU_TOL2);
+  TU_ASSERT_SAME (d, a);
   tu_mp_vec_free (cm, 6);
   tu_mp_vec_free (spm, 3);
   tu_mp_vec_free (sbm, 3);

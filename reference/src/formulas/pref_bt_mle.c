@@ -59,6 +59,7 @@ done:
   return status;
 }
 
+#ifdef RLREF_MP
 /* The edges i -> j, "i beat j", of the positive weights w_ij, i != j. */
 static void
 bt_edges (unsigned char *adj, num_srcptr wins, size_t M, const void *obs, size_t n)
@@ -89,3 +90,83 @@ FN (bt_mle) (num_ptr scores, num_ptr loglik, num_srcptr wins, size_t n)
     }
   return FN (mle_fit) (scores, loglik, &bt, wins, n * n, NULL, n);
 }
+
+/* PREF-BT-EX (seed 000 section 2.1): the fit of two items, w_w wins of
+ * item 0 over item 1 and w_l of 1 over 0; delta = s_0 - s_1 (= log(w_w /
+ * w_l)) and p = sigma(delta) (= w_w / (w_w + w_l)), the probability the
+ * fitted model gives item 0 winning. */
+int
+FN (bt_mle_pair) (num_ptr delta, num_ptr p, num_srcptr wins_w, num_srcptr wins_l)
+{
+  num_ptr w = num_vec_new (4), s = num_vec_new (2);
+  int status = RLREF_ENOMEM;
+  if (!delta || !p || !wins_w || !wins_l)
+    status = RLREF_EINVAL;
+  else if (w && s)
+    {
+      num_set (AT (w, 1), wins_w);      /* wins[0][1] */
+      num_set (AT (w, 2), wins_l);      /* wins[1][0] */
+      status = FN (bt_mle) (s, NULL, w, 2);
+      if (status == RLREF_SUCCESS)
+        {
+          num_sub (delta, s, AT (s, 1));
+          status = FN (sigmoid) (p, delta);
+        }
+    }
+  num_vec_free (w, 4);
+  num_vec_free (s, 2);
+  if (status == RLREF_EINVAL || status == RLREF_ENOMEM)
+    RLREF_ERROR (status == RLREF_EINVAL ? "an argument is missing" : "out of memory", status);
+  return status;
+}
+
+#else
+/* binary64: the MPFR fits above, each output rounded once
+ * (fit_round_once.h); p = sigma(delta) from the exact delta, not the
+ * rounded one (whose half ulp is |delta| 2^-53 of p). */
+#include "round_once.h"
+#include "fit_round_once.h"
+
+static int
+bt_fit_mp (mpfr_ptr scores, mpfr_ptr loglik, const long *rankings, mpfr_srcptr wins,
+           size_t M, size_t n)
+{
+  (void) rankings;
+  (void) M;
+  return rlref_bt_mle_mp (scores, loglik, wins, n);
+}
+
+int
+FN (bt_mle) (num_ptr scores, num_ptr loglik, num_srcptr wins, size_t n)
+{
+  if (!wins || !scores || n < 2)
+    RLREF_ERROR ("need at least two items", RLREF_EINVAL);
+  return rlref_fit_round_once (scores, loglik, bt_fit_mp, NULL, wins, n * n, n);
+}
+
+/* x = (wins_w, wins_l); y = (delta, p). */
+static int
+pair_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  (void) ctx;
+  return rlref_bt_mle_pair_mp (y, y + 1, x, x + 1);
+}
+
+int
+FN (bt_mle_pair) (num_ptr delta, num_ptr p, num_srcptr wins_w, num_srcptr wins_l)
+{
+  double x[2], y[2];
+  int status;
+  if (!delta || !p || !wins_w || !wins_l)
+    RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
+  x[0] = *wins_w;
+  x[1] = *wins_l;
+  status = rlref_round_once (y, 2, x, 2, pair_mp, NULL, "the two-item fit");
+  if (status == RLREF_SUCCESS)
+    {
+      *delta = y[0];
+      *p = y[1];
+    }
+  return status;
+}
+#endif

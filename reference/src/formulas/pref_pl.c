@@ -281,6 +281,7 @@ done:
   return status;
 }
 
+#ifdef RLREF_MP
 /* PREF-PL:  log P(pi) = sum_k [s_{pi_k} - lse(s_{pi_k}, ..., s_{pi_K})]. */
 int
 FN (pl_logprob) (num_ptr logp, num_ptr grad, num_srcptr scores,
@@ -316,6 +317,59 @@ done:
   return status;
 }
 
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h).  The gradient sum_{k <= pos(i)} p_k(i) - 1 of an item
+ * cancels terms near 1/n_k down to the differences of the scores, which
+ * may be far below the ulps of the terms (2^-429 beside 1/2 for scores
+ * 2^-428, 0, -10000 ranked 2, 1, 0). */
+#include <string.h>
+#include "round_once.h"
+
+typedef struct
+{
+  const long *ranking;
+  size_t K;
+  int want_grad;
+} logprob_program;
+
+/* x = scores; y = (logp, grad if asked for). */
+static int
+logprob_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const logprob_program *o = ctx;
+  return rlref_pl_logprob_mp (y, o->want_grad ? y + 1 : NULL, x, o->ranking, o->K);
+}
+
+int
+FN (pl_logprob) (num_ptr logp, num_ptr grad, num_srcptr scores,
+                 const long *ranking, size_t K)
+{
+  logprob_program o = { ranking, K, grad != NULL };
+  size_t ny = 1 + (grad ? K : 0);
+  double *yd;
+  int status = FN (check_ranking) (ranking, K);
+  if (status)
+    return status;
+  if (!scores || !logp)
+    RLREF_ERROR ("NULL scores", RLREF_EINVAL);
+  yd = malloc (ny * sizeof *yd);
+  if (!yd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  status = rlref_round_once (yd, ny, scores, K, logprob_mp, &o,
+                             "the ranking's log-probability and its gradient");
+  if (status == RLREF_SUCCESS)
+    {
+      *logp = yd[0];
+      if (grad)
+        memcpy (grad, yd + 1, K * sizeof *yd);
+    }
+  free (yd);
+  return status;
+}
+
+#endif
+#ifdef RLREF_MP
 /* The edges a -> b, "a ranked above b", of the rankings of positive
  * count. */
 static void
@@ -355,3 +409,18 @@ FN (pl_mle) (num_ptr scores, num_ptr loglik, const long *rankings, num_srcptr co
     }
   return FN (mle_fit) (scores, loglik, &pl, counts, M, rankings, K);
 }
+
+#else
+/* binary64: the MPFR fit above, each output rounded once
+ * (fit_round_once.h). */
+#include "fit_round_once.h"
+
+int
+FN (pl_mle) (num_ptr scores, num_ptr loglik, const long *rankings, num_srcptr counts,
+             size_t M, size_t K)
+{
+  if (!rankings || !counts || !scores || M == 0 || K < 2)
+    RLREF_ERROR ("need at least one ranking of at least two items", RLREF_EINVAL);
+  return rlref_fit_round_once (scores, loglik, rlref_pl_mle_mp, rankings, counts, M, K);
+}
+#endif

@@ -262,6 +262,7 @@ done:
   return status;
 }
 
+#ifdef RLREF_MP
 /* PREF-PAIRS maximum likelihood: the pairwise log-likelihood
  *   sum_m c_m sum_{k<l} log sigma(s_{pi_m,k} - s_{pi_m,l})
  *     = sum_{i != j} W_ij log sigma(s_i - s_j),  W = pairs_wins (c),
@@ -370,3 +371,67 @@ done:
   num_vec_free (lp, M);
   return status;
 }
+
+#else
+/* binary64: the MPFR fits above, each output rounded once
+ * (fit_round_once.h); the log-likelihoods compared are those of the
+ * exact fits, not of rounded scores. */
+#include <string.h>
+#include "round_once.h"
+#include "fit_round_once.h"
+
+int
+FN (pairs_mle) (num_ptr scores, num_ptr loglik, const long *rankings, num_srcptr counts,
+                size_t M, size_t K)
+{
+  if (!scores || !rankings || !counts || M == 0 || K < 2)
+    RLREF_ERROR ("pairs_mle: need at least one ranking of at least two items",
+                 RLREF_EINVAL);
+  return rlref_fit_round_once (scores, loglik, rlref_pairs_mle_mp, rankings, counts, M, K);
+}
+
+typedef struct
+{
+  const long *rankings;
+  size_t M, K;
+} compare_program;
+
+/* x = counts; y = (scores_pl, scores_pairs, loglik_pl, loglik_pl_at_pairs,
+ * loglik_pairs). */
+static int
+compare_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const compare_program *o = ctx;
+  size_t K = o->K;
+  return rlref_pairs_compare_mp (y, y + K, y + 2 * K, y + 2 * K + 1, y + 2 * K + 2,
+                                 o->rankings, x, o->M, K);
+}
+
+int
+FN (pairs_compare) (num_ptr scores_pl, num_ptr scores_pairs, num_ptr loglik_pl,
+                    num_ptr loglik_pl_at_pairs, num_ptr loglik_pairs, const long *rankings,
+                    num_srcptr counts, size_t M, size_t K)
+{
+  compare_program o = { rankings, M, K };
+  double *yd;
+  int status;
+  if (!scores_pl || !scores_pairs || !loglik_pl || !loglik_pl_at_pairs || !loglik_pairs
+      || !rankings || !counts || K < 2 || M == 0)
+    RLREF_ERROR ("pairs_compare: NULL output, or no ranking of two items", RLREF_EINVAL);
+  yd = malloc ((2 * K + 3) * sizeof *yd);
+  if (!yd)
+    RLREF_ERROR ("pairs_compare: out of memory", RLREF_ENOMEM);
+  status = rlref_round_once (yd, 2 * K + 3, counts, M, compare_mp, &o,
+                             "the two fits and their log-likelihoods");
+  if (status == RLREF_SUCCESS)
+    {
+      memcpy (scores_pl, yd, K * sizeof *yd);
+      memcpy (scores_pairs, yd + K, K * sizeof *yd);
+      *loglik_pl = yd[2 * K];
+      *loglik_pl_at_pairs = yd[2 * K + 1];
+      *loglik_pairs = yd[2 * K + 2];
+    }
+  free (yd);
+  return status;
+}
+#endif

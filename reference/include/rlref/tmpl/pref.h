@@ -67,3 +67,9 @@ RLREF_WUR int RLREF_FN (pl_mle) (RLREF_T scores, RLREF_T loglik, const long *ran
  * NULL) at the maximum.  Scale-invariant in the weights as pl_mle is in
  * its counts.  EDOM when the comparison graph is not strongly connected. */
 RLREF_WUR int RLREF_FN (bt_mle) (RLREF_T scores, RLREF_T loglik, RLREF_CT wins, size_t n);
+
+/* PREF-BT-EX (seed 000 section 2.1): the bt_mle fit of two items, wins_w
+ * wins of item 0 over item 1 and wins_l of 1 over 0: delta = s_0 - s_1
+ * and p = sigma(delta), the fitted probability that item 0 wins. */
+RLREF_WUR int RLREF_FN (bt_mle_pair) (RLREF_T delta, RLREF_T p, RLREF_CT wins_w,
+                                      RLREF_CT wins_l);
