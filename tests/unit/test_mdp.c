@@ -604,6 +604,49 @@ START_TEST (test_soft_extreme_beta)
 }
 END_TEST
 
+/* Soft values that cancel beyond binary64: a per-length reward of 2^746
+ * at beta = 0.01 (every log pi* is a difference of soft values near
+ * 2^753; log pi*(0 | row 1) was -0.377 for -2.5e-66), and a truncation
+ * reward of 2^196 at beta = 2^-477 (every cut leaf is 2^673 plus an O(1)
+ * part; v_root was -log 2 where it is finite).  Each binary64 method is
+ * the other method's MPFR value at 2048 bits rounded, bit for bit. */
+START_TEST (test_soft_rounded_once)
+{
+  static const double rw[2][5] = { { 1, -0.5, 0, 0x1p746, -0x1.000000000004p+0 },
+                                   { 1, -0.5, 0, -0.25, 0x1p196 } };
+  static const double betas[2] = { 0x1.47ae147ae147bp-7, 0x1p-477 };
+  rlref_lm lm = token_model ();
+  mpfr_ptr lm_ = tu_mp_vec_from_d (TL, 21, 2048), vm = tu_mp_vec_new (1, 2048);
+  mpfr_ptr lpm = tu_mp_vec_new (21, 2048);
+  rlref_mp_set_prec (2048);
+  for (int c = 0; c < 2; c++)
+    for (int seq = 0; seq < 2; seq++)
+      {
+        mpfr_ptr rm = tu_mp_vec_from_d (rw[c], 5, 2048), bm = tu_mp_vec_from_d (betas + c, 1, 2048);
+        double v, lp[21], beta = betas[c];
+        if (seq)
+          {
+            TU_OK (rlref_mdp_soft_sequence_d (&v, lp, &lm, TL, rw[c], &beta));
+            TU_OK (rlref_mdp_soft_bellman_mp (vm, lpm, &lm, lm_, rm, bm));
+          }
+        else
+          {
+            TU_OK (rlref_mdp_soft_bellman_d (&v, lp, &lm, TL, rw[c], &beta));
+            TU_OK (rlref_mdp_soft_sequence_mp (vm, lpm, &lm, lm_, rm, bm));
+          }
+        TU_ASSERT_SAME (v, mpfr_get_d (vm, MPFR_RNDN));
+        for (int k = 0; k < 21; k++)
+          TU_ASSERT_SAME (lp[k], mpfr_get_d (lpm + k, MPFR_RNDN));
+        tu_mp_vec_free (rm, 5);
+        tu_mp_vec_free (bm, 1);
+      }
+  rlref_mp_set_prec (PREC);
+  tu_mp_vec_free (lm_, 21);
+  tu_mp_vec_free (vm, 1);
+  tu_mp_vec_free (lpm, 21);
+}
+END_TEST
+
 /* The sequence-level pi* with a large EOS reward: every sequence but the
  * cut ones ends in EOS, so token[eos] = 0x1.7d784p+26 (beta 1/2) moves
  * every log Z by the same 2e8 and pi* only through the cut sequences;
@@ -658,6 +701,7 @@ mdp_suite (void)
   tcase_add_test (tc, test_token_pg);
   tcase_add_test (tc, test_soft);
   tcase_add_test (tc, test_soft_extreme_beta);
+  tcase_add_test (tc, test_soft_rounded_once);
   tcase_add_test (tc, test_soft_sequence_eos_reward);
   suite_add_tcase (s, tc);
   return s;

@@ -40,6 +40,7 @@ token_check (const rlref_lm *lm, num_srcptr logits, num_srcptr reward)
   return RLREF_SUCCESS;
 }
 
+#ifdef RLREF_MP
 /* The step reward of token a after a prefix of length t. */
 static void
 step_reward (num_ptr x, const rlref_lm *lm, num_srcptr reward, int t, int a)
@@ -84,8 +85,6 @@ row_lsm (struct tree *w, int t)
   return FN (log_softmax) (AT (w->lsm, (size_t) t * V), AT (w->logits, w->rows[t] * V),
                            (size_t) V);
 }
-
-#ifdef RLREF_MP
 
 /* V(prefix) = sum_a pi(a|s) [r(s, a) + V(s a)] (0 after the end), stored
  * in val[row]; returned in v. */
@@ -269,58 +268,6 @@ done:
   return status;
 }
 
-#else
-/* binary64: the MPFR program above, each output rounded once
- * (round_once.h).  The components of E g sum terms pi(y) c_t (e_a -
- * pi(.|s)) that cancel down to the gradient of E[r], far below them when a
- * reward or a logit is large. */
-#include <string.h>
-#include "round_once.h"
-
-typedef struct
-{
-  const rlref_lm *lm;
-  size_t n;
-  rlref_pg_estimator est;
-} reinforce_program;
-
-/* x = (logits, reward); y = (grad, var). */
-static int
-reinforce_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
-{
-  const reinforce_program *o = ctx;
-  return rlref_mdp_token_reinforce_mp (y, y + o->n, o->lm, x, x + o->n, o->est);
-}
-
-int
-FN (mdp_token_reinforce) (num_ptr grad, num_ptr var, const rlref_lm *lm, num_srcptr logits,
-                          num_srcptr reward, rlref_pg_estimator est)
-{
-  reinforce_program o = { lm, 0, est };
-  size_t nr, nx;
-  double *xd;
-  int status;
-  if ((status = token_check (lm, logits, reward)) != RLREF_SUCCESS)
-    return status;
-  o.n = lm->n_rows * (size_t) lm->V;
-  nr = (size_t) lm->V + 2;
-  nx = o.n + nr;
-  xd = malloc ((nx + o.n + 1) * sizeof *xd);
-  if (!xd)
-    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-  memcpy (xd, logits, o.n * sizeof *xd);
-  memcpy (xd + o.n, reward, nr * sizeof *xd);
-  status = rlref_round_once (xd + nx, o.n + 1, xd, nx, reinforce_mp, &o,
-                             "the REINFORCE expectation and variance");
-  if (status == RLREF_SUCCESS)
-    {
-      memcpy (grad, xd + nx, o.n * sizeof *grad);
-      var[0] = xd[nx + o.n];
-    }
-  free (xd);
-  return status;
-}
-#endif
 
 /* beta expm1(z) for z = q/beta <= 0: q expm1(z)/z while z >= -1 (q then
  * carries the digits that z, subnormal for a huge beta, may have lost; q
@@ -640,3 +587,126 @@ done:
   num_vec_free (th, n);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h).  The components of E g sum terms pi(y) c_t (e_a -
+ * pi(.|s)) that cancel down to the gradient of E[r], far below them when a
+ * reward or a logit is large. */
+#include <string.h>
+#include "round_once.h"
+
+typedef struct
+{
+  const rlref_lm *lm;
+  size_t n;
+  rlref_pg_estimator est;
+} reinforce_program;
+
+/* x = (logits, reward); y = (grad, var). */
+static int
+reinforce_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const reinforce_program *o = ctx;
+  return rlref_mdp_token_reinforce_mp (y, y + o->n, o->lm, x, x + o->n, o->est);
+}
+
+int
+FN (mdp_token_reinforce) (num_ptr grad, num_ptr var, const rlref_lm *lm, num_srcptr logits,
+                          num_srcptr reward, rlref_pg_estimator est)
+{
+  reinforce_program o = { lm, 0, est };
+  size_t nr, nx;
+  double *xd;
+  int status;
+  if ((status = token_check (lm, logits, reward)) != RLREF_SUCCESS)
+    return status;
+  o.n = lm->n_rows * (size_t) lm->V;
+  nr = (size_t) lm->V + 2;
+  nx = o.n + nr;
+  xd = malloc ((nx + o.n + 1) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  memcpy (xd, logits, o.n * sizeof *xd);
+  memcpy (xd + o.n, reward, nr * sizeof *xd);
+  status = rlref_round_once (xd + nx, o.n + 1, xd, nx, reinforce_mp, &o,
+                             "the REINFORCE expectation and variance");
+  if (status == RLREF_SUCCESS)
+    {
+      memcpy (grad, xd + nx, o.n * sizeof *grad);
+      var[0] = xd[nx + o.n];
+    }
+  free (xd);
+  return status;
+}
+
+/* The soft values cancel too: beta log Z beside rewards far above beta
+ * leaves an O(1) part below the rounding of r/beta, and log pi* of a
+ * sequence whose soft value cancels keeps none of its digits. */
+typedef int soft_mp_fn (mpfr_ptr v_root, mpfr_ptr logp_star, const rlref_lm *lm,
+                        mpfr_srcptr ref_logits, mpfr_srcptr reward, mpfr_srcptr beta);
+
+typedef struct
+{
+  const rlref_lm *lm;
+  size_t n;
+  soft_mp_fn *soft;
+} soft_program;
+
+/* x = (ref_logits, reward, beta); y = (v_root, logp_star). */
+static int
+soft_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const soft_program *o = ctx;
+  return o->soft (y, y + 1, o->lm, x, x + o->n, x + o->n + (size_t) o->lm->V + 2);
+}
+
+/* v_root and logp_star of either MDP-SOFT program, rounded once. */
+static int
+soft_round_once (num_ptr v_root, num_ptr logp_star, const rlref_lm *lm, num_srcptr ref_logits,
+                 num_srcptr reward, num_srcptr beta, soft_mp_fn *soft)
+{
+  soft_program o = { lm, 0, soft };
+  size_t nr, nx;
+  double *xd;
+  int status;
+  if ((status = token_check (lm, ref_logits, reward)) != RLREF_SUCCESS)
+    return status;
+  if (!v_root || !logp_star || !beta)
+    RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
+  o.n = lm->n_rows * (size_t) lm->V;
+  nr = (size_t) lm->V + 2;
+  nx = o.n + nr + 1;
+  xd = malloc ((nx + 1 + o.n) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  memcpy (xd, ref_logits, o.n * sizeof *xd);
+  memcpy (xd + o.n, reward, nr * sizeof *xd);
+  xd[nx - 1] = beta[0];
+  status = rlref_round_once (xd + nx, 1 + o.n, xd, nx, soft_mp, &o,
+                             "the soft value and the policy pi*");
+  if (status == RLREF_SUCCESS)
+    {
+      v_root[0] = xd[nx];
+      memcpy (logp_star, xd + nx + 1, o.n * sizeof *logp_star);
+    }
+  free (xd);
+  return status;
+}
+
+int
+FN (mdp_soft_bellman) (num_ptr v_root, num_ptr logp_star, const rlref_lm *lm,
+                       num_srcptr ref_logits, num_srcptr reward, num_srcptr beta)
+{
+  return soft_round_once (v_root, logp_star, lm, ref_logits, reward, beta,
+                          rlref_mdp_soft_bellman_mp);
+}
+
+int
+FN (mdp_soft_sequence) (num_ptr v_root, num_ptr logp_star, const rlref_lm *lm,
+                        num_srcptr ref_logits, num_srcptr reward, num_srcptr beta)
+{
+  return soft_round_once (v_root, logp_star, lm, ref_logits, reward, beta,
+                          rlref_mdp_soft_sequence_mp);
+}
+#endif
