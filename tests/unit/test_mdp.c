@@ -339,6 +339,30 @@ START_TEST (test_bad_mdp)
 }
 END_TEST
 
+/* Two actions 2^-40 apart: state 0 stays with reward 1 - 2^-40 (action
+ * 0) or 1 (action 2), state 1 stays with -2^-36 (action 0) or 0 (action
+ * 2), gamma = 1/2: V* = (2, 0), the policy (2, 2), and Q* = (2 - 2^-40, 0,
+ * 2, -2^-36, -1/2, 0), all exact.  Binary64's tie tolerance 2^-26 kept
+ * action 0 (V(0) = 1.99999999999988). */
+START_TEST (test_policy_iteration_near_tie)
+{
+  static const double P[12] = { 1, 0, 0, 1, 1, 0,  0, 1, 0.5, 0.5, 0, 1 };
+  static const double R[6] = { 0x1.ffffffffffep-1, 0, 1, -0x1p-36, -1, 0 };
+  static const double Qw[6] = { 0x1.fffffffffffp+0, 0, 2, -0x1p-36, -0.5, 0 };
+  rlref_mdp m = { 2, 3, NULL };
+  double g = 0.5, V[2], Q[6];
+  size_t pol[2];
+  long steps;
+  TU_OK (rlref_mdp_policy_iteration_d (V, Q, pol, &steps, &m, P, R, &g));
+  TU_ASSERT_SAME (V[0], 2.0);
+  TU_ASSERT_SAME (V[1], 0.0);
+  ck_assert_int_eq ((int) pol[0], 2);
+  ck_assert_int_eq ((int) pol[1], 2);
+  for (int k = 0; k < 6; k++)
+    TU_ASSERT_SAME (Q[k], Qw[k]);
+}
+END_TEST
+
 /* A 3-state, 2-action MDP: policy iteration, value iteration's fixed
  * point and its contraction bound, and V* >= V^pi for a policy. */
 static const double P3[18] = { 0.5, 0.5, 0, 0, 0.2, 0.8, 0.3, 0.7, 0, 0.1, 0, 0.9, 0, 0, 1,
@@ -744,6 +768,7 @@ mdp_suite (void)
   tcase_add_test (tc, test_vpi_closed_form);
   tcase_add_test (tc, test_bad_mdp);
   tcase_add_test (tc, test_optimality);
+  tcase_add_test (tc, test_policy_iteration_near_tie);
   tcase_add_test (tc, test_value_iteration_small_error);
   tcase_add_test (tc, test_qlearning);
   tcase_add_test (tc, test_qlearning_tiny_gamma);

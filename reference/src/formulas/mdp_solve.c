@@ -425,6 +425,7 @@ done:
   return status;
 }
 
+#ifdef RLREF_MP
 /* The action of state s greedy in Q: the lowest index whose value is
  * within tol = 2^-(p/2) max_a |Q(s, a)| of the maximum (values that are
  * equal in exact arithmetic are equal to that tolerance in every
@@ -512,6 +513,81 @@ done:
   num_vec_free (t, 2);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h), the policy and the count of improvements carried as
+ * doubles.  The greedy choice needs a tie tolerance far below binary64's
+ * 2^-26 (action gaps of 2^-30 were ties in binary64 and not in MPFR), and
+ * V solved near gamma = 1 keeps few of its bits. */
+#include <string.h>
+#include "round_once.h"
+
+typedef struct
+{
+  const rlref_mdp *m;
+  size_t *pol;
+} pi_program;
+
+/* x = (P, r, gamma); y = (V, Q, policy, steps). */
+static int
+pi_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const pi_program *o = ctx;
+  size_t S = o->m->S, A = o->m->A;
+  long n = 0;
+  int status = rlref_mdp_policy_iteration_mp (y, y + S, o->pol, &n, o->m, x, x + S * A * S,
+                                              x + S * A * S + S * A);
+  for (size_t s = 0; status == RLREF_SUCCESS && s < S; s++)
+    mpfr_set_ui (y + S + S * A + s, (unsigned long) o->pol[s], MPFR_RNDN);
+  if (status == RLREF_SUCCESS)
+    mpfr_set_si (y + 2 * S + S * A, n, MPFR_RNDN);
+  return status;
+}
+
+int
+FN (mdp_policy_iteration) (num_ptr V, num_ptr Q, size_t *policy, long *steps,
+                           const rlref_mdp *m, num_srcptr P, num_srcptr r, num_srcptr gamma)
+{
+  pi_program o = { m, NULL };
+  size_t S, A, nx, ny;
+  double *xd;
+  int status;
+  if ((status = check_mdp (m, P, r, NULL, gamma)) != RLREF_SUCCESS)
+    return status;
+  S = m->S;
+  A = m->A;
+  nx = S * A * S + S * A + 1;
+  ny = 2 * S + S * A + 1;
+  xd = malloc ((nx + ny) * sizeof *xd);
+  o.pol = malloc (S * sizeof *o.pol);
+  if (!xd || !o.pol)
+    {
+      free (xd);
+      free (o.pol);
+      RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+    }
+  memcpy (xd, P, S * A * S * sizeof *xd);
+  memcpy (xd + S * A * S, r, S * A * sizeof *xd);
+  xd[nx - 1] = gamma[0];
+  status = rlref_round_once (xd + nx, ny, xd, nx, pi_mp, &o, "the optimal values and policy");
+  if (status == RLREF_SUCCESS)
+    {
+      const double *y = xd + nx;
+      if (V)
+        memcpy (V, y, S * sizeof *V);
+      if (Q)
+        memcpy (Q, y + S, S * A * sizeof *Q);
+      for (size_t s = 0; policy && s < S; s++)
+        policy[s] = (size_t) y[S + S * A + s];
+      if (steps)
+        *steps = (long) y[2 * S + S * A];
+    }
+  free (xd);
+  free (o.pol);
+  return status;
+}
+#endif
 
 /* One sweep of value iteration (003, Bellman optimality):
  * V'(s) = max_a [r(s, a) + gamma sum_s' P(s'|s, a) V(s')], 0 at terminal
