@@ -571,6 +571,44 @@ START_TEST (test_pg)
 }
 END_TEST
 
+/* A large score (theta(1, 0) = 25.6, so pi(0 | 1) = 1 - 5e-12) at gamma
+ * = 1, H = 3: the gradient's element (1, 0) is -5.2e-11, and the terms of
+ * E g it cancels from are of order 1 (binary64 enumeration was 1e-6 of it
+ * off).  Every estimator, unbiased at gamma = 1, is the policy-gradient
+ * theorem's gradient at 1024 bits rounded. */
+START_TEST (test_pg_large_theta)
+{
+  static const rlref_pg_estimator est[4] = { RLREF_PG_FULL, RLREF_PG_TO_GO, RLREF_PG_BASELINE,
+                                             RLREF_PG_SEED003 };
+  rlref_mdp m = { 2, 2, NULL };
+  double th[4] = { 0, -0.2, 25.6, 0.5 }, g = 1, ge[4], var;
+  mpfr_ptr Pm = tu_mp_vec_from_d (PP, 8, 1024), rm = tu_mp_vec_from_d (PR, 4, 1024);
+  mpfr_ptr rhom = tu_mp_vec_from_d (PRHO, 2, 1024), thm = tu_mp_vec_from_d (th, 4, 1024);
+  mpfr_ptr gm = tu_mp_vec_from_d (&g, 1, 1024), Jm = tu_mp_vec_new (1, 1024);
+  mpfr_ptr gt = tu_mp_vec_new (4, 1024);
+  rlref_mp_set_prec (1024);
+  TU_OK (rlref_mdp_pg_theorem_mp (Jm, gt, &m, Pm, rm, rhom, thm, gm, 3));
+  ck_assert (mpfr_cmp_d (gt + 2, -5e-11) < 0 && mpfr_cmp_d (gt + 2, -6e-11) > 0);
+  for (int e = 0; e < 4; e++)
+    {
+      TU_OK (rlref_mdp_pg_reinforce_d (ge, &var, &m, PP, PR, PRHO, th, &g, 3, est[e]));
+      for (int i = 0; i < 4; i++)
+        TU_ASSERT_SAME (ge[i], mpfr_get_d (gt + i, MPFR_RNDN));
+    }
+  /* the stated limit: 4^9 = 262,144 trajectories are more than 2e5 */
+  TU_ASSERT_STATUS (rlref_mdp_pg_reinforce_d (ge, &var, &m, PP, PR, PRHO, th, &g, 9,
+                                              RLREF_PG_FULL), RLREF_EINVAL);
+  rlref_mp_set_prec (PREC);
+  tu_mp_vec_free (Pm, 8);
+  tu_mp_vec_free (rm, 4);
+  tu_mp_vec_free (rhom, 2);
+  tu_mp_vec_free (thm, 4);
+  tu_mp_vec_free (gm, 1);
+  tu_mp_vec_free (Jm, 1);
+  tu_mp_vec_free (gt, 4);
+}
+END_TEST
+
 /* The token MDP of a tabular tiny LM. */
 static const double TL[21] = { 1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0, 0.6, 0.5, 0, 2, 0, 0, 0, 1,
                                -1, 0, -0.3, 0.3, 0 };
@@ -773,6 +811,7 @@ mdp_suite (void)
   tcase_add_test (tc, test_qlearning);
   tcase_add_test (tc, test_qlearning_tiny_gamma);
   tcase_add_test (tc, test_pg);
+  tcase_add_test (tc, test_pg_large_theta);
   tcase_add_test (tc, test_token_pg);
   tcase_add_test (tc, test_soft);
   tcase_add_test (tc, test_soft_extreme_beta);

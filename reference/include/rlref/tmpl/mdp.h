@@ -105,7 +105,7 @@ RLREF_WUR int RLREF_FN (mdp_pg_theorem) (RLREF_T J, RLREF_T grad, const rlref_md
 /* MDP-PG, REINFORCE: the exact expectation grad[S A] = E g and the
  * variance var = E |g - E g|^2 of the single-trajectory estimator
  * g = sum_t c_t grad log pi(a_t|s_t) (rlref_pg_estimator), every
- * trajectory enumerated (at most 2e6). */
+ * trajectory enumerated (at most 2e5). */
 RLREF_WUR int RLREF_FN (mdp_pg_reinforce) (RLREF_T grad, RLREF_T var, const rlref_mdp *m,
                                            RLREF_CT P, RLREF_CT r, RLREF_CT rho, RLREF_CT theta,
                                            RLREF_CT gamma, long H, rlref_pg_estimator est);
