@@ -849,12 +849,15 @@ pass (const rlref_lm *lm, num_srcptr logits, num_srcptr reward, rows *R, sums *S
   return status;
 }
 
-/* 1 when a KL or log Z is below 2^-8 of the terms it is formed from. */
+/* 1 when a KL or log Z is below 2^-CANCEL_BITS of the terms it is formed
+ * from (the bits the plain form may lose, at most 2^CANCEL_BITS ulps). */
+#define CANCEL_BITS 3
+
 static int
 cancels (num_srcptr m, num_srcptr inv_beta, num_ptr t)
 {
   long e_z = num_get_exp (AT (m, RLREF_LM_LOG_Z));
-  if (!num_is_zero (AT (m, RLREF_LM_LOG_Z)) && e_z < -8)
+  if (!num_is_zero (AT (m, RLREF_LM_LOG_Z)) && e_z < -CANCEL_BITS)
     return 1;
   for (int k = RLREF_LM_KL_STAR_REF; k <= RLREF_LM_KL_REF_STAR; k++)
     {
@@ -864,8 +867,8 @@ cancels (num_srcptr m, num_srcptr inv_beta, num_ptr t)
       num_mul (t, AT (m, mean), inv_beta);
       num_abs (t, t);
       if (num_is_zero (AT (m, k))
-          || num_get_exp (AT (m, k)) < num_get_exp (t) - 8
-          || num_get_exp (AT (m, k)) < e_z - 8)
+          || num_get_exp (AT (m, k)) < num_get_exp (t) - CANCEL_BITS
+          || num_get_exp (AT (m, k)) < e_z - CANCEL_BITS)
         return 1;
     }
   return 0;
@@ -1001,6 +1004,7 @@ FN (lm_moments) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr re
   return status;
 }
 
+#ifdef RLREF_MP
 /* LM-DP.  For s a state and k tokens left, over the continuations c from
  * s (EOS-ended, or cut after k tokens when they count), with p(c) their
  * probability and r(c) their reward:
@@ -1328,6 +1332,74 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
   rows_free (&R);
   return status;
 }
+
+#else
+/* binary64: the MPFR recursion above, each moment rounded once
+ * (round_once.h).  At a small beta, KL(pi* || pi_ref) = E*[r]/beta - log Z
+ * subtracts two values near r/beta (6.6161394007303898 for
+ * 6.6161394007306242 with both near 2000), and Var[r] = R2/P - (R1/P)^2
+ * cancels in the one-pass form. */
+#include <string.h>
+#include "round_once.h"
+
+typedef struct
+{
+  const rlref_lm *lm;
+  size_t nl, nr;
+  unsigned nan;                 /* the moments the model does not define */
+} dp_program;
+
+/* x = (logits, reward, beta); y = the moments, those not defined as 0. */
+static int
+dp_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  dp_program *o = ctx;
+  int status = rlref_lm_moments_dp_mp (y, o->lm, x, o->nr ? x + o->nl : NULL,
+                                       x + o->nl + o->nr);
+  o->nan = 0;
+  for (int k = 0; status == RLREF_SUCCESS && k < RLREF_LM_NMOMENTS; k++)
+    if (mpfr_nan_p (y + k))
+      {
+        o->nan |= 1u << k;
+        mpfr_set_zero (y + k, 1);
+      }
+  return status;
+}
+
+int
+FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr reward,
+                    num_srcptr beta)
+{
+  dp_program o = { lm, 0, 0, 0 };
+  double *xd;
+  size_t nx;
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  if (lm->kind != RLREF_LM_BIGRAM || lm->reward == RLREF_REWARD_TABLE)
+    RLREF_ERROR ("the DP form needs a bigram model with an additive reward (or none)",
+                 RLREF_EINVAL);
+  status = inputs_finite (lm, logits, reward, beta);
+  if (status)
+    return status;
+  o.nl = lm->n_rows * (size_t) lm->V;
+  o.nr = lm->reward == RLREF_REWARD_ADDITIVE ? (size_t) lm->V + 2 : 0;
+  nx = o.nl + o.nr + 1;
+  xd = malloc ((nx + RLREF_LM_NMOMENTS) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  memcpy (xd, logits, o.nl * sizeof *xd);
+  if (o.nr)
+    memcpy (xd + o.nl, reward, o.nr * sizeof *xd);
+  xd[nx - 1] = beta[0];
+  status = rlref_round_once (xd + nx, RLREF_LM_NMOMENTS, xd, nx, dp_mp, &o,
+                             "the moments of the recursion");
+  for (int k = 0; status == RLREF_SUCCESS && k < RLREF_LM_NMOMENTS; k++)
+    m[k] = o.nan & (1u << k) ? NAN : xd[nx + k];
+  free (xd);
+  return status;
+}
+#endif
 
 /* LM-CHAIN (13.1): log pi(y) = sum_t log softmax(logits(s_t))[y_t], s_t the
  * prefix (tabular) or the previous token, V at the start (bigram). */
