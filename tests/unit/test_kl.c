@@ -863,6 +863,47 @@ static const double a3[21] = { 1, 0.5, -1, 0.2, 0.1, 0.3, -0.4, 0, 0.6, 0.5, 0, 
 static const double a3_ref[21] = { 0, 0, 0, 0.5, -0.5, 0, 0, 0, 0, 1, 1, -1, 0.1, -0.1, 0.3,
                                    0.2, 0.2, 0.2, -1, 0, 1 };
 
+/* A policy 2^-50 from its reference in one logit: the KL is about 1e-31,
+ * second order, and the sums over the sequences of pi l are first order
+ * (binary64 enumeration: -5.0e-18 for 9.4e-34 in a case like it).  KL,
+ * E[k2], E[k3] of the sequence's log-ratio are lm_objective's (a
+ * separate enumeration) at 1024 bits rounded, the token sums' E[k3] that
+ * same KL. */
+START_TEST (test_exact_lm_near_reference)
+{
+  rlref_lm lm = { .V = 3, .eos = 2, .T = 3, .kind = RLREF_LM_TABULAR,
+                  .truncation = RLREF_LM_KEEP, .n_rows = 7, .reward = RLREF_REWARD_NONE };
+  static const struct { int obj, out; } pairs[3] = {
+    { RLREF_LM_OBJ_KL, RLREF_KL_KL }, { RLREF_LM_OBJ_K2, RLREF_KL_E_K2 },
+    { RLREF_LM_OBJ_K3, RLREF_KL_E_K3 } };
+  double th[21], seq[RLREF_KL_NEXACT], tok[RLREF_KL_NEXACT];
+  mpfr_ptr thm, trm, v = tu_mp_vec_new (1, 1024), beta = tu_mp_vec_new (1, 1024);
+  memcpy (th, a3, sizeof th);
+  th[4] += 0x1p-50;
+  thm = tu_mp_vec_from_d (th, 21, 1024);
+  trm = tu_mp_vec_from_d (a3, 21, 1024);
+  rlref_mp_set_prec (1024);
+  mpfr_set_ui (beta, 1, MPFR_RNDN);
+  TU_OK (rlref_kl_exact_lm_d (seq, &lm, th, a3, 0));
+  TU_OK (rlref_kl_exact_lm_d (tok, &lm, th, a3, 1));
+  for (int j = 0; j < 3; j++)
+    {
+      TU_OK (rlref_lm_objective_mp (v, NULL, &lm, thm, trm, NULL, beta, pairs[j].obj));
+      TU_ASSERT_SAME (seq[pairs[j].out], mpfr_get_d (v, MPFR_RNDN));
+      if (j == 0)
+        {
+          ck_assert (mpfr_cmp_d (v, 1e-33) > 0 && mpfr_cmp_d (v, 1e-29) < 0);
+          TU_ASSERT_SAME (tok[RLREF_KL_E_K3], mpfr_get_d (v, MPFR_RNDN));
+        }
+    }
+  rlref_mp_set_prec (PREC);
+  tu_mp_vec_free (thm, 21);
+  tu_mp_vec_free (trm, 21);
+  tu_mp_vec_free (v, 1);
+  tu_mp_vec_free (beta, 1);
+}
+END_TEST
+
 /* The tiny LM: KL, E[k2] and E[k3] of the sequence's log-ratio equal the
  * values of lm_objective (RLREF_LM_OBJ_KL, K2, K3), a separate
  * implementation, to 60 digits; the token sums of k3 are unbiased too
@@ -1645,6 +1686,7 @@ kl_suite (void)
   tc = tu_tcase ("exact");
   tcase_add_test (tc, test_exact_discrete);
   tcase_add_test (tc, test_exact_lm);
+  tcase_add_test (tc, test_exact_lm_near_reference);
   tcase_add_test (tc, test_gauss_schulman);
   tcase_add_test (tc, test_gauss_general);
   tcase_add_test (tc, test_gauss_small_ratio);

@@ -121,6 +121,32 @@ START_TEST (test_dp_equals_enumeration)
 }
 END_TEST
 
+/* A large beta (32) on uniform logits: KL(pi* || pi_ref) = 4.4e-4 is
+ * E*[r]/beta - log Z with both near 0.03, 2^-6 of the terms; the binary64
+ * enumeration took it from the plain form (8e-13 of itself off, 3,600
+ * ulps); the cancellation-free pass is within 16 ulps of the DP's MPFR
+ * value. */
+START_TEST (test_enumeration_kl_large_beta)
+{
+  static const double zero[(V + 1) * V] = { 0 };
+  rlref_lm lm = model (RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
+  double beta = 32, m[RLREF_LM_NMOMENTS];
+  mpfr_ptr lg = tu_mp_vec_from_d (zero, (V + 1) * V, 512), rw = tu_mp_vec_from_d (R3, V + 2, 512);
+  mpfr_ptr bm = tu_mp_vec_from_d (&beta, 1, 512), mm = tu_mp_vec_new (RLREF_LM_NMOMENTS, 512);
+  rlref_mp_set_prec (512);
+  TU_OK (rlref_lm_moments_dp_mp (mm, &lm, lg, rw, bm));
+  TU_OK (rlref_lm_moments_d (m, &lm, zero, R3, &beta, RLREF_LM_ALL, NULL, NULL));
+  ck_assert (mpfr_cmp_d (mm + RLREF_LM_KL_STAR_REF, 4e-4) > 0);
+  TU_ASSERT_REL (m[RLREF_LM_KL_STAR_REF], mpfr_get_d (mm + RLREF_LM_KL_STAR_REF, MPFR_RNDN),
+                 16 * DBL_EPSILON);
+  rlref_mp_set_prec (256);
+  tu_mp_vec_free (lg, (V + 1) * V);
+  tu_mp_vec_free (rw, V + 2);
+  tu_mp_vec_free (bm, 1);
+  tu_mp_vec_free (mm, RLREF_LM_NMOMENTS);
+}
+END_TEST
+
 /* Sums over every sequence, one by one (the visits), for the moments of a
  * model whose last steps the enumeration sums per state: mass, sum p log p,
  * sum p r, sum p r^2, sum p e^{r/beta} (= Z), sum p e^{r/beta} r. */
@@ -594,6 +620,7 @@ lm_suite (void)
   tcase_add_test (tc, test_uniform_closed_form);
   tcase_add_test (tc, test_chain_rule);
   tcase_add_test (tc, test_dp_equals_enumeration);
+  tcase_add_test (tc, test_enumeration_kl_large_beta);
   tcase_add_test (tc, test_dp_huge_beta);
   tcase_add_test (tc, test_entropy_one_outcome);
   tcase_add_test (tc, test_last_steps_summed);
