@@ -347,6 +347,37 @@ START_TEST (test_kl_term)
 }
 END_TEST
 
+/* A reference outcome of probability 1e-323 (subnormal) beside two of
+ * 1/2, at beta = 1e-8: W_0j = pi_ref_0 pi_ref_j P_0j underflows in
+ * binary64, which took the preferences for deterministic (EDOM, "no
+ * finite minimiser"); the binary64 answer is the MPFR solve at 2048 bits
+ * rounded, every output. */
+START_TEST (test_subnormal_reference)
+{
+  static const double q[3] = { 0x0.0000000000002p-1022, 0.5, 0.5 };
+  static const double P[9] = { 0.5, 1, 0.5, 0, 0.5, 0.5, 0.5, 0.5, 0.5 };
+  double beta = 0x1.5798ee2308c3ap-27, lp[3], h[3], out[3];
+  mpfr_ptr qm = tu_mp_vec_from_d (q, 3, 2048), Pm = tu_mp_vec_from_d (P, 9, 2048);
+  mpfr_ptr bm = tu_mp_vec_from_d (&beta, 1, 2048), y = tu_mp_vec_new (9, 2048);
+  rlref_mp_set_prec (2048);
+  TU_OK (rlref_dpopop_equiv_mp (y, y + 3, y + 6, y + 7, y + 8, qm, Pm, 3, bm,
+                                RLREF_DPOPOP_DPO));
+  TU_OK (rlref_dpopop_equiv_d (lp, h, out, out + 1, out + 2, q, P, 3, &beta,
+                               RLREF_DPOPOP_DPO));
+  for (int i = 0; i < 3; i++)
+    {
+      TU_ASSERT_SAME (lp[i], mpfr_get_d (y + i, MPFR_RNDN));
+      TU_ASSERT_SAME (h[i], mpfr_get_d (y + 3 + i, MPFR_RNDN));
+      TU_ASSERT_SAME (out[i], mpfr_get_d (y + 6 + i, MPFR_RNDN));
+    }
+  rlref_mp_set_prec (PREC);
+  tu_mp_vec_free (qm, 3);
+  tu_mp_vec_free (Pm, 9);
+  tu_mp_vec_free (bm, 1);
+  tu_mp_vec_free (y, 9);
+}
+END_TEST
+
 static Suite *
 dpopop_suite (void)
 {
@@ -363,6 +394,7 @@ dpopop_suite (void)
   tcase_add_test (tc, test_extreme_beta);
   tcase_add_test (tc, test_far_magnitudes);
   tcase_add_test (tc, test_kl_term);
+  tcase_add_test (tc, test_subnormal_reference);
   suite_add_tcase (s, tc);
   return s;
 }

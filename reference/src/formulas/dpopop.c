@@ -322,6 +322,7 @@ done:
   return status;
 }
 
+#ifdef RLREF_MP
 /* The policy of scores g (13.17): h = g - log sum_y pi_ref(y) e^{g(y)},
  * log pi = log pi_ref + h.  With c = max g and d = g - c, h = d - L,
  * L = log sum_y q_y e^{d_y} = log1p((sum q - 1) + sum q expm1(d)) (or the
@@ -392,6 +393,7 @@ done:
   num_vec_free (terms, n + 1);
   return status;
 }
+#endif
 
 /* DPO-EQUIV, Bradley-Terry preferences: each pair's term
  * P_ij softplus(-beta z) + P_ji softplus(beta z), P_ij = sigma(r_i - r_j),
@@ -450,6 +452,7 @@ done:
   return status;
 }
 
+#ifdef RLREF_MP
 /* The DPO population loss as a function of the scores x = beta h: the
  * Bradley-Terry negative log-likelihood f = sum W_ij softplus(x_j - x_i),
  * gradient g_k = -sum_j W_kj sigma(x_j - x_k) + sum_j W_jk sigma(x_k -
@@ -618,3 +621,63 @@ done:
   free (adj);
   return status;
 }
+
+#else
+/* binary64: the MPFR solve above, each output rounded once
+ * (round_once.h).  Newton's method on the scores beta h stops some ulps
+ * out, and from beta far from 1 the division by beta or the Hessian's
+ * underflow loses h (signs wrong from beta = 1e16, h = 0 at 1e-300); the
+ * IPO right side 1/(2 tau) overflows below tau = 2.8e-309. */
+#include <stdlib.h>
+#include <string.h>
+#include "round_once.h"
+
+typedef struct
+{
+  size_t n;
+  int loss_kind;
+} equiv_program;
+
+/* x = (p_ref, P, s); y = (logpi, h, loss, grad_norm, kl). */
+static int
+equiv_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const equiv_program *o = ctx;
+  size_t n = o->n;
+  return rlref_dpopop_equiv_mp (y, y + n, y + 2 * n, y + 2 * n + 1, y + 2 * n + 2, x, x + n,
+                                n, x + n + n * n, o->loss_kind);
+}
+
+int
+FN (dpopop_equiv) (num_ptr logpi, num_ptr h, num_ptr loss, num_ptr grad_norm, num_ptr kl,
+                   num_srcptr p_ref, num_srcptr P, size_t n, num_srcptr s, int loss_kind)
+{
+  equiv_program o = { n, loss_kind };
+  size_t nx = n + n * n + 1, ny = 2 * n + 3;
+  double *xd;
+  int status;
+  if (!logpi || !h || !loss || !grad_norm || !kl || !p_ref || !P || !s)
+    RLREF_ERROR ("NULL argument", RLREF_EINVAL);
+  if (n < 2 || n > RLREF_DPOPOP_MAX_N)
+    RLREF_ERROR ("a population loss takes 2 to 64 outcomes", RLREF_EINVAL);
+  xd = malloc ((nx + ny) * sizeof *xd);
+  if (!xd)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  memcpy (xd, p_ref, n * sizeof *xd);
+  memcpy (xd + n, P, n * n * sizeof *xd);
+  xd[nx - 1] = s[0];
+  status = rlref_round_once (xd + nx, ny, xd, nx, equiv_mp, &o,
+                             "the minimiser of the population loss");
+  if (status == RLREF_SUCCESS)
+    {
+      const double *y = xd + nx;
+      memcpy (logpi, y, n * sizeof *logpi);
+      memcpy (h, y + n, n * sizeof *h);
+      *loss = y[2 * n];
+      *grad_norm = y[2 * n + 1];
+      *kl = y[2 * n + 2];
+    }
+  free (xd);
+  return status;
+}
+#endif
