@@ -1004,6 +1004,20 @@ FN (lm_moments) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr re
   return status;
 }
 
+/* The DP form's model and inputs: a bigram model, an additive reward or
+ * none, finite inputs. */
+static int
+dp_check (const rlref_lm *lm, num_srcptr logits, num_srcptr reward, num_srcptr beta)
+{
+  int status = rlref_lm_check (lm);
+  if (status)
+    return status;
+  if (lm->kind != RLREF_LM_BIGRAM || lm->reward == RLREF_REWARD_TABLE)
+    RLREF_ERROR ("the DP form needs a bigram model with an additive reward (or none)",
+                 RLREF_EINVAL);
+  return inputs_finite (lm, logits, reward, beta);
+}
+
 #ifdef RLREF_MP
 /* LM-DP.  For s a state and k tokens left, over the continuations c from
  * s (EOS-ended, or cut after k tokens when they count), with p(c) their
@@ -1125,17 +1139,11 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
                     num_srcptr beta)
 {
   rows R;
-  int V, status = rlref_lm_check (lm);
+  int V, status = dp_check (lm, logits, reward, beta);
   size_t ns;
   num_ptr cur, prev, tmp, ev, t1, t2, t3;
   long ecur[RLREF_LM_MAX_V + 1], eprev[RLREF_LM_MAX_V + 1];
   sums S;
-  if (status)
-    return status;
-  if (lm->kind != RLREF_LM_BIGRAM || lm->reward == RLREF_REWARD_TABLE)
-    RLREF_ERROR ("the DP form needs a bigram model with an additive reward (or none)",
-                 RLREF_EINVAL);
-  status = inputs_finite (lm, logits, reward, beta);
   if (status)
     return status;
   V = lm->V;
@@ -1373,13 +1381,7 @@ FN (lm_moments_dp) (num_ptr m, const rlref_lm *lm, num_srcptr logits, num_srcptr
   dp_program o = { lm, 0, 0, 0 };
   double *xd;
   size_t nx;
-  int status = rlref_lm_check (lm);
-  if (status)
-    return status;
-  if (lm->kind != RLREF_LM_BIGRAM || lm->reward == RLREF_REWARD_TABLE)
-    RLREF_ERROR ("the DP form needs a bigram model with an additive reward (or none)",
-                 RLREF_EINVAL);
-  status = inputs_finite (lm, logits, reward, beta);
+  int status = dp_check (lm, logits, reward, beta);
   if (status)
     return status;
   o.nl = lm->n_rows * (size_t) lm->V;
