@@ -242,10 +242,10 @@ check-binaries:
 	$(MAKE) --no-print-directory -j$(NPROC) $(TEST_BIN) $(TGENERIC) $(RLREF) $(DERIV_BIN)
 
 # Runners fail when they ran nothing, and end with "N passed, M failed".
+# The suites run NPROC at a time (tests/unit/run_suites.sh), their reports
+# printed in order after.
 check-unit: $(TEST_BIN)
-	@p=0; f=0; for t in $(TEST_BIN); do echo "== $$t"; \
-	  if $$t; then p=$$((p + 1)); else f=$$((f + 1)); fi; done; \
-	echo "unit suites: $$p passed, $$f failed"; [ $$f -eq 0 ] && [ $$p -gt 0 ]
+	@sh tests/unit/run_suites.sh $(NPROC) $(BUILD)/unit-logs $(TEST_BIN)
 
 # The unit tests' reference values come from tests/unit/gen_refvalues.py.
 check-refvalues:
