@@ -98,25 +98,22 @@ FN (bt_mle) (num_ptr scores, num_ptr loglik, num_srcptr wins, size_t n)
 int
 FN (bt_mle_pair) (num_ptr delta, num_ptr p, num_srcptr wins_w, num_srcptr wins_l)
 {
-  num_ptr w = num_vec_new (4), s = num_vec_new (2);
-  int status = RLREF_ENOMEM;
+  num_ptr w, s;
+  int status = RLREF_SUCCESS;
   if (!delta || !p || !wins_w || !wins_l)
-    status = RLREF_EINVAL;
-  else if (w && s)
-    {
-      num_set (AT (w, 1), wins_w);      /* wins[0][1] */
-      num_set (AT (w, 2), wins_l);      /* wins[1][0] */
-      status = FN (bt_mle) (s, NULL, w, 2);
-      if (status == RLREF_SUCCESS)
-        {
-          num_sub (delta, s, AT (s, 1));
-          status = FN (sigmoid) (p, delta);
-        }
-    }
+    RLREF_ERROR ("an argument is missing", RLREF_EINVAL);
+  w = num_vec_new (4);
+  s = num_vec_new (2);
+  if (!w || !s)
+    FAIL ("out of memory", RLREF_ENOMEM);
+  num_set (AT (w, 1), wins_w);          /* wins[0][1] */
+  num_set (AT (w, 2), wins_l);          /* wins[1][0] */
+  TRY (FN (bt_mle) (s, NULL, w, 2));
+  num_sub (delta, s, AT (s, 1));
+  status = FN (sigmoid) (p, delta);
+done:
   num_vec_free (w, 4);
   num_vec_free (s, 2);
-  if (status == RLREF_EINVAL || status == RLREF_ENOMEM)
-    RLREF_ERROR (status == RLREF_EINVAL ? "an argument is missing" : "out of memory", status);
   return status;
 }
 
