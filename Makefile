@@ -67,7 +67,7 @@ TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/%,$(TEST_SRC))
 
 GOLDEN_TMP := $(BUILD)/golden-regen
 
-.PHONY: FORCE fuzz docs check-docs check-sens check-refvalues check-generic check-faults check-plots check-python check-binaries all deps build lib golden derivations plots check check-unit check-golden \
+.PHONY: FORCE check-stages fuzz docs check-docs check-sens check-refvalues check-generic check-faults check-plots check-python check-binaries all deps build lib golden derivations plots check check-unit check-golden \
         check-repro check-xcheck check-cli check-sanitize check-cli-asan check-install check-derivations bench coverage install clean
 
 # Compilation runs on every core; the test stages run one after another.
@@ -110,8 +110,8 @@ $(GEN_HDR): FORCE
 	   echo '   include/rlref/tmpl/ by the Makefile; do not edit). */'; \
 	   echo '#ifndef RLREF_FAMILIES_H'; echo '#define RLREF_FAMILIES_H'; \
 	   for f in $(LIB_FAMILIES); do echo "#include \"rlref/$$f.h\""; done; \
-	   echo '#endif'; } > $@.tmp
-	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	   echo '#endif'; } > $@.$$$$.tmp; \
+	 cmp -s $@.$$$$.tmp $@ || mv $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
 
 $(BUILD)/gen/families.c: FORCE
 	@mkdir -p $(@D)
@@ -121,8 +121,8 @@ $(BUILD)/gen/families.c: FORCE
 	   for f in $(FAMILIES); do echo "extern const rl_family rl_family_$$f;"; done; \
 	   echo 'const rl_family *const rl_families[] = {'; \
 	   for f in $(FAMILIES); do echo "  &rl_family_$$f,"; done; \
-	   echo '  NULL,'; echo '};'; } > $@.tmp
-	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	   echo '  NULL,'; echo '};'; } > $@.$$$$.tmp; \
+	 cmp -s $@.$$$$.tmp $@ || mv $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
 
 $(LIB_OBJ) $(ORC_OBJ) $(CLI_OBJ): | $(GEN_HDR)
 
@@ -216,13 +216,15 @@ docs: $(RLREF)
 	$(PYTHON) tests/check_cmd/real_check.py $(RLREF) --write
 
 # --- derivations -----------------------------------------------------------
-# the report: every derivation's output, in the order of DERIV_BIN
-DERIV_REPORT = set -e; { \
+# the report: every derivation's output, in the order of DERIV_BIN, each
+# got by the command $(1) of the program $$b
+deriv_report = set -e; { \
 	  echo "\# Derivation report"; echo; \
 	  echo "Each program evaluates every step of a derivation at 256 bits and prints"; \
 	  echo "the residual of each step; it fails when a residual exceeds its bound."; \
 	  for b in $(DERIV_BIN); do echo; echo "\#\# $$(basename $$b | sed 's/^deriv-//')"; echo; \
-	    echo '```'; $$b; echo '```'; done; }
+	    echo '```'; $(1); echo '```'; done; }
+DERIV_REPORT = $(call deriv_report,$$b)
 
 derivations: $(DERIV_BIN)
 	@$(DERIV_REPORT) > derivations/REPORT.md.tmp && mv derivations/REPORT.md.tmp derivations/REPORT.md
@@ -233,9 +235,16 @@ plots: $(RLREF)
 	$(MAKE) -C plots RLREF=$(abspath $(RLREF))
 
 # --- tests -----------------------------------------------------------------
-check: check-binaries check-unit check-refvalues check-generic check-faults check-derivations check-golden check-docs check-plots check-repro check-xcheck check-cli check-python \
-       check-install check-sanitize
+# Every binary first; then the stages, NPROC at a time (the longest first),
+# each stage's output printed whole when it ends.
+CHECK_STAGES := check-sanitize check-xcheck check-generic check-repro check-cli check-golden \
+                check-unit check-plots check-python check-derivations check-faults \
+                check-install check-refvalues check-docs
+check: check-binaries
+	@$(MAKE) --no-print-directory -j$(NPROC) --output-sync=target check-stages
 	@echo "make check: all test stages passed"
+
+check-stages: $(CHECK_STAGES)
 
 # Every binary the stages run, compiled first on every core.
 check-binaries:
@@ -274,12 +283,14 @@ fuzz: $(TGENERIC)
 check-faults:
 	sh tests/faults/test_faults.sh .
 
+# Each program runs once; the report is assembled from their outputs.
+DERIV_OUT := $(BUILD)/deriv-out
 check-derivations: $(DERIV_BIN)
-	@p=0; f=0; for b in $(DERIV_BIN); do \
-	  if $$b > /dev/null; then p=$$((p + 1)); echo "derivation $$(basename $$b): ok"; \
+	@rm -rf $(DERIV_OUT) && mkdir -p $(DERIV_OUT); p=0; f=0; for b in $(DERIV_BIN); do \
+	  if $$b > $(DERIV_OUT)/$$(basename $$b); then p=$$((p + 1)); echo "derivation $$(basename $$b): ok"; \
 	  else f=$$((f + 1)); echo "FAIL derivation $$(basename $$b)"; fi; done; \
 	echo "derivations: $$p passed, $$f failed"; [ $$f -eq 0 ] && [ $$p -gt 0 ]
-	@($(DERIV_REPORT)) > $(BUILD)/REPORT.md
+	@($(call deriv_report,cat $(DERIV_OUT)/$$(basename $$b))) > $(BUILD)/REPORT.md
 	@diff -u derivations/REPORT.md $(BUILD)/REPORT.md \
 	  || { echo "FAIL derivations/REPORT.md is out of date: make derivations"; exit 1; }
 	@echo "derivations: derivations/REPORT.md is current"
