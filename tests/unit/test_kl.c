@@ -15,6 +15,7 @@
 #include "testutil.h"
 
 #define PREC 256
+#define HIGH 512
 #define REF_PREC 2048
 
 /* The convention named name of catalogue id formula. */
@@ -1197,14 +1198,15 @@ START_TEST (test_gauss_mc_narrow)
   TU_ASSERT_REL (od[RLREF_KL_MC_BIAS_K3_REL], mpfr_get_d (om + RLREF_KL_MC_BIAS_K3_REL,
                                                            MPFR_RNDN), 16 * DBL_EPSILON);
   /* mu_r = 1.6 2^183: D = 2^366 dwarfs c1 z = 1.6 2^183 z, the spread of
-   * k1 (binary64 gave std 0 for 1.97e55) */
+   * k1 (binary64 gave std 0 for 1.97e55), and k2's spread KL |u| (std 0
+   * for 3.8e165, its squares beyond the binary64 range) */
   mr = 0x1.999999999999ap+183;
   s = 1;
   mpfr_set_d (b, s, MPFR_RNDN);
   mpfr_set_d (c, mr, MPFR_RNDN);
   TU_OK (rlref_kl_gauss_mc_d (od, &mu, &s, &mr, &t, 10000, 1));
   TU_OK (rlref_kl_gauss_mc_mp (om, a, b, c, d, 10000, 1));
-  for (int j = 0; j < 3; j += 2)
+  for (int j = 0; j < 3; j++)
     TU_ASSERT_REL (od[RLREF_KL_MC_STD_K1 + j], mpfr_get_d (om + RLREF_KL_MC_STD_K1 + j,
                                                             MPFR_RNDN), 16 * DBL_EPSILON);
   mpfr_clears (a, b, c, d, (mpfr_ptr) 0);
@@ -1309,6 +1311,53 @@ START_TEST (test_grad_underflow)
             TU_ASSERT_REL (gd[j], want, 64 * DBL_EPSILON);
           else
             TU_ASSERT_ABS (gd[j], want, 1e-320);
+        }
+      mpfr_clears (v, kl, klr, (mpfr_ptr) 0);
+      tu_mp_vec_free (x, K);
+      tu_mp_vec_free (r, K);
+      tu_mp_vec_free (g, K);
+      tu_mp_vec_free (gk, K);
+      tu_mp_vec_free (gr, K);
+    }
+}
+END_TEST
+
+/* In binary64 every output is the MPFR program rounded once: against MPFR
+ * at 512 bits, abs where the sign of l_2 (-2.9e-19, 2^-62 of the partition
+ * sum) is decided by a cancellation across swapped argmaxes (binary64's
+ * exponentials gave grad_2 of the other sign), and verl's clamped k3 and k2
+ * beside a logit gap of 746. */
+START_TEST (test_grad_rounded_once)
+{
+  static const struct { double th[4], tr[4]; size_t K; const char *f, *name; } cs[] = {
+    { { 4, -4, 0 }, { -0x1.0000000000001p+2, 4, 0 }, 3, "KL-VARIANTS", "abs" },
+    { { 4, -4, 0 }, { 1e4, 4, 0 }, 3, "KL-K3", "verl-low-var-kl" },
+    { { 0.3, -1.2, 0.7, 746 }, { 0, 0.5, -0.4, 0.2 }, 4, "KL-K2", "plain" },
+  };
+  for (size_t c = 0; c < sizeof cs / sizeof cs[0]; c++)
+    {
+      size_t K = cs[c].K;
+      mpfr_ptr x = tu_mp_vec_from_d (cs[c].th, K, HIGH), r = tu_mp_vec_from_d (cs[c].tr, K, HIGH);
+      mpfr_ptr g = tu_mp_vec_new (K, HIGH), gk = tu_mp_vec_new (K, HIGH);
+      mpfr_ptr gr = tu_mp_vec_new (K, HIGH);
+      double gd[4], gkd[4], grd[4], vd, kld, klrd;
+      mpfr_t v, kl, klr;
+      mpfr_inits2 (HIGH, v, kl, klr, (mpfr_ptr) 0);
+      mpfr_prec_t old = rlref_mp_prec ();
+      rlref_mp_set_prec (HIGH);
+      TU_OK (rlref_kl_grad_softmax_mp (v, g, kl, gk, klr, gr, x, r, K,
+                                       conv (cs[c].f, cs[c].name), RLREF_KL_AS_LOSS));
+      rlref_mp_set_prec (old);
+      TU_OK (rlref_kl_grad_softmax_d (&vd, gd, &kld, gkd, &klrd, grd, cs[c].th, cs[c].tr, K,
+                                      conv (cs[c].f, cs[c].name), RLREF_KL_AS_LOSS));
+      TU_ASSERT_SAME (vd, mpfr_get_d (v, MPFR_RNDN));
+      TU_ASSERT_SAME (kld, mpfr_get_d (kl, MPFR_RNDN));
+      TU_ASSERT_SAME (klrd, mpfr_get_d (klr, MPFR_RNDN));
+      for (size_t j = 0; j < K; j++)
+        {
+          TU_ASSERT_SAME (gd[j], mpfr_get_d (g + j, MPFR_RNDN));
+          TU_ASSERT_SAME (gkd[j], mpfr_get_d (gk + j, MPFR_RNDN));
+          TU_ASSERT_SAME (grd[j], mpfr_get_d (gr + j, MPFR_RNDN));
         }
       mpfr_clears (v, kl, klr, (mpfr_ptr) 0);
       tu_mp_vec_free (x, K);
@@ -1697,6 +1746,7 @@ kl_suite (void)
   tcase_add_test (tc, test_grad_identities);
   tcase_add_test (tc, test_grad_against_lm);
   tcase_add_test (tc, test_grad_underflow);
+  tcase_add_test (tc, test_grad_rounded_once);
   tcase_add_test (tc, test_grad_log_ratio);
   suite_add_tcase (s, tc);
   tc = tu_tcase ("bad input and aliasing");

@@ -245,7 +245,9 @@ done:
  *   bias/true = (mean - KL)/KL,  std/true = std/KL,
  * k1's and k3's mean - KL and k - mean as the mean of k_i - KL and its
  * difference, l_i - KL = c1 z_i + c2 (z_i^2 - 1) (KL = c0 + c2) and k3_i -
- * KL = expm1(-l_i) + (l_i - KL) (|l_i| >= 1/2), without the c0 that cancels
+ * KL = expm1(-l_i) + (l_i - KL) (|l_i| >= 1/2), k2_i less its mean as KL (u_i
+ * - mean u) + (u_i^2 - mean u^2)/2 with u = l - KL (scaled by a power of
+ * two near its size before it is squared), without the c0 that cancels
  * where it is large; two passes over the same draws (the generator re-seeded), compensated
  * sums. */
 int
@@ -254,7 +256,8 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
 {
   num_ptr g = NULL, o = NULL, w = NULL;
   gsl_rng *rng = NULL;
-  kl_acc a[5];
+  kl_acc a[6];
+  long e2 = 0;                  /* k2's deviations scaled by 2^-e2 */
   int status = check_gauss (mu, sigma, mu_ref, sigma_ref);
   if (status)
     return status;
@@ -262,11 +265,11 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
     RLREF_ERROR ("no output", RLREF_EINVAL);
   if (n < 2 || n > RLREF_KL_MC_MAX)
     RLREF_ERROR ("n must be 2 to 1e6", RLREF_EDOM);
-  for (int j = 0; j < 5; j++)
+  for (int j = 0; j < 6; j++)
     FN (kl_acc_init) (&a[j]);
   g = num_vec_new (G_N);
   o = num_vec_new (RLREF_KL_NMC);
-  w = num_vec_new (9);
+  w = num_vec_new (11);
   rng = gsl_rng_alloc (gsl_rng_mt19937);
   if (!g || !o || !w || !rng)
     FAIL ("out of memory", RLREF_ENOMEM);
@@ -306,6 +309,8 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
             {
               FN (kl_acc_add) (&a[3], u);
               FN (kl_acc_add) (&a[4], v);
+              num_sqr (x, u);
+              FN (kl_acc_add) (&a[5], x);
             }
           for (int j = 0; j < 3; j++)
             {
@@ -329,7 +334,16 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
                   else if (j == 2)
                     num_sub (k, v, AT (w, 8));
                   else
-                    num_sub (k, k, AT (o, RLREF_KL_MC_MEAN_K1 + j));
+                    {
+                      /* k2 - mean k2 = KL (u - mean u) + (u^2 - mean u^2)/2 */
+                      num_sqr (x, u);
+                      num_sub (x, x, AT (w, 9));
+                      num_mul_2si (x, x, -1);
+                      num_sub (k, u, AT (w, 7));
+                      num_mul (k, k, AT (g, G_KL));
+                      num_add (k, k, x);
+                      num_mul_2si (k, k, -e2);
+                    }
                   num_sqr (k, k);
                 }
               FN (kl_acc_add) (&a[j], k);
@@ -345,17 +359,30 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
             {
               num_div_si (r, r, n - 1);
               num_sqrt (r, r);
+              if (j == 1)
+                num_mul_2si (r, r, e2);
             }
           FN (kl_acc_clear) (&a[j]);
           FN (kl_acc_init) (&a[j]);
         }
       if (pass == 1)
-        for (int j = 0; j < 2; j++)
+        for (int j = 0; j < 3; j++)
           {
-            /* the means of l - KL and k3 - KL */
+            /* the means of l - KL, k3 - KL and (l - KL)^2 */
             FN (kl_acc_get) (AT (w, 7 + (size_t) j), &a[3 + j]);
             num_div_si (AT (w, 7 + (size_t) j), AT (w, 7 + (size_t) j), n);
           }
+      if (pass == 1)
+        {
+          /* the size of k2's deviations, KL |u| + u^2/2, as a power of
+           * two: their squares summed without overflow */
+          num_ptr sz = AT (w, 10);
+          num_sqrt (sz, AT (w, 9));
+          num_mul (sz, sz, AT (g, G_KL));
+          num_abs (sz, sz);
+          num_add (sz, sz, AT (w, 9));
+          e2 = num_is_finite (sz) && !num_is_zero (sz) ? num_get_exp (sz) : 0;
+        }
     }
   for (int j = 0; j < 3; j++)
     {
@@ -373,12 +400,12 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
     if (!num_is_finite (AT (out, j)))
       FAIL ("result beyond the floating-point range", RLREF_ERANGE);
 done:
-  for (int j = 0; j < 5; j++)
+  for (int j = 0; j < 6; j++)
     FN (kl_acc_clear) (&a[j]);
   if (rng)
     gsl_rng_free (rng);
   num_vec_free (g, G_N);
   num_vec_free (o, RLREF_KL_NMC);
-  num_vec_free (w, 9);
+  num_vec_free (w, 11);
   return status;
 }

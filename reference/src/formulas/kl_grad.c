@@ -15,7 +15,24 @@
 #include "kl_series.h"
 #include "flow.h"
 
+/* The checks of kl_grad_softmax, shared by its two forms. */
+static int
+check_args (num_srcptr value, num_srcptr kl, num_srcptr kl_reverse, num_srcptr logits,
+            num_srcptr ref_logits, size_t K, const rlref_kl_convention *c)
+{
+  if (!logits || !ref_logits || K == 0)
+    RLREF_ERROR ("empty or missing logits", RLREF_EINVAL);
+  if (!c || c->arith != RLREF_KL_EXACT)
+    RLREF_ERROR ("an exact-arithmetic convention is needed", RLREF_EINVAL);
+  if (!value || !kl || !kl_reverse)
+    RLREF_ERROR ("missing output", RLREF_EINVAL);
+  for (size_t i = 0; i < K; i++)
+    if (!num_is_finite (AT (logits, i)) || !num_is_finite (AT (ref_logits, i)))
+      RLREF_ERROR ("a logit is not finite", RLREF_ENAN);
+  return RLREF_SUCCESS;
+}
 
+#ifdef RLREF_MP
 /* r = a - b - c + d rounded once (s: four scratch scalars). */
 static int
 sum4 (num_ptr r, num_srcptr a, num_srcptr b, num_srcptr c, num_srcptr d, num_ptr s)
@@ -187,15 +204,8 @@ FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
   num_ptr t = NULL;
   int status = RLREF_SUCCESS;
   size_t nt;
-  if (!logits || !ref_logits || K == 0)
-    RLREF_ERROR ("empty or missing logits", RLREF_EINVAL);
-  if (!c || c->arith != RLREF_KL_EXACT)
-    RLREF_ERROR ("an exact-arithmetic convention is needed", RLREF_EINVAL);
-  if (!value || !kl || !kl_reverse)
-    RLREF_ERROR ("missing output", RLREF_EINVAL);
-  for (size_t i = 0; i < K; i++)
-    if (!num_is_finite (AT (logits, i)) || !num_is_finite (AT (ref_logits, i)))
-      RLREF_ERROR ("a logit is not finite", RLREF_ENAN);
+  if ((status = check_args (value, kl, kl_reverse, logits, ref_logits, K, c)))
+    return status;
   /* t: lq, lr, q, qr, l, zero, k, dk, w, then the three gradients, then
    * 2 K + 4 scratch scalars */
   nt = 14 * K + 4;
@@ -306,3 +316,72 @@ FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
   num_vec_free (t, nt);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h).  In binary64 the exponentials cannot resolve the sign
+ * of an l_y decided by a cancellation across swapped argmaxes (2^-62 of
+ * the partition sum), on which |l| and the clamps turn, nor E_q[w]
+ * cancelling down to one outcome's q. */
+#include <stdlib.h>
+#include "round_once.h"
+
+typedef struct
+{
+  size_t K;
+  const rlref_kl_convention *c;
+  rlref_kl_grad_mode mode;
+} kl_grad_program;
+
+/* x = (logits, ref_logits); y = (value, kl, kl_reverse, grad, grad_kl,
+ * grad_kl_reverse). */
+static int
+kl_grad_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const kl_grad_program *o = ctx;
+  size_t K = o->K;
+  return rlref_kl_grad_softmax_mp (y, y + 3, y + 1, y + 3 + K, y + 2, y + 3 + 2 * K, x, x + K,
+                                   K, o->c, o->mode);
+}
+
+int
+FN (kl_grad_softmax) (num_ptr value, num_ptr grad, num_ptr kl, num_ptr grad_kl,
+                      num_ptr kl_reverse, num_ptr grad_kl_reverse, num_srcptr logits,
+                      num_srcptr ref_logits, size_t K, const rlref_kl_convention *c,
+                      rlref_kl_grad_mode mode)
+{
+  kl_grad_program o = { K, c, mode };
+  double *xy;
+  int status;
+  if ((status = check_args (value, kl, kl_reverse, logits, ref_logits, K, c)))
+    return status;
+  xy = malloc ((5 * K + 3) * sizeof *xy);
+  if (!xy)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  for (size_t i = 0; i < K; i++)
+    {
+      xy[i] = logits[i];
+      xy[K + i] = ref_logits[i];
+    }
+  status = rlref_round_once (xy + 2 * K, 3 * K + 3, xy, 2 * K, kl_grad_mp, &o,
+                             "the KL estimator's expected gradient");
+  if (status == RLREF_SUCCESS)
+    {
+      const double *y = xy + 2 * K;
+      *value = y[0];
+      *kl = y[1];
+      *kl_reverse = y[2];
+      for (size_t i = 0; i < K; i++)
+        {
+          if (grad)
+            grad[i] = y[3 + i];
+          if (grad_kl)
+            grad_kl[i] = y[3 + K + i];
+          if (grad_kl_reverse)
+            grad_kl_reverse[i] = y[3 + 2 * K + i];
+        }
+    }
+  free (xy);
+  return status;
+}
+#endif
