@@ -279,6 +279,36 @@ START_TEST (test_prm_mc_rare_and_large)
 }
 END_TEST
 
+/* A step probability below the normal range: p = 1e-310/(1e-310 + 3) keeps
+ * 12 bits as a double, and the hard label with N = 1000, E = 1 - (1 - p)^N
+ * (normal), must still be the correctly rounded value, as the variance E
+ * (1 - p)^N (against -expm1(N log1p(-p)) at 512 bits: 1 - p itself needs
+ * 1030 bits). */
+START_TEST (test_prm_mc_subnormal_step)
+{
+  static const long par[4] = { -1, 0, 1, 1 }, cor[4] = { 0, 0, 1, 0 }, path[2] = { 1, 2 };
+  static const double w[4] = { 0, 1, 1e-310, 3 };
+  double lab[2], var[2];
+  mpfr_t p, e, q;
+  mpfr_inits2 (HIGH, p, e, q, (mpfr_ptr) 0);
+  mpfr_set_d (p, 1e-310, MPFR_RNDN);
+  mpfr_add_ui (e, p, 3, MPFR_RNDN);
+  mpfr_div (p, p, e, MPFR_RNDN);                 /* p */
+  mpfr_neg (q, p, MPFR_RNDN);
+  mpfr_log1p (q, q, MPFR_RNDN);
+  mpfr_mul_ui (q, q, 1000, MPFR_RNDN);          /* N log(1 - p) */
+  mpfr_expm1 (e, q, MPFR_RNDN);
+  mpfr_neg (e, e, MPFR_RNDN);                    /* E */
+  mpfr_exp (q, q, MPFR_RNDN);                    /* (1 - p)^N */
+  TU_OK (rlref_prm_mc_expect_d (lab, var, par, w, cor, 4, path, 2, 1000, RLREF_PRM_HARD));
+  TU_ASSERT_SAME (lab[0], mpfr_get_d (e, MPFR_RNDN));
+  mpfr_mul (e, e, q, MPFR_RNDN);
+  TU_ASSERT_SAME (var[0], mpfr_get_d (e, MPFR_RNDN));
+  TU_ASSERT_SAME (lab[1], 1.0);
+  mpfr_clears (p, e, q, (mpfr_ptr) 0);
+}
+END_TEST
+
 /* Bad trees and paths: a root that is not node 0, a parent after its
  * child, a path that leaves the tree (EINVAL); a step whose continuations
  * all weigh 0, correct outside {0, 1}, N = 0, negative weight (EDOM); a
@@ -410,6 +440,7 @@ rlvr_suite (void)
   tcase_add_test (tc, test_prm_aggregate_bad_inputs);
   tcase_add_test (tc, test_prm_mc_integral_tree);
   tcase_add_test (tc, test_prm_mc_rare_and_large);
+  tcase_add_test (tc, test_prm_mc_subnormal_step);
   tcase_add_test (tc, test_prm_mc_bad_inputs);
   suite_add_tcase (s, tc);
 

@@ -264,6 +264,7 @@ check_tree (const long *parent, num_srcptr weight, const long *correct, size_t n
   return RLREF_SUCCESS;
 }
 
+#ifdef RLREF_MP
 /* Math-Shepherd (000 10.2, Table 3): a step's label is the empirical
  * probability, over N completions from the prefix ending at the step, of
  * reaching the correct answer.  Its expectation is
@@ -376,6 +377,58 @@ done:
   num_vec_free (va, L);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h).  A step probability below the normal range keeps few
+ * bits in binary64, and the hard label N p carries its error. */
+#include "round_once.h"
+
+typedef struct
+{
+  const long *parent, *correct, *path;
+  size_t n, L;
+  long N;
+  enum rlref_prm_label kind;
+  int with_var;
+} prm_mc_program;
+
+/* x = the weights; y = (label, var). */
+static int
+prm_mc_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const prm_mc_program *o = ctx;
+  return rlref_prm_mc_expect_mp (y, o->with_var ? y + o->L : NULL, o->parent, x, o->correct,
+                                 o->n, o->path, o->L, o->N, o->kind);
+}
+
+int
+FN (prm_mc_expect) (num_ptr label, num_ptr var, const long *parent, num_srcptr weight,
+                    const long *correct, size_t n, const long *path, size_t L, long N,
+                    enum rlref_prm_label kind)
+{
+  prm_mc_program o = { parent, correct, path, n, L, N, kind, var != NULL };
+  double *y;
+  int status;
+  if (!label)
+    RLREF_ERROR ("prm_mc_expect: NULL output", RLREF_EINVAL);
+  if ((status = check_tree (parent, weight, correct, n, path, L, N)))
+    return status;
+  y = malloc (2 * L * sizeof *y);
+  if (!y)
+    RLREF_ERROR ("prm_mc_expect: out of memory", RLREF_ENOMEM);
+  status = rlref_round_once (y, var ? 2 * L : L, weight, n, prm_mc_mp, &o,
+                             "the expected labels");
+  if (status == RLREF_SUCCESS)
+    {
+      memcpy (label, y, L * sizeof *y);
+      if (var)
+        memcpy (var, y + L, L * sizeof *y);
+    }
+  free (y);
+  return status;
+}
+#endif
 
 /* Math-Shepherd's labels from counts: soft hits/N, hard [hits > 0]. */
 int
