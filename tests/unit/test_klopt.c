@@ -717,6 +717,29 @@ START_TEST (test_objective_identity_random)
 }
 END_TEST
 
+/* beta = 2^1024 - 2^972, r = (2^-400, 0), pi_ref = (1/2, 1/2): beta log Z
+ * = beta log1p(expm1(r_0/beta)/2) = 2^-401 (1 + O(2^-1424)), r_0/beta
+ * beyond the binary64 range (binary64 gave twice the value); J(pi*) and
+ * beta log Z are that value rounded once (against MPFR at REF bits). */
+START_TEST (test_optimum_huge_beta)
+{
+  static const double p[2] = { 0.5, 0.5 }, r[2] = { 0x1p-400, 0 };
+  double beta = 0x1.ffffffffffffep+1023, js, bz;
+  mpfr_t t;
+  mpfr_init2 (t, REF);
+  mpfr_set_d (t, r[0], MPFR_RNDN);
+  mpfr_div_d (t, t, beta, MPFR_RNDN);
+  mpfr_expm1 (t, t, MPFR_RNDN);
+  mpfr_mul_2si (t, t, -1, MPFR_RNDN);
+  mpfr_log1p (t, t, MPFR_RNDN);
+  mpfr_mul_d (t, t, beta, MPFR_RNDN);
+  TU_OK (rlref_klopt_optimum_d (&js, &bz, p, RLREF_KLOPT_PROB, r, 2, &beta));
+  TU_ASSERT_SAME (bz, mpfr_get_d (t, MPFR_RNDN));
+  TU_ASSERT_SAME (js, mpfr_get_d (t, MPFR_RNDN));
+  mpfr_clear (t);
+}
+END_TEST
+
 /* pi = pi_ref: KL(pi || pi_ref) = 0 exactly and J = E_pi_ref[r]; with
  * constant rewards pi* = pi_ref too, so KL(pi || pi*) = 0 exactly and
  * J(pi) = beta log Z = 2 exactly; pi = pi* (MPFR, at 256 bits) gives
@@ -1049,6 +1072,7 @@ klopt_suite (void)
   tcase_add_test (tc, test_limits_approach);
   suite_add_tcase (s, tc);
   tc = tu_tcase ("bad input and aliasing");
+  tcase_add_test (tc, test_optimum_huge_beta);
   tcase_add_test (tc, test_bad_inputs);
   tcase_add_test (tc, test_aliasing);
   suite_add_tcase (s, tc);

@@ -715,6 +715,7 @@ FN (klopt_objective) (num_ptr obj, num_ptr er, num_ptr kl, num_srcptr pi, num_sr
   return status;
 }
 
+#ifdef RLREF_MP
 /* (13.13) at pi*:  J(pi*) = E_pi*[r] - beta KL(pi* || pi_ref) = beta log Z,
  * beta log Z formed as c + beta L. */
 int
@@ -746,6 +747,63 @@ FN (klopt_optimum) (num_ptr obj_star, num_ptr beta_logz, num_srcptr ref, int kin
   problem_free (&o);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h).  For beta near the largest double, c + beta L has its
+ * terms d = (r - c)/beta and the weights of L underflowing in binary64. */
+#include <stdlib.h>
+#include "round_once.h"
+
+typedef struct
+{
+  size_t n;
+  int kind;
+} optimum_program;
+
+/* x = (ref, r, beta); y = (obj_star, beta_logz). */
+static int
+optimum_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const optimum_program *o = ctx;
+  return rlref_klopt_optimum_mp (y, y + 1, x, o->kind, x + o->n, o->n, x + 2 * o->n);
+}
+
+int
+FN (klopt_optimum) (num_ptr obj_star, num_ptr beta_logz, num_srcptr ref, int kind,
+                    num_srcptr r, size_t n, num_srcptr beta)
+{
+  optimum_program o = { n, kind };
+  problem chk;
+  double *x;
+  int status = check_beta_rewards (beta, r, n);
+  /* the checks of the inputs, without the binary64 solve */
+  if (status == RLREF_SUCCESS)
+    status = problem_new (&chk, ref, kind, r, n, NULL, NULL);
+  if (status)
+    return status;
+  problem_free (&chk);
+  x = malloc ((2 * n + 3) * sizeof *x);
+  if (!x)
+    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
+  for (size_t i = 0; i < n; i++)
+    {
+      x[i] = ref[i];
+      x[n + i] = r[i];
+    }
+  x[2 * n] = *beta;
+  status = rlref_round_once (x + 2 * n + 1, 2, x, 2 * n + 1, optimum_mp, &o,
+                             "the optimum beta log Z");
+  if (status == RLREF_SUCCESS)
+    {
+      *obj_star = x[2 * n + 1];
+      if (beta_logz)
+        *beta_logz = x[2 * n + 2];
+    }
+  free (x);
+  return status;
+}
+#endif
 
 /* (13.14)-(13.16)  J(pi) = -beta [KL(pi || pi*) - log Z], with
  * KL(pi || pi*) from log pi - log pi*.  As written, beta log Z and
