@@ -288,6 +288,47 @@ START_TEST (test_drift_small_step)
 }
 END_TEST
 
+/* Every output is the MPFR program rounded once.  With c and x equally
+ * likely at each step (and the third step out of reach, w at -2^616) the
+ * derivative of E[|y|] along g is exactly 0, the terms of c+ and c-
+ * cancelling (binary64 gave -6.9e-18); with c certain at the second step,
+ * that of E[|y| | correct] under seq-mean-token-sum (4.2e-17); a step of
+ * 2^-128 beside a logit of 2^18 (E[|y| | correct]'s derivative 385 ulps
+ * off).  Against MPFR at HIGH bits; the zeros exactly. */
+START_TEST (test_drift_rounded_once)
+{
+  static const struct { double th[9], eta; long G; rlref_len_norm norm; int zero; } cs[] = {
+    { { 0.5, 0, 0, -0x1p+616, 0, 0, 0.5, 0, 0 }, 0x1.1p+0, 3, RLREF_LEN_TOKEN_MEAN,
+      RLREF_LEN_DLEN },
+    { { 0, 0, 0, 0, 0x1p+936, 0, 0, 0, 0 }, 0x1.08p+427, 4, RLREF_LEN_SEQ_MEAN_TOKEN_SUM,
+      RLREF_LEN_DLEN_CORRECT },
+    { { 0x1.3333333333333p-2, -0x1.999999999999ap-3, 0x1.999999999999ap-4, 8, 0,
+        -0x1.999999999999ap-2, 0x1.999999999999ap-3, 0x1.999999999999ap-4, 0x1p+18 },
+      0x1p-128, 3, RLREF_LEN_TOKEN_MEAN, -1 },
+  };
+  mpfr_prec_t old = rlref_mp_prec ();
+  mpfr_ptr om = tu_mp_vec_new (RLREF_LEN_NDRIFT, HIGH), em = tu_mp_vec_new (1, HIGH);
+  rlref_mp_set_prec (HIGH);
+  for (size_t c = 0; c < sizeof cs / sizeof *cs; c++)
+    {
+      double out[RLREF_LEN_NDRIFT], eta = cs[c].eta;
+      mpfr_ptr thm = mp_from (cs[c].th, 9);
+      mpfr_set_d (em, eta, MPFR_RNDN);
+      TU_OK (rlref_len_drift_d (out, cs[c].th, 9, cs[c].G, cs[c].norm, &eta));
+      TU_OK (rlref_len_drift_mp (om, thm, 9, cs[c].G, cs[c].norm, em));
+      for (int k = 0; k < RLREF_LEN_NDRIFT; k++)
+        if (k == cs[c].zero)
+          TU_ASSERT_SAME (out[k], 0.0);
+        else
+          TU_ASSERT_SAME (out[k], mpfr_get_d (om + k, MPFR_RNDN));
+      tu_mp_vec_free (thm, 9);
+    }
+  rlref_mp_set_prec (old);
+  tu_mp_vec_free (om, RLREF_LEN_NDRIFT);
+  tu_mp_vec_free (em, 1);
+}
+END_TEST
+
 /* G < 1: EDOM; too many groups, G > 20, logits not 3T long, T > 32:
  * EINVAL; NaN: ENAN. */
 START_TEST (test_drift_bad_inputs)
@@ -526,6 +567,7 @@ len_suite (void)
   tcase_add_test (tc, test_drift_one_step_model);
   tcase_add_test (tc, test_drift_reference_values);
   tcase_add_test (tc, test_drift_small_step);
+  tcase_add_test (tc, test_drift_rounded_once);
   tcase_add_test (tc, test_drift_bad_inputs);
   suite_add_tcase (s, tc);
 

@@ -235,6 +235,21 @@ coefficients (num_ptr cpos, num_ptr cneg, num_ptr kept, const model *m, long G,
     }
 }
 
+/* r = sum_j pi(y_j) f_j d_j (d NULL: d_j = 1), exact sum of the terms in
+ * s (n scalars). */
+static int
+expect (num_ptr r, const model *m, num_srcptr f, num_srcptr d, num_ptr s)
+{
+  for (int j = 0; j < m->n; j++)
+    {
+      num_mul (AT (s, j), AT (m->p, j), AT (f, j));
+      if (d)
+        num_mul (AT (s, j), AT (s, j), AT (d, j));
+    }
+  return num_sum (r, s, (size_t) m->n);
+}
+
+#ifdef RLREF_MP
 /* g = sum_j c_j grad log pi(y_j): grad log pi(y) puts e_{y_t} - pi(. | t)
  * in row t of every step t of y.  s: T + 1 scalars of scratch. */
 static void
@@ -279,20 +294,6 @@ along (num_ptr d, const model *m, num_srcptr g, num_ptr s)
     }
 done:
   return status;
-}
-
-/* r = sum_j pi(y_j) f_j d_j (d NULL: d_j = 1), exact sum of the terms in
- * s (n scalars). */
-static int
-expect (num_ptr r, const model *m, num_srcptr f, num_srcptr d, num_ptr s)
-{
-  for (int j = 0; j < m->n; j++)
-    {
-      num_mul (AT (s, j), AT (m->p, j), AT (f, j));
-      if (d)
-        num_mul (AT (s, j), AT (s, j), AT (d, j));
-    }
-  return num_sum (r, s, (size_t) m->n);
 }
 
 /* LEN-DRIFT (000 section 12.2): g = E[sum_i w_i A_i grad log pi(y_i)] =
@@ -474,6 +475,59 @@ done:
   num_vec_free (v, nv);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h).  Where the model is symmetric in its correct and wrong
+ * answers the length terms are exactly 0, c+ and c- cancelling; binary64's
+ * roundings of the two leave 1e-17 (and a step eta near 2^-128 beside a
+ * logit of 2^18 cancels beyond the format).  An exact 0 settles where two
+ * runs both underflow. */
+#include <stdlib.h>
+#include "round_once.h"
+
+typedef struct
+{
+  size_t n_logits;
+  long G;
+  rlref_len_norm norm;
+} drift_program;
+
+/* x = (logits, eta); y = out. */
+static int
+drift_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  const drift_program *o = ctx;
+  return rlref_len_drift_mp (y, x, o->n_logits, o->G, o->norm, x + o->n_logits);
+}
+
+int
+FN (len_drift) (num_ptr out, num_srcptr logits, size_t n_logits, long G,
+                rlref_len_norm norm, num_srcptr eta)
+{
+  drift_program o = { n_logits, G, norm };
+  double groups = 0, *x;
+  int T = 0, status;
+  if (!out || !eta)
+    RLREF_ERROR ("LEN-DRIFT: missing output or eta", RLREF_EINVAL);
+  if ((status = check_model (&T, &groups, logits, n_logits, G)) != RLREF_SUCCESS)
+    return status;
+  CHECK_FINITE (eta);
+  x = malloc ((n_logits + 1 + RLREF_LEN_NDRIFT) * sizeof *x);
+  if (!x)
+    RLREF_ERROR ("LEN-DRIFT: out of memory", RLREF_ENOMEM);
+  for (size_t i = 0; i < n_logits; i++)
+    x[i] = logits[i];
+  x[n_logits] = *eta;
+  status = rlref_round_once (x + n_logits + 1, RLREF_LEN_NDRIFT, x, n_logits + 1, drift_mp, &o,
+                             "the length drift");
+  if (status == RLREF_SUCCESS)
+    for (int k = 0; k < RLREF_LEN_NDRIFT; k++)
+      out[k] = x[n_logits + 1 + (size_t) k];
+  free (x);
+  return status;
+}
+#endif
 
 /* ENT-COLLAPSE (000 section 12.3, 13.29-13.31): the surrogate's token
  * terms depend on theta through rho(t, a) = pi_theta(a | t)/pi_old(a | t)
