@@ -1209,6 +1209,15 @@ START_TEST (test_gauss_mc_narrow)
   for (int j = 0; j < 3; j++)
     TU_ASSERT_REL (od[RLREF_KL_MC_STD_K1 + j], mpfr_get_d (om + RLREF_KL_MC_STD_K1 + j,
                                                             MPFR_RNDN), 16 * DBL_EPSILON);
+  /* mu_r = 1e-107: k3 - KL near 1e-214, whose squares underflow unscaled
+   * (binary64 gave std_k3 0 for 2e-215) */
+  mr = 1e-107;
+  mpfr_set_d (c, mr, MPFR_RNDN);
+  TU_OK (rlref_kl_gauss_mc_d (od, &mu, &s, &mr, &t, 10000, 1));
+  TU_OK (rlref_kl_gauss_mc_mp (om, a, b, c, d, 10000, 1));
+  for (int j = 0; j < 3; j++)
+    TU_ASSERT_REL (od[RLREF_KL_MC_STD_K1 + j], mpfr_get_d (om + RLREF_KL_MC_STD_K1 + j,
+                                                            MPFR_RNDN), 16 * DBL_EPSILON);
   mpfr_clears (a, b, c, d, (mpfr_ptr) 0);
   tu_mp_vec_free (om, RLREF_KL_NMC);
 }

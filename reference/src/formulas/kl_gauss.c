@@ -11,6 +11,7 @@
  *   c0 = -log(rho)/2 + D,  c1 = (mu - mu_r) s/t^2,  c2 = delta/2.
  * L(d) = d - log(1 + d) >= 0 and R(d) = log(1 + d) - d + d^2/2 are the
  * remainders of kl_series.c. */
+#include <limits.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_randist.h>
 #include "rlref/num.h"
@@ -246,9 +247,9 @@ done:
  * k1's and k3's mean - KL and k - mean as the mean of k_i - KL and its
  * difference, l_i - KL = c1 z_i + c2 (z_i^2 - 1) (KL = c0 + c2) and k3_i -
  * KL = expm1(-l_i) + (l_i - KL) (|l_i| >= 1/2), k2_i less its mean as KL (u_i
- * - mean u) + (u_i^2 - mean u^2)/2 with u = l - KL (scaled by a power of
- * two near its size before it is squared), without the c0 that cancels
- * where it is large; two passes over the same draws (the generator re-seeded), compensated
+ * - mean u) + (u_i^2 - mean u^2)/2 with u = l - KL, without the c0 that
+ * cancels where it is large; each deviation scaled by a power of two near
+ * its size before it is squared (no square overflows or underflows); two passes over the same draws (the generator re-seeded), compensated
  * sums. */
 int
 FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_ref,
@@ -257,7 +258,10 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
   num_ptr g = NULL, o = NULL, w = NULL;
   gsl_rng *rng = NULL;
   kl_acc a[6];
-  long e2 = 0;                  /* k2's deviations scaled by 2^-e2 */
+  /* each estimator's deviations scaled by 2^-e[j] before they are squared:
+   * e[0], e[2] the largest exponents of l - KL and k3 - KL, e[1] that of
+   * k2's size */
+  long e[3] = { LONG_MIN, 0, LONG_MIN };
   int status = check_gauss (mu, sigma, mu_ref, sigma_ref);
   if (status)
     return status;
@@ -309,6 +313,10 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
             {
               FN (kl_acc_add) (&a[3], u);
               FN (kl_acc_add) (&a[4], v);
+              if (!num_is_zero (u) && num_get_exp (u) > e[0])
+                e[0] = num_get_exp (u);
+              if (!num_is_zero (v) && num_get_exp (v) > e[2])
+                e[2] = num_get_exp (v);
               num_sqr (x, u);
               FN (kl_acc_add) (&a[5], x);
             }
@@ -342,8 +350,8 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
                       num_sub (k, u, AT (w, 7));
                       num_mul (k, k, AT (g, G_KL));
                       num_add (k, k, x);
-                      num_mul_2si (k, k, -e2);
                     }
+                  num_mul_2si (k, k, -e[j]);
                   num_sqr (k, k);
                 }
               FN (kl_acc_add) (&a[j], k);
@@ -359,8 +367,7 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
             {
               num_div_si (r, r, n - 1);
               num_sqrt (r, r);
-              if (j == 1)
-                num_mul_2si (r, r, e2);
+              num_mul_2si (r, r, e[j]);
             }
           FN (kl_acc_clear) (&a[j]);
           FN (kl_acc_init) (&a[j]);
@@ -381,7 +388,10 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
           num_mul (sz, sz, AT (g, G_KL));
           num_abs (sz, sz);
           num_add (sz, sz, AT (w, 9));
-          e2 = num_is_finite (sz) && !num_is_zero (sz) ? num_get_exp (sz) : 0;
+          e[1] = num_is_finite (sz) && !num_is_zero (sz) ? num_get_exp (sz) : 0;
+          for (int j = 0; j < 3; j += 2)
+            if (e[j] == LONG_MIN)
+              e[j] = 0;
         }
     }
   for (int j = 0; j < 3; j++)
