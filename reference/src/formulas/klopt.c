@@ -776,8 +776,12 @@ FN (klopt_optimum) (num_ptr obj_star, num_ptr beta_logz, num_srcptr ref, int kin
   optimum_program o = { n, kind };
   problem chk;
   double *x;
-  int status = check_beta_rewards (beta, r, n);
-  /* the checks of the inputs, without the binary64 solve */
+  int status;
+  if (!beta)
+    RLREF_ERROR ("NULL beta", RLREF_EINVAL);
+  /* the checks of the inputs in problem_new's order, without the binary64
+   * solve */
+  status = ref && r && n ? check_beta_rewards (beta, r, n) : RLREF_SUCCESS;
   if (status == RLREF_SUCCESS)
     status = problem_new (&chk, ref, kind, r, n, NULL, NULL);
   if (status)
