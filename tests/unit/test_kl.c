@@ -1130,6 +1130,41 @@ START_TEST (test_gauss_general)
 }
 END_TEST
 
+/* In binary64 every output is the MPFR program at HIGH bits rounded once:
+ * Gaussians 2^-487 apart (Var k2 ~ mu_ref^4/2 underflows, its ratio
+ * sqrt(Var k2)/KL is sqrt 2; the moment formulas in binary64 gave 0), a
+ * reference 1e4 times wider, Gaussians 1e-8 apart, and a divergent Var k3
+ * (+inf, with its ratio). */
+START_TEST (test_gauss_rounded_once)
+{
+  static const double gs[][4] = {
+    { 0, 1, 0x1.5798ee2308c3ap-487, 1 }, { 0, 1, 0, 1e4 }, { 0, 1, 1e-8, 1 },
+    { 0.3, 0.8, -0.2, 1.1 }, { 0, 1, 0.5, 2 },
+  };
+  for (size_t c = 0; c < sizeof gs / sizeof gs[0]; c++)
+    {
+      mpfr_ptr x = tu_mp_vec_from_d (gs[c], 4, HIGH), om = tu_mp_vec_new (RLREF_KL_NGAUSS, HIGH);
+      double od[RLREF_KL_NGAUSS];
+      mpfr_prec_t old = rlref_mp_prec ();
+      rlref_mp_set_prec (HIGH);
+      TU_OK (rlref_kl_gauss_mp (om, x, x + 1, x + 2, x + 3));
+      rlref_mp_set_prec (old);
+      TU_OK (rlref_kl_gauss_d (od, gs[c], gs[c] + 1, gs[c] + 2, gs[c] + 3));
+      for (int j = 0; j < RLREF_KL_NGAUSS; j++)
+        TU_ASSERT_SAME (od[j], mpfr_get_d (om + j, MPFR_RNDN));
+      tu_mp_vec_free (x, 4);
+      tu_mp_vec_free (om, RLREF_KL_NGAUSS);
+    }
+  {
+    static const double mu = 0, s = 1, mr = 0x1.5798ee2308c3ap-487, t = 1;
+    double od[RLREF_KL_NGAUSS];
+    TU_OK (rlref_kl_gauss_d (od, &mu, &s, &mr, &t));
+    TU_ASSERT_SAME (od[RLREF_KL_G_STD_K2_REL], sqrt (2.0));
+    ck_assert (od[RLREF_KL_G_VAR_K2] == 0);
+  }
+}
+END_TEST
+
 /* The seeded Monte-Carlo run: the same draws in both backends (binary64
  * within 1e-12 of MPFR), the same bits on a second run, and the sample
  * means of k1 and k3 within 5 standard errors of the exact KL, k2's of its
@@ -1705,6 +1740,7 @@ kl_suite (void)
   tcase_add_test (tc, test_exact_lm_near_reference);
   tcase_add_test (tc, test_gauss_schulman);
   tcase_add_test (tc, test_gauss_general);
+  tcase_add_test (tc, test_gauss_rounded_once);
   tcase_add_test (tc, test_gauss_small_ratio);
   tcase_add_test (tc, test_gauss_mc);
   tcase_add_test (tc, test_gauss_mc_narrow);

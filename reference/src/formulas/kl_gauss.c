@@ -95,6 +95,7 @@ quadratic (num_ptr g, num_srcptr mu, num_srcptr s, num_srcptr mu_r, num_srcptr t
  *   f = [2 delta^4/((1 + 2 delta)(1 + delta)) - L(w)]/2      (delta >= -0.4),
  *     = [log(1 + w) + delta^2 (delta - 1)/(1 + delta)]/2   (delta < -0.4),
  * every form a sum of terms that do not cancel where the Gaussians are close. */
+#ifdef RLREF_MP
 int
 FN (kl_gauss) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_ref,
                num_srcptr sigma_ref)
@@ -239,6 +240,56 @@ done:
   num_vec_free (w, 8);
   return status;
 }
+
+#else
+/* binary64: the MPFR program above, each output rounded once
+ * (round_once.h).  The moments are of degree 2 and 4 in c1, c2 and KL:
+ * for Gaussians 2^-487 apart Var k2 ~ mu_ref^4 underflows where its ratio
+ * sqrt(Var k2)/KL = sqrt 2 does not.  A Var k3 that diverges is +inf, as
+ * in the MPFR program; any other output beyond the range is ERANGE. */
+#include "round_once.h"
+
+/* x = (mu, sigma, mu_ref, sigma_ref); y = the outputs, with Var k3 and its
+ * ratio 0 and *infinite set where they are +inf. */
+static int
+gauss_mp (void *ctx, mpfr_ptr y, mpfr_srcptr x)
+{
+  int *infinite = ctx;
+  int status = rlref_kl_gauss_mp (y, x, x + 1, x + 2, x + 3);
+  *infinite = status == RLREF_SUCCESS && mpfr_inf_p (y + RLREF_KL_G_VAR_K3);
+  if (*infinite)
+    {
+      mpfr_set_zero (y + RLREF_KL_G_VAR_K3, 1);
+      mpfr_set_zero (y + RLREF_KL_G_STD_K3_REL, 1);
+    }
+  return status;
+}
+
+int
+FN (kl_gauss) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_ref,
+               num_srcptr sigma_ref)
+{
+  double x[4], y[RLREF_KL_NGAUSS];
+  int infinite = 0, status = check_gauss (mu, sigma, mu_ref, sigma_ref);
+  if (status)
+    return status;
+  if (!out)
+    RLREF_ERROR ("no output", RLREF_EINVAL);
+  x[0] = *mu;
+  x[1] = *sigma;
+  x[2] = *mu_ref;
+  x[3] = *sigma_ref;
+  status = rlref_round_once (y, RLREF_KL_NGAUSS, x, 4, gauss_mp, &infinite,
+                             "the Gaussian moments");
+  if (status)
+    return status;
+  if (infinite)
+    y[RLREF_KL_G_VAR_K3] = y[RLREF_KL_G_STD_K3_REL] = HUGE_VAL;
+  for (int j = 0; j < RLREF_KL_NGAUSS; j++)
+    out[j] = y[j];
+  return RLREF_SUCCESS;
+}
+#endif
 
 /* The Monte-Carlo run: z_i from gsl_ran_gaussian (MT19937, gsl_rng_set
  * (seed)), l_i = c0 + c1 z_i + c2 z_i^2, and per estimator
