@@ -320,25 +320,27 @@ rlref_certified_clear (rlref_certified *c)
 }
 
 /* The starting precision (rlref/certify.h): at least enough to hold a sum of the inputs
- * exactly.  Both evaluations of the two-precision test round the same way
- * when they lose the same input bits (1 + 2 + 1e-200 at 256 and at 320
- * bits), and would certify a wrong value; with the inputs' binary exponent
- * spread + 128 bits neither loses them. */
+ * and of 1 exactly.  Both evaluations of the two-precision test round the
+ * same way when they lose the same input bits (1 + 2 + 1e-200 at 256 and
+ * at 320 bits), and would certify a wrong value; with the binary exponent
+ * spread + 128 bits neither loses them.  The formulas add constants of
+ * order 1 to their inputs (a softmax of logits 2^-633 is 1/V + O(2^-633),
+ * its log-ratios to a uniform reference O(2^-633)): the spread counts 1
+ * as an input. */
 mpfr_prec_t
 rlref_spread_prec (const double *x, size_t nx, mpfr_prec_t prec)
 {
-  int lo = 0, hi = 0, any = 0;
+  int lo = 1 - 53, hi = 1;
   long need;
   for (size_t i = 0; i < nx; i++)
     if (isfinite (x[i]) && x[i] != 0.0)
       {
         int e;
         frexp (x[i], &e);
-        lo = any && lo < e - 53 ? lo : e - 53;
-        hi = any && hi > e ? hi : e;
-        any = 1;
+        lo = lo < e - 53 ? lo : e - 53;
+        hi = hi > e ? hi : e;
       }
-  need = any ? (long) (hi - lo) + 128 : 0;
+  need = (long) (hi - lo) + 128;
   if (need > (long) prec)
     {
       /* a multiple of 64, within the largest precision certification tries */
@@ -348,13 +350,39 @@ rlref_spread_prec (const double *x, size_t nx, mpfr_prec_t prec)
   return prec;
 }
 
+/* The largest binary exponent of the inputs and of 1. */
+static long
+top_exponent (const double *x, size_t nx)
+{
+  int hi = 1;
+  for (size_t i = 0; i < nx; i++)
+    if (isfinite (x[i]) && x[i] != 0.0)
+      {
+        int e;
+        frexp (x[i], &e);
+        hi = hi > e ? hi : e;
+      }
+  return hi;
+}
+
+/* 1 for an output that two runs at p and p + 64 bits may share by losing
+ * the same bits: an exact zero, or a value below 2^(top - p/2), top the
+ * largest exponent of the inputs and 1 (what is left when terms of that
+ * size cancel). */
+static int
+suspect (mpfr_srcptr y, int exact_zero, long top, mpfr_prec_t p)
+{
+  return exact_zero || (mpfr_regular_p (y) && mpfr_get_exp (y) < top - (long) (p / 2));
+}
+
 int
 rlref_certify_with (rlref_mp_eval_fn *f, rlref_mp_sens_fn *sens_fn, const void *ctx,
                     const double *x, size_t nx, size_t ny, mpfr_prec_t prec, int min_digits,
                     int sens_mode, rlref_certified *out)
 {
   mpfr_prec_t saved = rlref_mp_prec ();
-  mpfr_ptr lo;
+  mpfr_ptr lo, again;
+  long top;
   int status = RLREF_SUCCESS;
 
   out->ny = 0;
@@ -374,17 +402,20 @@ rlref_certify_with (rlref_mp_eval_fn *f, rlref_mp_sens_fn *sens_fn, const void *
   out->sens = calloc (ny ? ny : 1, sizeof (double));
   out->nondiff = calloc (ny ? ny : 1, sizeof (int));
   lo = vec_new (ny, prec);
+  again = vec_new (ny, prec);
   if (!out->value || (sens_mode && !out->sens_mp) || !out->digits || !out->exact_zero
-      || !out->sens || !out->nondiff || !lo)
+      || !out->sens || !out->nondiff || !lo || !again)
     {
       vec_free (lo, ny);
+      vec_free (again, ny);
       rlref_certified_clear (out);
       RLREF_ERROR ("out of memory", RLREF_ENOMEM);
     }
   prec = rlref_spread_prec (x, nx, prec);
-  for (mpfr_prec_t p = prec;; p *= 2)
+  top = top_exponent (x, nx);
+  for (mpfr_prec_t p = prec, next;; p = next)
     {
-      int enough = 1, cap;
+      int enough = 1, cap, suspects = 0;
       status = eval_at (f, ctx, x, nx, 0, NULL, lo, ny, p);
       if (status == RLREF_SUCCESS)
         status = eval_at (f, ctx, x, nx, 0, NULL, out->value, ny, p + 64);
@@ -397,8 +428,42 @@ rlref_certify_with (rlref_mp_eval_fn *f, rlref_mp_sens_fn *sens_fn, const void *
           out->digits[k] = rlref_agreeing_digits (lo + k, out->value + k, cap);
           if (mpfr_regular_p (out->value + k) && out->digits[k] < min_digits)
             enough = 0;
+          suspects |= suspect (out->value + k, out->exact_zero[k], top, p);
         }
       out->prec = p;
+      next = 2 * p;
+      if (enough && suspects)
+        {
+          /* a zero, or a value far below the inputs and 1, at p and p + 64
+           * bits may be a cancellation of more than both kept (a second
+           * order lost at both): it is run again at q = 2p and q + 64 bits
+           * (q at most RLREF_CERTIFY_MAX_PREC) and settles where those
+           * agree with it, a value to its digits, a zero where they do not
+           * agree on a nonzero value to RLREF_CERTIFY_REAL_DIGITS (the
+           * rounding noise of a zero differs between them); else the loop
+           * goes on from q */
+          mpfr_prec_t q = next < RLREF_CERTIFY_MAX_PREC ? next : RLREF_CERTIFY_MAX_PREC;
+          if (q > p + 64)
+            {
+              status = eval_at (f, ctx, x, nx, 0, NULL, lo, ny, q);
+              if (status == RLREF_SUCCESS)
+                status = eval_at (f, ctx, x, nx, 0, NULL, again, ny, q + 64);
+              if (status)
+                break;
+              for (size_t k = 0; k < ny; k++)
+                if (suspect (out->value + k, out->exact_zero[k], top, p)
+                    && (out->exact_zero[k]
+                        ? rlref_agreeing_digits (lo + k, again + k, cap)
+                        >= RLREF_CERTIFY_REAL_DIGITS
+                        : rlref_agreeing_digits (lo + k, out->value + k, cap) < out->digits[k]))
+                  enough = 0;
+              if (!enough)
+                {
+                  next = q;
+                  continue;
+                }
+            }
+        }
       if (enough || 2 * p > RLREF_CERTIFY_MAX_PREC)
         break;
     }
@@ -417,6 +482,7 @@ rlref_certify_with (rlref_mp_eval_fn *f, rlref_mp_sens_fn *sens_fn, const void *
       out->sens[k] = mpfr_get_d (out->sens_mp + k, MPFR_RNDN);
   rlref_mp_set_prec (saved);
   vec_free (lo, ny);
+  vec_free (again, ny);
   if (status)
     {
       rlref_certified_clear (out);

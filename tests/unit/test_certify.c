@@ -124,6 +124,50 @@ tiny_cb (const void *ctx, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
   return RLREF_SUCCESS;
 }
 
+/* y = (1 + x) - 1 = x: the 1 a formula adds, which the inputs' spread
+ * alone does not count (x = 2^-400: 0 at 256 and 320 bits). */
+static int
+unity_cb (const void *ctx, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
+{
+  mpfr_t t;
+  (void) ctx;
+  (void) nx;
+  (void) ny;
+  mpfr_init2 (t, rlref_mp_prec ());
+  mpfr_add_ui (t, x, 1, MPFR_RNDN);
+  mpfr_sub_ui (y, t, 1, MPFR_RNDN);
+  mpfr_clear (t);
+  return RLREF_SUCCESS;
+}
+
+/* y = (1 + x)^2 - 1 - 2x = x^2 (*ctx 2), or (1 + x)^3 - 1 - 3x - 2x^2 =
+ * x^2 + x^3 (*ctx 3), each power rounded once: a second order that two
+ * runs at p and p + 64 bits both lose for x = 2^-300 and p = 512, the first
+ * as an exact 0, the second as -2x^2. */
+static int
+second_order_cb (const void *ctx, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
+{
+  const int *k = ctx;
+  mpfr_t t, u;
+  (void) nx;
+  (void) ny;
+  mpfr_inits2 (rlref_mp_prec (), t, u, (mpfr_ptr) 0);
+  mpfr_add_ui (t, x, 1, MPFR_RNDN);
+  mpfr_pow_ui (t, t, (unsigned long) *k, MPFR_RNDN);
+  mpfr_sub_ui (t, t, 1, MPFR_RNDN);
+  mpfr_mul_ui (u, x, (unsigned long) *k, MPFR_RNDN);
+  mpfr_sub (t, t, u, MPFR_RNDN);
+  if (*k == 3)
+    {
+      mpfr_sqr (u, x, MPFR_RNDN);
+      mpfr_mul_2ui (u, u, 1, MPFR_RNDN);
+      mpfr_sub (t, t, u, MPFR_RNDN);
+    }
+  mpfr_set (y, t, MPFR_RNDN);
+  mpfr_clears (t, u, (mpfr_ptr) 0);
+  return RLREF_SUCCESS;
+}
+
 /* y = 1 + 1/p: differs in the third digit between any two precisions, so
  * the target is never reached. */
 static int
@@ -302,6 +346,46 @@ START_TEST (test_certify_escalates)
 }
 END_TEST
 
+/* The start counts 1 as an input: (1 + 2^-400) - 1 is 2^-400, not an
+ * exact 0 at 256 and 320 bits. */
+START_TEST (test_certify_counts_unity)
+{
+  const double x = 0x1p-400;
+  rlref_certified c;
+  TU_OK (rlref_certify (unity_cb, NULL, &x, 1, 1, 256, 70, 0, &c));
+  ck_assert_int_eq (c.exact_zero[0], 0);
+  ck_assert (mpfr_cmp_d (c.value, x) == 0);
+  ck_assert (c.digits[0] >= 70);
+  rlref_certified_clear (&c);
+}
+END_TEST
+
+/* A second order lost at p and p + 64 bits: the zero and the value far
+ * below 1 are each run again at 2p, which sees x^2 and x^2 + x^3, and the
+ * doubling goes on to the right values (x = 2^-300).  A true zero needs no
+ * more: test_certify_exact_zero. */
+START_TEST (test_certify_second_order)
+{
+  const double x = 0x1p-300;
+  const int k2 = 2, k3 = 3;
+  mpfr_t want;
+  rlref_certified c;
+  TU_OK (rlref_certify (second_order_cb, &k2, &x, 1, 1, 256, 70, 0, &c));
+  ck_assert_int_eq (c.exact_zero[0], 0);
+  ck_assert (mpfr_cmp_ui_2exp (c.value, 1, -600) == 0);
+  ck_assert (c.digits[0] >= 70);
+  rlref_certified_clear (&c);
+  TU_OK (rlref_certify (second_order_cb, &k3, &x, 1, 1, 256, 70, 0, &c));
+  mpfr_init2 (want, 512);
+  mpfr_set_ui_2exp (want, 1, -600, MPFR_RNDN);
+  mpfr_add_d (want, want, 0x1p-900, MPFR_RNDN);
+  ck_assert (rlref_agreeing_digits (c.value, want, 70) >= 70);
+  ck_assert (c.digits[0] >= 70);
+  mpfr_clear (want);
+  rlref_certified_clear (&c);
+}
+END_TEST
+
 /* A value that differs at every precision stops at the maximum precision
  * with success and the few digits that hold (header: "the digits then say
  * how many hold"). */
@@ -453,6 +537,8 @@ certify_suite (void)
   tcase_add_test (tc, test_certify_jump_elsewhere_is_smooth);
   tcase_add_test (tc, test_certify_multi_output);
   tcase_add_test (tc, test_certify_escalates);
+  tcase_add_test (tc, test_certify_counts_unity);
+  tcase_add_test (tc, test_certify_second_order);
   tcase_add_test (tc, test_certify_unreachable_target);
   tcase_add_test (tc, test_certify_restores_precision);
   tcase_add_test (tc, test_certify_library_formula);

@@ -23,6 +23,11 @@
 #include "rlref/status.h"
 
 #define RLREF_CERTIFY_MAX_PREC 4096
+
+/* Digits on which two runs at q and q + 64 bits must agree for a value
+ * that runs at q/2 bits gave as an exact zero to count as one they
+ * missed (rlref_certify). */
+#define RLREF_CERTIFY_REAL_DIGITS 3
 /* Bits of the sensitivities: they are printed to 3 digits. */
 #define RLREF_SENS_PREC 64
 
@@ -111,8 +116,9 @@ int rlref_sens_agree (mpfr_srcptr a, mpfr_srcptr b);
  * infinities, or when either is not a nonzero finite number. */
 int rlref_agreeing_digits (mpfr_srcptr a, mpfr_srcptr b, int cap);
 
-/* prec, raised where the inputs x need more to be summed exactly: their
- * binary exponent spread + 128 bits, a multiple of 64, at most
+/* prec, raised where the inputs x need more to be summed exactly with 1
+ * (the constants the formulas add): the binary exponent spread of x and 1
+ * + 128 bits, a multiple of 64, at most
  * RLREF_CERTIFY_MAX_PREC.  Two evaluations that lose the same input bits
  * agree on a wrong value; the certification starts here. */
 mpfr_prec_t rlref_spread_prec (const double *x, size_t nx, mpfr_prec_t prec);
