@@ -298,6 +298,7 @@ check-derivations: $(DERIV_BIN)
 check-docs: $(RLREF)
 	$(PYTHON) tests/docs/tables.py --check $(RLREF) $(DOC_TABLES)
 	$(PYTHON) tests/docs/coverage.py $(RLREF) --readme README.md
+	$(PYTHON) tests/docs/names.py
 
 # The goldens regenerated once, with every supplied sensitivity also formed by
 # central differences (RLREF_SENS=both: a disagreement is an error, and the

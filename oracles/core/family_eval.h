@@ -1,8 +1,9 @@
 /* family_eval.h -- what a family's glue file (oracles/families/NAME_eval.c)
- * includes.  The file is compiled twice, binary64 and MPFR; RL_ENTRY (e)
- * begins the definition of evaluator rl_entry_e_d or rl_entry_e_mp, with
- * x[i] the reals of input i, y[k] the elements of output k (registry.h), and
- * LIB (f) names the library function rlref_f_d or rlref_f_mp. */
+ * includes.  The file is compiled twice, binary64 and MPFR; RL_ENTRY (NAME)
+ * begins the definition of evaluator rl_entry_NAME_d or rl_entry_NAME_mp,
+ * with x[i] the reals of input i, y[k] the elements of output k
+ * (registry.h), and LIB (NAME) names the library function rlref_NAME_d or
+ * rlref_NAME_mp. */
 #ifndef RLREF_ORACLES_FAMILY_EVAL_H
 #define RLREF_ORACLES_FAMILY_EVAL_H
 #include <string.h>
