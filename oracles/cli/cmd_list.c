@@ -51,12 +51,12 @@ io_names (const rl_variant *v, int outputs, char *buf, size_t size)
     }
 }
 
-/* One row per formula and part (groups of one part share inputs and
- * outputs), then one row per variant. */
+/* One row per formula and distinct inputs and outputs (the parts of a
+ * formula that share both share a row), then one row per variant. */
 static void
 list_markdown (void)
 {
-  char in[512], out[512];
+  char in[512], out[512], in_j[512], out_j[512];
   printf ("| id | inputs | outputs | definition | seeds |\n|---|---|---|---|---|\n");
   for (size_t i = 0; i < rl_formula_count (); i++)
     {
@@ -65,12 +65,16 @@ list_markdown (void)
         {
           const rl_variant *v = &f->variants[k];
           int seen = 0;
-          for (size_t j = 0; j < k; j++)
-            seen |= strcmp (f->variants[j].io->part, v->io->part) == 0;
-          if (seen)
-            continue;
           io_names (v, 0, in, sizeof in);
           io_names (v, 1, out, sizeof out);
+          for (size_t j = 0; j < k && !seen; j++)
+            {
+              io_names (&f->variants[j], 0, in_j, sizeof in_j);
+              io_names (&f->variants[j], 1, out_j, sizeof out_j);
+              seen = strcmp (in, in_j) == 0 && strcmp (out, out_j) == 0;
+            }
+          if (seen)
+            continue;
           cell (f->id);
           cell (in);
           cell (out);

@@ -19,7 +19,8 @@ checks two kinds of name:
     of reference/, oracles/, tests/, derivations/ or plots/ (its comments aside) holds it as a
     word, or, for a name of a formula function
     (rlref_X, rlref_X_d, rlref_X_mp), holds FN (X) or RLREF_FN (X).
-Absolute paths (/usr/bin/python3) and the names of other projects are not checked.
+Absolute paths (/usr/bin/python3) and the names of other projects are not checked.  The table
+of files of plots/README.md must also name every file of plots/ (data/ and figures/ aside).
 
 The last line reads "N passed, M failed"; the exit status is 0 when M = 0 and N > 0, 1
 otherwise.
@@ -151,6 +152,22 @@ def header_names(path):
     return paths, symbols
 
 
+def plots_table_complete():
+    """The files of plots/ its README's table of files does not name (data/, figures/ and the
+    README aside)."""
+    with open(os.path.join(ROOT, "plots", "README.md"), encoding="utf-8") as fh:
+        text = fh.read()
+    rows = [l for l in text.splitlines() if l.startswith("| `")]
+    named = set(re.findall(r"`([^`]+)`", "\n".join(r.split("|")[1] for r in rows)))
+    missing = []
+    for f in sorted(os.listdir(os.path.join(ROOT, "plots"))):
+        if f in ("data", "figures", "README.md") or f.startswith("."):
+            continue
+        if f not in named:
+            missing.append(f)
+    return missing
+
+
 def main():
     words, formula_fns = c_sources()
     basenames = tree_files()
@@ -171,6 +188,10 @@ def main():
             else:
                 failed += 1
                 print(f"FAIL {rel}: names {s}, which no C source defines or uses")
+    for f in plots_table_complete():
+        failed += 1
+        print(f"FAIL plots/README.md: its table of files does not name plots/{f}")
+    passed += 1
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 and passed > 0 else 1
 
