@@ -26,6 +26,14 @@
       goto done;                                                      \
   } while (0)
 
+/* Runs a check or a call while status holds no error, and goes on: a
+ * sequence of steps that stops at the first error without leaving. */
+#define THEN(call)                                                    \
+  do {                                                                \
+    if (status == RLREF_SUCCESS)                                      \
+      status = (call);                                                \
+  } while (0)
+
 /* Leaves with status = code and the reason in *why, not recorded: for a
  * step of an iteration that the caller may retry from another start, and
  * that records the error itself when it gives up (newton.c). */

@@ -1,5 +1,5 @@
 /* mdp_impl.h -- internal: what the MDP formula sources share, for the
- * backend the including file is compiled for: the single-exit macros,
+ * backend the including file is compiled for: the single exit of flow.h,
  * error-free products and sums carried as hi + lo, and the checks of
  * probability rows. */
 #ifndef RLREF_MDP_IMPL_H
@@ -8,21 +8,7 @@
 #include "rlref/num.h"
 #include "rlref/status.h"
 #include "rlref/mdp.h"
-
-/* Leave through the function's single exit (label done) on failure:
- * FAIL records an error, TRY passes on a failing call's status. */
-#define FAIL(reason, code)                                            \
-  do {                                                                \
-    status = (code);                                                  \
-    rlref_error ((reason), __FILE__, __LINE__, status);               \
-    goto done;                                                        \
-  } while (0)
-
-#define TRY(call)                                                     \
-  do {                                                                \
-    if ((status = (call)) != RLREF_SUCCESS)                           \
-      goto done;                                                      \
-  } while (0)
+#include "flow.h"
 
 /* t[0] + t[1] = a b exactly (the error of a rounded product is a number
  * of the format, found by one fma); when a b is not finite, t[1] = 0. */

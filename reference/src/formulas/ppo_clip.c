@@ -34,7 +34,7 @@ FN (ppo_ratio) (num_ptr ratio, num_ptr log_ratio, num_ptr grad, num_srcptr logp,
   if (!ratio)
     RLREF_ERROR ("ratio missing", RLREF_EINVAL);
   status = ppo_check_array (logp, n, "logp: n >= 1 finite log-probabilities");
-  TRY (ppo_check_array (old_logp, n, "old_logp: n >= 1 finite log-probabilities"));
+  THEN (ppo_check_array (old_logp, n, "old_logp: n >= 1 finite log-probabilities"));
   if (status)
     return status;
   t4 = num_vec_new (4);
@@ -95,8 +95,8 @@ FN (ppo_is) (num_ptr e_old, num_ptr e_is, num_ptr e_new, num_ptr e_cpi, num_ptr 
   if (!e_old)
     RLREF_ERROR ("e_old missing", RLREF_EINVAL);
   status = ppo_check_array (logits_old, K, "logits_old: K >= 1 finite logits");
-  TRY (ppo_check_array (logits, K, "logits: K >= 1 finite logits"));
-  TRY (ppo_check_array (f, K, "f: K >= 1 finite values"));
+  THEN (ppo_check_array (logits, K, "logits: K >= 1 finite logits"));
+  THEN (ppo_check_array (f, K, "f: K >= 1 finite values"));
   if (status)
     return status;
   num_init (t); num_init (s); num_init (eo); num_init (en); num_init (ei); num_init (ec);
@@ -105,8 +105,8 @@ FN (ppo_is) (num_ptr e_old, num_ptr e_is, num_ptr e_new, num_ptr e_cpi, num_ptr 
   if (!w || !x3)
     FAIL ("out of memory", RLREF_ENOMEM);
 #define W(j, a) AT (w, (size_t) (j) * K + (a))
-  TRY (FN (log_softmax) (W (LPO, 0), logits_old, K));
-  TRY (FN (log_softmax) (W (LP, 0), logits, K));
+  THEN (FN (log_softmax) (W (LPO, 0), logits_old, K));
+  THEN (FN (log_softmax) (W (LP, 0), logits, K));
   if (status)
     goto done;
   for (size_t a = 0; a < K; a++)
@@ -123,20 +123,20 @@ FN (ppo_is) (num_ptr e_old, num_ptr e_is, num_ptr e_new, num_ptr e_cpi, num_ptr 
       num_set (AT (x3, 0), W (LP, a));
       num_set (AT (x3, 1), W (LPO, a));
       num_neg (AT (x3, 2), W (LP, a));
-      TRY (num_sum (s, x3, 3));
+      THEN (num_sum (s, x3, 3));
       num_exp (s, s);                                   /* p (p_old/p) */
       num_mul (W (TI, a), s, W (F, a));
       num_set (AT (x3, 0), W (LPO, a));
       num_set (AT (x3, 1), W (LP, a));
       num_neg (AT (x3, 2), W (LPO, a));
-      TRY (num_sum (s, x3, 3));
+      THEN (num_sum (s, x3, 3));
       num_exp (s, s);                                   /* p_old (p/p_old) */
       num_mul (W (TC, a), s, W (F, a));
     }
-  TRY (num_dot (eo, W (PO, 0), W (F, 0), K));
-  TRY (num_dot (en, W (P, 0), W (F, 0), K));
-  TRY (num_sum (ei, W (TI, 0), K));
-  TRY (num_sum (ec, W (TC, 0), K));
+  THEN (num_dot (eo, W (PO, 0), W (F, 0), K));
+  THEN (num_dot (en, W (P, 0), W (F, 0), K));
+  THEN (num_sum (ei, W (TI, 0), K));
+  THEN (num_sum (ec, W (TC, 0), K));
   if (status)
     goto done;
   /* the gradients, p_k (f_k - E f) = p_k sum_a p_a (f_k - f_a): no
@@ -145,10 +145,10 @@ FN (ppo_is) (num_ptr e_old, num_ptr e_is, num_ptr e_new, num_ptr e_cpi, num_ptr 
     {
       for (size_t a = 0; a < K; a++)
         num_sub (W (TI, a), W (F, k), W (F, a));
-      TRY (num_dot (t, W (P, 0), W (TI, 0), K));
+      THEN (num_dot (t, W (P, 0), W (TI, 0), K));
       num_mul (W (GN, k), W (P, k), t);
       plus_zero (W (GN, k));
-      TRY (num_dot (t, W (PO, 0), W (TI, 0), K));
+      THEN (num_dot (t, W (PO, 0), W (TI, 0), K));
       num_mul (W (GO, k), W (PO, k), t);
       plus_zero (W (GO, k));
     }
@@ -215,11 +215,11 @@ FN (ppo_clip_ex) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
   if (!loss || !c)
     RLREF_ERROR ("loss or convention missing", RLREF_EINVAL);
   status = ppo_check_array (logp, n, "logp: n >= 1 finite log-probabilities");
-  TRY (ppo_check_array (old_logp, n, "old_logp: n >= 1 finite log-probabilities"));
-  TRY (ppo_check_array (adv, n, "adv: n >= 1 finite advantages"));
-  TRY (ppo_mask_count (&N, mask, n, 1));
-  TRY (ppo_check_above (eps_low, 0.0, 0, "eps_low must be finite and >= 0"));
-  TRY (ppo_check_above (eps_high, 0.0, 0, "eps_high must be finite and >= 0"));
+  THEN (ppo_check_array (old_logp, n, "old_logp: n >= 1 finite log-probabilities"));
+  THEN (ppo_check_array (adv, n, "adv: n >= 1 finite advantages"));
+  THEN (ppo_mask_count (&N, mask, n, 1));
+  THEN (ppo_check_above (eps_low, 0.0, 0, "eps_low must be finite and >= 0"));
+  THEN (ppo_check_above (eps_high, 0.0, 0, "eps_high must be finite and >= 0"));
   if (status == RLREF_SUCCESS && num_cmp_d (eps_low, 1.0) >= 0)
     RLREF_ERROR ("eps_low must be < 1: the ratio's lower bound 1 - eps_low > 0", RLREF_EDOM);
   if (status == RLREF_SUCCESS && c->clip.dual_clip)
@@ -347,7 +347,7 @@ FN (ppo_clip_ex) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
       if (grad)
         num_set (AT (grad, i), d);
     }
-  TRY (num_mean_si (s, sv, n, (long) N));
+  THEN (num_mean_si (s, sv, n, (long) N));
   if (status)
     goto done;
   num_neg (s, s);
@@ -394,8 +394,8 @@ FN (ppo_clip_one) (num_ptr clipped, num_ptr unclipped, num_ptr surrogate, num_sr
   if (!clipped || !unclipped || !surrogate)
     RLREF_ERROR ("an output is missing", RLREF_EINVAL);
   status = ppo_check_above (rho, 0.0, 0, "rho, a ratio of probabilities, must be >= 0");
-  TRY (ppo_check_scalar (adv, "the advantage must be finite"));
-  TRY (ppo_check_above (eps, 0.0, 0, "eps must be finite and >= 0"));
+  THEN (ppo_check_scalar (adv, "the advantage must be finite"));
+  THEN (ppo_check_above (eps, 0.0, 0, "eps must be finite and >= 0"));
   if (status == RLREF_SUCCESS && num_cmp_d (eps, 1.0) >= 0)
     RLREF_ERROR ("eps must be < 1", RLREF_EDOM);
   if (status)

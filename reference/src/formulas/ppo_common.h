@@ -6,21 +6,8 @@
 #include <stddef.h>
 #include "rlref/num.h"
 #include "rlref/ppo.h"
+#include "flow.h"
 
-/* Records the error and leaves through the function's one exit. */
-#define FAIL(reason, code)                                      \
-  do {                                                          \
-    rlref_error ((reason), __FILE__, __LINE__, (code));         \
-    status = (code);                                            \
-    goto done;                                                  \
-  } while (0)
-
-/* Runs a check or a primitive while status holds no error. */
-#define TRY(call)                                               \
-  do {                                                          \
-    if (status == RLREF_SUCCESS)                                \
-      status = (call);                                          \
-  } while (0)
 
 /* n >= 1 finite values at x: EINVAL for NULL or n = 0, ENAN otherwise. */
 static inline int

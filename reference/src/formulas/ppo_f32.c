@@ -181,7 +181,7 @@ FN (ppo_ratio_f32) (num_ptr ratio, num_ptr log_ratio, num_ptr grad, num_srcptr l
   if (!ratio)
     RLREF_ERROR ("ratio missing", RLREF_EINVAL);
   status = ppo_check_array (logp, n, "logp: n >= 1 finite log-probabilities");
-  TRY (ppo_check_array (old_logp, n, "old_logp: n >= 1 finite log-probabilities"));
+  THEN (ppo_check_array (old_logp, n, "old_logp: n >= 1 finite log-probabilities"));
   if (status)
     return status;
   num_init (l); num_init (lc); num_init (r); num_init (t);
@@ -225,11 +225,11 @@ FN (ppo_clip_f32) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
     RLREF_ERROR ("loss or convention missing", RLREF_EINVAL);
   dual = c->clip.dual_clip;
   status = ppo_check_array (logp, n, "logp: n >= 1 finite log-probabilities");
-  TRY (ppo_check_array (old_logp, n, "old_logp: n >= 1 finite log-probabilities"));
-  TRY (ppo_check_array (adv, n, "adv: n >= 1 finite advantages"));
-  TRY (ppo_mask_count (&N, mask, n, 1));
-  TRY (ppo_check_above (eps_low, 0.0, 0, "eps_low must be finite and >= 0"));
-  TRY (ppo_check_above (eps_high, 0.0, 0, "eps_high must be finite and >= 0"));
+  THEN (ppo_check_array (old_logp, n, "old_logp: n >= 1 finite log-probabilities"));
+  THEN (ppo_check_array (adv, n, "adv: n >= 1 finite advantages"));
+  THEN (ppo_mask_count (&N, mask, n, 1));
+  THEN (ppo_check_above (eps_low, 0.0, 0, "eps_low must be finite and >= 0"));
+  THEN (ppo_check_above (eps_high, 0.0, 0, "eps_high must be finite and >= 0"));
   if (status == RLREF_SUCCESS && num_cmp_d (eps_low, 1.0) >= 0)
     RLREF_ERROR ("eps_low must be < 1: the ratio's lower bound 1 - eps_low > 0", RLREF_EDOM);
   if (status == RLREF_SUCCESS && dual)
@@ -261,7 +261,7 @@ FN (ppo_clip_f32) (num_ptr loss, num_ptr surrogate, num_ptr ratio, num_ptr grad,
           num_set_d (rho, 1.0);
         }
       else
-        TRY (token_ratio (l, lc, rho, AT (logp, i), AT (old_logp, i), c->clip.clamp_log_ratio,
+        THEN (token_ratio (l, lc, rho, AT (logp, i), AT (old_logp, i), c->clip.clamp_log_ratio,
                           t));
       if (status)
         goto done;
@@ -357,8 +357,8 @@ FN (ppo_whiten_f32) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
     RLREF_ERROR ("whitened or convention missing", RLREF_EINVAL);
   lib = c->lib;
   status = ppo_check_array (values, n, "values: n >= 1 finite values");
-  TRY (ppo_mask_count (&N, mask, n, 1));
-  TRY (ppo_check_above (eps, 0.0, 0, "eps must be finite and >= 0"));
+  THEN (ppo_mask_count (&N, mask, n, 1));
+  THEN (ppo_check_above (eps, 0.0, 0, "eps must be finite and >= 0"));
   if (status)
     return status;
   if (lib != RLREF_PPO_LIB_OPENRLHF && N < 2)
@@ -514,10 +514,10 @@ FN (ppo_value_loss_f32) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr cli
   /* the clip fraction is a binary32 mean here whatever c->value.clipfrac_f32 says */
   verl = c->lib == RLREF_PPO_LIB_VERL;
   status = ppo_check_array (values, n, "values: n >= 1 finite values");
-  TRY (ppo_check_array (returns, n, "returns: n >= 1 finite targets"));
-  TRY (ppo_check_array (old_values, n, "old_values: n >= 1 finite values"));
-  TRY (ppo_check_above (clip, 0.0, 0, "the value clip range must be finite and >= 0"));
-  TRY (ppo_mask_count (&N, mask, n, 1));
+  THEN (ppo_check_array (returns, n, "returns: n >= 1 finite targets"));
+  THEN (ppo_check_array (old_values, n, "old_values: n >= 1 finite values"));
+  THEN (ppo_check_above (clip, 0.0, 0, "the value clip range must be finite and >= 0"));
+  THEN (ppo_mask_count (&N, mask, n, 1));
   if (status)
     return status;
   num_init (cc); num_init (ncc); num_init (g); num_init (v); num_init (o); num_init (r);
@@ -662,13 +662,13 @@ FN (ppo_tokrew_f32) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl
     RLREF_ERROR ("the binary32 reading is OpenRLHF's: no log-ratio clamp, no mask prefix",
                  RLREF_EINVAL);
   status = ppo_check_array (logp, n, "logp: n >= 1 finite log-probabilities");
-  TRY (ppo_check_array (ref, n, "ref: n >= 1 finite log-probabilities"));
-  TRY (ppo_mask_count (&N, mask, n, 1));
-  TRY (ppo_check_scalar (score, "the score must be finite"));
+  THEN (ppo_check_array (ref, n, "ref: n >= 1 finite log-probabilities"));
+  THEN (ppo_mask_count (&N, mask, n, 1));
+  THEN (ppo_check_scalar (score, "the score must be finite"));
   if (c->beta_floor)
-    TRY (ppo_check_scalar (beta, "beta must be finite"));
+    THEN (ppo_check_scalar (beta, "beta must be finite"));
   else
-    TRY (ppo_check_above (beta, 0.0, 0, "beta must be finite and >= 0"));
+    THEN (ppo_check_above (beta, 0.0, 0, "beta must be finite and >= 0"));
   if (status)
     return status;
   for (size_t i = 0; i < n; i++)

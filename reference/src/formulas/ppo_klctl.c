@@ -22,11 +22,11 @@ FN (ppo_kl_controller) (num_ptr err, num_ptr coef_after, num_srcptr kl, size_t n
   if (!err || !coef_after)
     RLREF_ERROR ("an output is missing", RLREF_EINVAL);
   status = ppo_check_array (kl, n, "kl: n >= 1 finite KL values");
-  TRY (ppo_check_above (coef, 0.0, 0, "the KL coefficient must be finite and >= 0"));
+  THEN (ppo_check_above (coef, 0.0, 0, "the KL coefficient must be finite and >= 0"));
   if (adaptive)
     {
-      TRY (ppo_check_above (target, 0.0, 1, "the KL target must be finite and > 0"));
-      TRY (ppo_check_above (horizon, 0.0, 1, "the horizon must be finite and > 0"));
+      THEN (ppo_check_above (target, 0.0, 1, "the KL target must be finite and > 0"));
+      THEN (ppo_check_above (horizon, 0.0, 1, "the horizon must be finite and > 0"));
     }
   if (status)
     return status;
@@ -83,8 +83,8 @@ FN (ppo_early_stop) (size_t *updates, int *stopped, num_srcptr kl, size_t n,
   if (!updates || !stopped)
     RLREF_ERROR ("an output is missing", RLREF_EINVAL);
   status = ppo_check_array (kl, n, "kl: n >= 1 finite KL values");
-  TRY (ppo_check_above (target_kl, 0.0, 1, "target_kl must be finite and > 0"));
-  TRY (ppo_check_above (factor, 0.0, 1, "the factor must be finite and > 0"));
+  THEN (ppo_check_above (target_kl, 0.0, 1, "target_kl must be finite and > 0"));
+  THEN (ppo_check_above (factor, 0.0, 1, "the factor must be finite and > 0"));
   if (status)
     return status;
   num_init (thr);

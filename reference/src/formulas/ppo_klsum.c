@@ -100,11 +100,11 @@ FN (ppo_klsum) (num_ptr token_log_ratio, num_ptr seq_log_ratio, num_ptr token_re
   if (lm->truncation != RLREF_LM_KEEP || lm->reward != RLREF_REWARD_ADDITIVE)
     RLREF_ERROR ("13.10 needs every sequence counted (cut ones kept) and an additive reward",
                  RLREF_EINVAL);
-  TRY (ppo_check_array (logits, lm->n_rows * (size_t) lm->V, "logits must be finite"));
-  TRY (ppo_check_array (ref_logits, lm->n_rows * (size_t) lm->V,
+  THEN (ppo_check_array (logits, lm->n_rows * (size_t) lm->V, "logits must be finite"));
+  THEN (ppo_check_array (ref_logits, lm->n_rows * (size_t) lm->V,
                         "ref_logits must be finite"));
-  TRY (ppo_check_array (reward, (size_t) lm->V + 2, "the reward terms must be finite"));
-  TRY (ppo_check_above (beta, 0.0, 1, "beta must be finite and > 0"));
+  THEN (ppo_check_array (reward, (size_t) lm->V + 2, "the reward terms must be finite"));
+  THEN (ppo_check_above (beta, 0.0, 1, "beta must be finite and > 0"));
   if (status)
     return status;
   count = rlref_lm_num_sequences (lm);
@@ -134,7 +134,7 @@ FN (ppo_klsum) (num_ptr token_log_ratio, num_ptr seq_log_ratio, num_ptr token_re
   c.t = AT (s, T);
   /* the given sequence: its per-token log-ratios and rewards (13.9) */
   status = FN (lm_logprob) (AT (s, YP), yp, lm, logits, y, L);
-  TRY (FN (lm_logprob) (AT (s, YQ), yq, lm, ref_logits, y, L));
+  THEN (FN (lm_logprob) (AT (s, YQ), yq, lm, ref_logits, y, L));
   if (status)
     goto done;
   additive_reward (AT (s, RY), lm, reward, y, L, AT (s, T));
@@ -144,12 +144,12 @@ FN (ppo_klsum) (num_ptr token_log_ratio, num_ptr seq_log_ratio, num_ptr token_re
     status = c.status;
   if (status == RLREF_SUCCESS && c.k != c.cap)
     FAIL ("fewer sequences than counted", RLREF_EINVAL);
-  TRY (num_sum (AT (s, KLT), c.h_terms, c.k));
-  TRY (num_sum (AT (s, RET), c.r_terms, c.k));
+  THEN (num_sum (AT (s, KLT), c.h_terms, c.k));
+  THEN (num_sum (AT (s, RET), c.r_terms, c.k));
   /* the left side: the library's sequence-level KL and RLHF objective */
-  TRY (FN (lm_objective) (AT (s, KL), NULL, lm, logits, ref_logits, reward, AT (s, B),
+  THEN (FN (lm_objective) (AT (s, KL), NULL, lm, logits, ref_logits, reward, AT (s, B),
                           RLREF_LM_OBJ_KL));
-  TRY (FN (lm_objective) (AT (s, RLHF), NULL, lm, logits, ref_logits, reward, AT (s, B),
+  THEN (FN (lm_objective) (AT (s, RLHF), NULL, lm, logits, ref_logits, reward, AT (s, B),
                           RLREF_LM_OBJ_RLHF));
   if (status)
     goto done;

@@ -126,13 +126,13 @@ FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum
   if (!rewards || !c)
     RLREF_ERROR ("rewards or convention missing", RLREF_EINVAL);
   status = ppo_check_array (logp, n, "logp: n >= 1 finite log-probabilities");
-  TRY (ppo_check_array (ref, n, "ref: n >= 1 finite log-probabilities"));
-  TRY (ppo_mask_count (&N, mask, n, 1));
-  TRY (ppo_check_scalar (score, "the score must be finite"));
+  THEN (ppo_check_array (ref, n, "ref: n >= 1 finite log-probabilities"));
+  THEN (ppo_mask_count (&N, mask, n, 1));
+  THEN (ppo_check_scalar (score, "the score must be finite"));
   if (c->beta_floor)
-    TRY (ppo_check_scalar (beta, "beta must be finite"));
+    THEN (ppo_check_scalar (beta, "beta must be finite"));
   else
-    TRY (ppo_check_above (beta, 0.0, 0, "beta must be finite and >= 0"));
+    THEN (ppo_check_above (beta, 0.0, 0, "beta must be finite and >= 0"));
   if (status)
     return status;
   if (c->mask_prefix)
@@ -195,9 +195,9 @@ FN (ppo_tokrew) (num_ptr rewards, num_ptr kl, num_ptr reward_sum, num_ptr kl_sum
       if (kl)
         num_set (AT (kl, i), AT (k, i));
     }
-  TRY (num_sum (s, pv, n));
+  THEN (num_sum (s, pv, n));
   num_sub (t, sc, s);
-  TRY (num_sum (s, k, n));
+  THEN (num_sum (s, k, n));
   if (status == RLREF_SUCCESS && (!num_is_finite (s) || !num_is_finite (t)))
     FAIL ("the summed penalty overflows", RLREF_ERANGE);
   if (status == RLREF_SUCCESS && reward_sum)
@@ -258,7 +258,7 @@ FN (ppo_tokrew_ex) (num_ptr ratio, num_ptr log_ratio, num_ptr k2, num_ptr k3, nu
   if (!ratio || !log_ratio || !k2 || !k3)
     RLREF_ERROR ("an output is missing", RLREF_EINVAL);
   status = ppo_check_above (p, 0.0, 1, "p must be a probability in (0, 1]");
-  TRY (ppo_check_above (p_ref, 0.0, 1, "p_ref must be a probability in (0, 1]"));
+  THEN (ppo_check_above (p_ref, 0.0, 1, "p_ref must be a probability in (0, 1]"));
   if (status)
     return status;
   if (num_cmp_d (p, 1.0) > 0 || num_cmp_d (p_ref, 1.0) > 0)

@@ -66,13 +66,13 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
     RLREF_ERROR ("loss or convention missing", RLREF_EINVAL);
   clipped = c->clip != RLREF_PPO_VALUE_UNCLIPPED;
   status = ppo_check_array (values, n, "values: n >= 1 finite values");
-  TRY (ppo_check_array (returns, n, "returns: n >= 1 finite targets"));
+  THEN (ppo_check_array (returns, n, "returns: n >= 1 finite targets"));
   if (clipped)
     {
-      TRY (ppo_check_array (old_values, n, "old_values: n >= 1 finite values"));
-      TRY (ppo_check_above (clip, 0.0, 0, "the value clip range must be finite and >= 0"));
+      THEN (ppo_check_array (old_values, n, "old_values: n >= 1 finite values"));
+      THEN (ppo_check_above (clip, 0.0, 0, "the value clip range must be finite and >= 0"));
     }
-  TRY (ppo_mask_count (&N, mask, n, 1));
+  THEN (ppo_mask_count (&N, mask, n, 1));
   if (status)
     return status;
   NUM_INIT (cc, ncc, d1, d2, sq1, sq2, g, s, vi, oi, t);
@@ -173,7 +173,7 @@ FN (ppo_value_loss) (num_ptr loss, num_ptr losses, num_ptr grad, num_ptr clipfra
             num_set_zero (AT (losses, i));
         }
     }
-  TRY (num_mean_si (s, lv, n, (long) N));
+  THEN (num_mean_si (s, lv, n, (long) N));
   if (status)
     goto done;
   if (c->half)
@@ -204,7 +204,7 @@ FN (ppo_gae_target) (num_ptr target, num_srcptr old_values, num_srcptr adv, size
   if (!target)
     RLREF_ERROR ("target missing", RLREF_EINVAL);
   status = ppo_check_array (old_values, n, "old_values: n >= 1 finite values");
-  TRY (ppo_check_array (adv, n, "adv: n >= 1 finite advantages"));
+  THEN (ppo_check_array (adv, n, "adv: n >= 1 finite advantages"));
   for (size_t i = 0; status == RLREF_SUCCESS && i < n; i++)
     {
       num_add (AT (target, i), AT (old_values, i), AT (adv, i));
@@ -231,7 +231,7 @@ FN (ppo_mc_return) (num_ptr target, num_srcptr rewards, size_t n, num_srcptr gam
   if (!target)
     RLREF_ERROR ("target missing", RLREF_EINVAL);
   status = ppo_check_array (rewards, n, "rewards: n >= 1 finite rewards");
-  TRY (ppo_check_above (gamma, 0.0, 0, "gamma must be finite and >= 0"));
+  THEN (ppo_check_above (gamma, 0.0, 0, "gamma must be finite and >= 0"));
   if (status)
     return status;
   num_init (g); num_init (acc);
@@ -271,11 +271,11 @@ FN (ppo_objective) (num_ptr entropy, num_ptr entropy_mean, num_ptr objective, nu
   if (T == 0 || T > (size_t) -1 / V)
     RLREF_ERROR ("T >= 1 rows of V logits", RLREF_EINVAL);
   status = ppo_check_array (logits, T * V, "logits: T rows of V finite logits");
-  TRY (ppo_mask_count (&N, mask, T, 1));
-  TRY (ppo_check_scalar (l_clip, "l_clip must be finite"));
-  TRY (ppo_check_scalar (l_vf, "l_vf must be finite"));
-  TRY (ppo_check_above (c1, 0.0, 0, "c1 must be finite and >= 0"));
-  TRY (ppo_check_above (c2, 0.0, 0, "c2 must be finite and >= 0"));
+  THEN (ppo_mask_count (&N, mask, T, 1));
+  THEN (ppo_check_scalar (l_clip, "l_clip must be finite"));
+  THEN (ppo_check_scalar (l_vf, "l_vf must be finite"));
+  THEN (ppo_check_above (c1, 0.0, 0, "c1 must be finite and >= 0"));
+  THEN (ppo_check_above (c2, 0.0, 0, "c2 must be finite and >= 0"));
   if (status)
     return status;
   num_init (t); num_init (hm); num_init (o);
@@ -290,7 +290,7 @@ FN (ppo_objective) (num_ptr entropy, num_ptr entropy_mean, num_ptr objective, nu
       status = FN (log_softmax) (lp, AT (logits, r * V), V);
       for (size_t a = 0; status == RLREF_SUCCESS && a < V; a++)
         num_exp (AT (p, a), AT (lp, a));
-      TRY (num_dot (AT (h, r), p, lp, V));
+      THEN (num_dot (AT (h, r), p, lp, V));
       num_neg (AT (h, r), AT (h, r));
       plus_zero (AT (h, r));
     }
@@ -300,7 +300,7 @@ FN (ppo_objective) (num_ptr entropy, num_ptr entropy_mean, num_ptr objective, nu
   for (size_t r = 0; r < T; r++)
     if (all || ppo_in_mask (mask, r))
       num_set (AT (m, r), AT (h, r));
-  TRY (num_sum (hm, m, T));
+  THEN (num_sum (hm, m, T));
   if (status)
     goto done;
   num_div_si (hm, hm, (long) (all ? T : N));

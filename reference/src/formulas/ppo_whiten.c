@@ -51,8 +51,8 @@ FN (ppo_whiten) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
   if (!whitened || !c)
     RLREF_ERROR ("whitened or convention missing", RLREF_EINVAL);
   status = ppo_check_array (values, n, "values: n >= 1 finite values");
-  TRY (ppo_mask_count (&N, mask, n, 1));
-  TRY (ppo_check_above (eps, 0.0, 0, "eps must be finite and >= 0"));
+  THEN (ppo_mask_count (&N, mask, n, 1));
+  THEN (ppo_check_above (eps, 0.0, 0, "eps must be finite and >= 0"));
   if (status)
     return status;
   if (N <= (size_t) c->ddof)
@@ -64,15 +64,15 @@ FN (ppo_whiten) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
   for (size_t i = 0; i < n; i++)
     if (ppo_in_mask (mask, i))
       num_set (AT (x, k++), AT (values, i));
-  TRY (FN (mean) (mu, x, N));
+  THEN (FN (mean) (mu, x, N));
   /* mh + ml = sum/N: mh = s/N rounded, ml = (s - N mh + (sum - s))/N,
    * s - N mh exact (fma: the remainder of a rounded quotient) */
-  TRY (num_sum (t, x, N));
+  THEN (num_sum (t, x, N));
   split = status == RLREF_SUCCESS && num_is_finite (t);
   if (split)
     {
       num_neg (AT (x, N), t);
-      TRY (num_sum (ml, x, N + 1));             /* sum - s, rounded once */
+      THEN (num_sum (ml, x, N + 1));             /* sum - s, rounded once */
       num_div_si (mh, t, (long) N);
       num_set_si (d, -(long) N);
       num_fma (t, d, mh, t);
@@ -83,7 +83,7 @@ FN (ppo_whiten) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
     {
       /* TRL's and verl's masked_var: the ddof-0 variance times mask_sum /
        * (mask_sum - 1), an int64 quotient, so a binary32 tensor */
-      TRY (FN (stddev) (sd, x, N, 0));
+      THEN (FN (stddev) (sd, x, N, 0));
       num_set_si (t, (long) N);
       num_div_si (t, t, (long) N - 1);
       num_round_f32 (t, t);
@@ -91,7 +91,7 @@ FN (ppo_whiten) (num_ptr whitened, num_ptr mean, num_ptr std, num_ptr scale,
       num_mul (sd, sd, t);
     }
   else
-    TRY (FN (stddev) (sd, x, N, c->ddof));
+    THEN (FN (stddev) (sd, x, N, c->ddof));
   if (status)
     goto done;
   switch (c->eps_at)

@@ -12,21 +12,7 @@
 #include "rlref/primitives.h"
 #include "rlref/pref.h"
 #include "rlref/prefpairs.h"
-
-/* Leave through the function's single exit (label done) on failure:
- * FAIL records an error, TRY passes on a failing call's status. */
-#define FAIL(reason, code)                                            \
-  do {                                                                \
-    status = (code);                                                  \
-    rlref_error ((reason), __FILE__, __LINE__, status);               \
-    goto done;                                                        \
-  } while (0)
-
-#define TRY(call)                                                     \
-  do {                                                                \
-    if ((status = (call)) != RLREF_SUCCESS)                           \
-      goto done;                                                      \
-  } while (0)
+#include "flow.h"
 
 /* pos[i] = the place of item i in ranking pi (0 = best); 0 when pi is a
  * permutation of 0..K-1, else -1. */

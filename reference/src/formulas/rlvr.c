@@ -15,21 +15,7 @@
 #include "rlref/num.h"
 #include "rlref/grpo.h"
 #include "rlref/rlvr.h"
-
-/* Leave through the function's single exit (label done) on failure:
- * FAIL records an error, TRY passes on a failing call's status. */
-#define FAIL(reason, code)                                            \
-  do {                                                                \
-    status = (code);                                                  \
-    rlref_error ((reason), __FILE__, __LINE__, status);               \
-    goto done;                                                        \
-  } while (0)
-
-#define TRY(call)                                                     \
-  do {                                                                \
-    if ((status = (call)) != RLREF_SUCCESS)                           \
-      goto done;                                                      \
-  } while (0)
+#include "flow.h"
 
 /* ----- the verifiers (one table, in the binary64 object) ---------------- */
 
