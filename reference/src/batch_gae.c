@@ -15,23 +15,7 @@
 #include <math.h>
 #include <stddef.h>
 #include "rlref/batch.h"
-
-/* s + e = a + b exactly, s = o(a + b) (Knuth's TwoSum). */
-static inline void
-two_sum (double a, double b, double *s, double *e)
-{
-  double t = a + b, bb = t - a;
-  *e = (a - (t - bb)) + (b - bb);
-  *s = t;
-}
-
-/* p + e = a b exactly, p = o(a b) (e = 0 where p is not finite). */
-static inline void
-two_prod (double a, double b, double *p, double *e)
-{
-  *p = a * b;
-  *e = isfinite (*p) ? fma (a, b, -*p) : 0.0;
-}
+#include "num_eft.h"
 
 /* (13.11) one step, A = r + gamma v_next - v + (ch + cl)(ah + al), into
  * (ah, al): the eight terms added by TwoSum, their errors summed. */
@@ -40,14 +24,14 @@ gae_step (double *ah, double *al, double r, double gamma, double v_next, double 
           double cl)
 {
   double t[7], s = r, e = 0.0, err;
-  two_prod (gamma, v_next, &t[0], &t[1]);
+  eft_two_prod_d (gamma, v_next, &t[0], &t[1]);
   t[2] = -v;
-  two_prod (ch, *ah, &t[3], &t[4]);
+  eft_two_prod_d (ch, *ah, &t[3], &t[4]);
   t[5] = ch * *al;
   t[6] = cl * *ah;
   for (int j = 0; j < 7; j++)
     {
-      two_sum (s, t[j], &s, &err);
+      eft_two_sum_d (s, t[j], &s, &err);
       e += err;
     }
   if (!isfinite (s))
@@ -56,7 +40,7 @@ gae_step (double *ah, double *al, double r, double gamma, double v_next, double 
       *al = 0.0;
       return;
     }
-  two_sum (s, e, ah, al);
+  eft_two_sum_d (s, e, ah, al);
 }
 
 /* o(ah + al + v): TwoSum of ah and v, the small parts added. */
@@ -66,7 +50,7 @@ sum3 (double ah, double al, double v)
   double s, e;
   if (!isfinite (ah))
     return ah + v;
-  two_sum (ah, v, &s, &e);
+  eft_two_sum_d (ah, v, &s, &e);
   return s + (e + al);
 }
 
@@ -138,7 +122,7 @@ rlref_gae_batch (double *restrict adv, double *restrict ret, const double *restr
     return status;
   if (!adv || !ret)
     RLREF_ERROR ("no output", RLREF_EINVAL);
-  two_prod (gamma, lambda, &ch, &cl);
+  eft_two_prod_d (gamma, lambda, &ch, &cl);
   for (size_t b = 0; b < B; b++)
     {
       const unsigned char *m = mask + b * W;

@@ -7,7 +7,7 @@
 #include "rlref/num.h"
 #include "rlref/dapo.h"
 #include "flow.h"
-#include "compensated.h"
+#include "num_eft.h"
 
 /* Keep rules (13.30: 0 < |{o_i : is_correct(o_i)}| < G):
  *   std    the population std of the group > 0, or G = 1 (verl: np.std > 0
@@ -261,13 +261,13 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
               if (n >= B)
                 break;
               num_set_si (t, 1);
-              comp_add (sum, cs, t, w3);
+              num_comp_add (sum, cs, t, w3);
               continue;
             }
           if (n <= B - 1)
             {                                           /* fewer than B drawn: P = 1 */
               num_set_si (t, 1);
-              comp_add (sum, cs, t, w3);
+              num_comp_add (sum, cs, t, w3);
               continue;
             }
           /* t = sum_{j < B} C(n, j) q^j d^(n - j), scaled */
@@ -289,7 +289,7 @@ FN (dapo_refill) (num_ptr keep_prob, num_ptr expected_rounds, num_ptr expected_g
             num_mul_2si (t, t, et);
           else
             num_set_zero (t);
-          comp_add (sum, cs, t, w3);
+          num_comp_add (sum, cs, t, w3);
           work += B;
           /* rho = (1 + M/(n - B + 2))^(B - 1) d^M */
           num_set_si (rho, M);

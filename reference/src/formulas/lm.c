@@ -10,6 +10,7 @@
 #include "rlref/num.h"
 #include "rlref/lm.h"
 #include "rlref/primitives.h"
+#include "num_eft.h"
 
 #ifdef RLREF_MP
 typedef rlref_lm_visit_mp visit_fn;
@@ -280,7 +281,7 @@ last_fill (rows *R, num_srcptr reward)
  * log p, SR = sum p (r - c) and SR2 = sum p (r - c)^2 about the first
  * outcome's reward c (so that Var[r] does not cancel), W = sum p e^{r/beta},
  * WR = sum p e^{r/beta} r, and the count.  Each sum is compensated
- * (num_acc_add).  Only the sums the wanted moments need are formed: the
+ * (acc_add).  Only the sums the wanted moments need are formed: the
  * count, S0 and W always; SH for the entropy; SR, SR2 for E[r] and Var[r]
  * (and KL(pi_ref || pi*)); WR for E*[r] and KL(pi* || pi_ref). */
 enum { S_0, S_H, S_R, S_R2, S_W, S_WR, S_HC, S_HO, S_N, S_NSUMS };
@@ -307,12 +308,7 @@ acc_add (num_ptr s, num_ptr c, num_srcptr x, num_ptr t)
   (void) t;
   num_add (s, s, x);
 #else
-  double sum = s[0] + x[0];
-  if (fabs (s[0]) >= fabs (x[0]))
-    c[0] += (s[0] - sum) + x[0];
-  else
-    c[0] += (x[0] - sum) + s[0];
-  s[0] = sum;
+  eft_comp_add_d (s, c, x[0]);
   (void) t;
 #endif
 }

@@ -67,7 +67,7 @@ FN (mdp_return) (num_ptr G, num_srcptr r, size_t T, num_srcptr gamma)
         }
       else
         {
-          mdp_two_prod (AT (t, 1), gm, hi);
+          num_two_prod (AT (t, 1), gm, hi);
           num_mul (AT (t, 3), gm, lo);
           TRY (mdp_sum_hilo (hi, lo, t, 4));
         }
@@ -114,7 +114,7 @@ FN (mdp_return_sum) (num_ptr G, num_srcptr r, size_t T, num_srcptr gamma)
     {
       /* (wh + wl) gamma = ph + pe + wl gamma; then hi = RN(ph + lo) and
          the exact remainder (fast two-sum, |ph| >= |lo|) */
-      mdp_two_prod (p, AT (wh, k - 1), gamma);
+      num_two_prod (p, AT (wh, k - 1), gamma);
       num_mul (AT (p, 2), AT (wl, k - 1), gamma);
       num_add (AT (p, 1), AT (p, 1), AT (p, 2));
       num_add (AT (wh, k), AT (p, 0), AT (p, 1));
@@ -126,7 +126,7 @@ FN (mdp_return_sum) (num_ptr G, num_srcptr r, size_t T, num_srcptr gamma)
       size_t n = 0;
       for (size_t k = 0; t + k < T; k++)
         {
-          mdp_two_prod (AT (terms, n), AT (wh, k), AT (r, t + k));
+          num_two_prod (AT (terms, n), AT (wh, k), AT (r, t + k));
           num_mul (AT (terms, n + 2), AT (wl, k), AT (r, t + k));
           n += 3;
         }
@@ -253,7 +253,7 @@ FN (mdp_q_update) (num_ptr target, num_ptr q_new, num_srcptr q, num_srcptr r, nu
       num_set (m, q_next);
       for (size_t a = 1; a < n; a++)
         num_max (m, m, AT (q_next, a));
-      mdp_two_prod (AT (t, 1), gamma, m);
+      num_two_prod (AT (t, 1), gamma, m);
     }
   TRY (num_sum (y, t, done ? 1 : 3));
   num_neg (AT (t, done ? 1 : 3), q);

@@ -56,9 +56,9 @@ gae_step (num_ptr ah, num_ptr al, num_srcptr r, num_srcptr gamma, num_srcptr v_n
           num_srcptr v, num_srcptr ch, num_srcptr cl, num_ptr w)
 {
   num_set (AT (w, 0), r);
-  mdp_two_prod (AT (w, 1), gamma, v_next);
+  num_two_prod (AT (w, 1), gamma, v_next);
   num_neg (AT (w, 3), v);
-  mdp_two_prod (AT (w, 4), ch, ah);
+  num_two_prod (AT (w, 4), ch, ah);
   num_mul (AT (w, 6), ch, al);
   num_mul (AT (w, 7), cl, ah);
   return mdp_sum_hilo (ah, al, w, 8);
@@ -121,7 +121,7 @@ FN (mdp_gae) (num_ptr adv, num_ptr ret, num_srcptr rewards, num_srcptr values,
     FAIL ("out of memory", RLREF_ENOMEM);
   {
     num_ptr t = w;
-    mdp_two_prod (t, gamma, lambda);
+    num_two_prod (t, gamma, lambda);
     num_set (ch, AT (t, 0));
     num_set (cl, AT (t, 1));
   }

@@ -9,21 +9,7 @@
 #include "rlref/status.h"
 #include "rlref/mdp.h"
 #include "flow.h"
-
-/* t[0] + t[1] = a b exactly (the error of a rounded product is a number
- * of the format, found by one fma); when a b is not finite, t[1] = 0. */
-static inline void
-mdp_two_prod (num_ptr t, num_srcptr a, num_srcptr b)
-{
-  num_mul (AT (t, 0), a, b);
-  if (!num_is_finite (AT (t, 0)))
-    {
-      num_set_zero (AT (t, 1));
-      return;
-    }
-  num_neg (AT (t, 1), AT (t, 0));
-  num_fma (AT (t, 1), a, b, AT (t, 1));
-}
+#include "num_eft.h"
 
 /* hi = the n terms t[0..n-1] summed and rounded once; lo = the rest,
  * (sum - hi) rounded once.  t must have room for n + 1 scalars.  When hi

@@ -10,7 +10,7 @@
  * (a != EOS, t + 1 = T), so that r(y) = sum_t of them. */
 #include <stdlib.h>
 #include "rlref/num.h"
-#include "compensated.h"
+#include "num_eft.h"
 #include "rlref/primitives.h"
 #include "rlref/mdp.h"
 #include "mdp_impl.h"
@@ -155,7 +155,7 @@ token_leaf (struct tree *w, int L, num_srcptr p)
             num_add_d (x, x, 1.0);
           num_mul (x, x, AT (w->c, k));
           num_mul (x, x, p);
-          comp_add (AT (w->hi, i), AT (w->lo, i), x, AT (w->t, 5));
+          num_comp_add (AT (w->hi, i), AT (w->lo, i), x, AT (w->t, 5));
         }
   else
     {
@@ -175,7 +175,7 @@ token_leaf (struct tree *w, int L, num_srcptr p)
       for (size_t i = 0; i < n; i++)
         num_fma (acc, AT (w->vec, i), AT (w->vec, i), acc);
       num_mul (acc, acc, p);
-      comp_add (w->hi, w->lo, acc, AT (w->t, 5));
+      num_comp_add (w->hi, w->lo, acc, AT (w->t, 5));
     }
 }
 
@@ -469,15 +469,15 @@ seq_leaf (struct tree *w, num_srcptr lp, num_srcptr r)
     }
   num_sub (AT (t, 4), AT (t, 4), AT (t, 1));
   num_exp (AT (t, 4), AT (t, 4));
-  comp_add (AT (w->hi, 3), AT (w->lo, 3), AT (t, 4), AT (t, 8));
+  num_comp_add (AT (w->hi, 3), AT (w->lo, 3), AT (t, 4), AT (t, 8));
   num_exp (AT (t, 5), lp);
-  comp_add (w->hi, w->lo, AT (t, 5), AT (t, 8));
+  num_comp_add (w->hi, w->lo, AT (t, 5), AT (t, 8));
   num_expm1 (AT (t, 4), AT (t, 2));
   num_mul (AT (t, 4), AT (t, 4), AT (t, 5));
-  comp_add (AT (w->hi, 1), AT (w->lo, 1), AT (t, 4), AT (t, 8));
+  num_comp_add (AT (w->hi, 1), AT (w->lo, 1), AT (t, 4), AT (t, 8));
   soft_term (AT (t, 4), AT (t, 3), AT (t, 2), w->beta, AT (t, 6));
   num_mul (AT (t, 4), AT (t, 4), AT (t, 5));
-  comp_add (AT (w->hi, 2), AT (w->lo, 2), AT (t, 4), AT (t, 8));
+  num_comp_add (AT (w->hi, 2), AT (w->lo, 2), AT (t, 4), AT (t, 8));
 }
 
 /* Every sequence below the prefix of length t, of log-probability

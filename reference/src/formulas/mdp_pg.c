@@ -7,7 +7,7 @@
  * the number of trajectories. */
 #include <stdlib.h>
 #include "rlref/num.h"
-#include "compensated.h"
+#include "num_eft.h"
 #include "rlref/primitives.h"
 #include "rlref/mdp.h"
 #include "mdp_impl.h"
@@ -256,7 +256,7 @@ pg_leaf (struct pg_walk *wk, num_srcptr p)
     for (size_t i = 0; i < S * A; i++)
       {
         num_mul (y, p, AT (wk->vec, i));
-        comp_add (AT (wk->hi, i), AT (wk->lo, i), y, t);
+        num_comp_add (AT (wk->hi, i), AT (wk->lo, i), y, t);
       }
   else
     for (size_t i = 0; i < S * A; i++)
@@ -264,7 +264,7 @@ pg_leaf (struct pg_walk *wk, num_srcptr p)
         num_sub (y, AT (wk->vec, i), AT (wk->mean, i));
         num_sqr (y, y);
         num_mul (y, y, p);
-        comp_add (wk->hi, wk->lo, y, t);
+        num_comp_add (wk->hi, wk->lo, y, t);
       }
 }
 
