@@ -34,25 +34,6 @@ gumbel (double D)
   mpfr_clears (rw, rl, quad, sig, closed, (mpfr_ptr) 0);
 }
 
-/* Next permutation in lexicographic order; 0 after the last. */
-static int
-next_permutation (long *a, int n)
-{
-  int i = n - 2, j = n - 1;
-  while (i >= 0 && a[i] >= a[i + 1])
-    i--;
-  if (i < 0)
-    return 0;
-  while (a[j] <= a[i])
-    j--;
-  long t = a[i];
-  a[i] = a[j];
-  a[j] = t;
-  for (int l = i + 1, r = n - 1; l < r; l++, r--)
-    t = a[l], a[l] = a[r], a[r] = t;
-  return 1;
-}
-
 /* sum over the K! rankings of P(ranking) = 1. */
 static void
 pl_sums_to_one (void)

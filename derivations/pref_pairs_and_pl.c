@@ -24,25 +24,6 @@
 
 static const double S[K] = { 1.25, -0.5, 2.0, 0.0 };
 
-/* Next permutation in lexicographic order; 0 after the last. */
-static int
-next_permutation (long *a, int n)
-{
-  int i = n - 2, j = n - 1;
-  while (i >= 0 && a[i] >= a[i + 1])
-    i--;
-  if (i < 0)
-    return 0;
-  while (a[j] <= a[i])
-    j--;
-  long t = a[i];
-  a[i] = a[j];
-  a[j] = t;
-  for (int l = i + 1, r = n - 1; l < r; l++, r--)
-    t = a[l], a[l] = a[r], a[r] = t;
-  return 1;
-}
-
 /* Every ranking of K items, and its Plackett-Luce probability under S. */
 static void
 all_rankings (long *rk, __mpfr_struct *prob, __mpfr_struct *s)

@@ -1,7 +1,8 @@
 /* residual.h -- what every derivation program shares: the working
  * precision, a count of failed steps, and the printing of one step's
- * residual against its bound, and small MPFR vector helpers.  Included
- * by each program (one per derivation); the functions are static. */
+ * residual against its bound, small MPFR vector helpers and the
+ * permutations of a ranking.  Included by each program (one per
+ * derivation); the functions are static. */
 #ifndef RLREF_DERIVATIONS_RESIDUAL_H
 #define RLREF_DERIVATIONS_RESIDUAL_H
 
@@ -95,6 +96,26 @@ finish (void)
           failures);
   mpfr_free_cache ();
   return failures ? 1 : 0;
+}
+
+/* The next permutation of a[0..n) in lexicographic order; 0 after the
+ * last (the rankings the Plackett-Luce derivations sum over). */
+static inline int
+next_permutation (long *a, int n)
+{
+  int i = n - 2, j = n - 1;
+  while (i >= 0 && a[i] >= a[i + 1])
+    i--;
+  if (i < 0)
+    return 0;
+  while (a[j] <= a[i])
+    j--;
+  long t = a[i];
+  a[i] = a[j];
+  a[j] = t;
+  for (int l = i + 1, r = n - 1; l < r; l++, r--)
+    t = a[l], a[l] = a[r], a[r] = t;
+  return 1;
 }
 
 #endif
