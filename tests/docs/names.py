@@ -11,7 +11,8 @@ checks two kinds of name:
     "/" and a C, header, Python, shell, gnuplot, make or JSON extension.  It exists when it
     names a file or folder relative to the root, to the document's folder, or to one of the
     folders a document's paths are relative to (reference/, reference/include/, oracles/,
-    tests/, plots/), or, named without a folder, when a file of that name is in the tree; a
+    tests/, plots/), or when a file or folder of the tree ends in that path (a file named
+    without its folder, as a paragraph about the folder does); a
     placeholder word (FAMILY, NAME, ID, N, FORMULA, LIB, SETTING, DTYPE) stands for any name; rlref/families.h is made by
     the build.  A header comment's paths are those beginning with a folder of the tree.
   - a C symbol of the project: a word beginning rlref_, RLREF_, rl_, tu_ or num_ (a backticked
@@ -25,6 +26,7 @@ of files of plots/README.md must also name every file of plots/ (data/ and figur
 The last line reads "N passed, M failed"; the exit status is 0 when M = 0 and N > 0, 1
 otherwise.
 """
+import fnmatch
 import glob
 import os
 import re
@@ -87,14 +89,15 @@ def c_sources():
 
 
 def tree_files():
-    """Every file and folder name of the tree (build/ and dot-folders aside)."""
+    """Every file and folder of the tree (build/ and dot-folders aside), as paths from the
+    root."""
     names = set()
     for dirpath, dirnames, filenames in os.walk(ROOT):
         rel = os.path.relpath(dirpath, ROOT)
         dirnames[:] = [d for d in dirnames if not d.startswith(".") and
                        not (rel == "." and d == "build")]
-        names.update(filenames)
-        names.update(d for d in dirnames)
+        for f in filenames + dirnames:
+            names.add(f if rel == "." else rel + "/" + f)
     return names
 
 
@@ -109,8 +112,10 @@ def path_exists(name, doc_dir, basenames):
             return True
         if pattern and glob.glob(os.path.join(base, pattern)):
             return True
-    # a file named without its folder, as a paragraph about the folder does
-    return "/" not in name.rstrip("/") and name.rstrip("/") in basenames
+    # named from a folder below the document's bases (families/NAME.py in a paragraph
+    # about tests/crosscheck/, a file without its folder)
+    tail = "/" + (pattern or name).rstrip("/")
+    return any(fnmatch.fnmatchcase("/" + f, "*" + tail) for f in basenames)
 
 
 def symbol_exists(name, words, formula_fns):
