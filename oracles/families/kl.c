@@ -526,6 +526,13 @@ static const rl_case c_exact[] = {
     "k2 are finite" },
   { "gaussian", "mu=0 sigma=1 mu_ref=1e-08 sigma_ref=1", "Close",
     "mu_ref = 1e-8: KL = 5e-17, every moment without cancellation" },
+  { "gaussian", "mu=0 sigma=1 mu_ref=0x1.5798ee2308c3ap-487 sigma_ref=1", "Close",
+    "mu_ref = 2^-487 (3.4e-147): Var k2 ~ mu_ref^4/2 underflows binary64 where sqrt(Var k2)/KL "
+    "= sqrt 2 does not (the domain fuzzer's find); sqrt(Var k1) = sqrt(c1^2 + 2 c2^2) turns "
+    "like |sigma - sigma_ref| within 2^-487 of sigma = sigma_ref" },
+  { "gaussian", "mu=0 sigma=1 mu_ref=0 sigma_ref=10000", "InfiniteVariance",
+    "a reference 1e4 times wider: KL = log 1e4 - (1 - 1e-8)/2, KL(ref || policy) = 5e7 - "
+    "1/2 - log 1e4, Var[k3] = +inf (250 ulps were lost at sigma_ref = 100 before)" },
   { "gaussian", "mu=0 sigma=1 mu_ref=0 sigma_ref=1", "OutOfDomain",
     "equal Gaussians: KL = 0, the ratios to it undefined", .invalid_in = "*" },
   { "gaussian", "mu=0 sigma=0 mu_ref=1 sigma_ref=1", "OutOfDomain", "sigma = 0",
