@@ -567,6 +567,12 @@ static const rl_case c_grad[] = {
   { GRAD_LM, A3 A3_REF, "", "the tiny LM of KL-EXACT: k2's gradient is grad KL(q || q_ref), "
     "k3's grad KL(q_ref || q), k1's 0" },
   { "lm-k2,lm-k3", C4 C4_REF, "", "V = 4, T = 2 against uniform reference logits" },
+  { "lm-k2,lm-k3", "V=4 eos=3 T=2 logits=0x1p-633,-0x1p-633,0x1p-632,0,-0x1p-632,"
+    "0x1.3333333333333p-634,0x1.999999999999ap-635,0,0,0x1p-632,0x1p-631,-0x1p-631,"
+    "0x1.999999999999ap-634,0x1.999999999999ap-636,-0x1.3333333333333p-633,"
+    "0x1.3333333333333p-633" C4_REF, "Close",
+    "the logits above times 2^-632: a gradient element of 3.5e-192 cancels beyond twice the "
+    "working precision, where two runs agreed on an exact 0 (the domain fuzzer's find)" },
   { GRAD_LM, "V=3 eos=2 T=3 logits=0,0,0 ref_logits=0,0,0", "LengthMismatch",
     "one row of logits where the tabular model has seven", .invalid_in = "*" },
   RL_END,

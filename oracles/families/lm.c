@@ -290,6 +290,9 @@ static const rl_note n_lm[] = {
   { "Displacement", "PROPERTY",
     "Likelihood displacement: training on one preference pair lowers the probability of both "
     "sequences while their margin grows, through parameters they share." },
+  { "FarBelowInputs", "NUMERICAL",
+    "An output far below the inputs: it cancels beyond twice the working precision, and is "
+    "certified only at the precision where the cancellation is resolved." },
   { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
   { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
   { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
@@ -341,6 +344,12 @@ static const rl_case c_displace[] = {
   { "ipo", DISPLACE_MODEL " beta=1 lr=0.125 steps=60", "",
     "the margin is twice one logit shift here: each step halves its distance to 1/(2 beta) "
     "= 1/2, so after n steps it is (1 - 2^-n)/2" },
+  { "ipo", "V=3 eos=2 T=3 logits=0x1.5eb851eb851ecp+0,-0x1.2147ae147ae14p+1,-0x1.6666666666666p+0,"
+    "0x1.a147ae147ae14p+737,-0x1.828f5c28f5c29p+0,-0x1.3d70a3d70a3d7p-1,-0x1.dc28f5c28f5c3p-1,"
+    "-0x1.b5c28f5c28f5cp+0,-0x1.851eb851eb852p-3,-0x1.5c28f5c28f5c3p-2,-0x1.170a3d70a3d71p+0,"
+    "-0x1.0a3d70a3d70a4p-3 y_w=1,1,0 y_l=1,1,1 beta=0x1.5798ee2308c3ap+945 lr=0.125 steps=60",
+    "FarBelowInputs", "a logit of 2^737 and beta = 2^945: the margin, 1.25e-285, cancels beyond "
+    "twice the working precision, where two runs agreed on an exact 0 (the domain fuzzer's find)" },
   { "*", DISPLACE_MODEL " beta=0 lr=0.5 steps=10", "OutOfDomain", "beta = 0", .invalid_in = "*" },
   { "*", "V=3 eos=2 T=3 logits=0,0,0,0,0,0,0,0,0,0,0,0 y_w=0,2 y_l=2,1 beta=1 lr=0.5 steps=5",
     "NotASequence", "y_l has EOS before its end", .invalid_in = "*" },
