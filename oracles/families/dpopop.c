@@ -206,6 +206,11 @@ static const rl_case c_equiv[] = {
   { "dpo-pref", U3 " P=0.5,1,0.5,0,0.5,0.5,0.5,0.5,0.5 beta=1e-8", "ZeroByBound Normalised ExtremeBeta",
     "the same at beta = 1e-8: scores of order 1e8, pi concentrated on y1 (h1 = -log pi_ref(y1) "
     "but for e^-7.5e7; a log-sum-exp of log pi_ref + g keeps 8 digits of it)" },
+  { "dpo-pref", U3 " P=0.5,1,0.5,0,0.5,0.5,0.5,0.5,0.5 beta=1e-300", "ZeroByBound Normalised "
+    "ExtremeBeta", "beta = 1e-300: scores of order 1e300, h1 = -log pi_ref(y1) = log 3 but for "
+    "e^-7.5e299 (binary64 once gave h1 = KL = 0)" },
+  { "ipo", "p_ref=0.5,0.5 P=0.5,0.75,0.25,0.5 tau=1e-20", "ZeroByBound ExtremeBeta",
+    "tau = 1e-20: h1 - h2 = 2.5e19, KL = log 2 but for e^-2.5e19 (binary64 once gave KL = 0)" },
   { "ipo", "p_ref=0.5,0.5 P=0.5,0.75,0.25,0.5 tau=1e-7", "ZeroByBound ExtremeBeta",
     "tau = 1e-7: h1 - h2 = 2.5e6, pi_2 = e^-2.5e6 (far below binary64); KL = log 2 but for "
     "e^-2.5e6, where sum pi h kept 9 digits" },

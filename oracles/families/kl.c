@@ -557,6 +557,15 @@ static const rl_case c_grad[] = {
   { GRAD_SOFTMAX, "logits=1,0 ref_logits=0,1", "", "two outcomes" },
   { GRAD_SOFTMAX, "logits=4,-4,0 ref_logits=-4,4,0", "Clamped",
     "far from the reference: verl's clamp binds on the first outcome (k3(-8) > 10)" },
+  { GRAD_SOFTMAX, "logits=0.3,-1.2,0.7,746 ref_logits=0,0.5,-0.4,0.2", "LogitGap",
+    "a logit 746 above the others: their probabilities, near e^-746, are below binary64's "
+    "range (k2 once gave kl = 0.582 for 1.313)" },
+  { GRAD_SOFTMAX, "logits=4,-745,0 ref_logits=-4,4,0", "LogitGap",
+    "a logit 749 below the largest, where the reference gives it the most mass: kl_reverse = "
+    "735.28 (k1 once gave kl = 6.875 for 7.856)" },
+  { GRAD_SOFTMAX, "logits=4,-4,0 ref_logits=1e4,4,0", "LogitGap",
+    "a reference logit of 1e4: the reference is a point mass but for e^-9996 (kl_reverse "
+    "once 1.70e-4 for 0.0185)" },
   { GRAD_SOFTMAX, "logits=0.3,-1.2,0.7 ref_logits=0.3,-1.2,0.7", "AtReference",
     "q = q_ref: every gradient 0" },
   { GRAD_SOFTMAX, "logits=nan,0 ref_logits=0,0", "NonFinite", "a NaN logit",
@@ -644,6 +653,10 @@ static const rl_note n_kl[] = {
     "A distribution whose sum differs from 1 by more than 1e-6: refused (EDOM)." },
   { "ZeroWhereLogNeeded", "INVALID_INPUT",
     "p_ref = 0 where p > 0: log(p/p_ref) is infinite, so is the KL: refused (EDOM)." },
+  { "LogitGap", "NUMERICAL",
+    "A logit gap beyond 745: e^-gap is below binary64's range, so the probabilities are not "
+    "formed first; the KL and its gradient come from log-softmax with the maximum shifted out, "
+    "and a probability below the range still counts through its logarithm." },
   { "Close", "NUMERICAL",
     "The distributions nearly agree: KL and the biases are far below their terms, and are "
     "formed without cancellation (p k3(l) >= 0, remainder series)." },

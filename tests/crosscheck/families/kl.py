@@ -704,9 +704,16 @@ def estimator_loss(variant, l):
     raise KeyError(variant)
 
 
+def gap_guard(xs):
+    """Extra bits for a softmax whose logits span a gap: 1 - q_max = sum of e^-gap, which the
+    gradients' [y = j] - q_j resolve only with gap / log 2 bits more (746: 1077 bits)."""
+    finite = [x for x in xs if math.isfinite(x)]
+    return int((max(finite) - min(finite)) / math.log(2)) + 1 if finite else 0
+
+
 def softmax_grad_outputs(variant, th, thr):
     K = len(th)
-    with mp.workprec(mp.prec + 30):
+    with mp.workprec(mp.prec + 30 + gap_guard(th) + gap_guard(thr)):
         a = [M(x) for x in th]
         b = [M(x) for x in thr]
         za = max(a) + mp.log(mp.fsum(mp.exp(x - max(a)) for x in a))
