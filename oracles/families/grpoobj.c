@@ -618,6 +618,9 @@ static const rl_case c_gspo[] = {
   { "*", GS_TOK ADV " mask=1,1,1,0,1,1", "Padding", "the fourth token masked" },
   { "*", "logp=25,15,-1 old_logp=0,0,-1 lens=2,1 adv=-1,0.5 mask=1,1,1", "VerlCap",
     "mean log-ratio 20 with A < 0: s = e^20 unclipped; verl caps it at e^10, gradient 0" },
+  { "*", "logp=0.3,-0.1 old_logp=0,0 lens=2 adv=-1e308 mask=1,1", "",
+    "A = -1e308: the two token terms, -s A = 1.105e308 each, sum beyond binary64; their mean, "
+    "the loss, does not (verl's was once inf)" },
   { "*", GS_TOK ADV " mask=1,1,2,1,1,1", "MaskNotBinary", "a mask entry 2", .invalid_in = "*" },
   { "*", GS_TOK ADV " mask=1,1,0,0,0,1", "EmptyResponse",
     "the second sequence has no token in the mask: s = 1, a zero term; TRL and verl count it "
@@ -672,6 +675,9 @@ static const rl_case c_gfpo[] = {
     "length alone the same two" },
   { "*", "rewards=0,0,0,0 lens=7,7,7,7 k=2", "Ties", "all equal: the first two indices" },
   { "*", "rewards=0.3,-0.2 lens=3,2 k=2", "", "k = N: everything is kept" },
+  { "*", "rewards=1e308,1e308,1e308,-1e308 lens=10,20,30,40 k=3", "",
+    "rewards near the top of binary64: the kept three sum to 3e308, beyond it, while their "
+    "mean 1e308 is not (it was once inf)" },
   { "*", "rewards=1,0.5 lens=3,2 k=0", "OutOfDomain", "k = 0", .invalid_in = "*" },
   { "*", "rewards=1,0.5 lens=3,2 k=3", "OutOfDomain", "k > N", .invalid_in = "*" },
   { "*", "rewards=1,0.5 lens=3,0 k=1", "EmptySequence", "a response of length 0",
