@@ -618,9 +618,6 @@ static const rl_case c_gspo[] = {
   { "*", GS_TOK ADV " mask=1,1,1,0,1,1", "Padding", "the fourth token masked" },
   { "*", "logp=25,15,-1 old_logp=0,0,-1 lens=2,1 adv=-1,0.5 mask=1,1,1", "VerlCap",
     "mean log-ratio 20 with A < 0: s = e^20 unclipped; verl caps it at e^10, gradient 0" },
-  { "*", "logp=0.3,-0.1 old_logp=0,0 lens=2 adv=-1e308 mask=1,1", "",
-    "A = -1e308: the two token terms, -s A = 1.105e308 each, sum beyond binary64; their mean, "
-    "the loss, does not (verl's was once inf)" },
   { "*", GS_TOK ADV " mask=1,1,2,1,1,1", "MaskNotBinary", "a mask entry 2", .invalid_in = "*" },
   { "*", GS_TOK ADV " mask=1,1,0,0,0,1", "EmptyResponse",
     "the second sequence has no token in the mask: s = 1, a zero term; TRL and verl count it "
