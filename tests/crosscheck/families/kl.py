@@ -486,10 +486,11 @@ def lm_guard(logits, ref):
 
 
 def lm_outcomes(inputs, params):
-    """[(y, [(row, token)], [l_t], log q(y), log q_ref(y))] for every outcome, with the guard
-    bits of lm_guard."""
+    """V, the rows, log q per row, [(y, [(row, token)], [l_t], log q(y), log q_ref(y))] for
+    every outcome, and the guard bits of lm_guard it was formed with."""
     V, eos, T, n_rows, logits, ref = lm_model(inputs, params)
-    with mp.workprec(mp.prec + 30 + lm_guard(logits, ref)):
+    guard = lm_guard(logits, ref)
+    with mp.workprec(mp.prec + 30 + guard):
         lq = log_softmax_rows(logits, V, n_rows)
         lr = log_softmax_rows(ref, V, n_rows)
         outs = []
@@ -498,11 +499,11 @@ def lm_outcomes(inputs, params):
             lt = [lq[r][a] - lr[r][a] for r, a in steps]
             outs.append((y, steps, lt, mp.fsum(lq[r][a] for r, a in steps),
                          mp.fsum(lr[r][a] for r, a in steps)))
-    return V, n_rows, lq, outs
+    return V, n_rows, lq, outs, guard
 
 
 def eval_exact_lm(variant, inputs, params):
-    V, n_rows, lq, outs = lm_outcomes(inputs, params)
+    V, n_rows, lq, outs, _ = lm_outcomes(inputs, params)
     w = [mp.exp(o[3]) for o in outs]
     ls = [o[3] - o[4] for o in outs]
     kl = mp.fsum(wi * li for wi, li in zip(w, ls))
@@ -743,10 +744,9 @@ def softmax_grad_outputs(variant, th, thr):
 
 
 def lm_grad_outputs(variant, inputs, params):
-    V, n_rows, lq, outs = lm_outcomes(inputs, params)
+    V, n_rows, lq, outs, guard = lm_outcomes(inputs, params)
     n = n_rows * V
-    _, _, _, _, logits, ref = lm_model(inputs, params)
-    with mp.workprec(mp.prec + 30 + lm_guard(logits, ref)):
+    with mp.workprec(mp.prec + 30 + guard):
         qrow = [[mp.exp(x) for x in row] for row in lq]
 
         def glogq(steps):
