@@ -19,7 +19,8 @@ DEB_PKGS  := build-essential pkg-config libgsl-dev libmpfr-dev libgmp-dev check 
 
 WARN      := -std=c11 -Wall -Wextra -Werror
 # SLEEF: the vectorised exp and log1p (1 ulp) of the batch DPO kernel
-CPPFLAGS  := -Ireference/include -I$(BUILD)/include -Ireference/src -D_POSIX_C_SOURCE=200809L \
+CPPFLAGS  := -Ireference/include -I$(BUILD)/include -Ireference/src -Ireference/src/core \
+             -Ireference/src/math -D_POSIX_C_SOURCE=200809L \
              -DRLREF_HAVE_SLEEF
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs gsl mpfr jansson 2>/dev/null) -lsleef -lgmp -lm
@@ -27,12 +28,17 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 ALL_CFLAGS = $(WARN) $(OPT) -g -fPIC -MMD -MP $(SANITIZE) $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(SANITIZE) $(LDFLAGS)
 
-# Formula sources: each compiled twice, binary64 (_d) and MPFR (_mp).
-TMPL_SRC  := $(wildcard reference/src/formulas/*.c)
-PLAIN_SRC := $(wildcard reference/src/*.c)
-LIB_OBJ   := $(patsubst reference/src/formulas/%.c,$(BUILD)/obj/lib/%_d.o,$(TMPL_SRC)) \
-             $(patsubst reference/src/formulas/%.c,$(BUILD)/obj/lib/%_mp.o,$(TMPL_SRC)) \
-             $(patsubst reference/src/%.c,$(BUILD)/obj/lib/%.o,$(PLAIN_SRC))
+# The library's sources (reference/README.md, "The source tree"): core/ is the
+# infrastructure, compiled once; math/ (the shared two-precision building
+# blocks) and each family's folder FAMILY/ are written against num_* and
+# compiled twice, binary64 (_d) and MPFR (_mp), except a family's binary64
+# batch kernels batch_*.c and its convention tables *_conventions.c, compiled once.
+ONCE_SRC  := $(wildcard reference/src/core/*.c reference/src/*/batch_*.c \
+                        reference/src/*/*_conventions.c)
+TMPL_SRC  := $(filter-out $(ONCE_SRC),$(wildcard reference/src/*/*.c))
+LIB_OBJ   := $(patsubst reference/src/%.c,$(BUILD)/obj/lib/%_d.o,$(TMPL_SRC)) \
+             $(patsubst reference/src/%.c,$(BUILD)/obj/lib/%_mp.o,$(TMPL_SRC)) \
+             $(patsubst reference/src/%.c,$(BUILD)/obj/lib/%.o,$(ONCE_SRC))
 LIB_A     := $(BUILD)/lib/librlref.a
 LIB_SO    := $(BUILD)/lib/librlref.so
 
@@ -44,11 +50,11 @@ GEN_HDR   := $(BUILD)/include/rlref/families.h
 
 # The rlref command: oracles/check (the checker), oracles/core (registry,
 # arguments, evaluation, golden writer) and the family modules
-# oracles/families/NAME.c are compiled once, each family's glue
-# NAME_eval.c twice (binary64 and MPFR); oracles/cli holds main and the
+# oracles/families/NAME/NAME.c are compiled once, each family's glue
+# NAME/NAME_eval.c twice (binary64 and MPFR); oracles/cli holds main and the
 # subcommands.  The table of family modules is generated from the files.
-FAM_GLUE  := $(wildcard oracles/families/*_eval.c)
-FAM_MOD   := $(filter-out $(FAM_GLUE),$(wildcard oracles/families/*.c))
+FAM_GLUE  := $(wildcard oracles/families/*/*_eval.c)
+FAM_MOD   := $(filter-out $(FAM_GLUE),$(wildcard oracles/families/*/*.c))
 FAMILIES  := $(sort $(basename $(notdir $(FAM_MOD))))
 ORC_PLAIN := $(wildcard oracles/check/*.c oracles/core/*.c)
 ORC_OBJ   := $(patsubst oracles/%.c,$(BUILD)/obj/oracles/%.o,$(ORC_PLAIN) $(FAM_MOD)) \
@@ -126,11 +132,11 @@ $(BUILD)/gen/families.c: FORCE
 
 $(LIB_OBJ) $(ORC_OBJ) $(CLI_OBJ): | $(GEN_HDR)
 
-$(BUILD)/obj/lib/%_d.o: reference/src/formulas/%.c
+$(BUILD)/obj/lib/%_d.o: reference/src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/lib/%_mp.o: reference/src/formulas/%.c
+$(BUILD)/obj/lib/%_mp.o: reference/src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DRLREF_MP $(ALL_CFLAGS) -c $< -o $@
 
@@ -148,7 +154,7 @@ $(LIB_SO): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
 # Family records use designated initialisers: omitted fields are zero.
-ORC_CPPFLAGS = $(CPPFLAGS) -Ioracles -Ioracles/core
+ORC_CPPFLAGS = $(CPPFLAGS) -Ioracles -Ioracles/core -Ioracles/families
 FAM_CFLAGS   = $(ALL_CFLAGS) -Wno-missing-field-initializers
 
 $(BUILD)/obj/oracles/families/%_eval_d.o: oracles/families/%_eval.c

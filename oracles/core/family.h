@@ -1,4 +1,4 @@
-/* family.h -- what a family module (oracles/families/NAME.c) includes: the
+/* family.h -- what a family module (oracles/families/NAME/NAME.c) includes: the
  * registry's records, and the declarations of evaluators defined in its
  * glue file NAME_eval.c (compiled twice, like the formulas). */
 #ifndef RLREF_ORACLES_FAMILY_H

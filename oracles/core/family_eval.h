@@ -1,4 +1,4 @@
-/* family_eval.h -- what a family's glue file (oracles/families/NAME_eval.c)
+/* family_eval.h -- what a family's glue file (oracles/families/NAME/NAME_eval.c)
  * includes.  The file is compiled twice, binary64 and MPFR; RL_ENTRY (NAME)
  * begins the definition of evaluator rl_entry_NAME_d or rl_entry_NAME_mp,
  * with x[i] the reals of input i, y[k] the elements of output k

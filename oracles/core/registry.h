@@ -1,7 +1,7 @@
 /* registry.h -- the formulas the rlref command knows: their inputs,
  * outputs, variants (conventions), evaluators in both precisions, and the
  * golden cases.  One rl_formula per catalogue id; one rl_family per module
- * of oracles/families/.
+ * of oracles/families/ (the folder oracles/families/NAME/).
  *
  * A family module defines `const rl_family rl_family_NAME` and nothing
  * else with external linkage; the Makefile lists the modules present and

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Plants faults in a temporary copy of the source tree and shows that the
 # build, the registry, the golden writer and the generic test catch them.
-# Each planted family is added as files only (oracles/families/NAME.c and
+# Each planted family is added as files only (oracles/families/NAME/NAME.c and
 # NAME_eval.c): adding a family edits no shared list.
 # Usage: test_faults.sh SRCDIR
 set -u
@@ -32,7 +32,8 @@ tree=$tmp/tree
 mk () { make -s -C "$tree" OPT=-O0 "$@" > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; exit 1; }; }
 
 # 1. a registry past its limits, and a formula id defined twice
-cp "$src/tests/faults/plant_limits.c" "$src/tests/faults/plant_limits_eval.c" "$tree/oracles/families/"
+mkdir "$tree/oracles/families/plant_limits"
+cp "$src/tests/faults/plant_limits.c" "$src/tests/faults/plant_limits_eval.c" "$tree/oracles/families/plant_limits/"
 mk build/bin/rlref
 expect "registry: more inputs than RL_MAX_IN" "PLANT-MANY \[many\]: more inputs than RL_MAX_IN" \
   "$tree/build/bin/rlref" list
@@ -40,10 +41,11 @@ expect "registry: a formula id defined twice" "PREF-BT: formula id defined twice
   "$tree/build/bin/rlref" list
 expect "registry: the command refuses to run" "registry is defective" \
   "$tree/build/bin/rlref" eval PREF-BT rw=1 rl=0
-rm "$tree/oracles/families/plant_limits.c" "$tree/oracles/families/plant_limits_eval.c"
+rm -r "$tree/oracles/families/plant_limits"
 
 # 2. a valid case turned invalid, and an aliasing bug
-cp "$src/tests/faults/plant_cases.c" "$src/tests/faults/plant_cases_eval.c" "$tree/oracles/families/"
+mkdir "$tree/oracles/families/plant_cases"
+cp "$src/tests/faults/plant_cases.c" "$src/tests/faults/plant_cases_eval.c" "$tree/oracles/families/plant_cases/"
 mk build/bin/rlref build/bin/tgeneric
 mkdir "$tmp/golden"
 expect "golden: a case declared valid that is rejected" "PLANT-DIV \[plain\] 'p=1 q=0': declared valid, but EDOM" \

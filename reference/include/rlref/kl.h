@@ -69,7 +69,7 @@ typedef struct
                                    pi/pi_ref, i.e. at -l (k3 = e^l - 1 - l), d/dlogp */
 } rlref_kl_convention;
 
-/* The conventions of the libraries and the seeds (src/kl_conventions.c). */
+/* The conventions of the libraries and the seeds (src/kl/kl_conventions.c). */
 extern const rlref_kl_convention rlref_kl_conventions[];
 extern const size_t rlref_kl_num_conventions;
 /* The convention named name carried by catalogue id formula, or NULL. */

@@ -6,7 +6,7 @@
  * even), with IEEE 754 signs of zero; the semantics both backends share
  * are written down in reference/README.md ("The scalar interface").  The
  * functions are static inline wrappers the compiler reduces to plain
- * arithmetic; num_sum and num_dot call src/num_sum.c.  Included through
+ * arithmetic; num_sum and num_dot call src/core/num_sum.c.  Included through
  * <rlref/num.h>; do not include directly. */
 #ifndef RLREF_NUM_DOUBLE_H
 #define RLREF_NUM_DOUBLE_H
@@ -24,12 +24,12 @@ typedef double num_t[1];
 typedef double *num_ptr;
 typedef const double *num_srcptr;
 
-/* sum_i v_i and sum_i a_i b_i, each rounded once (src/num_sum.c). */
+/* sum_i v_i and sum_i a_i b_i, each rounded once (src/core/num_sum.c). */
 double rlref_num_sum_d (const double *v, size_t n);
 double rlref_num_dot_d (const double *a, const double *b, size_t n);
 /* (sum_i v_i)/d, d >= 1, finite where the mean is, though the sum is not. */
 double rlref_num_mean_d (const double *v, size_t n, long d);
-/* sgn(e^(x - y) - (u + v)), exact (src/num_cmp_exp.c). */
+/* sgn(e^(x - y) - (u + v)), exact (src/core/num_cmp_exp.c). */
 int rlref_num_cmp_exp_d (double x, double y, double u, double v);
 
 /* Init and clear cost nothing; prec is ignored (binary64 has 53 bits). */

@@ -25,7 +25,7 @@ typedef mpfr_t num_t;
 typedef mpfr_ptr num_ptr;
 typedef mpfr_srcptr num_srcptr;
 
-/* src/num_mpfr.c */
+/* src/core/num_mpfr.c */
 mpfr_ptr rlref_num_vec_new_mp (size_t n, long prec);
 int rlref_num_sum_mp (mpfr_ptr r, mpfr_srcptr v, size_t n);
 int rlref_num_dot_mp (mpfr_ptr r, mpfr_srcptr a, mpfr_srcptr b, size_t n);
@@ -128,7 +128,7 @@ num_mean_si (num_ptr r, num_srcptr v, size_t n, long d)
 static inline RLREF_WUR int num_dot (num_ptr r, num_srcptr a, num_srcptr b, size_t n) { return rlref_num_dot_mp (r, a, b, n); }
 
 /* sgn(e^(x - y) - (u + v)) for finite x, y, u, v, decided exactly at any
- * working precision (src/num_cmp_exp.c). */
+ * working precision (src/core/num_cmp_exp.c). */
 static inline int
 num_cmp_exp (num_srcptr x, num_srcptr y, num_srcptr u, num_srcptr v)
 {

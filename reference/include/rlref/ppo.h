@@ -6,7 +6,7 @@
  * target-KL early stop; binary64 and MPFR, and binary64 batch kernels.
  * The ratio, the clipped surrogate, the value loss and whitening also as
  * TRL, verl and OpenRLHF compute them in binary32 (the *_f32 functions,
- * src/formulas/ppo_f32.c): each operation of the library's code in its
+ * src/ppo/ppo_f32.c): each operation of the library's code in its
  * order, rounded to binary32; the value certified is that recurrence's.
  *
  * Throughout, a response of n tokens has at token t the log-probabilities

@@ -83,7 +83,7 @@ RLREF_WUR int RLREF_FN (orpo_loss) (RLREF_T loss, RLREF_T losses, RLREF_T grad_w
  * odds_ratio_loss, even on float64 log-probabilities): a = f32(logp/n), the
  * mean formed in binary64; log_odds, losses (the negated TRL losses),
  * rewards and the odds-ratio part of the gradients in binary32 in TRL's
- * order and autograd's (src/formulas/dpo.c); nll the token mean and
+ * order and autograd's (src/dpo/dpo.c); nll the token mean and
  * loss = nll - f32 mean of the losses, in binary64.  Errors as orpo_loss,
  * and ERANGE where TRL's log_odds or a gradient is not finite (e^a rounds
  * to 1 in binary32, or a per-token mean beyond binary32). */

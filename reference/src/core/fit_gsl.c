@@ -5,8 +5,8 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multimin.h>
 #include "rlref/status.h"
-#include "formulas/flow.h"
-#include "formulas/fit.h"
+#include "flow.h"
+#include "fit.h"
 
 struct start_ctx
 {

@@ -1,6 +1,6 @@
 /* batch_gae.c -- binary64 batch kernel of generalised advantage estimation
  * (MDP-GAE; seed 000 (13.11), seed 003) over B rows of W positions in the
- * conventions of rlref_mdp_gae_d (src/formulas/mdp_gae.c), held to it
+ * conventions of rlref_mdp_gae_d (src/mdp/mdp_gae.c), held to it
  * within the bound of rlref/batch.h.
  *
  * The reference adds each step's eight terms exactly and rounds once, the

@@ -2,7 +2,7 @@
  * (PPO-CLIP, PPO-DUALCLIP; seed 000 (13.12)) over n tokens: one pass
  * checks the inputs and counts the mask, one forms every output; nothing
  * is allocated.  The per-token operations are those of rlref_ppo_clip_d
- * (src/formulas/ppo_clip.c) in the same order, so the per-token outputs
+ * (src/ppo/ppo_clip.c) in the same order, so the per-token outputs
  * agree bit for bit; the loss is a plain left-to-right sum.  Its branches
  * are decided exactly, as there: on the rounded ratio where it lies
  * farther from a bound than its error, else by rlref_ppo_clip_d on the
@@ -21,7 +21,7 @@ plus_zero (double x)
 }
 
 /* Whether e^lc, rounded to rho, may lie on the other side of the bound b
- * than rho: the margin of rlref_num_cmp_exp_d (src/num_cmp_exp.c). */
+ * than rho: the margin of rlref_num_cmp_exp_d (src/core/num_cmp_exp.c). */
 static inline int
 near (double rho, double b, double lc)
 {

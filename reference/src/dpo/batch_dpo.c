@@ -1,6 +1,6 @@
 /* batch_dpo.c -- binary64 batch kernel of the pairwise DPO losses
  * (DPO-LOSS (seed 000 13.21), DPO-CDPO, DPO-IPO) and their gradients, held
- * bit for bit to rlref_dpo_loss_d (src/formulas/dpo.c).
+ * bit for bit to rlref_dpo_loss_d (src/dpo/dpo.c).
  *
  * The reference forms softplus(x) = max(x, 0) + log1p(e^-|x|) and
  * sigma(x) = 1/(1 + e^-x) (x >= 0) or e^x/(e^x + 1) (x < 0) in separate
@@ -62,7 +62,7 @@ count_bits (long n)
 }
 
 /* The log-ratio difference of pair i, as the reference's log_ratios
- * (src/formulas/dpo.c):
+ * (src/dpo/dpo.c):
  *   D = pw - rw - pl + rl  rounded once, or (per_token)
  *   D = (m lw - n ll)/(n m),  n = max(n_w, 1), m = max(n_l, 1),
  * the numerator rounded once (over the counts scaled by 2^-k where it

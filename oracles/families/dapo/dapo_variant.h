@@ -1,4 +1,4 @@
-/* dapo_variant.h -- what a DAPO-OBJ variant holds (oracles/families/dapo.c
+/* dapo_variant.h -- what a DAPO-OBJ variant holds (oracles/families/dapo/dapo.c
  * and its glue dapo_eval.c): the group-advantage convention by name
  * (rlref/grpo.h) and the clip convention (rlref/ppo.h). */
 #ifndef RLREF_ORACLES_DAPO_VARIANT_H

@@ -1,7 +1,7 @@
 /* kl.c -- the per-token KL estimators (KL-K1, KL-K2, KL-K3, KL-VARIANTS),
  * written once for both backends.  Seed 000 section 12.1, table 5 and
  * (13.26); seed 001; the conventions of TRL, verl and OpenRLHF
- * (CONVENTIONS.md "KL estimators", src/kl_conventions.c).
+ * (CONVENTIONS.md "KL estimators", src/kl/kl_conventions.c).
  *
  * l = logp - ref_logp is the log-ratio of a token sampled from the
  * policy; every gradient is d/d logp with the reference held fixed.

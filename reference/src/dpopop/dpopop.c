@@ -15,7 +15,7 @@
 #include "rlref/primitives.h"
 #include "flow.h"
 #include "fit.h"
-#include "klopt_impl.h"
+#include "klopt/klopt_impl.h"
 
 /* ENAN unless every x_i is finite. */
 static int

@@ -1,6 +1,6 @@
 /* batch_dpo_more.c -- binary64 batch kernels of DPO-KTO, DPO-SIMPO and
  * DPO-ORPO and their gradients, held bit for bit to rlref_kto_loss_d,
- * rlref_simpo_loss_d and rlref_orpo_loss_d (src/formulas/dpo.c).
+ * rlref_simpo_loss_d and rlref_orpo_loss_d (src/dpo/dpo.c).
  *
  * Each reference forms sigma(x) = 1/(1 + e^-x) (x >= 0) or e^x/(e^x + 1)
  * (x < 0) and softplus(x) = max(x, 0) + log1p(e^-|x|) in separate calls,

@@ -3,7 +3,7 @@
  * training runs (LM-TRAIN), by exact gradients or from seeded samples; seed
  * 000 (13.1), section 1, (13.2)-(13.4), (13.8), (13.17), (13.21). */
 #include "family.h"
-#include "lm_variant.h"
+#include "lm/lm_variant.h"
 
 RL_EVAL_DECL (lm_param);
 RL_EVAL_DECL (lm_sft);

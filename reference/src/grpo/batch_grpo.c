@@ -1,7 +1,7 @@
 /* batch_grpo.c -- binary64 batch kernel of the group-relative advantage
  * (GRPO-ADV; seed 000 (13.23), seeds 001 and 003, the conventions of
  * grpo_conventions.c), held bit for bit to rlref_grpo_adv_ws_d
- * (src/formulas/grpo.c).
+ * (src/grpo/grpo.c).
  *
  * The reference scales each group by 2^k (max |r| 2^k in [1/2, 1)), takes
  * its sum S exactly, the mean as mu_0 = o(S/G) and mu_1 = o(o(S - G mu_0)/G),

@@ -16,7 +16,7 @@
 #include "rlref/dapo.h"
 #include "family.h"
 #include "dapo_variant.h"
-#include "ppo_axes.h"
+#include "ppo/ppo_axes.h"
 
 RL_EVAL_DECL (dapo_obj);
 RL_EVAL_DECL (dapo_cliphigher);

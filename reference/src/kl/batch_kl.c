@@ -1,7 +1,7 @@
 /* batch_kl.c -- binary64 batch kernel of the KL estimators k1, k2, k3
  * (KL-K1, KL-K2, KL-K3; seed 000 table 5 and (13.26)) over n tokens:
  * per-token values and their sums, held to rlref_kl_estimate_d
- * (src/formulas/kl.c, conventions "plain" and "stable") and to the exact
+ * (src/kl/kl.c, conventions "plain" and "stable") and to the exact
  * k3 (MPFR) within the bounds of rlref/batch.h.
  *
  * One pass over the tokens, by blocks of BLK: per token l = logp - ref,

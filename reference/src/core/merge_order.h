@@ -1,5 +1,5 @@
 /* merge_order.h -- a stable order of indices by a comparison that may fail
- * (src/merge_order.c; one copy for both precisions: it moves indices only). */
+ * (src/core/merge_order.c; one copy for both precisions: it moves indices only). */
 #ifndef RLREF_MERGE_ORDER_H
 #define RLREF_MERGE_ORDER_H
 #include <stddef.h>

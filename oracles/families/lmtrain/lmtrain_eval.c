@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <gsl/gsl_rng.h>
 #include "family_eval.h"
-#include "lm_variant.h"
+#include "lm/lm_variant.h"
 
 /* The model's shape from the integer inputs V, eos, T (inputs 0, 1, 2) and
  * the length of the logits (input 3), the kind and reading of the variant;
