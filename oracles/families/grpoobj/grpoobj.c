@@ -618,6 +618,9 @@ static const rl_case c_gspo[] = {
   { "*", GS_TOK ADV " mask=1,1,1,0,1,1", "Padding", "the fourth token masked" },
   { "*", "logp=25,15,-1 old_logp=0,0,-1 lens=2,1 adv=-1,0.5 mask=1,1,1", "VerlCap",
     "mean log-ratio 20 with A < 0: s = e^20 unclipped; verl caps it at e^10, gradient 0" },
+  { "*", "logp=0.3,-0.1 old_logp=0,0 lens=2 adv=-1e308 mask=1,1", "SumOverflow",
+    "A = -1e308: the two token terms, -s A = 1.105e308 each, sum beyond binary64; their mean, "
+    "the loss, does not (verl's was once inf)" },
   { "*", GS_TOK ADV " mask=1,1,2,1,1,1", "MaskNotBinary", "a mask entry 2", .invalid_in = "*" },
   { "*", GS_TOK ADV " mask=1,1,0,0,0,1", "EmptyResponse",
     "the second sequence has no token in the mask: s = 1, a zero term; TRL and verl count it "
@@ -698,6 +701,9 @@ static const rl_note n_grpoobj[] = {
     "masked-in tokens only." },
   { "OnPolicy", "PROPERTY", "logp = old_logp: every ratio is 1, nothing is clipped." },
   { "AtReference", "PROPERTY", "logp = ref_logp: every k3 is 0." },
+  { "SumOverflow", "NUMERICAL", "A loss of binary64 size whose terms sum beyond binary64: "
+    "a sum taken before the division by the count overflows to inf (TRL, verl and OpenRLHF "
+    "in float64), though the mean does not." },
   { "K3Cancellation", "NUMERICAL", "A log-ratio near 0: e^{-k} - 1 + k ~ k^2/2 cancels to "
     "noise when written directly." },
   { "SingleSequence", "EDGE_CASE", "One sequence (G = 1)." },
