@@ -68,8 +68,11 @@ RLREF     := $(BUILD)/bin/rlref
 DERIV_SRC := $(wildcard derivations/*.c)
 DERIV_BIN := $(patsubst derivations/%.c,$(BUILD)/bin/deriv-%,$(DERIV_SRC))
 
-TEST_SRC  := $(wildcard tests/unit/*.c)
-TEST_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/bin/%,$(TEST_SRC))
+# The Check suites: the infrastructure's in tests/unit/, each family's beside its
+# cross-check module in tests/families/FAMILY/ (test_*.c).
+TEST_SRC  := $(wildcard tests/unit/*.c tests/families/*/test_*.c)
+TEST_BIN  := $(addprefix $(BUILD)/bin/,$(basename $(notdir $(TEST_SRC))))
+vpath test_%.c tests/unit $(sort $(dir $(wildcard tests/families/*/test_*.c)))
 
 GOLDEN_TMP := $(BUILD)/golden-regen
 
@@ -189,7 +192,7 @@ $(BUILD)/bin/deriv-%: derivations/%.c derivations/residual.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
 
-$(BUILD)/bin/test_%: tests/unit/test_%.c tests/unit/testutil.h tests/unit/refvalues.h $(LIB_A)
+$(BUILD)/bin/test_%: test_%.c tests/unit/testutil.h tests/unit/refvalues.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $< -o $@ $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS) $(CHECK_LIBS)
 
@@ -204,7 +207,8 @@ $(TGENERIC): tests/generic/tgeneric.c tests/generic/fuzz.c tests/generic/generic
 PLOTS_TMP := $(BUILD)/plots-check
 check-plots: $(RLREF)
 	rm -rf $(PLOTS_TMP) && mkdir -p $(PLOTS_TMP)
-	cp plots/Makefile plots/*.mk plots/*.py plots/*.sh $(PLOTS_TMP)/
+	cp plots/Makefile plots/*.py $(PLOTS_TMP)/ && \
+	  for d in plots/*/; do case $$d in plots/data/|plots/figures/) ;; *) cp -R $$d $(PLOTS_TMP)/ ;; esac; done
 	$(MAKE) -s -C $(PLOTS_TMP) data RLREF=$(abspath $(RLREF)) MODELS=$(abspath oracles/models)
 	diff -r $(PLOTS_TMP)/data plots/data && echo "plots: every data file is current"
 

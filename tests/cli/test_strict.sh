@@ -24,7 +24,7 @@ refused () {
 }
 
 TAB3=$root/oracles/models/tab3.json
-MDP=$root/plots/mdp_three.json
+MDP=$root/plots/mdp/mdp_three.json
 
 # --- options: whole numbers, reals, words -----------------------------------
 for s in x 1e3 5abc -1 ''; do

@@ -3,7 +3,7 @@
 
 Usage:  /usr/bin/python3 tests/crosscheck/detectors.py golden/
 
-Each family module of tests/crosscheck/families/ lists its checks in DETECTORS (functions of one
+Each family module tests/families/NAME/NAME.py lists its checks in DETECTORS (functions of one
 Run); each check finds the golden test case with the given inputs under the given variant and
 compares its certified value with the number printed in the documents (CONVENTIONS.md detector
 vectors, the seeds' worked examples), to the printed digits.
@@ -240,12 +240,12 @@ def main(argv):
         run.fail("%s: not a directory" % argv[1])
     else:
         for name, fn in reg.detectors:
-            print("-- families/%s.py: %s" % (name, fn.__name__))
+            print("-- families/%s/%s.py: %s" % (name, name, fn.__name__))
             try:
                 fn(run)
             except Exception as ex:           # a malformed golden must not stop the run
-                run.fail("families/%s.py %s stopped: %s: %s"
-                         % (name, fn.__name__, type(ex).__name__, ex))
+                run.fail("families/%s/%s.py %s stopped: %s: %s"
+                         % (name, name, fn.__name__, type(ex).__name__, ex))
     print("%d passed, %d failed" % (run.passed, run.failed))
     return 0 if run.failed == 0 and run.passed > 0 else 1
 

@@ -12,7 +12,7 @@
 #   * an empty directory, one without golden files, a missing one;
 #   * detectors.py, validate.py, naive.py and test_candidates.sh with their
 #     golden files missing.
-# A new family module, one file, is picked up with no list edited.
+# A new family module, one folder and file, is picked up with no list edited.
 # Every runner must print "N passed, M failed" last.
 #
 # Prints "N passed, M failed" last; exits non-zero when a test fails or none
@@ -25,18 +25,21 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/fail_closed.XXXXXX") || exit 2
 trap 'rm -rf "$TMP"' EXIT INT TERM
 PYTHONDONTWRITEBYTECODE=1
 export PYTHONDONTWRITEBYTECODE
-XC=$TMP/xc
+XC=$TMP/crosscheck
+FAM=$TMP/families
 G=$TMP/golden
 OUT=$TMP/out
 passed=0
 failed=0
 LAST='^[0-9]+ passed, [0-9]+ failed$'
 
-# fresh: a clean copy of the harness in $XC and of the golden files in $G
+# fresh: a clean copy of the harness in $XC, of the family modules in $FAM (the
+# harness finds them beside itself, ../families) and of the golden files in $G
 fresh () {
-  rm -rf "$XC" "$G"
+  rm -rf "$XC" "$FAM" "$G"
   cp -R "$HERE" "$XC"
-  find "$XC" -name __pycache__ -prune -exec rm -rf {} +
+  cp -R "$TOP/tests/families" "$FAM"
+  find "$XC" "$FAM" -name __pycache__ -prune -exec rm -rf {} +
   cp -R "$GOLDEN" "$G"
 }
 
@@ -101,25 +104,25 @@ judge "unmodified harness on two golden files" 0 '^PREF-MARGIN\.json: [1-9][0-9]
 
 # --- a family module deleted ------------------------------------------------
 fresh
-rm "$XC/families/pref.py"
+rm "$FAM/pref/pref.py"
 run $PY "$XC/xcheck.py" "$G"
-# the ids families/pref.py evaluates (PREF-PAIRS has a module of its own)
+# the ids families/pref/pref.py evaluates (PREF-PAIRS has a module of its own)
 n=0
-for id in $(sed -n 's/^    "\(PREF-[A-Z-]*\)": .*/\1/p' "$HERE/families/pref.py"); do
+for id in $(sed -n 's/^    "\(PREF-[A-Z-]*\)": .*/\1/p' "$TOP/tests/families/pref/pref.py"); do
   n=$((n + 1))
   grep -q "^FAIL $id\.json: formula $id has no evaluator" "$OUT" \
     || echo "  (no FAIL line names $id)" >>"$TMP/why"
 done
-[ "$n" -ge 9 ] || echo "  (only $n PREF ids read from families/pref.py)" >>"$TMP/why"
+[ "$n" -ge 9 ] || echo "  (only $n PREF ids read from families/pref/pref.py)" >>"$TMP/why"
 grep -Eq '^GRPO-ADV\.json: [1-9][0-9]* passed, 0 failed' "$OUT" \
   || echo "  (GRPO-ADV.json is no longer checked in full)" >>"$TMP/why"
-judge "families/pref.py deleted: every PREF formula named, GRPO still checked" 1 \
+judge "families/pref/pref.py deleted: every PREF formula named, GRPO still checked" 1 \
   '^FAIL PREF-BT\.json: formula PREF-BT has no evaluator' \
   '^FAIL PREF-[A-Z-]+\.json: formula PREF-[A-Z-]+ has no evaluator'
 
 # --- one formula's evaluator deleted ------------------------------------------
 fresh
-plant "$XC/families/pref.py" '/^    "PREF-BT-GUMBEL": eval_pref_bt_gumbel,$/d'
+plant "$FAM/pref/pref.py" '/^    "PREF-BT-GUMBEL": eval_pref_bt_gumbel,$/d'
 run $PY "$XC/xcheck.py" "$G"
 judge "evaluator of PREF-BT-GUMBEL deleted" 1 \
   '^FAIL PREF-BT-GUMBEL\.json: formula PREF-BT-GUMBEL has no evaluator' '^FAIL PREF-BT-GUMBEL\.json'
@@ -132,11 +135,12 @@ sed 's/"formula": "PREF-MARGIN"/"formula": "NEW-FAMILY"/' "$G/PREF-MARGIN.json" 
 run $PY "$XC/xcheck.py" "$G"
 judge "a golden file of a new formula without a module" 1 \
   '^FAIL NEW-FAMILY\.json: formula NEW-FAMILY has no evaluator' '^FAIL NEW-FAMILY\.json'
-cat >"$XC/families/newfamily.py" <<'EOF'
+mkdir "$FAM/newfamily"
+cat >"$FAM/newfamily/newfamily.py" <<'EOF'
 """A new family: one file, found by listing the directory."""
-from families.pref import eval_pref_margin
+import families
 
-EVALUATORS = {"NEW-FAMILY": eval_pref_margin}
+EVALUATORS = {"NEW-FAMILY": families.module("pref").eval_pref_margin}
 EOF
 run $PY "$XC/xcheck.py" "$G"
 judge "the new formula's module added as one file" 0 \
@@ -145,7 +149,7 @@ judge "the new formula's module added as one file" 0 \
 # --- an output no longer recomputed ---------------------------------------------
 fresh
 only PREF-ENSEMBLE.json
-plant "$XC/families/pref.py" \
+plant "$FAM/pref/pref.py" \
   's/return {"mean": M(mean), "var": M(var), "std": std,/return {"mean": M(mean), "std": std,/'
 run $PY "$XC/xcheck.py" "$G"
 judge "PREF-ENSEMBLE var no longer recomputed" 1 \
@@ -154,7 +158,7 @@ judge "PREF-ENSEMBLE var no longer recomputed" 1 \
 
 fresh
 only GRPO-ADV.json
-plant "$XC/families/grpo.py" 's/^    return {"adv": adv}$/    return {"adv": adv[:-1]}/'
+plant "$FAM/grpo/grpo.py" 's/^    return {"adv": adv}$/    return {"adv": adv[:-1]}/'
 run $PY "$XC/xcheck.py" "$G"
 judge "GRPO-ADV last advantage no longer recomputed" 1 \
   '^FAIL GRPO-ADV\.json tcId [0-9]+ adv\[[0-9]+\]: .*no evaluator of GRPO-ADV recomputes' \
@@ -163,7 +167,7 @@ judge "GRPO-ADV last advantage no longer recomputed" 1 \
 # --- an output the golden lacks ---------------------------------------------------
 fresh
 only PREF-MARGIN.json
-plant "$XC/families/pref.py" 's/"grad_rw": -s, "grad_rl": s}/"grad_rw": -s, "grad_rl": s, "grad_m": s}/'
+plant "$FAM/pref/pref.py" 's/"grad_rw": -s, "grad_rl": s}/"grad_rw": -s, "grad_rl": s, "grad_m": s}/'
 run $PY "$XC/xcheck.py" "$G"
 judge "an output recomputed here that the golden lacks" 1 \
   "^FAIL PREF-MARGIN\.json tcId [0-9]+ grad_m: .*the golden has no output 'grad_m'" \
@@ -189,26 +193,29 @@ judge "a golden value two units off in its last digit" 1 \
 # --- broken family modules ----------------------------------------------------------
 fresh
 only PREF-MARGIN.json
-printf 'EVALUATORS = {"PREF-MARGIN": lambda v, p, i, c: {}}\n' >"$XC/families/dup.py"
+mkdir "$FAM/dup"
+printf 'EVALUATORS = {"PREF-MARGIN": lambda v, p, i, c: {}}\n' >"$FAM/dup/dup.py"
 run $PY "$XC/xcheck.py" "$G"
 judge "two modules claim PREF-MARGIN" 1 \
-  '^FAIL families/(dup|pref)\.py: formula PREF-MARGIN is claimed by families/(dup|pref)\.py too'
+  '^FAIL families/(dup|pref)/(dup|pref)\.py: formula PREF-MARGIN is claimed by families/(dup|pref)/(dup|pref)\.py too'
 fresh
 only PREF-MARGIN.json
-printf 'EVALUATORS = {\n' >"$XC/families/broken.py"
+mkdir "$FAM/broken"
+printf 'EVALUATORS = {\n' >"$FAM/broken/broken.py"
 run $PY "$XC/xcheck.py" "$G"
 judge "a module that does not import" 1 \
-  '^FAIL families/broken\.py does not import: SyntaxError' '^FAIL families/broken\.py'
+  '^FAIL families/broken/broken\.py does not import: SyntaxError' '^FAIL families/broken/broken\.py'
 fresh
 only PREF-MARGIN.json
-printf 'DETECTORS = []\n' >"$XC/families/empty.py"
+mkdir "$FAM/empty"
+printf 'DETECTORS = []\n' >"$FAM/empty/empty.py"
 run $PY "$XC/xcheck.py" "$G"
 judge "a module without evaluators" 1 \
-  '^FAIL families/empty\.py declares no EVALUATORS' '^FAIL families/empty\.py'
+  '^FAIL families/empty/empty\.py declares no EVALUATORS' '^FAIL families/empty/empty\.py'
 
 # --- a selftest that no longer holds ---------------------------------------------------
 fresh
-plant "$XC/families/grpo.py" \
+plant "$FAM/grpo/grpo.py" \
   '/^    expect("seed-003 \[1,0,0,0\]"/s/\[0\], mpf(1\.5))$/[0], mpf(1.25))/'
 run $PY "$XC/xcheck.py" --selftest
 judge "--selftest with a wrong expected value" 1 '^BAD  seed-003 \[1,0,0,0\]'

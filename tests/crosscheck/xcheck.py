@@ -12,7 +12,7 @@ Every expected output is recomputed from the definitions in golden/README.md,
 shared/FORMULAS.md, shared/CONVENTIONS.md and the seed chapters, using mpmath at two working
 precisions (and more when the two disagree), never from the library under test.  Inputs are
 read from the "hex" fields (exact binary64).  The mathematics lives in one module per family,
-tests/crosscheck/families/NAME.py, found by listing that directory (see README.md there).
+tests/families/NAME/NAME.py, found by listing the folders there (see tests/crosscheck/README.md).
 
 A golden value passes when |golden - mine| <= 10^(e - digits + 1), e being the decimal exponent
 of the golden value (one unit of the last certified digit), and its "hex" is the double nearest
@@ -417,7 +417,7 @@ def check_file(rep, path):
         rep.fail_text("%s: not a golden file (no \"formula\" or no \"testGroups\")" % fname)
         return None
     if formula not in REG.evaluators:
-        rep.fail_text("%s: formula %s has no evaluator: no module of tests/crosscheck/families/ "
+        rep.fail_text("%s: formula %s has no evaluator: no module of tests/families/ "
                       "declares it, so none of its values is recomputed" % (fname, formula))
         return formula
     before = (rep.passed, rep.failed)
@@ -471,13 +471,13 @@ def selftest():
     t = xcore.SelfTest()
     mp.prec = 400
     for name, fn in REG.selftests:
-        print("-- families/%s.py: %s" % (name, fn.__name__))
+        print("-- families/%s/%s.py: %s" % (name, name, fn.__name__))
         mp.prec = 400
         fn(t)
     print("-- xcore.py: rounding")
     xcore.selftest(t)
     for name in sorted({n for n, _ in REG.modules} - {n for n, _ in REG.selftests}):
-        print("NOTE families/%s.py has no SELFTESTS" % name)
+        print("NOTE families/%s/%s.py has no SELFTESTS" % (name, name))
     return t
 
 
@@ -517,8 +517,8 @@ def main(argv):
         checked.add(check_file(rep, path))
     if any(os.path.isdir(a) for a in args):
         for fid in sorted(set(REG.evaluators) - checked):
-            rep.note("formula %s (families/%s.py) has no golden file here"
-                     % (fid, REG.owner[fid]))
+            rep.note("formula %s (families/%s/%s.py) has no golden file here"
+                     % (fid, REG.owner[fid], REG.owner[fid]))
     print("%d notes" % len(rep.notes))
     if rep.sens:
         print("sens (informational, not counted): %d agree, %d differ"

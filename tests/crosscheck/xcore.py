@@ -3,7 +3,7 @@ and binary32, the evaluation context, exact arithmetic on binary64 inputs, the m
 primitives (sigmoid, softplus, logsumexp, a shift-invariant Newton maximiser), and GSL's
 MT19937 stream replayed (gsl_rng_set, gsl_rng_uniform, gsl_ran_gaussian).
 
-Nothing here knows a formula id; the families are the modules of families/.
+Nothing here knows a formula id; the families are the modules tests/families/NAME/NAME.py.
 """
 
 import math

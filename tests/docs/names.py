@@ -21,7 +21,8 @@ checks two kinds of name:
     word, or, for a name of a formula function
     (rlref_X, rlref_X_d, rlref_X_mp), holds FN (X) or RLREF_FN (X).
 Absolute paths (/usr/bin/python3) and the names of other projects are not checked.  The table
-of files of plots/README.md must also name every file of plots/ (data/ and figures/ aside).
+of files of plots/README.md must also name every file of plots/ and of its family folders
+(data/ and figures/ aside).
 
 The last line reads "N passed, M failed"; the exit status is 0 when M = 0 and N > 0, 1
 otherwise.
@@ -158,18 +159,27 @@ def header_names(path):
 
 
 def plots_table_complete():
-    """The files of plots/ its README's table of files does not name (data/, figures/ and the
-    README aside)."""
+    """The files of plots/ and of its family folders that its README's table of files does not
+    name (data/, figures/ and the README aside)."""
     with open(os.path.join(ROOT, "plots", "README.md"), encoding="utf-8") as fh:
         text = fh.read()
     rows = [l for l in text.splitlines() if l.startswith("| `")]
     named = set(re.findall(r"`([^`]+)`", "\n".join(r.split("|")[1] for r in rows)))
     missing = []
-    for f in sorted(os.listdir(os.path.join(ROOT, "plots"))):
+    top = os.path.join(ROOT, "plots")
+    for f in sorted(os.listdir(top)):
         if f in ("data", "figures", "README.md") or f.startswith("."):
             continue
-        if f not in named:
-            missing.append(f)
+        if not os.path.isdir(os.path.join(top, f)):
+            if f not in named:
+                missing.append(f)
+            continue
+        # a family's folder: the folder and every file in it
+        if f + "/" not in named:
+            missing.append(f + "/")
+        for g in sorted(os.listdir(os.path.join(top, f))):
+            if g not in named and not g.startswith("."):
+                missing.append(f + "/" + g)
     return missing
 
 

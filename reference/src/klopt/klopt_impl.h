@@ -1,5 +1,5 @@
 /* klopt_impl.h -- internal: the solved KL-regularised optimum of klopt.c
- * for other formulas of the same derivation (dpopop.c), for the backend
+ * for other formulas of the same derivation (dpofinite.c), for the backend
  * the including file is compiled for. */
 #ifndef RLREF_KLOPT_IMPL_H
 #define RLREF_KLOPT_IMPL_H

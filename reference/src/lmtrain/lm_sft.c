@@ -7,7 +7,7 @@
 #include <gsl/gsl_rng.h>
 #include "rlref/num.h"
 #include "rlref/lm.h"
-#include "rlref/lmsft.h"
+#include "rlref/lmtrain.h"
 #include "rlref/primitives.h"
 #include "flow.h"
 

@@ -1,0 +1,28 @@
+/* rlref/lmtrain.h -- the tiny language model's parameterisations, supervised
+ * fine-tuning on it, and the report of an exact-gradient training run
+ * (LM-PARAM, LM-SFT, LM-TRAIN), binary64 and MPFR.  The model is the
+ * rlref_lm of rlref/lm.h; seed 000 (13.1), section 1, (13.8), (13.17). */
+#ifndef RLREF_LMTRAIN_H
+#define RLREF_LMTRAIN_H
+
+#include <stddef.h>
+#include <mpfr.h>
+#include "rlref/status.h"
+#include "rlref/precision.h"
+#include "rlref/lm.h"
+
+/* The longest training run rlref_lm_train_report_* accepts. */
+#define RLREF_LM_TRAIN_MAX_STEPS 100000
+/* The most prefixes walked for P(EOS within T) and its gradient (LM-SFT,
+ * cut sequences conditioned away). */
+#define RLREF_LM_SFT_MAX_PREFIXES 1e6
+
+#include "rlref/tmpl/begin_d.h"
+#include "rlref/tmpl/lmtrain.h"
+#include "rlref/tmpl/end.h"
+
+#include "rlref/tmpl/begin_mp.h"
+#include "rlref/tmpl/lmtrain.h"
+#include "rlref/tmpl/end.h"
+
+#endif
