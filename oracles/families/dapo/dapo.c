@@ -13,9 +13,11 @@
  * OpenRLHF 0.11, openrlhf/models/loss.py (PolicyLoss, --eps_clip_low_high),
  * its overlong penalty (--overlong_buffer_len, --overlong_penalty_factor)
  * and dynamic filtering (--dynamic_filtering_reward_range 0 1). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "rlref/dapo.h"
 #include "family.h"
-#include "dapo_variant.h"
 #include "ppo/ppo_axes.h"
 
 RL_EVAL_DECL (dapo_obj);
@@ -30,6 +32,7 @@ RL_EVAL_DECL (dapo_refill_prompt);
 #define EPS_LO(e) { "eps_low", (e), .in_x = 1 }
 #define EPS_HI(e) { "eps_high", (e), .in_x = 1 }
 #define DUAL_C(c) { "c", (c), .in_x = 1 }
+#define FACTOR(f) { "factor", (f), .in_x = 1 }
 #define IN_LOGP { "logp", RL_REAL_ARRAY, "log pi_theta(o_t | q, o_<t), the policy being trained" }
 #define IN_OLD { "old_logp", RL_REAL_ARRAY, "log pi_old(o_t | q, o_<t), the policy that sampled", \
     .same_len_as = "logp" }
@@ -55,36 +58,6 @@ static const rl_io io_obj = {
   RL_EVALS (dapo_obj), .part = "objective",
 };
 
-static const rl_dapo_obj_variant k_obj_seed = { "seed-000", { 0, 0 } };
-static const rl_dapo_obj_variant k_obj_trl = { "trl", { 0, 0 } };
-static const rl_dapo_obj_variant k_obj_verl = { "verl", { 1, 1 } };
-static const rl_dapo_obj_variant k_obj_orl = { "openrlhf", { 1, 0 } };
-
-#define OBJ_RULE "J = token mean over every token of the group of min(rho A, clip(rho, 1 - " \
-  "eps_low, 1 + eps_high) A), beta = 0; eps 0.2/0.28; "
-
-static const rl_variant v_obj[] = {
-  { "seed-000", OBJ_RULE "A = (r - mean)/std, ddof 0, 0 when std = 0 (13.23); rho = "
-    "exp(logp - old_logp), no clamp, no dual clip",
-    "seed 000 (13.29, 13.31; its worked example of 13.23 implies ddof 0)", &io_obj,
-    .params = { EPS_LO (0.2), EPS_HI (0.28) }, .data = &k_obj_seed },
-  { "trl", OBJ_RULE "A = (r - mean)/(std + 1e-4), ddof 1; no clamp, no dual clip; the "
-    "generation batch's tokens normalise",
-    "TRL GRPOTrainer (1.10 development line; loss_type \"dapo\", epsilon 0.2, epsilon_high "
-    "0.28, scale_rewards \"group\")", &io_obj,
-    .params = { EPS_LO (0.2), EPS_HI (0.28) }, .data = &k_obj_trl },
-  { "verl", OBJ_RULE "A = (r - mean)/(std + 1e-6), ddof 1 (a group of one: r/(1 + 1e-6)); "
-    "the log-ratio clamped to [-20, 20]; for A < 0 the dual clip max(., c A), c = 3",
-    "verl compute_policy_loss_vanilla (clip_ratio_low 0.2, clip_ratio_high 0.28, clip_ratio_c "
-    "3.0, loss_agg_mode token-mean) with compute_grpo_outcome_advantage", &io_obj,
-    .params = { EPS_LO (0.2), EPS_HI (0.28), DUAL_C (3.0) }, .data = &k_obj_verl },
-  { "openrlhf", OBJ_RULE "A = (r - mean)/(std + 1e-9), ddof 1 (a group of one refused); the "
-    "log-ratio clamped to [-20, 20]; no dual clip",
-    "OpenRLHF 0.11 PolicyLoss (--eps_clip_low_high 0.2 0.28, token-level loss) with "
-    "group_norm advantages", &io_obj,
-    .params = { EPS_LO (0.2), EPS_HI (0.28) }, .data = &k_obj_orl },
-  RL_END,
-};
 
 /* --- DAPO-CLIPHIGHER ------------------------------------------------------- */
 
@@ -109,49 +82,10 @@ static const rl_io io_clip = {
   RL_EVALS (dapo_cliphigher), .part = "clip",
 };
 
-/* clamp_log_ratio, dual_clip, clipfrac_f32 (the libraries log the clip
- * fraction as a binary32 mean of the 0/1 mask, float64 runs too) */
-static const rlref_ppo_clip_ex_convention k_clip_plain = { { 0, 0 }, 0, 0, 0, 0, 0 };
-static const rlref_ppo_clip_ex_convention k_clip_trl = { { 0, 0 }, 1, 0, 0, 0, 0 };
-static const rlref_ppo_clip_ex_convention k_clip_clamped = { { 1, 0 }, 1, 0, 0, 0, 0 };
-static const rlref_ppo_clip_ex_convention k_clip_dual = { { 1, 1 }, 1, 0, 0, 0, 0 };
 
 /* The checker's departures of the clipped surrogate (ppo_axes.h). */
 PPO_CLIP_AXES (cliphigher, io_clip);
 
-#define CH_RULE "s = min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), loss = -token mean; "
-
-static const rl_variant v_clip[] = {
-  { "seed-000", CH_RULE "eps_low 0.2, eps_high 0.28 (13.31: eps_high > eps_low); no clamp, no "
-    "dual clip", "seed 000 (13.31); seed 003 (a looser upper bound for A > 0)", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.28) }, .data = &k_clip_plain },
-  { "trl", CH_RULE "epsilon 0.2, epsilon_high 0.28; no clamp, no dual clip; the clip "
-    "fraction the binary32 mean of is_region_clipped.float(), f32(k/N), in a float64 run too",
-    "TRL 1.10 (f2cd577) GRPOTrainer._compute_loss, loss_type \"dapo\" (the default) or "
-    "\"bnpo\", epsilon 0.2, epsilon_high 0.28 as its DAPO recipe sets them, beta 0 "
-    "(grpo_trainer.py:3054-3090 coef_1, coef_2, -torch.min; 3128-3142 the token mean; "
-    "3242-3249 clip_ratio/region_mean by global_masked_mean)", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.28) }, .data = &k_clip_trl },
-  { "verl", CH_RULE "clip_ratio_low 0.2, clip_ratio_high 0.28; the log-ratio clamped to "
-    "[-20, 20]; for A < 0 the dual clip max(s, c A), c = 3; the clip fraction "
-    "masked_mean(torch.gt(pg_losses2, pg_losses1).float()), f32(k/N), in a float64 run too",
-    "verl (1dda039) core_algos.py compute_policy_loss_vanilla (recipe dapo: clip_ratio_low "
-    "0.2, clip_ratio_high 0.28; clip_ratio_c 3.0; 1336-1367, pg_clipfrac at 1353)", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.28), DUAL_C (3.0) }, .data = &k_clip_dual },
-  { "openrlhf", CH_RULE "eps 0.2/0.28; the log-ratio clamped to [-20, 20]; no dual clip; the "
-    "clip fraction masked_mean(torch.lt(surr2, surr1).float()), f32(k/N), in a float64 run "
-    "too", "OpenRLHF 0.11 (3c3be62) loss.py PolicyLoss (--actor.eps_clip_low_high 0.2 0.28; "
-    "dual_clip None, the default; 166-228, clip_ratio at 228)", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.28) }, .data = &k_clip_clamped },
-  { "symmetric", CH_RULE "eps 0.2/0.2 (PPO's 13.12, GRPO): the range clip-higher widens; no "
-    "clamp, no dual clip; the clip fraction k/N exactly.  The libraries' symmetric defaults "
-    "are PPO-CLIP's conventions, not this one: TRL's GRPOTrainer with epsilon_high unset is "
-    "PPO-CLIP trl-grpo; verl's clip_ratio 0.2 keeps its log-ratio clamp and dual clip c = 3 "
-    "(PPO-CLIP verl); OpenRLHF's --actor.eps_clip 0.2 its clamp (PPO-CLIP clamped)",
-    "seed 000 (13.12, 13.25)", &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) },
-    .data = &k_clip_plain },
-  RL_END,
-};
 
 /* --- DAPO-TOKLOSS, DAPO-TOKLOSS-EX ----------------------------------------- */
 
@@ -183,48 +117,7 @@ static const rl_io io_tokloss_ex = {
   RL_EVALS (dapo_tokloss_ex), .part = "example",
 };
 
-static const enum rlref_dapo_norm k_sample = RLREF_DAPO_SAMPLE_LEVEL;
-static const enum rlref_dapo_norm k_token = RLREF_DAPO_TOKEN_LEVEL;
-static const rl_dapo_tokloss_variant t_sample = { RLREF_DAPO_SAMPLE_LEVEL,
-                                                  RLREF_DAPO_EMPTY_COUNT };
-static const rl_dapo_tokloss_variant t_token = { RLREF_DAPO_TOKEN_LEVEL, RLREF_DAPO_EMPTY_COUNT };
-static const rl_dapo_tokloss_variant t_sample_ne = { RLREF_DAPO_SAMPLE_LEVEL,
-                                                     RLREF_DAPO_EMPTY_SKIP };
 
-#define SAMPLE_WHO "seed 000 (13.32, GRPO 13.24); TRL loss_type \"grpo\"; verl " \
-  "loss_agg_mode seq-mean-token-mean"
-#define TOKEN_WHO "seed 000 (13.33, DAPO 13.29); seed 003 (1/sum |o_i|); verl token-mean " \
-  "(default); OpenRLHF; TRL loss_type \"dapo\" and \"bnpo\""
-#define SAMPLE_WHO_LIB "seed 000 (13.32, GRPO 13.24); TRL (1.10 development line) loss_type " \
-  "\"grpo\" (the mean over every row, mask.sum(-1).clamp(min=1): grpo_trainer.py:3124-3125); " \
-  "verl (1dda039) agg_loss \"seq-mean-token-mean\" with the trainer's global_batch_size " \
-  "(every response)"
-#define TOKEN_WHO_LIB "seed 000 (13.33, DAPO 13.29); seed 003 (1/sum |o_i|); verl (1dda039) " \
-  "agg_loss \"token-mean\" (the default); OpenRLHF 0.11 aggregate_loss token_level_loss=True; " \
-  "TRL (1.10 development line) loss_type \"dapo\" and \"bnpo\""
-
-static const rl_variant v_tokloss[] = {
-  { "sample-level", "(1/G) sum_i (1/|y_i|) sum_t: a token of response i weighs 1/(G |y_i|), "
-    "each response 1/G; a response without a token weighs 0 and counts in G",
-    SAMPLE_WHO_LIB, &io_tokloss, .data = &t_sample },
-  { "token-level", "(1/sum_i |y_i|) sum_i sum_t: every token weighs 1/sum |y|, response i "
-    "|y_i|/sum |y| (0 for a response without a token)", TOKEN_WHO_LIB, &io_tokloss,
-    .data = &t_token },
-  { "sample-level-nonempty", "(1/G') sum_i (1/|y_i|) sum_t over the G' responses with a "
-    "token: each weighs 1/G', a response without a token 0 and out of the mean",
-    "OpenRLHF 0.11 models/loss.py aggregate_loss token_level_loss=False (seq_mask; "
-    "utils/loss_utils.py's global_batch_size, the sequences with a token); verl agg_loss "
-    "\"seq-mean-token-mean\" without global_batch_size", &io_tokloss, .data = &t_sample_ne },
-  RL_END,
-};
-
-static const rl_variant v_tokloss_ex[] = {
-  { "sample-level", "13.32 on a short and a long answer: per-token weights 1/(2 s) and "
-    "1/(2 l), each answer one half", SAMPLE_WHO, &io_tokloss_ex, .data = &k_sample },
-  { "token-level", "13.33 on a short and a long answer: every token 1/(s + l), the long "
-    "answer l/(s + l)", TOKEN_WHO, &io_tokloss_ex, .data = &k_token },
-  RL_END,
-};
 
 /* --- DAPO-OVERLONG --------------------------------------------------------- */
 
@@ -247,37 +140,6 @@ static const rl_io io_overlong = {
   RL_EVALS (dapo_overlong), .part = "penalty",
 };
 
-static const enum rlref_dapo_overlong k_paper = RLREF_DAPO_OVERLONG_PAPER;
-static const enum rlref_dapo_overlong k_verl = RLREF_DAPO_OVERLONG_VERL;
-static const enum rlref_dapo_overlong k_orl = RLREF_DAPO_OVERLONG_OPENRLHF;
-
-#define FACTOR(f) { "factor", (f), .in_x = 1 }
-
-static const rl_variant v_overlong[] = {
-  { "paper", "0 for |y| <= L_max - L_cache; ((L_max - L_cache) - |y|)/L_cache up to L_max; "
-    "-1 beyond (L_cache 0: a step from 0 to -1 past L_max); filter: 0 from L_max tokens on",
-    "penalty: seed 000 (13.34); TRL (1.10 development line) trl/rewards/other_rewards.py "
-    "get_soft_overlong_punishment (_SoftOverlongPunishment.__call__, Python floats); filter: "
-    "seed 000 section 6.4 (TRL has none)", &io_overlong, .data = &k_paper },
-  { "verl", "min(-(|y| - (L_max - L_cache))/L_cache factor, 0): linear on, not floored "
-    "beyond L_max, in float32 (-exceed_len / overlong_buffer_len on a 0-dim int64 tensor is a "
-    "float32 true division, then times the factor in float32: f32(f32(-e/L_cache) f32(factor))); "
-    "factor 1; filter: seed 000's mask, not verl's",
-    "penalty: verl (1dda039) experimental/reward_loop/reward_manager/dapo.py DAPORewardManager "
-    "(overlong_buffer_cfg len and penalty_factor 1.0, max_resp_len; the asserts of __init__, "
-    "dapo.py:39-50, and run_single's overlong block, dapo.py:108-113); filter: none in verl "
-    "(it has no overlong filter; the output is seed 000's)", &io_overlong,
-    .params = { FACTOR (1.0) }, .data = &k_verl, .cert = "float32-emulation" },
-  { "openrlhf", "exceed = min(|y| - (L_max - L_cache), L_cache); -exceed/L_cache factor when "
-    "exceed > 0 (so floored at -factor, and no penalty at all with L_cache 0), else 0; factor "
-    "1; filter: seed 000's mask, not OpenRLHF's",
-    "penalty: OpenRLHF 0.11 trainer/ppo_utils/length_penalty.py apply_overlong_penalty "
-    "(--reward.overlong_buffer_len, --reward.overlong_penalty_factor 1.0, --rollout."
-    "max_new_tokens as L_max; the assert max_new_tokens >= overlong_buffer_len); filter: none "
-    "in OpenRLHF (the output is seed 000's)", &io_overlong, .params = { FACTOR (1.0) },
-    .data = &k_orl },
-  RL_END,
-};
 
 /* --- DAPO-DYNSAMPLE -------------------------------------------------------- */
 
@@ -328,32 +190,6 @@ static const rl_io io_refill_prompt = {
   RL_EVALS (dapo_refill_prompt), .part = "refill-prompts",
 };
 
-static const enum rlref_dapo_keep k_keep_std = RLREF_DAPO_KEEP_STD;
-static const enum rlref_dapo_keep k_keep_mean = RLREF_DAPO_KEEP_MEAN;
-static const enum rlref_dapo_keep k_keep_count = RLREF_DAPO_KEEP_COUNT;
-static const int k_g1_always = 1, k_g1_never = 0;
-
-static const rl_variant v_dynsample[] = {
-  { "verl", "keep a group when its population std > 0, or it has one sample",
-    "verl ray_trainer filter_groups (metric acc or seq_final_reward: np.std > 0 or len == 1)",
-    &io_keep, .data = &k_keep_std },
-  { "openrlhf", "keep a group when 0 < mean reward < 1, strictly",
-    "OpenRLHF 0.11 --dynamic_filtering with --dynamic_filtering_reward_range 0 1", &io_keep,
-    .data = &k_keep_mean },
-  { "seed-000", "keep a group when 0 < #{correct} < G, a correct response being one of "
-    "positive reward", "seed 000 (13.30; section 6.2: drop accuracy 0 and 1)", &io_keep,
-    .data = &k_keep_count },
-  { "verl-refill", "rounds of M prompts until B groups are kept: E[rounds] = sum_r P(Bin(rM, "
-    "q) < B), groups M E[rounds]; binary rewards (both keep rules agree on them), a group "
-    "of one always kept",
-    "verl ray_trainer dynamic sampling (gen_batch_size M, train_batch_size B; "
-    "max_num_gen_batches 0, no limit)", &io_refill_batch, .data = &k_g1_always },
-  { "openrlhf-refill", "one prompt at a time until B groups are kept: E[groups] = B/q; binary "
-    "rewards; a group of one never kept (its mean is 0 or 1)",
-    "OpenRLHF 0.11 dynamic filtering (prompts taken until the rollout batch is full)",
-    &io_refill_prompt, .data = &k_g1_never },
-  RL_END,
-};
 
 /* --- golden cases ------------------------------------------------------------ */
 
@@ -642,36 +478,89 @@ static const rl_note n_dapo[] = {
 
 /* --- formulas ------------------------------------------------------------------ */
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "DAPO-OBJ", "the DAPO objective, token-level over the group", "000 (13.29)",
     "J = (1/Σ_i|o_i|) Σ_i Σ_t min(ρ_{i,t} Â_i, clip(ρ_{i,t}, 1−ε_low, 1+ε_high) Â_i), β = 0, "
     "Â from 13.23 under each library's convention; value and gradient in each token's "
-    "log-probability", v_obj, c_obj, n_dapo },
+    "log-probability", NULL, c_obj, n_dapo },
   { "DAPO-CLIPHIGHER", "the decoupled clip", "000 (13.31)",
     "clip(ρ, 1−ε_low, 1+ε_high), ε_low 0.2, ε_high 0.28, per token with its gradient; "
-    "verl adds its log-ratio clamp and dual clip", v_clip, c_clip, n_dapo,
+    "verl adds its log-ratio clamp and dual clip", NULL, c_clip, n_dapo,
     .axes = cliphigher_axes },
   { "DAPO-DYNSAMPLE", "dynamic sampling: the keep rules and the refill accounting",
     "000 (13.30)",
     "keep a group when std > 0 (verl), 0 < mean < 1 (OpenRLHF) or 0 < #correct < G (13.30); "
     "q = 1 − p^G − (1−p)^G, groups drawn until B are kept: B/q prompt by prompt, M·Σ_r "
-    "P(Bin(rM, q) < B) in rounds of M", v_dynsample, c_dynsample, n_dapo },
+    "P(Bin(rM, q) < B) in rounds of M", NULL, c_dynsample, n_dapo },
   { "DAPO-TOKLOSS", "sample-level against token-level normalisation", "000 (13.32), (13.33)",
-    "a token of response i weighs 1/(G|y_i|) under 13.32, 1/Σ|y| under 13.33", v_tokloss,
+    "a token of response i weighs 1/(G|y_i|) under 13.32, 1/Σ|y| under 13.33", NULL,
     c_tokloss, n_dapo },
   { "DAPO-TOKLOSS-EX", "100 and 1000 tokens under both normalisations", "000 section 6; 003; 004",
     "10:1 under 13.32, 1:1 under 13.33 (the long answer 1000/1100 = 90.9% of the weight); "
-    "seed 003 reads the effect against 000 and 004", v_tokloss_ex, c_tokloss_ex, n_dapo },
+    "seed 003 reads the effect against 000 and 004", NULL, c_tokloss_ex, n_dapo },
   { "DAPO-OVERLONG", "the soft overlong penalty and the overlong filter", "000 (13.34)",
     "0 up to L_max − L_cache, linear to −1 at L_max, then −1 (paper, TRL), linear on (verl) "
     "or −factor (OpenRLHF); L_max 20480, L_cache 4096: 16000 → 0, 18000 → −0.39453125; the "
-    "filter masks responses cut at L_max", v_overlong, c_overlong, n_dapo },
+    "filter masks responses cut at L_max", NULL, c_overlong, n_dapo },
   RL_END,
 };
+
+/* One variant per convention of the library's table (rlref_dapo_conventions)
+ * that formula id carries, in its order, on io; DAPO-DYNSAMPLE's refill
+ * accountings on their own io.  The parameters are the values the
+ * convention sets.  DAPO-CLIPHIGHER's variants hold the clip convention
+ * itself, which the checker's axes move (ppo_axes.h). */
+static rl_variant *
+variants_of (const char *id, const rl_io *io)
+{
+  rl_variant *v = calloc (rlref_dapo_num_conventions + 1, sizeof *v);
+  size_t n = 0;
+  if (!v)
+    {
+      fprintf (stderr, "rlref: out of memory\n");
+      exit (3);
+    }
+  for (size_t i = 0; i < rlref_dapo_num_conventions; i++)
+    {
+      const rlref_dapo_convention *c = &rlref_dapo_conventions[i];
+      size_t np = 0;
+      if (strcmp (c->formula, id) != 0)
+        continue;
+      v[n] = (rl_variant) { c->name, c->rule, c->used_by, io, .data = c,
+                            .cert = c->binary32 ? "float32-emulation" : NULL };
+      if (c->refills)
+        v[n].io = c->refill == RLREF_DAPO_REFILL_BATCH ? &io_refill_batch : &io_refill_prompt;
+      if (io == &io_obj || io == &io_clip)
+        {
+          v[n].params[np++] = (rl_param) EPS_LO (c->eps_low);
+          v[n].params[np++] = (rl_param) EPS_HI (c->eps_high);
+        }
+      if (c->dual_c > 0)
+        v[n].params[np++] = (rl_param) DUAL_C (c->dual_c);
+      if (c->factor > 0)
+        v[n].params[np++] = (rl_param) FACTOR (c->factor);
+      if (io == &io_clip)
+        v[n].data = &c->clip;
+      n++;
+    }
+  return v;
+}
+
+static void
+init (void)
+{
+  formulas[0].variants = variants_of ("DAPO-OBJ", &io_obj);
+  formulas[1].variants = variants_of ("DAPO-CLIPHIGHER", &io_clip);
+  formulas[2].variants = variants_of ("DAPO-DYNSAMPLE", &io_keep);
+  formulas[3].variants = variants_of ("DAPO-TOKLOSS", &io_tokloss);
+  formulas[4].variants = variants_of ("DAPO-TOKLOSS-EX", &io_tokloss_ex);
+  formulas[5].variants = variants_of ("DAPO-OVERLONG", &io_overlong);
+}
 
 RL_FAMILY (dapo) = {
   .name = "dapo",
   .title = "DAPO: clip-higher, dynamic sampling, token-level loss, overlong shaping",
   .rank = 7,
   .formulas = formulas,
+  .init = init,
 };

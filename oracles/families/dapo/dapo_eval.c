@@ -2,18 +2,20 @@
  * formulas.  Compiled twice (binary64 and MPFR).  Parameters are found by
  * name; integer inputs arrive as longs. */
 #include "family_eval.h"
-#include "dapo_variant.h"
+
+/* The variants hold their rlref_dapo_convention (DAPO-CLIPHIGHER: its
+ * clip convention). */
 
 /* DAPO-OBJ: x = logp, old_logp [n], lengths ints [G], rewards [G];
  * eps_low, eps_high (, c); y = objective, adv, grad, clipfrac. */
 RL_ENTRY (dapo_obj)
 {
-  const rl_dapo_obj_variant *d = v->data;
+  const rlref_dapo_convention *d = v->data;
   const rlref_adv_convention *ac = rlref_adv_convention_find (d->adv);
   if (!ac)
     RLREF_ERROR ("DAPO-OBJ: unknown advantage convention", RLREF_EINVAL);
   return LIB (dapo_obj) (y[0], y[1], y[2], y[3], x[0], x[1], a->len[0], a->iv[2], x[3],
-                         a->len[3], ac, &d->clip, PARAM ("eps_low"),
+                         a->len[3], ac, &d->clip.clip, PARAM ("eps_low"),
                          PARAM ("eps_high"), PARAM ("c"));
 }
 
@@ -30,7 +32,7 @@ RL_ENTRY (dapo_cliphigher)
 /* DAPO-TOKLOSS: lengths ints [G]; y = token_weight, response_weight. */
 RL_ENTRY (dapo_tokloss)
 {
-  const rl_dapo_tokloss_variant *t = v->data;
+  const rlref_dapo_convention *t = v->data;
   (void) x;
   return LIB (dapo_tokloss_conv) (y[0], y[1], a->iv[0], a->len[0], t->norm, t->empty);
 }
@@ -39,7 +41,7 @@ RL_ENTRY (dapo_tokloss)
  * weight_ratio, long_share. */
 RL_ENTRY (dapo_tokloss_ex)
 {
-  const enum rlref_dapo_norm *norm = v->data;
+  const rlref_dapo_convention *c = v->data;
   long len[2] = { a->iv[0][0], a->iv[1][0] };
   num_ptr tw = NULL, rw = NULL;
   int status;
@@ -52,14 +54,14 @@ RL_ENTRY (dapo_tokloss_ex)
       num_vec_free (rw, 2);
       RLREF_ERROR ("DAPO-TOKLOSS-EX: out of memory", RLREF_ENOMEM);
     }
-  status = LIB (dapo_tokloss) (tw, rw, len, 2, *norm);
+  status = LIB (dapo_tokloss) (tw, rw, len, 2, c->norm);
   if (status == RLREF_SUCCESS)
     {
       num_set (y[0], AT (tw, 0));
       num_set (y[1], AT (tw, 1));
       num_set (y[3], AT (rw, 1));
       /* the ratio of the weights, 1/(G s) over 1/(G l) or 1: l/s, one quotient */
-      if (*norm == RLREF_DAPO_SAMPLE_LEVEL)
+      if (c->norm == RLREF_DAPO_SAMPLE_LEVEL)
         {
           num_set_si (y[2], len[1]);
           num_div_si (y[2], y[2], len[0]);
@@ -76,19 +78,19 @@ RL_ENTRY (dapo_tokloss_ex)
  * openrlhf); y = penalty, filter. */
 RL_ENTRY (dapo_overlong)
 {
-  const enum rlref_dapo_overlong *reading = v->data;
+  const rlref_dapo_convention *c = v->data;
   (void) x;
   return LIB (dapo_overlong) (y[0], y[1], a->iv[0], a->len[0], a->iv[1][0], a->iv[2][0],
-                              *reading, PARAM ("factor"));
+                              c->overlong, PARAM ("factor"));
 }
 
 /* DAPO-DYNSAMPLE keep rules: x = rewards [n], group_size int; y = keep,
  * mean, std, kept. */
 RL_ENTRY (dapo_keep)
 {
-  const enum rlref_dapo_keep *rule = v->data;
+  const rlref_dapo_convention *c = v->data;
   size_t kept = 0;
-  int status = LIB (dapo_keep) (y[0], y[1], y[2], &kept, x[0], a->len[0], a->iv[1][0], *rule);
+  int status = LIB (dapo_keep) (y[0], y[1], y[2], &kept, x[0], a->len[0], a->iv[1][0], c->keep);
   if (status == RLREF_SUCCESS)
     num_set_si (y[3], (long) kept);
   return status;
@@ -98,16 +100,16 @@ RL_ENTRY (dapo_keep)
  * expected_rounds, expected_groups. */
 RL_ENTRY (dapo_refill_batch)
 {
-  const int *g1 = v->data;
+  const rlref_dapo_convention *c = v->data;
   return LIB (dapo_refill) (y[0], y[1], y[2], x[0], a->iv[1][0], a->iv[2][0], a->iv[3][0],
-                            RLREF_DAPO_REFILL_BATCH, *g1);
+                            RLREF_DAPO_REFILL_BATCH, c->single_kept);
 }
 
 /* DAPO-DYNSAMPLE refill, prompt by prompt: x = p; G, B ints; y =
  * keep_prob, expected_groups. */
 RL_ENTRY (dapo_refill_prompt)
 {
-  const int *g1 = v->data;
+  const rlref_dapo_convention *c = v->data;
   return LIB (dapo_refill) (y[0], NULL, y[1], x[0], a->iv[1][0], a->iv[2][0], 1,
-                            RLREF_DAPO_REFILL_PROMPT, *g1);
+                            RLREF_DAPO_REFILL_PROMPT, c->single_kept);
 }

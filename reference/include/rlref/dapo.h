@@ -59,6 +59,39 @@ enum rlref_dapo_refill
   RLREF_DAPO_REFILL_PROMPT      /* prompt by prompt (OpenRLHF) */
 };
 
+/* A named DAPO convention: what one seed's or library's reading of a DAPO
+ * formula computes (one golden variant each), the parameter values it
+ * sets and who uses it (src/dapo/dapo_conventions.c).  The fields the
+ * formula does not read are 0. */
+typedef struct
+{
+  const char *name;             /* the variant's name */
+  const char *formula;          /* the catalogue id that carries it */
+  const char *rule;             /* what it computes, in one line */
+  const char *used_by;          /* who uses it */
+  const char *adv;              /* DAPO-OBJ: its group advantage, an rlref_adv_conventions
+                                   name */
+  rlref_ppo_clip_ex_convention clip;   /* DAPO-OBJ (the clamp and dual clip only),
+                                          DAPO-CLIPHIGHER */
+  double eps_low, eps_high;     /* DAPO-OBJ, DAPO-CLIPHIGHER: the clip range it sets */
+  double dual_c;                /* > 0: the dual clip's c */
+  enum rlref_dapo_norm norm;    /* DAPO-TOKLOSS, DAPO-TOKLOSS-EX */
+  enum rlref_dapo_empty empty;  /* DAPO-TOKLOSS: a response without a token */
+  enum rlref_dapo_overlong overlong;   /* DAPO-OVERLONG: its reading */
+  double factor;                /* > 0: DAPO-OVERLONG's penalty factor */
+  int binary32;                 /* computed in binary32 in the library's operation order */
+  enum rlref_dapo_keep keep;    /* DAPO-DYNSAMPLE, a keep rule */
+  int refills;                  /* DAPO-DYNSAMPLE: 1 for the refill accounting */
+  enum rlref_dapo_refill refill;       /* its draw */
+  int single_kept;              /* refill: a group of one is always kept (else never) */
+} rlref_dapo_convention;
+
+/* The conventions, in the order of the golden variants. */
+extern const rlref_dapo_convention rlref_dapo_conventions[];
+extern const size_t rlref_dapo_num_conventions;
+/* The convention named name of catalogue id formula, or NULL. */
+const rlref_dapo_convention *rlref_dapo_convention_find (const char *formula, const char *name);
+
 /* The refill accounting's limits: B kept groups, M prompts a round, and
  * the rounds summed (EMAXITER beyond). */
 #define RLREF_DAPO_MAX_B 10000L
