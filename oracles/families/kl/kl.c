@@ -12,7 +12,6 @@
 #include <string.h>
 #include "rlref/kl.h"
 #include "family.h"
-#include "kl_variant.h"
 
 RL_EVAL_DECL (kl_est);
 RL_EVAL_DECL (kl_bias);
@@ -246,47 +245,6 @@ static const rl_variant v_exact[] = {
   RL_END,
 };
 
-static const rl_kl_grad_variant g_k1 = { "KL-K1", "plain", RLREF_KL_AS_LOSS };
-static const rl_kl_grad_variant g_k2 = { "KL-K2", "plain", RLREF_KL_AS_LOSS };
-static const rl_kl_grad_variant g_k3 = { "KL-K3", "stable", RLREF_KL_AS_LOSS };
-static const rl_kl_grad_variant g_abs = { "KL-VARIANTS", "abs", RLREF_KL_AS_LOSS };
-static const rl_kl_grad_variant g_verl = { "KL-K3", "verl-low-var-kl", RLREF_KL_AS_LOSS };
-static const rl_kl_grad_variant g_k1st = { "KL-K1", "straight-through", RLREF_KL_AS_LOSS };
-static const rl_kl_grad_variant g_k3st = { "KL-K3", "straight-through", RLREF_KL_AS_LOSS };
-static const rl_kl_grad_variant g_bias = { "KL-K3", "stable", RLREF_KL_AS_RATIO_LOSS };
-static const rl_kl_grad_variant g_reward = { "KL-K1", "plain", RLREF_KL_AS_REWARD };
-static const int obj_k1 = RLREF_LM_OBJ_K1, obj_k2 = RLREF_LM_OBJ_K2, obj_k3 = RLREF_LM_OBJ_K3;
-
-static const rl_variant v_grad[] = {
-  { "k1", "k1 = l as a loss: E_q[grad l] = E_q[grad log q] = 0, whatever q",
-    "seed 000 section 12.1; a k1 loss term (verl kl_loss_type \"k1\")", &io_grad, .data = &g_k1 },
-  { "k2", "k2 = l^2/2 as a loss: E_q[l grad log q] = grad KL(q || q_ref)",
-    "seed 000 section 12.1; verl kl_loss_type \"k2\"", &io_grad, .data = &g_k2 },
-  { "k3", "k3 (13.26) as a loss: E_q[(1 - e^-l) grad log q] = q - q_ref = grad KL(q_ref || q), "
-    "the reverse KL's gradient", "seed 000 (13.24)-(13.26) and its GRPO code; TRL GRPOTrainer; "
-    "verl's GRPO default", &io_grad, .data = &g_k3 },
-  { "abs", "|l| as a loss: E_q[sign(l) grad log q]", "verl kl_loss_type \"abs\"", &io_grad,
-    .data = &g_abs },
-  { "verl-low-var-kl", "verl's clamped k3 as a loss: the k3 gradient where k3 <= 10, 0 where a "
-    "clamp binds", "verl kl_loss_type \"low_var_kl\"", &io_grad, .data = &g_verl },
-  { "k1-straight-through", "value E[k1], gradient that of k2: grad KL(q || q_ref)",
-    "verl kl_loss_type \"k1+\"", &io_grad, .data = &g_k1st },
-  { "k3-straight-through", "value E[verl's clamped k3], gradient that of k2: grad KL(q || "
-    "q_ref)", "verl kl_loss_type \"k3+\"", &io_grad, .data = &g_k3st },
-  { "bias-corrected", "k3 rho as a loss, rho = q/q_old differentiable, on-policy: E_q[(k3' + "
-    "k3) grad log q] = E_q[l grad log q] = grad KL(q || q_ref)",
-    "TRL GRPOTrainer use_bias_correction_kl", &io_grad, .data = &g_bias },
-  { "k1-reward", "k1 in the reward: the policy gradient E_q[k1 grad log q] = grad KL(q || "
-    "q_ref)", "verl (use_kl_in_reward, k1) and OpenRLHF (k1, its default) put the KL in the "
-    "reward", &io_grad, .data = &g_reward },
-  { "lm-k1", "the tiny LM (tabular, cut kept), k1 of the sequence as a loss: gradient 0 "
-    "(LM-EXACT grad-k1)", "seed 000 section 12.1", &io_grad_lm, .data = &obj_k1 },
-  { "lm-k2", "the tiny LM, k2 as a loss: gradient grad KL(q || q_ref) (LM-EXACT grad-k2)",
-    "seed 000 section 12.1", &io_grad_lm, .data = &obj_k2 },
-  { "lm-k3", "the tiny LM, k3 as a loss: gradient grad KL(q_ref || q) (LM-EXACT grad-k3)",
-    "seed 000 section 12.1, (13.26)", &io_grad_lm, .data = &obj_k3 },
-  RL_END,
-};
 
 /* --- golden cases ------------------------------------------------------- */
 
@@ -780,7 +738,7 @@ static rl_formula formulas[] = {
   { "KL-GRAD", "the expected gradient of each estimator used as a loss, against the true "
     "gradients", "000 section 5, section 12.1",
     "E_q[∇k(l_y)] with y ~ q held fixed, beside ∇KL(q‖q_ref) and ∇KL(q_ref‖q): k1 → 0, k2 → "
-    "∇KL(q‖q_ref), k3 → ∇KL(q_ref‖q); on a softmax and the tiny LM", v_grad, c_grad, n_kl,
+    "∇KL(q‖q_ref), k3 → ∇KL(q_ref‖q); on a softmax and the tiny LM", NULL, c_grad, n_kl,
     .ulps = 128 },
   RL_END,
 };
@@ -816,6 +774,26 @@ variants_of (const char *id, const rl_variant *const *extra, size_t n_extra)
   return v;
 }
 
+/* KL-GRAD's variants, one per convention of the library's table, in its
+ * order: on a softmax or on the tiny LM. */
+static rl_variant *
+grad_variants (void)
+{
+  rl_variant *v = calloc (rlref_kl_grad_num_conventions + 1, sizeof *v);
+  if (!v)
+    {
+      fprintf (stderr, "rlref: out of memory\n");
+      exit (3);
+    }
+  for (size_t i = 0; i < rlref_kl_grad_num_conventions; i++)
+    {
+      const rlref_kl_grad_convention *c = &rlref_kl_grad_conventions[i];
+      v[i] = (rl_variant) { c->name, c->rule, c->used_by, c->lm ? &io_grad_lm : &io_grad,
+                            .data = c };
+    }
+  return v;
+}
+
 static void
 init (void)
 {
@@ -825,6 +803,7 @@ init (void)
   formulas[1].variants = variants_of ("KL-K2", NULL, 0);
   formulas[2].variants = variants_of ("KL-K3", k3_extra, 2);
   formulas[3].variants = variants_of ("KL-VARIANTS", var_extra, 1);
+  formulas[5].variants = grad_variants ();
 }
 
 RL_FAMILY (kl) = {

@@ -1,7 +1,6 @@
 /* kl_eval.c -- glue from the registry's inputs to the KL estimators.
  * Compiled twice (binary64 and MPFR). */
 #include "family_eval.h"
-#include "kl_variant.h"
 
 /* Arrays 0 .. k-1 of the same length, returned in *n. */
 static int
@@ -136,13 +135,14 @@ RL_ENTRY (kl_mc)
  * kl_reverse, grad_kl_reverse. */
 RL_ENTRY (kl_grad)
 {
-  const rl_kl_grad_variant *g = v->data;
+  const rlref_kl_grad_convention *g = v->data;
   size_t n;
   int status = same_lengths (a, 2, &n);
   if (status)
     return status;
   return LIB (kl_grad_softmax) (y[0], y[1], y[2], y[3], y[4], y[5], x[0], x[1], n,
-                                rlref_kl_convention_find (g->formula, g->convention), g->mode);
+                                rlref_kl_convention_find (g->estimator_formula, g->estimator),
+                                g->mode);
 }
 
 /* KL-GRAD tiny-lm: V, eos, T, logits, ref_logits; y as kl_grad, by
@@ -171,7 +171,8 @@ RL_ENTRY (kl_grad_lm)
   for (int j = 0; status == RLREF_SUCCESS && j < 3; j++)
     status = LIB (lm_objective) (AT (t, 5 * nl + (size_t) j), AT (t, (2 + (size_t) j) * nl),
                                  &lm, t, AT (t, nl), NULL, beta,
-                                 j == 0 ? *(const int *) v->data : extra[j - 1]);
+                                 j == 0 ? ((const rlref_kl_grad_convention *) v->data)->lm_objective
+                                 : extra[j - 1]);
   for (int j = 0; status == RLREF_SUCCESS && j < 3; j++)
     {
       num_set (y[2 * j], AT (t, 5 * nl + (size_t) j));

@@ -1,8 +1,8 @@
 /* lm.c -- the LM family: the tiny language model whose every sequence can
  * be enumerated (LM-ENUM, LM-CHAIN, LM-EXACT, LM-DP; seed 000 (13.1), §1,
  * and the KL-optimal policy of 13.15-13.17 on its sequences). */
+#include "rlref/lm.h"
 #include "family.h"
-#include "lm_variant.h"
 
 RL_EVAL_DECL (lm_exact);
 RL_EVAL_DECL (lm_enum);
@@ -98,27 +98,27 @@ GRAD_IO (k1, "E_q[k1], k1 = h = log q - log q_ref (an unbiased estimate of KL(q|
 GRAD_IO (k2, "E_q[k2], k2 = h^2/2");
 GRAD_IO (k3, "E_q[k3], k3 = e^-h - 1 + h (13.26; unbiased)");
 
-static const rl_lm_variant grad_reward = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_REWARD };
-static const rl_lm_variant grad_kl = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_KL };
-static const rl_lm_variant grad_kl_reverse = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0,
+static const rlref_lm_setting grad_reward = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_REWARD };
+static const rlref_lm_setting grad_kl = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_KL };
+static const rlref_lm_setting grad_kl_reverse = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0,
                                                RLREF_LM_OBJ_KL_REVERSE };
-static const rl_lm_variant grad_rlhf = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_RLHF };
-static const rl_lm_variant grad_dpo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
-static const rl_lm_variant grad_ipo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
-static const rl_lm_variant grad_k1 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K1 };
-static const rl_lm_variant grad_k2 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K2 };
-static const rl_lm_variant grad_k3 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K3 };
-static const rl_lm_variant grad_rlhf_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0,
+static const rlref_lm_setting grad_rlhf = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_RLHF };
+static const rlref_lm_setting grad_dpo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
+static const rlref_lm_setting grad_ipo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
+static const rlref_lm_setting grad_k1 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K1 };
+static const rlref_lm_setting grad_k2 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K2 };
+static const rlref_lm_setting grad_k3 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K3 };
+static const rlref_lm_setting grad_rlhf_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0,
                                                    RLREF_LM_OBJ_RLHF };
-static const rl_lm_variant grad_dpo_bigram = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0,
+static const rlref_lm_setting grad_dpo_bigram = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0,
                                                RLREF_LM_OBJ_DPO };
 
-static const rl_lm_variant bigram_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0 };
-static const rl_lm_variant bigram_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 0 };
-static const rl_lm_variant tabular_keep = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0 };
-static const rl_lm_variant tabular_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0 };
-static const rl_lm_variant dp_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 1 };
-static const rl_lm_variant dp_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 1 };
+static const rlref_lm_setting bigram_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0 };
+static const rlref_lm_setting bigram_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 0 };
+static const rlref_lm_setting tabular_keep = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0 };
+static const rlref_lm_setting tabular_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0 };
+static const rlref_lm_setting dp_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 1 };
+static const rlref_lm_setting dp_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 1 };
 
 #define KEEP_TEXT "a sequence cut at T counts as an outcome with its prefix probability " \
   "(the mass is 1): what a library does with a response that hit max_new_tokens"
@@ -324,8 +324,8 @@ static const rl_io io_displace = {
     RL_END },
   RL_EVALS (lm_displace), .part = "pair",
 };
-static const rl_lm_variant displace_dpo = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
-static const rl_lm_variant displace_ipo = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
+static const rlref_lm_setting displace_dpo = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
+static const rlref_lm_setting displace_ipo = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
 static const rl_variant v_displace[] = {
   { "dpo", "gradient descent on -log sigma(beta (h_w - h_l)) (13.21) for one pair, a bigram "
     "policy starting at its reference: theta <- theta - lr dL/dtheta", "seed 000 §4.3",

@@ -1,14 +1,14 @@
 /* lm_eval.c -- glue from the registry's inputs to the tiny-LM formulas.
  * Compiled twice (binary64 and MPFR). */
+#include "rlref/lm.h"
 #include "family_eval.h"
-#include "lm_variant.h"
 
 /* The model's shape from the integer inputs V, eos, T (inputs 0, 1, 2) and
  * the length of the logits (input 3); EINVAL when they do not fit. */
 static int
 shape (const rl_variant *v, const rl_args *a, rlref_lm *lm, int additive)
 {
-  const rl_lm_variant *d = v->data;
+  const rlref_lm_setting *d = v->data;
   long V = a->iv[0][0];
   if (V < 2 || V > RLREF_LM_MAX_V)
     RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
@@ -26,7 +26,7 @@ shape (const rl_variant *v, const rl_args *a, rlref_lm *lm, int additive)
 /* LM-EXACT, LM-DP: x = logits, reward, beta (inputs 3, 4, 5); y = the nine moments. */
 RL_ENTRY (lm_exact)
 {
-  const rl_lm_variant *d = v->data;
+  const rlref_lm_setting *d = v->data;
   rlref_lm lm;
   num_ptr m = num_vec_new (RLREF_LM_NMOMENTS);
   int status = m ? shape (v, a, &lm, 1) : RLREF_ENOMEM;
@@ -85,7 +85,7 @@ RL_ENTRY (lm_chain)
  * y = value, grad[n_rows V]. */
 RL_ENTRY (lm_grad)
 {
-  const rl_lm_variant *d = v->data;
+  const rlref_lm_setting *d = v->data;
   rlref_lm lm;
   int status;
   if (a->len[4] != a->len[3])
@@ -106,7 +106,7 @@ RL_ENTRY (lm_grad)
  * y = log pi(y_w) and log pi(y_l) before and after, and the margin after. */
 RL_ENTRY (lm_displace)
 {
-  const rl_lm_variant *d = v->data;
+  const rlref_lm_setting *d = v->data;
   rlref_lm lm;
   long steps = a->iv[8][0];
   int yw[RLREF_LM_MAX_T], yl[RLREF_LM_MAX_T], status;

@@ -2,8 +2,8 @@
  * parameterisations (LM-PARAM), supervised fine-tuning on it (LM-SFT) and
  * training runs (LM-TRAIN), by exact gradients or from seeded samples; seed
  * 000 (13.1), section 1, (13.2)-(13.4), (13.8), (13.17), (13.21). */
+#include "rlref/lm.h"
 #include "family.h"
-#include "lm/lm_variant.h"
 
 RL_EVAL_DECL (lm_param);
 RL_EVAL_DECL (lm_sft);
@@ -32,10 +32,10 @@ static const rl_io io_param_bigram = { in_shape, out_param, RL_EVALS (lm_param),
 static const rl_io io_param_tabular = { in_shape, out_param, RL_EVALS (lm_param),
                                         .part = "tabular" };
 
-static const rl_lm_variant bigram_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, 0 };
-static const rl_lm_variant bigram_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 0, 0 };
-static const rl_lm_variant tabular_keep = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, 0 };
-static const rl_lm_variant tabular_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0, 0 };
+static const rlref_lm_setting bigram_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, 0 };
+static const rlref_lm_setting bigram_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 0, 0 };
+static const rlref_lm_setting tabular_keep = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, 0 };
+static const rlref_lm_setting tabular_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0, 0 };
 
 static const rl_variant v_param[] = {
   { "bigram", "bigram (Markov) model: V + 1 rows, one per previous token and one for the "
@@ -198,11 +198,11 @@ SAMPLED_IO (rlhf, "the exact E_q[r] - beta KL(q || pi_ref) (13.8) at each step o
 SAMPLED_IO (reward, "the exact E_q[r] at each step of at");
 SAMPLED_IO (dpo, "the exact population DPO loss (13.21) at each step of at");
 
-static const rl_lm_variant train_rlhf = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_RLHF };
-static const rl_lm_variant train_reward = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0,
+static const rlref_lm_setting train_rlhf = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_RLHF };
+static const rlref_lm_setting train_reward = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0,
                                             RLREF_LM_OBJ_REWARD };
-static const rl_lm_variant train_dpo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
-static const rl_lm_variant train_ipo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
+static const rlref_lm_setting train_dpo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
+static const rlref_lm_setting train_ipo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
 
 #define TRAIN_TEXT "a tabular policy theta_0 = the reference logits, cut sequences kept; "
 #define SAMPLED_TEXT "each step a batch drawn with GSL's mt19937 seeded by seed (a token: " \

@@ -3,8 +3,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <gsl/gsl_rng.h>
+#include "rlref/lm.h"
 #include "family_eval.h"
-#include "lm/lm_variant.h"
 
 /* The model's shape from the integer inputs V, eos, T (inputs 0, 1, 2) and
  * the length of the logits (input 3), the kind and reading of the variant;
@@ -12,7 +12,7 @@
 static int
 shape (const rl_variant *v, const rl_args *a, rlref_lm *lm, rlref_reward_kind reward)
 {
-  const rl_lm_variant *d = v->data;
+  const rlref_lm_setting *d = v->data;
   long V = a->iv[0][0], eos = a->iv[1][0], T = a->iv[2][0];
   if (V < 2 || V > RLREF_LM_MAX_V)
     RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
@@ -60,7 +60,7 @@ RL_ENTRY (lm_sft)
  * lr (inputs 4 to 6), at (input 7, ints); y = objective, kl_pistar. */
 RL_ENTRY (lm_train)
 {
-  const rl_lm_variant *d = v->data;
+  const rlref_lm_setting *d = v->data;
   rlref_lm lm;
   int status = shape (v, a, &lm, RLREF_REWARD_ADDITIVE), *at;
   size_t n = a->len[7];
@@ -105,7 +105,7 @@ steps_of (int *at, const long *iv, size_t n)
  * --seed seed`: lm_sampled_report. */
 RL_ENTRY (lm_train_sampled)
 {
-  const rl_lm_variant *d = v->data;
+  const rlref_lm_setting *d = v->data;
   rlref_lm lm;
   long batch = a->iv[7][0], seed = a->iv[8][0];
   size_t n_at = a->len[9];

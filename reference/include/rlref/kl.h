@@ -127,6 +127,26 @@ typedef enum
                                    gradient (REINFORCE, no baseline) */
 } rlref_kl_grad_mode;
 
+/* A KL-GRAD convention (one golden variant each): an estimator as the
+ * gradient of a loss or a reward, on a softmax (its per-token convention
+ * of rlref_kl_conventions and the mode) or on the tiny LM (an
+ * RLREF_LM_OBJ_K1, K2 or K3 objective), with who uses it (src/kl/kl_conventions.c). */
+typedef struct
+{
+  const char *name;             /* the variant's name */
+  const char *rule;             /* what it computes, in one line */
+  const char *used_by;          /* who uses it */
+  const char *estimator_formula;        /* softmax: the catalogue id of the estimator */
+  const char *estimator;        /* and its convention's name there */
+  rlref_kl_grad_mode mode;      /* softmax: how it enters the gradient */
+  int lm;                       /* 1: on the tiny LM */
+  int lm_objective;             /* the tiny LM's RLREF_LM_OBJ_K1, K2 or K3 */
+} rlref_kl_grad_convention;
+
+/* The KL-GRAD conventions, in the order of the golden variants. */
+extern const rlref_kl_grad_convention rlref_kl_grad_conventions[];
+extern const size_t rlref_kl_grad_num_conventions;
+
 /* Normalisation tolerance of a distribution given as probabilities: the
  * sum of its entries within this of 1. */
 #define RLREF_KL_NORM_TOL 1e-6

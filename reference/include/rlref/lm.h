@@ -94,6 +94,18 @@ enum
   RLREF_LM_OBJ_K3               /* k3 = e^-h - 1 + h: gradient = grad KL(q_ref || q) */
 };
 
+/* A setting of the tiny LM, as a golden variant names it: the
+ * parameterisation, how cut sequences count, the method (enumeration or
+ * the DP over prefixes) and, for the gradients and training, the
+ * objective (an RLREF_LM_OBJ_*). */
+typedef struct
+{
+  rlref_lm_kind kind;
+  rlref_lm_truncation truncation;
+  int dp;                       /* 1: the DP over prefixes, 0: enumeration */
+  int objective;
+} rlref_lm_setting;
+
 /* A mask of wanted moments: bit k for moment k (the others come out NaN). */
 #define RLREF_LM_ALL ((1u << RLREF_LM_NMOMENTS) - 1)
 

@@ -136,3 +136,67 @@ rlref_kl_convention_find (const char *formula, const char *name)
       return &rlref_kl_conventions[i];
   return NULL;
 }
+
+/* KL-GRAD: each estimator as the gradient of a loss or a reward, on a
+ * softmax (by its per-token convention above) and on the tiny LM. */
+const rlref_kl_grad_convention rlref_kl_grad_conventions[] = {
+  { "k1",
+    "k1 = l as a loss: E_q[grad l] = E_q[grad log q] = 0, whatever q",
+    "seed 000 section 12.1; a k1 loss term (verl kl_loss_type \"k1\")",
+    .estimator_formula = "KL-K1", .estimator = "plain", .mode = RLREF_KL_AS_LOSS },
+  { "k2",
+    "k2 = l^2/2 as a loss: E_q[l grad log q] = grad KL(q || q_ref)",
+    "seed 000 section 12.1; verl kl_loss_type \"k2\"",
+    .estimator_formula = "KL-K2", .estimator = "plain", .mode = RLREF_KL_AS_LOSS },
+  { "k3",
+    "k3 (13.26) as a loss: E_q[(1 - e^-l) grad log q] = q - q_ref = grad KL(q_ref || q), "
+    "the reverse KL's gradient",
+    "seed 000 (13.24)-(13.26) and its GRPO code; TRL GRPOTrainer; "
+    "verl's GRPO default",
+    .estimator_formula = "KL-K3", .estimator = "stable", .mode = RLREF_KL_AS_LOSS },
+  { "abs",
+    "|l| as a loss: E_q[sign(l) grad log q]",
+    "verl kl_loss_type \"abs\"",
+    .estimator_formula = "KL-VARIANTS", .estimator = "abs", .mode = RLREF_KL_AS_LOSS },
+  { "verl-low-var-kl",
+    "verl's clamped k3 as a loss: the k3 gradient where k3 <= 10, 0 where a "
+    "clamp binds",
+    "verl kl_loss_type \"low_var_kl\"",
+    .estimator_formula = "KL-K3", .estimator = "verl-low-var-kl", .mode = RLREF_KL_AS_LOSS },
+  { "k1-straight-through",
+    "value E[k1], gradient that of k2: grad KL(q || q_ref)",
+    "verl kl_loss_type \"k1+\"",
+    .estimator_formula = "KL-K1", .estimator = "straight-through", .mode = RLREF_KL_AS_LOSS },
+  { "k3-straight-through",
+    "value E[verl's clamped k3], gradient that of k2: grad KL(q || "
+    "q_ref)",
+    "verl kl_loss_type \"k3+\"",
+    .estimator_formula = "KL-K3", .estimator = "straight-through", .mode = RLREF_KL_AS_LOSS },
+  { "bias-corrected",
+    "k3 rho as a loss, rho = q/q_old differentiable, on-policy: E_q[(k3' + "
+    "k3) grad log q] = E_q[l grad log q] = grad KL(q || q_ref)",
+    "TRL GRPOTrainer use_bias_correction_kl",
+    .estimator_formula = "KL-K3", .estimator = "stable", .mode = RLREF_KL_AS_RATIO_LOSS },
+  { "k1-reward",
+    "k1 in the reward: the policy gradient E_q[k1 grad log q] = grad KL(q || "
+    "q_ref)",
+    "verl (use_kl_in_reward, k1) and OpenRLHF (k1, its default) put the KL in the "
+    "reward",
+    .estimator_formula = "KL-K1", .estimator = "plain", .mode = RLREF_KL_AS_REWARD },
+  { "lm-k1",
+    "the tiny LM (tabular, cut kept), k1 of the sequence as a loss: gradient 0 "
+    "(LM-EXACT grad-k1)",
+    "seed 000 section 12.1",
+    .lm = 1, .lm_objective = RLREF_LM_OBJ_K1 },
+  { "lm-k2",
+    "the tiny LM, k2 as a loss: gradient grad KL(q || q_ref) (LM-EXACT grad-k2)",
+    "seed 000 section 12.1",
+    .lm = 1, .lm_objective = RLREF_LM_OBJ_K2 },
+  { "lm-k3",
+    "the tiny LM, k3 as a loss: gradient grad KL(q_ref || q) (LM-EXACT grad-k3)",
+    "seed 000 section 12.1, (13.26)",
+    .lm = 1, .lm_objective = RLREF_LM_OBJ_K3 },
+};
+
+const size_t rlref_kl_grad_num_conventions
+  = sizeof rlref_kl_grad_conventions / sizeof rlref_kl_grad_conventions[0];
