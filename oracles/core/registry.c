@@ -11,6 +11,18 @@ static const rl_formula **table;
 static const rl_family **owner;
 static size_t n_table;
 
+rl_variant *
+rl_variants_new (size_t n)
+{
+  rl_variant *v = calloc (n + 1, sizeof *v);
+  if (!v)
+    {
+      fprintf (stderr, "rlref: out of memory\n");
+      exit (3);
+    }
+  return v;
+}
+
 size_t
 rl_n_in (const rl_io *io)
 {

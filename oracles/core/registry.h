@@ -191,6 +191,11 @@ const rl_family *rl_family_of (const rl_formula *f);
 /* Notes shared by every file (flags set by the generator). */
 const rl_note *rl_common_notes (void);
 
+/* A list of n variants and its end, all fields zero, for a family's init
+ * to fill from the library's table of conventions; the command exits
+ * (status 3) when there is no memory. */
+rl_variant *rl_variants_new (size_t n);
+
 /* Counts of the NULL-terminated lists. */
 size_t rl_n_in (const rl_io *io);
 size_t rl_n_out (const rl_io *io);

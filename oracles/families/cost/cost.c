@@ -173,12 +173,7 @@ static rl_formula formulas[] = {
 static rl_variant *
 variants_of (const rl_io *io)
 {
-  rl_variant *v = calloc (rlref_cost_num_conventions + 1, sizeof *v);
-  if (!v)
-    {
-      fprintf (stderr, "rlref: out of memory\n");
-      exit (3);
-    }
+  rl_variant *v = rl_variants_new (rlref_cost_num_conventions);
   for (size_t i = 0; i < rlref_cost_num_conventions; i++)
     {
       const rlref_cost_convention *c = &rlref_cost_conventions[i];

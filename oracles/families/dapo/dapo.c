@@ -13,8 +13,6 @@
  * OpenRLHF 0.11, openrlhf/models/loss.py (PolicyLoss, --eps_clip_low_high),
  * its overlong penalty (--overlong_buffer_len, --overlong_penalty_factor)
  * and dynamic filtering (--dynamic_filtering_reward_range 0 1). */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "rlref/dapo.h"
 #include "family.h"
@@ -513,13 +511,8 @@ static rl_formula formulas[] = {
 static rl_variant *
 variants_of (const char *id, const rl_io *io)
 {
-  rl_variant *v = calloc (rlref_dapo_num_conventions + 1, sizeof *v);
+  rl_variant *v = rl_variants_new (rlref_dapo_num_conventions);
   size_t n = 0;
-  if (!v)
-    {
-      fprintf (stderr, "rlref: out of memory\n");
-      exit (3);
-    }
   for (size_t i = 0; i < rlref_dapo_num_conventions; i++)
     {
       const rlref_dapo_convention *c = &rlref_dapo_conventions[i];

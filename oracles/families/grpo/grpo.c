@@ -352,13 +352,8 @@ static const char *example_readings = "seed-000,seed-001,seed-003";
 static rl_variant *
 variants_of (const rl_io *io, const char *only)
 {
-  rl_variant *v = calloc (rlref_adv_num_conventions + 1, sizeof *v);
+  rl_variant *v = rl_variants_new (rlref_adv_num_conventions);
   size_t n = 0;
-  if (!v)
-    {
-      fprintf (stderr, "rlref: out of memory\n");
-      exit (3);
-    }
   for (size_t i = 0; i < rlref_adv_num_conventions; i++)
     {
       const rlref_adv_convention *c = &rlref_adv_conventions[i];

@@ -748,13 +748,8 @@ static rl_formula formulas[] = {
 static rl_variant *
 variants_of (const char *id, const rl_variant *const *extra, size_t n_extra)
 {
-  rl_variant *v = calloc (rlref_kl_num_conventions + n_extra + 1, sizeof *v);
+  rl_variant *v = rl_variants_new (rlref_kl_num_conventions + n_extra);
   size_t n = 0;
-  if (!v)
-    {
-      fprintf (stderr, "rlref: out of memory\n");
-      exit (3);
-    }
   for (size_t i = 0; i < rlref_kl_num_conventions; i++)
     {
       const rlref_kl_convention *c = &rlref_kl_conventions[i];
@@ -779,12 +774,7 @@ variants_of (const char *id, const rl_variant *const *extra, size_t n_extra)
 static rl_variant *
 grad_variants (void)
 {
-  rl_variant *v = calloc (rlref_kl_grad_num_conventions + 1, sizeof *v);
-  if (!v)
-    {
-      fprintf (stderr, "rlref: out of memory\n");
-      exit (3);
-    }
+  rl_variant *v = rl_variants_new (rlref_kl_grad_num_conventions);
   for (size_t i = 0; i < rlref_kl_grad_num_conventions; i++)
     {
       const rlref_kl_grad_convention *c = &rlref_kl_grad_conventions[i];

@@ -736,12 +736,7 @@ static rl_formula formulas[] = {
 static rl_variant *
 gae_variants (void)
 {
-  rl_variant *v = calloc (rlref_gae_num_conventions + 1, sizeof *v);
-  if (!v)
-    {
-      fprintf (stderr, "rlref: out of memory\n");
-      exit (3);
-    }
+  rl_variant *v = rl_variants_new (rlref_gae_num_conventions);
   for (size_t i = 0; i < rlref_gae_num_conventions; i++)
     {
       const rlref_gae_convention *c = &rlref_gae_conventions[i];

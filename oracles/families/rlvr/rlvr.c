@@ -298,13 +298,8 @@ static rl_formula formulas[] = {
 static rl_variant *
 variants_of (const rl_io *io, const char *only, const rl_variant *extra, size_t n_extra)
 {
-  rl_variant *v = calloc (rlref_num_verifiers + n_extra + 1, sizeof *v);
+  rl_variant *v = rl_variants_new (rlref_num_verifiers + n_extra);
   size_t n = 0;
-  if (!v)
-    {
-      fprintf (stderr, "rlref: out of memory\n");
-      exit (3);
-    }
   for (size_t i = 0; i < rlref_num_verifiers; i++)
     {
       const rlref_verifier *c = &rlref_verifiers[i];
