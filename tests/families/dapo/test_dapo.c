@@ -550,6 +550,48 @@ START_TEST (test_cliphigher)
 }
 END_TEST
 
+/* The table of conventions: every row found by its formula and name, the
+ * names of a formula distinct, each DAPO-OBJ row's advantage a convention
+ * of rlref_adv_conventions, each clip range inside (0, 1), the dual clip's
+ * c > 1, and an unknown name or formula not found. */
+START_TEST (test_conventions_table)
+{
+  static const char *const formulas[] = { "DAPO-OBJ", "DAPO-CLIPHIGHER", "DAPO-DYNSAMPLE",
+                                          "DAPO-TOKLOSS", "DAPO-TOKLOSS-EX", "DAPO-OVERLONG" };
+  size_t per[6] = { 0 };
+  ck_assert_uint_eq (rlref_dapo_num_conventions, 22);
+  for (size_t i = 0; i < rlref_dapo_num_conventions; i++)
+    {
+      const rlref_dapo_convention *c = &rlref_dapo_conventions[i];
+      size_t f = 6;
+      for (size_t k = 0; k < 6; k++)
+        if (strcmp (c->formula, formulas[k]) == 0)
+          f = k;
+      ck_assert_msg (f < 6, "%s: formula %s", c->name, c->formula);
+      per[f]++;
+      ck_assert_ptr_eq (rlref_dapo_convention_find (c->formula, c->name), c);
+      ck_assert (c->rule && *c->rule && c->used_by && *c->used_by);
+      if (f == 0)
+        ck_assert_msg (rlref_adv_convention_find (c->adv) != NULL, "%s: adv %s", c->name,
+                       c->adv ? c->adv : "(none)");
+      if (f <= 1)
+        ck_assert (c->eps_low > 0 && c->eps_low < 1 && c->eps_high > 0 && c->eps_high < 1);
+      if (c->dual_c != 0)
+        ck_assert (c->dual_c > 1 && c->clip.clip.dual_clip);
+    }
+  ck_assert_uint_eq (per[0], 4);
+  ck_assert_uint_eq (per[1], 5);
+  ck_assert_uint_eq (per[2], 5);
+  ck_assert_uint_eq (per[3], 3);
+  ck_assert_uint_eq (per[4], 2);
+  ck_assert_uint_eq (per[5], 3);
+  ck_assert_ptr_null (rlref_dapo_convention_find ("DAPO-OBJ", "symmetric"));
+  ck_assert_ptr_null (rlref_dapo_convention_find ("PPO-CLIP", "verl"));
+  ck_assert_ptr_null (rlref_dapo_convention_find (NULL, "verl"));
+  ck_assert_ptr_null (rlref_dapo_convention_find ("DAPO-OBJ", NULL));
+}
+END_TEST
+
 static Suite *
 dapo_suite (void)
 {
@@ -577,6 +619,10 @@ dapo_suite (void)
   tcase_add_test (tc, test_obj_gradient_fd);
   tcase_add_test (tc, test_obj_bad);
   tcase_add_test (tc, test_cliphigher);
+  suite_add_tcase (s, tc);
+
+  tc = tu_tcase ("conventions");
+  tcase_add_test (tc, test_conventions_table);
   suite_add_tcase (s, tc);
 
   return s;

@@ -1717,6 +1717,33 @@ START_TEST (test_aliasing)
 }
 END_TEST
 
+/* The KL-GRAD table: softmax rows name a per-token convention of
+ * rlref_kl_conventions (by catalogue id and name), tiny-LM rows an
+ * RLREF_LM_OBJ_K1, K2 or K3 objective; names distinct. */
+START_TEST (test_grad_conventions_table)
+{
+  size_t lm = 0;
+  ck_assert_uint_eq (rlref_kl_grad_num_conventions, 12);
+  for (size_t i = 0; i < rlref_kl_grad_num_conventions; i++)
+    {
+      const rlref_kl_grad_convention *c = &rlref_kl_grad_conventions[i];
+      ck_assert (c->rule && *c->rule && c->used_by && *c->used_by);
+      for (size_t j = 0; j < i; j++)
+        ck_assert_str_ne (rlref_kl_grad_conventions[j].name, c->name);
+      if (c->lm)
+        {
+          lm++;
+          ck_assert (c->lm_objective == RLREF_LM_OBJ_K1 || c->lm_objective == RLREF_LM_OBJ_K2
+                     || c->lm_objective == RLREF_LM_OBJ_K3);
+        }
+      else
+        ck_assert_msg (rlref_kl_convention_find (c->estimator_formula, c->estimator) != NULL,
+                       "%s: %s %s", c->name, c->estimator_formula, c->estimator);
+    }
+  ck_assert_uint_eq (lm, 3);
+}
+END_TEST
+
 static Suite *
 kl_suite (void)
 {
@@ -1727,6 +1754,7 @@ kl_suite (void)
   tcase_add_test (tc, test_k3_binary64);
   tcase_add_test (tc, test_k3_binary64_counts);
   tcase_add_test (tc, test_conventions_detector);
+  tcase_add_test (tc, test_grad_conventions_table);
   tcase_add_test (tc, test_float32_conventions);
   tcase_add_test (tc, test_float32_infinite);
   tcase_add_test (tc, test_straight_through_and_axes);
