@@ -126,16 +126,6 @@ fail (char *err, size_t errlen, const char *msg)
   return -1;
 }
 
-static int
-number (json_t *v, double *x)
-{
-  if (json_is_number (v))
-    {
-      *x = json_number_value (v);
-      return 0;
-    }
-  return json_is_string (v) ? rl_parse_double (json_string_value (v), x) : -1;
-}
 
 /* A count or a list of names: *n, and *names (NULL for a count). */
 static int
@@ -196,14 +186,14 @@ grid (json_t *v, double *x, size_t n1, size_t n2, size_t n3)
           json_t *e = json_array_get (row, j);
           if (n3 == 0)
             {
-              if (number (e, &x[i * n2 + j]))
+              if (rl_json_number (e, &x[i * n2 + j]))
                 return -1;
               continue;
             }
           if (!json_is_array (e) || json_array_size (e) != n3)
             return -1;
           for (size_t k = 0; k < n3; k++)
-            if (number (json_array_get (e, k), &x[(i * n2 + j) * n3 + k]))
+            if (rl_json_number (json_array_get (e, k), &x[(i * n2 + j) * n3 + k]))
               return -1;
         }
     }
@@ -266,7 +256,7 @@ read_model (const char *path, mdp_file *f, char *err, size_t errlen)
             "R(s,a,s')");
       goto done;
     }
-  if (!json_object_get (root, "gamma") || number (json_object_get (root, "gamma"), &f->gamma))
+  if (!json_object_get (root, "gamma") || rl_json_number (json_object_get (root, "gamma"), &f->gamma))
     {
       fail (err, errlen, "\"gamma\" must be a number");
       goto done;

@@ -22,17 +22,6 @@ fail (char *err, size_t errlen, const char *msg, const char *what)
   return -1;
 }
 
-/* A number: a JSON number or a numeric string. */
-static int
-number (json_t *v, double *x)
-{
-  if (json_is_number (v))
-    {
-      *x = json_number_value (v);
-      return 0;
-    }
-  return json_is_string (v) ? rl_parse_double (json_string_value (v), x) : -1;
-}
 
 /* An array of exactly n numbers into x. */
 static int
@@ -43,7 +32,7 @@ numbers (json_t *v, double *x, size_t n)
   if (!json_is_array (v) || json_array_size (v) != n)
     return -1;
   json_array_foreach (v, i, item)
-    if (number (item, &x[i]))
+    if (rl_json_number (item, &x[i]))
       return -1;
   return 0;
 }
@@ -152,10 +141,10 @@ read_reward (json_t *rw, rl_lm_model *m, char *err, size_t errlen)
       if (numbers (tok, m->reward, (size_t) lm->V))
         return fail (err, errlen, "reward \"token\" must be V numbers", NULL);
       if (json_object_get (rw, "per_length")
-          && number (json_object_get (rw, "per_length"), &m->reward[lm->V]))
+          && rl_json_number (json_object_get (rw, "per_length"), &m->reward[lm->V]))
         return fail (err, errlen, "reward \"per_length\" must be a number", NULL);
       if (json_object_get (rw, "truncated")
-          && number (json_object_get (rw, "truncated"), &m->reward[lm->V + 1]))
+          && rl_json_number (json_object_get (rw, "truncated"), &m->reward[lm->V + 1]))
         return fail (err, errlen, "reward \"truncated\" must be a number", NULL);
       return 0;
     }
@@ -187,7 +176,7 @@ read_reward (json_t *rw, rl_lm_model *m, char *err, size_t errlen)
           }
       if (ok)
         ok = L > 0 && (toks[L - 1] == lm->eos || L == lm->T);
-      if (!ok || number (json_object_get (item, "r"), &m->table_reward[i]))
+      if (!ok || rl_json_number (json_object_get (item, "r"), &m->table_reward[i]))
         return fail (err, errlen, "each table entry needs \"y\" (a whole sequence: ended by "
                      "EOS, or of max_len tokens) and a number \"r\"", NULL);
       m->table_code[i] = rlref_lm_code (lm->V, lm->T, toks, L);
@@ -205,7 +194,7 @@ read_reward (json_t *rw, rl_lm_model *m, char *err, size_t errlen)
       }
   lm->table_code = m->table_code;
   lm->table_reward = m->table_reward;
-  if (json_object_get (rw, "default") && number (json_object_get (rw, "default"),
+  if (json_object_get (rw, "default") && rl_json_number (json_object_get (rw, "default"),
                                                  &lm->table_default))
     return fail (err, errlen, "table \"default\" must be a number", NULL);
   return 0;
@@ -276,7 +265,7 @@ read_model (json_t *root, rl_lm_model *m, char *err, size_t errlen)
     return -1;
   if (beta)
     {
-      if (number (beta, &m->beta))
+      if (rl_json_number (beta, &m->beta))
         return fail (err, errlen, "\"beta\" must be a number", NULL);
       m->have_beta = 1;
     }

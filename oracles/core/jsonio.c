@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "args.h"
 #include "numfmt.h"
 #include "jsonio.h"
 
@@ -138,4 +139,15 @@ rl_json_unknown_key (json_t *o, const char *const *known)
         return key;
     }
   return NULL;
+}
+
+int
+rl_json_number (json_t *v, double *x)
+{
+  if (json_is_number (v))
+    {
+      *x = json_number_value (v);
+      return 0;
+    }
+  return json_is_string (v) ? rl_parse_double (json_string_value (v), x) : -1;
 }
