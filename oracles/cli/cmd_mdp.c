@@ -256,7 +256,8 @@ read_model (const char *path, mdp_file *f, char *err, size_t errlen)
             "R(s,a,s')");
       goto done;
     }
-  if (!json_object_get (root, "gamma") || rl_json_number (json_object_get (root, "gamma"), &f->gamma))
+  if (!json_object_get (root, "gamma")
+      || rl_json_number (json_object_get (root, "gamma"), &f->gamma))
     {
       fail (err, errlen, "\"gamma\" must be a number");
       goto done;
