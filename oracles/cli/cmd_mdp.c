@@ -126,7 +126,6 @@ fail (char *err, size_t errlen, const char *msg)
   return -1;
 }
 
-
 /* A count or a list of names: *n, and *names (NULL for a count). */
 static int
 sizes (json_t *v, size_t *n, char ***names, size_t max)

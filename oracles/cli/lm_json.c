@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "core/args.h"
 #include "core/jsonio.h"
 #include "lm_json.h"
 
@@ -21,7 +20,6 @@ fail (char *err, size_t errlen, const char *msg, const char *what)
   snprintf (err, errlen, "%s%s%s", msg, what ? ": " : "", what ? what : "");
   return -1;
 }
-
 
 /* An array of exactly n numbers into x. */
 static int
@@ -194,8 +192,8 @@ read_reward (json_t *rw, rl_lm_model *m, char *err, size_t errlen)
       }
   lm->table_code = m->table_code;
   lm->table_reward = m->table_reward;
-  if (json_object_get (rw, "default") && rl_json_number (json_object_get (rw, "default"),
-                                                 &lm->table_default))
+  if (json_object_get (rw, "default")
+      && rl_json_number (json_object_get (rw, "default"), &lm->table_default))
     return fail (err, errlen, "table \"default\" must be a number", NULL);
   return 0;
 }
