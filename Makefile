@@ -309,6 +309,7 @@ check-docs: $(RLREF)
 	$(PYTHON) tests/docs/tables.py --check $(RLREF) $(DOC_TABLES)
 	$(PYTHON) tests/docs/coverage.py $(RLREF) --readme README.md
 	$(PYTHON) tests/docs/names.py
+	$(PYTHON) tests/docs/citations.py
 
 # The goldens regenerated once, with every supplied sensitivity also formed by
 # central differences (RLREF_SENS=both: a disagreement is an error, and the

@@ -9,7 +9,7 @@ Usage:
                                                                (reported, not counted)
 
 Every expected output is recomputed from the definitions in golden/README.md,
-shared/FORMULAS.md, shared/CONVENTIONS.md and the seed chapters, using mpmath at two working
+golden/FORMULAS.md, golden/CONVENTIONS.md and the seed chapters, using mpmath at two working
 precisions (and more when the two disagree), never from the library under test.  Inputs are
 read from the "hex" fields (exact binary64).  The mathematics lives in one module per family,
 tests/families/NAME/NAME.py, found by listing the folders there (see tests/crosscheck/README.md).

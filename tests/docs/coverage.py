@@ -1,25 +1,25 @@
 #!/usr/bin/python3
 """The coverage of the formula catalogue.
 
-    coverage.py RLREF [--index FILE] [--golden DIR] [--readme FILE]   check
-    coverage.py RLREF --write README [--index FILE] [--golden DIR]    rewrite the pending table
-    coverage.py --sync [--catalogue FORMULAS.md] [--index FILE]       refresh the index
+    coverage.py RLREF [--golden DIR] [--readme FILE]   check
+    coverage.py RLREF --write README [--golden DIR]    rewrite the pending table
+    coverage.py --sync                                 refresh the copies
 
-The catalogue of formulas (FORMULAS.md, beside the repository as ../shared/FORMULAS.md) is
-kept in the repository as an index, tests/docs/catalogue.tsv: one line "id<TAB>section<TAB>what"
-per row of its tables.  --sync rewrites the index from the catalogue (make docs does); without
-the catalogue beside the repository it keeps the index.
+The catalogue of formulas, FORMULAS.md, and the account of the libraries' conventions,
+CONVENTIONS.md, are kept beside the repository (../shared/); the goldens and the sources cite
+both, so the repository holds a copy of each in golden/.  --sync copies them there byte for byte
+(make docs does); without the originals beside the repository it keeps the copies.
 
 The check tests that
-  - the index is that of the catalogue, when the catalogue is beside the repository;
-  - every formula id the registry lists (`RLREF list --json`) is a row of the index;
+  - each copy is present, and equal to its original when the original is beside the repository;
+  - every formula id the registry lists (`RLREF list --json`) is a row of the catalogue's tables;
   - every golden file (DIR/*.json but the schema; golden/ by default) names a formula id the
     registry lists, in its "formula" field and its file name;
   - with --readme, that FILE's pending table (between the markers below) is current;
 then prints the catalogue ids still pending: those without a golden file, with whether the
 registry has them yet.  --write replaces the pending table of README with the current one.
 
-A missing index, a registry that cannot be listed, or a golden file that cannot be read is a
+A missing copy, a registry that cannot be listed, or a golden file that cannot be read is a
 failure.  The last line reads "N passed, M failed"; the exit status is 0 when M = 0 and N > 0,
 1 otherwise, 2 for a usage error.
 """
@@ -30,8 +30,10 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CATALOGUE = os.path.join(os.path.dirname(ROOT), "shared", "FORMULAS.md")
-INDEX = os.path.join(ROOT, "tests", "docs", "catalogue.tsv")
+ORIGINALS = os.path.join(os.path.dirname(ROOT), "shared")
+COPIES = os.path.join(ROOT, "golden")
+DOCUMENTS = ("FORMULAS.md", "CONVENTIONS.md")
+CATALOGUE = os.path.join(COPIES, "FORMULAS.md")
 BEGIN = "<!-- pending: tests/docs/coverage.py --write; do not edit by hand -->"
 END = "<!-- end of pending -->"
 
@@ -61,25 +63,13 @@ def catalogue_rows(path):
             if not ID_RE.match(first):
                 continue
             what = rest.rsplit("|", 1)[0] if columns >= 3 and "|" in rest else rest
-            rows.append((first, section, what.strip()))
+            rows.append((first, section, what.strip().replace("\\|", "|")))
     return rows
 
 
-def index_text(rows):
-    return "".join("%s\t%s\t%s\n" % (fid, section, what.replace("\\|", "|"))
-                   for fid, section, what in rows)
-
-
-def read_index(path):
-    """[(id, section, what)] of the index, "what" with its "|" as written."""
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            cells = line.rstrip("\n").split("\t")
-            if len(cells) != 3 or not ID_RE.match(cells[0]):
-                raise ValueError("%s:%d: not \"id<TAB>section<TAB>what\"" % (path, n))
-            rows.append(tuple(cells))
-    return rows
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def replace_block(text, block):
@@ -128,18 +118,14 @@ def pending_table(rows, implemented, golden_ids):
 
 def main(argv):
     args = argv[1:]
-    catalogue, index, golden = CATALOGUE, INDEX, os.path.join(ROOT, "golden")
+    golden = os.path.join(ROOT, "golden")
     readme = write = None
     sync = False
     rlref = None
     try:
         while args:
             a = args.pop(0)
-            if a == "--catalogue":
-                catalogue = args.pop(0)
-            elif a == "--index":
-                index = args.pop(0)
-            elif a == "--golden":
+            if a == "--golden":
                 golden = args.pop(0)
             elif a == "--readme":
                 readme = args.pop(0)
@@ -169,37 +155,40 @@ def main(argv):
         return 0 if failed == 0 and passed > 0 else 1
 
     if sync:
-        if not os.path.isfile(catalogue):
-            if catalogue == CATALOGUE and os.path.isfile(index):
-                print("no catalogue at %s: the index %s is kept" % (catalogue, index))
-                passed += 1
-            else:
-                fail("the catalogue %s is missing" % catalogue)
-            return end()
-        rows = catalogue_rows(catalogue)
-        if not rows:
-            fail("%s: no formula id found in its tables" % catalogue)
-            return end()
-        with open(index + ".tmp", "w", encoding="utf-8") as f:
-            f.write(index_text(rows))
-        os.replace(index + ".tmp", index)
-        print("wrote %s: %d ids of %s" % (index, len(rows), catalogue))
-        passed += 1
+        for name in DOCUMENTS:
+            original, copy = os.path.join(ORIGINALS, name), os.path.join(COPIES, name)
+            if not os.path.isfile(original):
+                if os.path.isfile(copy):
+                    print("no %s beside the repository: the copy %s is kept" % (name, copy))
+                    passed += 1
+                else:
+                    fail("%s is neither beside the repository nor copied in %s" % (name, COPIES))
+                continue
+            text = read_bytes(original)
+            if not os.path.isfile(copy) or read_bytes(copy) != text:
+                with open(copy + ".tmp", "wb") as f:
+                    f.write(text)
+                os.replace(copy + ".tmp", copy)
+                print("copied %s to %s" % (original, copy))
+            passed += 1
         return end()
 
+    for name in DOCUMENTS:
+        original, copy = os.path.join(ORIGINALS, name), os.path.join(COPIES, name)
+        if not os.path.isfile(copy):
+            fail("%s: missing (make docs copies it from %s)" % (copy, original))
+        elif os.path.isfile(original) and read_bytes(original) != read_bytes(copy):
+            fail("%s is not a copy of %s: make docs" % (copy, original))
+        else:
+            passed += 1
     try:
-        rows = read_index(index)
-    except (OSError, ValueError) as ex:
-        fail("the catalogue index: %s (refresh it with coverage.py --sync)" % ex)
+        rows = catalogue_rows(CATALOGUE)
+    except OSError as ex:
+        fail("the catalogue: %s" % ex)
         return end()
     ids = [r[0] for r in rows]
     if not rows:
-        fail("%s: empty" % index)
-    if os.path.isfile(catalogue):
-        if index_text(catalogue_rows(catalogue)) == index_text(rows):
-            passed += 1
-        else:
-            fail("%s is not the index of %s: make docs" % (index, catalogue))
+        fail("%s: no formula id found in its tables" % CATALOGUE)
     try:
         implemented = registry_ids(rlref)
     except (OSError, ValueError, subprocess.CalledProcessError) as ex:
@@ -254,7 +243,7 @@ def main(argv):
 
     done = sum(1 for i in ids if i in golden_ids)
     print("catalogue: %d ids, %d with a golden file, %d implemented, %d pending"
-          % (len(ids), done, sum(1 for i in ids if i in implemented), table.count("\n") - 1))
+          % (len(ids), done, sum(1 for i in ids if i in implemented), len(ids) - done))
     print(table)
     return end()
 

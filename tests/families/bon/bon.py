@@ -1,5 +1,5 @@
 """BON and OVEROPT: best-of-n on a discrete space and the over-optimisation functional forms
-(seed 000 §8.2, §8.4, §10.4; shared/FORMULAS.md section LEN; the forms and the bound are from
+(seed 000 §8.2, §8.4, §10.4; golden/FORMULAS.md section LEN; the forms and the bound are from
 the literature the seed cites, Gao et al. 2022, and the best-of-n KL bound of Stiennon et al.
 2020 / Beirami et al. 2024).
 

@@ -1,6 +1,6 @@
 """The DPO derivation on an explicit finite outcome set, DPO-IMPLICIT-R, DPO-ZCANCEL and
 DPO-EQUIV (000 section 4, eq. 13.17-13.21; the IPO loss of the IPO paper as CONVENTIONS.md
-writes it), from the golden files' definitions and shared/FORMULAS.md.
+writes it), from the golden files' definitions and golden/FORMULAS.md.
 
 pi_ref is given as probabilities p_ref, each finite and > 0 (the log-ratio log(pi/pi_ref) is
 undefined where pi_ref = 0), used as the exact distribution p_ref/S with S the exact sum,

@@ -1,7 +1,7 @@
 """The KL-optimal policy on an explicit finite distribution, KLOPT-Z, KLOPT-PISTAR, KLOPT-OBJ,
 KLOPT-IDENT and KLOPT-LIMITS (000 eq. 13.8, 13.13-13.17 and section 4.1), from the golden files'
 definitions (each group's description, the doc of its inputs and outputs, the notes of its
-flags) and shared/FORMULAS.md.
+flags) and golden/FORMULAS.md.
 
 pi_ref is given as probabilities p_ref (variant prob), each finite and >= 0, used as the exact
 distribution p_ref/S with S the exact sum, |S - 1| <= 2^-20; or as log-probabilities logp_ref
