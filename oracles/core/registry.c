@@ -23,6 +23,53 @@ rl_variants_new (size_t n)
   return v;
 }
 
+_Static_assert (RLREF_CONVENTION_MAX_PARAMS <= RL_MAX_PARAMS,
+                "a convention's parameters fit a variant");
+
+/* The io of ios with the part and precision of convention c; exits when
+   there is none or more than one. */
+static const rl_io *
+io_of (const rlref_convention *c, const rl_io *const *ios)
+{
+  const rl_io *io = NULL;
+  for (const rl_io *const *p = ios; *p; p++)
+    if (strcmp ((*p)->part, c->part) == 0 && !(*p)->binary32 == !c->binary32)
+      {
+        if (io)
+          {
+            fprintf (stderr, "rlref: %s %s: two ios of part \"%s\"%s\n", c->formula,
+                     c->name, c->part, c->binary32 ? " in binary32" : "");
+            exit (3);
+          }
+        io = *p;
+      }
+  if (!io)
+    {
+      fprintf (stderr, "rlref: %s %s: no io of part \"%s\"%s\n", c->formula, c->name,
+               c->part, c->binary32 ? " in binary32" : "");
+      exit (3);
+    }
+  return io;
+}
+
+rl_variant *
+rl_variants_of (const rlref_convention *table, const char *id, const rl_io *const *ios)
+{
+  rl_variant *v = rl_variants_new (rlref_convention_count (table, id));
+  size_t n = 0;
+  for (const rlref_convention *c = table; c->name; c++)
+    {
+      if (strcmp (c->formula, id) != 0)
+        continue;
+      v[n] = (rl_variant) { c->name, c->rule, c->used_by, io_of (c, ios), .data = c->setting,
+                            .cert = c->binary32 ? "float32-emulation" : NULL };
+      for (size_t k = 0; k < RLREF_CONVENTION_MAX_PARAMS && c->params[k].name; k++)
+        v[n].params[k] = (rl_param) { c->params[k].name, c->params[k].value, .in_x = 1 };
+      n++;
+    }
+  return v;
+}
+
 size_t
 rl_n_in (const rl_io *io)
 {

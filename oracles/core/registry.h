@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <mpfr.h>
+#include "rlref/convention.h"
 
 #define RL_MAX_IN 12            /* inputs of one formula */
 #define RL_MAX_OUT 12           /* outputs of one formula */
@@ -91,6 +92,7 @@ typedef struct
   rl_sens_mp_fn *sens_mp;       /* NULL: sensitivity by central differences */
   const char *part;             /* the golden's "part": groups with the same part
                                    are alternative conventions of one computation */
+  int binary32;                 /* the evaluators compute a binary32 reading */
 } rl_io;
 
 typedef struct
@@ -195,6 +197,15 @@ const rl_note *rl_common_notes (void);
  * to fill from the library's table of conventions; the command exits
  * (status 3) when there is no memory. */
 rl_variant *rl_variants_new (size_t n);
+
+/* The variants of formula id from a library table of named conventions
+ * (rlref/convention.h), in its order: each row on the one io of ios (NULL
+ * ended) with the row's part and precision, its parameters real inputs of
+ * the formula, its setting the variant's data; a binary32 row certified as
+ * "float32-emulation".  A row with no such io, or two, is a defect of the
+ * family: reported, and the program exits. */
+rl_variant *rl_variants_of (const rlref_convention *table, const char *id,
+                            const rl_io *const *ios);
 
 /* Counts of the NULL-terminated lists. */
 size_t rl_n_in (const rl_io *io);

@@ -1,8 +1,9 @@
 /* ppo.c -- the PPO family: PPO for language models (seed 000 section 3,
  * (13.9)-(13.12); seed 003 "PPO"; seed 001; CONVENTIONS.md "Ratio and
  * clipping", "GAE, whitening, value loss", "KL estimators"): inputs,
- * outputs, variants (one per convention of TRL, verl, OpenRLHF and the
- * seeds, read from the libraries' code), golden cases and notes.
+ * outputs, golden cases and notes; the variants, one per convention of
+ * TRL, verl, OpenRLHF and the seeds read from the libraries' code, are the
+ * rows of the library's table (src/ppo/ppo_conventions.c).
  *
  * The libraries read: TRL 1.10 development line (f2cd577),
  * trl/experimental/ppo/ppo_trainer.py and trl/trainer/grpo_trainer.py;
@@ -35,12 +36,6 @@ RL_EVAL_DECL (ppo_whiten_f32);
 RL_EVAL_DECL (ppo_value_loss_f32);
 
 /* The float32 readings: the binary32 recurrence of the library's code. */
-#define F32_CERT .cert = "float32-emulation"
-#define F32_RULE "; every operation in binary32 in the library's order (e^x and sqrt correctly " \
-  "rounded, a row summed in the order of torch's CPU kernel: for up to 7 terms four "   \
-  "accumulators a_j += x_{4k+j}, the rest added to a_0, then ((a_0 + a_1) + a_2) + a_3); "  \
-  "ERANGE where the library's value is inf or NaN"
-
 #define MASK(of) { "mask", RL_INT_ARRAY, "1 for a token that counts, 0 for padding (or a "   \
     "masked token); other entries are refused", .same_len_as = of }
 
@@ -79,78 +74,7 @@ static const rl_io io_tokrew_f32 = {
     { "reward_sum", "sum_t r_t = score - beta sum_t kl_t" },
     { "kl_sum", "sum_t kl_t" },
     RL_END },
-  RL_EVALS (ppo_tokrew_f32), .part = "tokrew",
-};
-
-/* kl, clamp_log_ratio, clamp_estimate, score_after_last, mask_prefix,
- * keep_masked, clamp_score, beta_floor */
-static const rlref_ppo_tokrew_convention k_seed_k1 = { RLREF_PPO_K1, 0, 0, 0, 0, 0, 0, 0 };
-static const rlref_ppo_tokrew_convention k_trl_k1 = { RLREF_PPO_K1, 0, 0, 1, 1, 0, 0, 0 };
-static const rlref_ppo_tokrew_convention k_trl_k3 = { RLREF_PPO_K3, 0, 0, 1, 1, 0, 0, 0 };
-static const rlref_ppo_tokrew_convention k_verl_k1 = { RLREF_PPO_K1, 0, 0, 0, 0, 0, 0, 0 };
-static const rlref_ppo_tokrew_convention k_verl_k3 = { RLREF_PPO_K3, 1, 1, 0, 0, 0, 0, 0 };
-static const rlref_ppo_tokrew_convention k_orl_k1 = { RLREF_PPO_K1, 0, 1, 0, 0, 1, 1, 1 };
-static const rlref_ppo_tokrew_convention k_orl_k3 = { RLREF_PPO_K3, 0, 1, 0, 0, 1, 1, 1 };
-static const rlref_ppo_tokrew_convention k_orl_k2 = { RLREF_PPO_K2, 0, 1, 0, 0, 1, 1, 1 };
-
-#define BETA(b) { "beta", (b), .in_x = 1 }
-#define L_DEF "l = logp - ref; "
-#define END_LAST "the score on the last token of the mask"
-#define END_TRL "the response ends at the first 0 of the mask (TRL's sequence_length, from "  \
-  "the first pad token; both log-probabilities are INVALID_LOGPROB after it, so kl = 0 on "  \
-  "every later slot, a later 1 included); the score on the first padded slot "               \
-  "(sequence_length + 1) when the row has one, else on the last token"
-#define TRL_ROLLOUT "TRL 1.10 (f2cd577) PPOTrainer.train, trl/experimental/ppo/"           \
-  "ppo_trainer.py: 727 sequence_length = first_true_indices(response == pad) - 1, 763-766 "   \
-  "padding_mask and the INVALID_LOGPROB fill, 773-774 logr = ref_logprobs - logprobs and kl, " \
-  "775-779 non_score_reward = -kl_coef kl and rewards[actual_end] += scores"
-#define ORL_REWARD "OpenRLHF 0.11 (3c3be62) openrlhf/models/utils.py compute_approx_kl "      \
-  "(64-95: log_ratio = log_probs.float() - log_probs_base.float(), clamp(min=-10, max=10)) "  \
-  "and compute_reward (98-126: kl_coef <= 0 set to 0, r.clamp(reward_clip_range), "          \
-  "kl_reward = -kl_coef * kl at every token, the score scattered at the last 1 of the "       \
-  "action mask), experience_maker.py info[\"return\"] = reward.sum(dim=-1); "                \
-  "--algo.kl.init_coef 0.01, --reward.clip_range -10 10"
-#define ORL_RULE_A "in binary32 (log_probs.float(): a float64 run too): l = f32(f32(logp) - " \
-  "f32(ref)); kl_t = "
-#define ORL_RULE_B " clamped to [-10, 10] at every token, masked ones included "                \
-  "(compute_approx_kl and compute_reward mask nothing: only the return recursions drop a "     \
-  "masked reward; reward_sum keeps it); beta <= 0 taken as 0; the score clamped to "           \
-  "[-10, 10] (reward.clip_range) and cast to binary32, added on the last token of the mask; "  \
-  "r_t = f32(score [t = end] + f32(f32(-beta) kl_t)); reward_sum = reward.sum(-1) and kl_sum " \
-  "binary32 sums; init_coef 0.01" F32_RULE
-
-static const rl_variant v_tokrew[] = {
-  { "seed-000", L_DEF "r_t = -beta l_t + score [t = T] (13.9, k1, unclamped); " END_LAST
-    "; masked tokens carry no penalty; beta 0.1 (the seed gives no value)",
-    "seed 000 (13.9) and its pseudo-code (r += -beta (logp_old - logp_ref))", &io_tokrew,
-    .params = { BETA (0.1) }, .data = &k_seed_k1 },
-  { "trl-k1", L_DEF "kl_t = l_t (kl_estimator=\"k1\", no clamp); r_t = -kl_coef kl_t, plus "
-    END_TRL "; in the run's dtype (float64 throughout in a float64 run); kl_coef 0.05",
-    TRL_ROLLOUT " (kl_estimator \"k1\", the default; kl_coef 0.05)", &io_tokrew,
-    .params = { BETA (0.05) }, .data = &k_trl_k1 },
-  { "trl-k3", L_DEF "kl_t = (e^{-l} - 1) + l (kl_estimator=\"k3\", no clamp: e^{-l} overflows "
-    "binary32 for l < -88.7); " END_TRL "; in the run's dtype; kl_coef 0.05",
-    TRL_ROLLOUT " (kl_estimator \"k3\": kl = (logr.exp() - 1) - logr; kl_coef 0.05)",
-    &io_tokrew, .params = { BETA (0.05) }, .data = &k_trl_k3 },
-  { "verl-k1", L_DEF "kl_t = mask_t l_t (kl_penalty \"kl\", no clamp; kld * response_mask); "
-    "r_t = -kl_coef kl_t, the score on the last response token; kl_coef 0.001",
-    "verl (1dda039) ray_trainer.py apply_kl_penalty (78-117) with algorithm.use_kl_in_reward "
-    "(kl_penalty \"kl\", the default; FixedKLController kl_coef 0.001)", &io_tokrew,
-    .params = { BETA (0.001) }, .data = &k_verl_k1 },
-  { "verl-low-var-kl", L_DEF "c = clamp(-l, -20, 20), kl_t = mask_t clamp(e^c - c - 1, -10, "
-    "10); " END_LAST "; kl_coef 0.001",
-    "verl (1dda039) apply_kl_penalty, core_algos.py kl_penalty_forward \"low_var_kl\" (or "
-    "\"k3\"; 2238-2244)", &io_tokrew, .params = { BETA (0.001) }, .data = &k_verl_k3 },
-  { "openrlhf-k1", ORL_RULE_A "l (k1)" ORL_RULE_B,
-    ORL_REWARD " (--algo.kl.estimator k1, the default)", &io_tokrew_f32,
-    .params = { BETA (0.01) }, .data = &k_orl_k1, F32_CERT },
-  { "openrlhf-k2", ORL_RULE_A "f32(f32(l l)/2) (k2, log_ratio**2 / 2.0; a square beyond the "
-    "binary32 range clamps to 10)" ORL_RULE_B, ORL_REWARD " (--algo.kl.estimator k2)",
-    &io_tokrew_f32, .params = { BETA (0.01) }, .data = &k_orl_k2, F32_CERT },
-  { "openrlhf-k3", ORL_RULE_A "f32(f32(f32(e^{-l}) - 1) + l) (k3; an infinite e^{-l} clamps "
-    "to 10)" ORL_RULE_B, ORL_REWARD " (--algo.kl.estimator k3: (-log_ratio).exp() - 1 + "
-    "log_ratio)", &io_tokrew_f32, .params = { BETA (0.01) }, .data = &k_orl_k3, F32_CERT },
-  RL_END,
+  RL_EVALS (ppo_tokrew_f32), .binary32 = 1, .part = "tokrew",
 };
 
 static const rl_io io_tokrew_ex = {
@@ -165,15 +89,6 @@ static const rl_io io_tokrew_ex = {
     { "k3", "e^{-l} - 1 + l = p_ref/p - 1 + l" },
     RL_END },
   RL_EVALS (ppo_tokrew_ex), .part = "token",
-};
-
-static const rl_variant v_tokrew_ex[] = {
-  { "seed-000", "l = log(p/p_ref), formed as log1p((p - p_ref)/p_ref) for p/p_ref in [1/2, "
-    "2], as log(p/p_ref) beyond and as log p - log p_ref where p/p_ref leaves the binary64 "
-    "normal range; k2 = l^2/2; k3 = e^{-l} - 1 + l by its series for |l| < 1, as (p_ref/p - "
-    "1) + l beyond; binary64 refuses (ERANGE) where p/p_ref or k3 overflows", "seed 000 section 3 (the worked example: 0.4 -> 0.9, "
-    "penalty about 0.81 times beta)", &io_tokrew_ex },
-  RL_END,
 };
 
 /* --- PPO-KLSUM --------------------------------------------------------- */
@@ -213,21 +128,6 @@ static const rl_io io_klsum_bigram = {
   RL_EVALS (ppo_klsum), .part = "bigram",
 };
 
-static const rlref_lm_kind k_tabular = RLREF_LM_TABULAR;
-static const rlref_lm_kind k_bigram = RLREF_LM_BIGRAM;
-
-#define KLSUM_RULE "every sequence counts, a cut one with its prefix probability (the "   \
-  "probabilities sum to 1); the per-token log-ratios of each sequence summed, their "      \
-  "expectation under pi against KL(pi || pi_ref) of rlref's sequence-level objective"
-
-static const rl_variant v_klsum[] = {
-  { "tabular", "tabular policy and reference (logits per prefix); " KLSUM_RULE,
-    "seed 000 (13.9), (13.10)", &io_klsum_tabular, .data = &k_tabular },
-  { "bigram", "bigram policy and reference (logits per previous token); " KLSUM_RULE,
-    "seed 000 (13.9), (13.10)", &io_klsum_bigram, .data = &k_bigram },
-  RL_END,
-};
-
 /* --- PPO-RATIO, PPO-IS ------------------------------------------------- */
 
 #define IN_LOGP { "logp", RL_REAL_ARRAY, "log pi_theta(a_t | s_t), the policy being trained" }
@@ -247,32 +147,7 @@ static const rl_io io_ratio = {
   .in = in_ratio, .out = out_ratio, RL_EVALS (ppo_ratio), .part = "ratio",
 };
 static const rl_io io_ratio_f32 = {
-  .in = in_ratio, .out = out_ratio, RL_EVALS (ppo_ratio_f32), .part = "ratio",
-};
-
-static const int k_noclamp = 0, k_clamp = 1;
-
-#define TRL_RATIO "TRL 1.10 (f2cd577) PPOTrainer.train (ppo_trainer.py:841-842 logprobs_diff " \
-  "= new_logprobs - mb_logprobs, ratio = torch.exp(logprobs_diff)) and GRPOTrainer."          \
-  "_compute_loss (grpo_trainer.py:3054, 3066: log_ratio = per_token_logps - "                 \
-  "old_per_token_logps, coef_1 = torch.exp(log_ratio), importance_sampling_level \"token\")"
-#define CLAMP_RATIO "verl (1dda039) core_algos.py compute_policy_loss_vanilla (1336-1339: "    \
-  "negative_approx_kl = log_prob - old_log_prob, torch.clamp(min=-20.0, max=20.0), "           \
-  "torch.exp); OpenRLHF 0.11 (3c3be62) loss.py PolicyLoss.forward (166-169, policy_loss_type " \
-  "\"ppo\": raw_policy_log_ratio.clamp(min=-20.0, max=20.0).exp()): the same operations"
-
-static const rl_variant v_ratio[] = {
-  { "plain", "rho = exp(logp - old_logp), new minus old, no clamp",
-    "seed 001 (r_t = exp(log pi_theta - log pi_old): new_logp - old_logp, never the reverse); "
-    TRL_RATIO, &io_ratio, .data = &k_noclamp },
-  { "clamp-20", "rho = exp(clamp(logp - old_logp, -20, 20))", CLAMP_RATIO, &io_ratio,
-    .data = &k_clamp },
-  { "trl-float32", "rho = exp(logp - old_logp) in binary32, no clamp: l = f32(f32(logp) - "
-    "f32(old_logp)), rho = f32(e^l), inf beyond l = 88.72" F32_RULE, TRL_RATIO " on float32 "
-    "log-probabilities", &io_ratio_f32, .data = &k_noclamp, F32_CERT },
-  { "clamp-20-float32", "rho = exp(clamp(logp - old_logp, -20, 20)) in binary32" F32_RULE,
-    CLAMP_RATIO ", on float32 log-probabilities", &io_ratio_f32, .data = &k_clamp, F32_CERT },
-  RL_END,
+  .in = in_ratio, .out = out_ratio, RL_EVALS (ppo_ratio_f32), .binary32 = 1, .part = "ratio",
 };
 
 static const rl_io io_is = {
@@ -296,13 +171,6 @@ static const rl_io io_is = {
       .len_of = "logits_old" },
     RL_END },
   RL_EVALS (ppo_is), .part = "is",
-};
-
-static const rl_variant v_is[] = {
-  { "seed-003", "softmax policies on K actions; both directions of importance sampling, the "
-    "CPI surrogate and its gradient in the logits, exact sums", "seed 003 (importance sampling "
-    "and L^PG = E_t[r_t(theta) A_t])", &io_is },
-  RL_END,
 };
 
 /* --- PPO-CLIP, PPO-CLIP-EX2, PPO-DUALCLIP ------------------------------ */
@@ -330,150 +198,7 @@ static const rl_io io_clip = {
   .in = in_clip, .out = out_clip, RL_EVALS (ppo_clip), .part = "clip",
 };
 static const rl_io io_clip_f32 = {
-  .in = in_clip, .out = out_clip, RL_EVALS (ppo_clip_f32), .part = "clip",
-};
-
-/* { clamp_log_ratio, dual_clip }, clipfrac_f32, masked_ratio_one, ratio_cap,
- * optimistic, clip_log (the last two: the checker's axes) */
-static const rlref_ppo_clip_ex_convention k_clip_plain = { { 0, 0 }, 0, 0, 0, 0, 0 };
-static const rlref_ppo_clip_ex_convention k_clip_trl = { { 0, 0 }, 1, 1, 0, 0, 0 };
-static const rlref_ppo_clip_ex_convention k_clip_trl_grpo = { { 0, 0 }, 1, 0, 0, 0, 0 };
-static const rlref_ppo_clip_ex_convention k_clip_trl_delta = { { 0, 0 }, 1, 0, 1, 0, 0 };
-static const rlref_ppo_clip_ex_convention k_clip_clamped = { { 1, 0 }, 1, 0, 0, 0, 0 };
-static const rlref_ppo_clip_ex_convention k_clip_dual = { { 1, 1 }, 1, 0, 0, 0, 0 };
-/* { clamp_log_ratio, dual_clip }, lib, masked_ratio_one */
-static const rlref_ppo_clip_f32_convention k_clip_trl32 = { { 0, 0 }, RLREF_PPO_LIB_TRL, 1 };
-static const rlref_ppo_clip_f32_convention k_clip_verl32 = { { 1, 1 }, RLREF_PPO_LIB_VERL, 0 };
-static const rlref_ppo_clip_f32_convention k_clip_orl32 = { { 1, 0 }, RLREF_PPO_LIB_OPENRLHF, 0 };
-static const rlref_ppo_clip_f32_convention k_clip_orl32_dual = { { 1, 1 },
-                                                                 RLREF_PPO_LIB_OPENRLHF, 0 };
-
-#define EPS_LO(e) { "eps_low", (e), .in_x = 1 }
-#define EPS_HI(e) { "eps_high", (e), .in_x = 1 }
-#define DUAL_C(c) { "c", (c), .in_x = 1 }
-#define CLIP_RULE "s = min(rho A, clip(rho, 1 - eps_low, 1 + eps_high) A), loss = -token mean; "
-
-#define CLIP32_RULE "in binary32: a = f32(A), l = f32(f32(logp) - f32(old_logp)), rho = "  \
-  "f32(e^l), lo = f32(1 - eps_low), hi = f32(1 + eps_high), s = min(f32(a rho), f32(a clamp(rho, " \
-  "lo, hi))), loss = f32(S/N) of the binary32 sum S of -s; grad f32(f32(f32(1/N) (-a)) rho) " \
-  "as autograd forms it; "
-
-#define CF32 "; the clip fraction the binary32 mean of the 0/1 mask, f32(k/N), as the library " \
-  "logs it in a float64 run too ("
-#define CF_EXACT "; the clip fraction k/N exactly"
-#define TRL_PPO_POLICY "TRL 1.10 (f2cd577) PPOTrainer.train, trl/experimental/ppo/"         \
-  "ppo_trainer.py: 765 and 824-826 (logprobs and new_logprobs masked_fill(padding_mask, "      \
-  "INVALID_LOGPROB = 1.0)), 841-847 (ratio = torch.exp(new_logprobs - mb_logprobs), "         \
-  "pg_losses = -A ratio, pg_losses2 = -A torch.clamp(ratio, 1 - cliprange, 1 + cliprange), "   \
-  "torch.max, masked_mean = (x * mask).sum() / mask.sum()), 852-854 (pg_clipfrac = "          \
-  "masked_mean((pg_losses2 > pg_losses).float(), ~padding_mask)); cliprange 0.2"
-#define TRL_MASKED "rho = exp(logp - old_logp) unclamped, and rho = 1 at a masked token (TRL "  \
-  "fills both log-probabilities with INVALID_LOGPROB = 1.0 at padding: the ratio output is 1 " \
-  "there, a masked token's loss finite)"
-#define TRL_GRPO_POLICY "TRL 1.10 (f2cd577) GRPOTrainer._compute_loss, trl/trainer/"        \
-  "grpo_trainer.py: 3054-3066 (log_ratio, coef_1 = torch.exp(log_ratio)), 3083-3090 (coef_2 " \
-  "= torch.clamp(coef_1, 1 - epsilon_low, 1 + epsilon_high), -torch.min), 3128-3142 (bnpo: "   \
-  "(loss * mask).sum() / mask.sum().clamp(min=1); dapo: over num_items_in_batch), 3242-3249 "   \
-  "(clip_ratio/region_mean = global_masked_mean(is_region_clipped.float()))"
-#define VERL_POLICY "verl (1dda039) core_algos.py compute_policy_loss_vanilla (1336-1367: "   \
-  "the log-ratio clamp, pg_losses1/2, torch.maximum, pg_losses3 = -A clip_ratio_c, "          \
-  "torch.where(A < 0, ...), agg_loss token-mean; 1353 pg_clipfrac = "                          \
-  "masked_mean(torch.gt(pg_losses2, pg_losses1).float(), response_mask))"
-#define ORL_POLICY "OpenRLHF 0.11 (3c3be62) loss.py PolicyLoss (166-228: policy_loss_type "   \
-  "\"ppo\", the log-ratio clamp(-20, 20), surr1 = ratio A, surr2 = ratio.clamp(1 - eps_low, "  \
-  "1 + eps_high) A, aggregate_loss token mean; 228 clip_ratio = "                              \
-  "masked_mean(torch.lt(surr2, surr1).float(), action_mask))"
-
-#define CLIP_F32_VARIANTS                                                       \
-  { "trl-float32", CLIP32_RULE TRL_MASKED "; no clamp (e^l is inf beyond l = 88.72), no dual "  \
-    "clip; eps 0.2" F32_RULE, TRL_PPO_POLICY " (float32 tensors)", &io_clip_f32,          \
-    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl32, F32_CERT },          \
-  { "verl-float32", CLIP32_RULE "the log-ratio clamped to [-20, 20]; for a < 0 the dual clip " \
-    "max(s, f32(a 3)); agg_loss token-mean (masked_sum over mask.sum(); mask.sum() + 1e-8 is " \
-    "mask.sum() in binary32; a masked token's loss dropped by torch.where, even infinite); "  \
-    "eps 0.2" F32_RULE,                                                                   \
-    VERL_POLICY " (clip_ratio 0.2, clip_ratio_c 3.0; float32 log-probs and advantages); "    \
-    ORL_POLICY " with --actor.dual_clip 3 in float32 gives the same values on PPO-CLIP's "    \
-    "cases (it multiplies a masked token's loss by 0: PPO-DUALCLIP openrlhf-float32)",      \
-    &io_clip_f32, .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) },                 \
-    .data = &k_clip_verl32, F32_CERT },                                                   \
-  { "openrlhf-float32", CLIP32_RULE "the log-ratio clamped to [-20, 20]; no dual clip; "     \
-    "masked_mean = (x * mask).sum() / mask.sum(); eps 0.2" F32_RULE,                      \
-    ORL_POLICY " (dual_clip None; float32)", &io_clip_f32,                                \
-    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_orl32, F32_CERT }
-
-static const rl_variant v_clip[] = {
-  { "plain", CLIP_RULE "rho = exp(logp - old_logp) unclamped" CF_EXACT "; eps 0.2",
-    "seed 000 (13.12) and its pseudo-code; seed 003 (L^CLIP); seed 001 (the loss is the "
-    "negative mean)", &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) },
-    .data = &k_clip_plain },
-  { "trl", CLIP_RULE TRL_MASKED "; no dual clip" CF32 "(pg_losses2 > pg_losses).float() "
-    "averaged by masked_mean); cliprange 0.2", TRL_PPO_POLICY, &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl },
-  { "trl-grpo", CLIP_RULE "rho = exp(logp - old_logp) unclamped at every token; no dual clip"
-    CF32 "is_region_clipped.float(): rho < 1 - eps_low with A < 0 or rho > 1 + eps_high with "
-    "A > 0, by global_masked_mean); epsilon 0.2, epsilon_high unset (0.2)",
-    TRL_GRPO_POLICY " (loss_type \"dapo\", the default, or \"bnpo\"; beta 0, delta None)",
-    &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl_grpo },
-  { "clamped", CLIP_RULE "the log-ratio clamped to [-20, 20] before exp; no dual clip" CF32
-    "torch.lt(surr2, surr1).float() by masked_mean); eps 0.2",
-    ORL_POLICY " (dual_clip None, --actor.eps_clip 0.2)", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_clamped },
-  { "verl", CLIP_RULE "the log-ratio clamped to [-20, 20]; for A < 0 always the dual clip "
-    "max(s, c A), c = clip_ratio_c 3" CF32 "torch.gt(pg_losses2, pg_losses1).float() by "
-    "masked_mean, whose mask.sum() + 1e-8 is a float32 count); eps 0.2",
-    VERL_POLICY " (actor clip_ratio 0.2, clip_ratio_c 3.0, loss_agg_mode token-mean); "
-    ORL_POLICY " with --actor.dual_clip 3 (the same values: the clamp, the dual clip for A < "
-    "0 by torch.where, a float32 clip_ratio)", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) }, .data = &k_clip_dual },
-  CLIP_F32_VARIANTS,
-  RL_END,
-};
-
-static const rl_variant v_dualclip[] = {
-  { "dual-clip", CLIP_RULE "for A < 0, s = max(s, c A), c = 3; the log-ratio clamped to [-20, "
-    "20]" CF32 "torch.gt / torch.lt of the two terms, .float(), masked_mean); eps 0.2",
-    VERL_POLICY " (always, clip_ratio_c 3.0); " ORL_POLICY " with --actor.dual_clip c (off "
-    "by default; asserts c > 1)", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) }, .data = &k_clip_dual },
-  { "clamped", CLIP_RULE "no lower bound for A < 0; the log-ratio clamped to [-20, 20] (the "
-    "clamp of policy_loss_type \"ppo\" is there with or without the dual clip)" CF32
-    "torch.lt(surr2, surr1).float() by masked_mean); eps 0.2",
-    ORL_POLICY " without --actor.dual_clip (dual_clip None, the default)", &io_clip,
-    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_clamped },
-  { "none", CLIP_RULE "no lower bound for A < 0 (a large ratio with A < 0 makes the loss "
-    "unbounded); no clamp" CF_EXACT "; eps 0.2", "the seeds (000 13.12, 003 L^CLIP): PPO "
-    "without a dual clip", &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) },
-    .data = &k_clip_plain },
-  { "trl", CLIP_RULE TRL_MASKED "; no lower bound for A < 0 (PPOTrainer has no dual clip)" CF32
-    "(pg_losses2 > pg_losses).float() by masked_mean); cliprange 0.2", TRL_PPO_POLICY,
-    &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl },
-  { "trl-delta", "s = min(min(rho, c) A, clip(rho, 1 - eps_low, 1 + eps_high) A), loss = -token "
-    "mean: TRL's two-sided clipping caps the unclipped term's ratio at c = delta after exp, for "
-    "either sign of A (for A < 0 and c > 1 + eps_high it is the dual clip max(s, c A)); no "
-    "log-ratio clamp (the ratio output is rho before the cap); the gradient 0 where the cap "
-    "binds strictly" CF32 "is_region_clipped.float() of the capped ratio by "
-    "global_masked_mean); epsilon 0.2, delta 3",
-    TRL_GRPO_POLICY " with delta = 3 (grpo_config.py:687 delta, grpo_trainer.py:3086-3087 "
-    "coef_1 = torch.clamp(coef_1, max=delta); loss_type \"dapo\"; beta 0; no check on delta)",
-    &io_clip, .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) },
-    .data = &k_clip_trl_delta },
-  { "verl-float32", CLIP32_RULE "for a < 0, s = max(s, f32(a f32(c))), c = 3; the log-ratio "
-    "clamped to [-20, 20]; a masked token's loss dropped by masked_sum's torch.where, even "
-    "infinite; eps 0.2" F32_RULE,
-    VERL_POLICY " (always, clip_ratio_c 3.0; float32)", &io_clip_f32,
-    .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) }, .data = &k_clip_verl32,
-    F32_CERT },
-  { "openrlhf-float32", CLIP32_RULE "for a < 0, s = max(s, f32(c a)), c = 3; the log-ratio "
-    "clamped to [-20, 20]; eps 0.2 (verl's values, but a masked token's loss enters "
-    "(loss * mask).sum() times 0: NaN for an infinite loss)" F32_RULE,
-    ORL_POLICY " with --actor.dual_clip 3 (float32)", &io_clip_f32,
-    .params = { EPS_LO (0.2), EPS_HI (0.2), DUAL_C (3.0) }, .data = &k_clip_orl32_dual,
-    F32_CERT },
-  { "trl-float32", CLIP32_RULE TRL_MASKED "; no lower bound for a < 0, no clamp; eps 0.2"
-    F32_RULE, TRL_PPO_POLICY " (float32)", &io_clip_f32,
-    .params = { EPS_LO (0.2), EPS_HI (0.2) }, .data = &k_clip_trl32, F32_CERT },
-  RL_END,
+  .in = in_clip, .out = out_clip, RL_EVALS (ppo_clip_f32), .binary32 = 1, .part = "clip",
 };
 
 /* The checker's departures of the clipped surrogate (ppo_axes.h). */
@@ -490,13 +215,6 @@ static const rl_io io_clip_one = {
     { "surrogate", "min(rho A, clip(rho, 1 - eps, 1 + eps) A) (13.12)" },
     RL_END },
   RL_EVALS (ppo_clip_one), .part = "one-token",
-};
-
-static const rl_variant v_clip_one[] = {
-  { "seed-003", "clip(x, a, b) = min(max(x, a), b); one token; eps 0.2",
-    "seed 003 (clip explained: r_t = 2 clipped to 1.2; the worked example A = 0.5, eps = 0.2, "
-    "r_t = 1.5: 0.6, not 0.75)", &io_clip_one, .params = { { "eps", 0.2, .in_x = 1 } } },
-  RL_END,
 };
 
 /* --- PPO-VALUE --------------------------------------------------------- */
@@ -520,7 +238,7 @@ static const rl_io io_value = {
   .in = in_value, .out = out_value, RL_EVALS (ppo_value_loss), .part = "loss",
 };
 static const rl_io io_value_f32 = {
-  .in = in_value, .out = out_value, RL_EVALS (ppo_value_loss_f32), .part = "loss",
+  .in = in_value, .out = out_value, RL_EVALS (ppo_value_loss_f32), .binary32 = 1, .part = "loss",
 };
 
 static const rl_io io_gae_target = {
@@ -562,104 +280,6 @@ static const rl_io io_objective = {
   RL_EVALS (ppo_objective), .part = "objective",
 };
 
-/* half, clip, clipfrac_f32, masked_zero */
-static const rlref_ppo_value_convention k_value_seed = { 0, RLREF_PPO_VALUE_UNCLIPPED, 0, 0 };
-static const rlref_ppo_value_convention k_value_trl = { 1, RLREF_PPO_VALUE_CLAMP, 1, 1 };
-static const rlref_ppo_value_convention k_value_verl = { 1, RLREF_PPO_VALUE_MAXMIN, 1, 0 };
-static const rlref_ppo_value_convention k_value_delta = { 1, RLREF_PPO_VALUE_DELTA, 0, 0 };
-static const rlref_ppo_value_convention k_value_half = { 1, RLREF_PPO_VALUE_UNCLIPPED, 0, 0 };
-static const rlref_ppo_value_f32_convention k_value_trl32 = {
-  { 1, RLREF_PPO_VALUE_CLAMP, 1, 1 }, RLREF_PPO_LIB_TRL };
-static const rlref_ppo_value_f32_convention k_value_verl32 = {
-  { 1, RLREF_PPO_VALUE_MAXMIN, 1, 0 }, RLREF_PPO_LIB_VERL };
-static const rlref_ppo_value_f32_convention k_value_orl32 = {
-  { 1, RLREF_PPO_VALUE_DELTA, 1, 0 }, RLREF_PPO_LIB_OPENRLHF };
-static const rlref_ppo_objective_convention k_obj_trl = { 1 };
-
-#define TRL_VALUE "TRL 1.10 (f2cd577) PPOTrainer.train, trl/experimental/ppo/ppo_trainer.py: "  \
-  "769 values = masked_fill(values, padding_mask_p1, 0) at the rollout, 828 vpred = "          \
-  "masked_fill(vpred, padding_mask_p1, 0), 829-840 (vpredclipped = torch.clamp(vpred, "       \
-  "mb_values - cliprange_value, mb_values + cliprange_value), torch.square, vf_loss_max = "     \
-  "torch.max(...) not zeroed at padding, vf_loss = 0.5 masked_mean, vf_clipfrac = "            \
-  "masked_mean((vf_losses2 > vf_losses1).float(), ...))"
-#define VERL_VALUE "verl (1dda039) core_algos.py compute_value_loss (2170-2183: "              \
-  "clip_by_value(vpreds, values - c, values + c) = torch.max(torch.min(x, hi), lo) "           \
-  "(torch_functional.py:227), (x - returns) ** 2, torch.max, 0.5 agg_loss token-mean, "        \
-  "vf_clipfrac = masked_mean(torch.gt(vf_losses2, vf_losses1).float(), response_mask))"
-#define ORL_VALUE "OpenRLHF 0.11 (3c3be62) loss.py ValueLoss (233-269: values_clipped = "      \
-  "old_values + (values - old_values).clamp(-clip_eps, clip_eps), torch.max of the squares, "  \
-  "aggregate_loss, 0.5 *; it returns no clip fraction)"
-#define AUTOGRAD_TIE "; the gradient as autograd forms it: torch.max halves it between the "  \
-  "squares at a tie, "
-
-#define VCLIP(c) { "clip", (c), .in_x = 1 }
-#define C1C2(a, b) { "c1", (a), .in_x = 1 }, { "c2", (b), .in_x = 1 }
-
-static const rl_variant v_value[] = {
-  { "seed-000", "loss = mean_t (V - R)^2: no 1/2, no clip",
-    "seed 000 section 3 (L^V = E_t[(V_psi(s_t) - R_t)^2]); seed 003 (the value network by "
-    "MSE)", &io_value, .data = &k_value_seed },
-  { "trl", "loss = 1/2 mean_t max((V - R)^2, (clamp(V, V_old - c, V_old + c) - R)^2)"
-    AUTOGRAD_TIE "torch.clamp passes it inside its bounds and at them; V and V_old are 0 at a "
-    "masked token (masked_fill with padding_mask_p1) and the square there, R^2, stays in losses "
-    "(vf_loss_max is not zeroed); the clip fraction f32(k/N) ((vf_losses2 > "
-    "vf_losses1).float(), masked_mean), in a float64 run too; c = cliprange_value 0.2",
-    TRL_VALUE " (cliprange_value 0.2; its value mask reaches one slot past the response)",
-    &io_value, .params = { VCLIP (0.2) }, .data = &k_value_trl },
-  { "verl", "loss = 1/2 agg(max((V - R)^2, (clip_by_value(V, V_old - c, V_old + c) - R)^2)), "
-    "token-mean, clip_by_value = max(min(V, V_old + c), V_old - c)" AUTOGRAD_TIE "and "
-    "clip_by_value's min and max halve it at their ties (V exactly at a bound: 3/4 of the "
-    "gradient where the squares tie); the clip fraction f32(k/N) (torch.gt(...).float(), "
-    "masked_mean), in a float64 run too; c = cliprange_value 0.5",
-    VERL_VALUE " (critic cliprange_value 0.5, loss_agg_mode token-mean)", &io_value,
-    .params = { VCLIP (0.5) }, .data = &k_value_verl },
-  { "openrlhf", "loss = 1/2 mean_t max((V_old + clamp(V - V_old, -c, c) - R)^2, (V - R)^2)"
-    AUTOGRAD_TIE "torch.clamp passes it at its bounds (V exactly at V_old +- c: the whole "
-    "gradient, where verl's clip_by_value gives 3/4); the clip fraction k/N exactly "
-    "(ValueLoss reports none); c = 0.5",
-    ORL_VALUE " (--critic.value_clip 0.5, token-level loss)", &io_value,
-    .params = { VCLIP (0.5) }, .data = &k_value_delta },
-  { "openrlhf-unclipped", "loss = 1/2 mean_t (V - R)^2",
-    "OpenRLHF 0.11 (3c3be62) loss.py ValueLoss with clip_eps None (the class default)",
-    &io_value, .data = &k_value_half },
-  { "gae-return", "target = V_old + A: the return R_t the value loss regresses on",
-    "seed 000 section 3 (\"or the target V + A\"); TRL 1.10 ppo_trainer.py:796, verl "
-    "core_algos.py:261, OpenRLHF 0.11 experience_maker.py:376 (returns = advantages + "
-    "values)", &io_gae_target },
-  { "mc-return", "target_t = sum_{k >= t} gamma^{k - t} r_k, the Monte-Carlo return; gamma 1",
-    "seed 000 section 3 (\"R_t the return\"); seed 003 (the return G_t)", &io_mc_return,
-    .params = { { "gamma", 1.0, .in_x = 1 } } },
-  { "objective-seed", "objective = L^CLIP - c1 L^VF + c2 H (entropy a token mean); c1 0.5, c2 "
-    "0.01 (the seeds give no values)",
-    "seed 003 (L^PPO = E_t[L^CLIP - c1 L^VF + c2 H]); seed 000's pseudo-code (loss = L_clip "
-    "+ c_v L_v - c_ent entropy)", &io_objective, .params = { C1C2 (0.5, 0.01) } },
-  { "objective-trl", "loss = pg_loss + vf_coef vf_loss, no entropy term: c1 = vf_coef 0.1, "
-    "c2 = 0; entropy_mean is the logged entropy.mean(): over every position, masked ones too, "
-    "stored in a float32 stats tensor (f32 of the mean, in a float64 run too)",
-    "TRL 1.10 (f2cd577) PPOTrainer.train (ppo_trainer.py:847 loss = pg_loss + args.vf_coef * "
-    "vf_loss; 855-856 entropy = logsumexp(logits) - sum(softmax(logits) logits); 637 and 867 "
-    "entropy_stats[...] = entropy.mean(), a float32 tensor: the entropy is only logged)",
-    &io_objective, .params = { C1C2 (0.1, 0.0) }, .data = &k_obj_trl },
-  { "objective-separate-critic", "the actor's loss alone, pg_loss - c2 entropy: the critic "
-    "minimises its value loss with its own optimiser (c1 = 0); c2 0.01",
-    "verl (actor entropy_coeff, default 0); OpenRLHF 0.11 (--actor.entropy_coef, default "
-    "off)", &io_objective, .params = { C1C2 (0.0, 0.01) } },
-  { "trl-float32", "in binary32: Vc = clamp(v, f32(o - c), f32(o + c)), loss = f32(0.5 "
-    "f32(S/N)), S the binary32 sum of max(f32(f32(v - r)^2), f32(f32(Vc - r)^2)); grad as "
-    "autograd forms it; v = o = 0 at a masked token, its square f32(r^2) kept in losses (an "
-    "infinite one makes the masked mean NaN); c = 0.2" F32_RULE,
-    TRL_VALUE " (float32)", &io_value_f32, .params = { VCLIP (0.2) }, .data = &k_value_trl32,
-    F32_CERT },
-  { "verl-float32", "in binary32 as trl-float32, Vc = clip_by_value(v, o - c, o + c) = "
-    "max(min(v, hi), lo) (its gradient halved at a bound); masked_sum drops a masked square; "
-    "c = 0.5" F32_RULE, VERL_VALUE " (float32)", &io_value_f32, .params = { VCLIP (0.5) },
-    .data = &k_value_verl32, F32_CERT },
-  { "openrlhf-float32", "in binary32: Vc = f32(o + clamp(f32(v - o), -c, c)), squares, max, "
-    "masked_mean, 0.5 *; c = 0.5" F32_RULE, ORL_VALUE " (--critic.value_clip 0.5; float32)",
-    &io_value_f32, .params = { VCLIP (0.5) }, .data = &k_value_orl32, F32_CERT },
-  RL_END,
-};
-
 /* --- PPO-WHITEN -------------------------------------------------------- */
 
 static const rl_input in_whiten[] = {
@@ -678,89 +298,7 @@ static const rl_io io_whiten = {
   .in = in_whiten, .out = out_whiten, RL_EVALS (ppo_whiten), .part = "whiten",
 };
 static const rl_io io_whiten_f32 = {
-  .in = in_whiten, .out = out_whiten, RL_EVALS (ppo_whiten_f32), .part = "whiten",
-};
-
-/* lib, readd_mean, apply_f64, zero_masked */
-static const rlref_ppo_whiten_f32_convention k_w_trl32 = { RLREF_PPO_LIB_TRL, 0, 0, 1 };
-static const rlref_ppo_whiten_f32_convention k_w_verl32 = { RLREF_PPO_LIB_VERL, 0, 0, 0 };
-static const rlref_ppo_whiten_f32_convention k_w_orl32 = { RLREF_PPO_LIB_OPENRLHF, 0, 0, 0 };
-static const rlref_ppo_whiten_f32_convention k_w_orl64 = { RLREF_PPO_LIB_OPENRLHF, 0, 1, 0 };
-static const rlref_ppo_whiten_f32_convention k_w_trl_rewards32 = { RLREF_PPO_LIB_TRL, 1, 0, 1 };
-
-/* ddof, eps_at, readd_mean, zero_masked, bessel_f32 */
-static const rlref_ppo_whiten_convention k_w_trl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 1, 1 };
-static const rlref_ppo_whiten_convention k_w_verl = { 1, RLREF_PPO_EPS_IN_SQRT, 0, 0, 1 };
-static const rlref_ppo_whiten_convention k_w_trl_rewards = { 1, RLREF_PPO_EPS_IN_SQRT, 1, 1, 1 };
-static const rlref_ppo_whiten_convention k_w_outside = { 1, RLREF_PPO_EPS_ADD_STD, 0, 0, 0 };
-
-#define EPS8 { "eps", 1e-8, .in_x = 1 }
-#define F32_BESSEL "; var = the ddof-0 variance times f32(N/(N - 1)): mask_sum / (mask_sum - 1) " \
-  "divides two int64 tensors, a float32 quotient (f32(4/3) = 1.3333333730697632; 3/2 exact), " \
-  "in a float64 run too"
-#define TRL_WHITEN "TRL 1.10 (f2cd577) trl/experimental/ppo/ppo_trainer.py masked_mean (237), " \
-  "masked_var (245-261: bessel_correction = mask_sum / (mask_sum - 1), line 259), "             \
-  "masked_whiten (264-270: (values - mean) * torch.rsqrt(var + 1e-8))"
-#define VERL_WHITEN "verl (1dda039) verl/utils/torch_functional.py masked_mean (294-308: s / " \
-  "(mask.sum() + 1e-8)), masked_var (311-326: the Bessel factor at line 324), masked_whiten "  \
-  "(329-346)"
-
-static const rl_variant v_whiten[] = {
-  { "trl", "ddof 1, (A - mu)/sqrt(var + 1e-8), mean not added back; masked positions set to 0"
-    F32_BESSEL, TRL_WHITEN ", called by PPOTrainer.train on the advantages (797-798: "
-    "masked_whiten(advantages, ~padding_mask), then masked_fill(padding_mask, 0))",
-    &io_whiten, .params = { EPS8 }, .data = &k_w_trl },
-  { "verl", "ddof 1, (A - mu)/sqrt(var + 1e-8) at every position, masked ones too (their "
-    "values take no part in mu and var; masked_mean's count + 1e-8 is the count in float32)"
-    F32_BESSEL, VERL_WHITEN " with shift_mean=True, as compute_gae_advantage_return "
-    "(core_algos.py:262) and the REINFORCE++ estimator (728) call it", &io_whiten,
-    .params = { EPS8 }, .data = &k_w_verl },
-  { "trl-rewards", "ddof 1, (A - mu)/sqrt(var + 1e-8) + mu (shift_mean=False), masked "
-    "positions set to 0" F32_BESSEL,
-    TRL_WHITEN ", called by PPOTrainer.train with whiten_rewards=True (782-784: "
-    "masked_whiten(rewards, mask=~padding_mask_p1, shift_mean=False), then masked_fill 0); "
-    "verl's masked_whiten(shift_mean=False) (offered, called by no estimator at 1dda039) "
-    "whitens the padded positions instead of zeroing them: this variant with masked "
-    "positions whitened (the checker's axis)", &io_whiten, .params = { EPS8 },
-    .data = &k_w_trl_rewards },
-  { "openrlhf", "ddof 0 over the whole batch's mask with the statistics in binary32 "
-    "(all_advantages.float(), in a float64 run too): x = f32(A), mean = f32(S1/N), var = "
-    "f32(S2/N) of the binary32 sums of x m and f32(f32(x - mean)^2) m, rstd = "
-    "f32(1/f32(sqrt(max(var, f32(1e-8))))) (var.clamp(min=1e-8).rsqrt()); whitened = "
-    "(A - mean) rstd on the float64 advantages at every position, masked ones too; eps is the "
-    "literal 1e-8 there (a test's eps is read here, the library has no such parameter); the "
-    "statistics' operations in binary32 in the library's order (sqrt correctly rounded, the "
-    "row sums in the order of torch's CPU kernel, as the float32 readings); ERANGE where the "
-    "library's value is inf or NaN",
-    "OpenRLHF 0.11 (3c3be62) experience_maker.py compute_advantages_and_returns, the "
-    "advantage normalisation (315-328) for the gae, reinforce and reinforce_baseline "
-    "estimators (no_std_norm False); masked_normalize (models/utils.py:172) is called by no "
-    "trainer at this commit", &io_whiten_f32, .params = { EPS8 }, .data = &k_w_orl64,
-    F32_CERT },
-  { "eps-outside", "ddof 1 (exact N/(N - 1)), (A - mu)/(std + 1e-8) at every position",
-    "Stable-Baselines3 PPO (normalize_advantage) and CleanRL (norm_adv), outside the three "
-    "LLM libraries", &io_whiten, .params = { EPS8 }, .data = &k_w_outside },
-  { "trl-float32", "masked_whiten in binary32: x = f32(A), mean = f32(S1/N), c = f32(x - mean), "
-    "var = f32(f32(S2/N) f32(N/(N - 1))), S1, S2 binary32 sums of x and f32(c c); whitened = "
-    "f32(c f32(1/f32(sqrt(f32(var + f32(1e-8)))))) (torch.rsqrt), masked positions set to 0"
-    F32_RULE, TRL_WHITEN ", on the advantages (float32)", &io_whiten_f32, .params = { EPS8 },
-    .data = &k_w_trl32, F32_CERT },
-  { "verl-float32", "masked_whiten in binary32 as trl-float32, at every position (masked_sum "
-    "drops a masked square; masked_mean's mask.sum() + 1e-8 is mask.sum() in binary32)"
-    F32_RULE, VERL_WHITEN " (float32)", &io_whiten_f32, .params = { EPS8 },
-    .data = &k_w_verl32, F32_CERT },
-  { "openrlhf-float32", "in binary32: mean = f32(S1/N), var = f32(S2/N) (ddof 0), whitened = "
-    "f32(c f32(1/f32(sqrt(max(var, f32(1e-8)))))) at every position" F32_RULE,
-    "OpenRLHF 0.11 (3c3be62) experience_maker.py advantage normalisation (315-328: "
-    "var.clamp(min=1e-8).rsqrt(); float32 advantages)", &io_whiten_f32, .params = { EPS8 },
-    .data = &k_w_orl32, F32_CERT },
-  { "trl-rewards-float32", "masked_whiten(shift_mean=False) in binary32: as trl-float32, then "
-    "f32(w + mean); masked positions set to 0" F32_RULE,
-    TRL_WHITEN ", whiten_rewards (masked_whiten(rewards, ~padding_mask_p1, shift_mean=False), "
-    "then masked_fill 0; float32); verl's masked_whiten(shift_mean=False) whitens the padded "
-    "positions instead", &io_whiten_f32, .params = { EPS8 }, .data = &k_w_trl_rewards32,
-    F32_CERT },
-  RL_END,
+  .in = in_whiten, .out = out_whiten, RL_EVALS (ppo_whiten_f32), .binary32 = 1, .part = "whiten",
 };
 
 /* The checker's departure of whitening: what is written at masked
@@ -829,41 +367,6 @@ static const rl_io io_early = {
     { "stopped", "1 when the loop stopped early, 0 when every update ran" },
     RL_END },
   RL_EVALS (ppo_early_stop), .part = "early-stop",
-};
-
-static const int k_adaptive = 1, k_fixed = 0, k_after = 0, k_before = 1;
-
-static const rl_variant v_klctl[] = {
-  { "adaptive", "err = clip(kl/target - 1, -0.2, 0.2), beta <- beta (1 + err n_steps/horizon) "
-    "(Ziegler et al. 2019); target 0.1, horizon 10000",
-    "verl AdaptiveKLController (kl_ctrl.type adaptive; target_kl 0.1, horizon 10000); "
-    "OpenRLHF 0.11 AdaptiveKLController (--algo.kl.target, horizon 10000); TRL up to 0.11 "
-    "(adap_kl_ctrl, target 6, horizon 10000; TRL 1.10's experimental PPO keeps kl_coef "
-    "fixed)", &io_klctl,
-    .params = { { "target", 0.1, .in_x = 1 }, { "horizon", 10000.0, .in_x = 1 } },
-    .data = &k_adaptive },
-  { "fixed", "beta unchanged (err 0)",
-    "verl FixedKLController (kl_ctrl.type fixed, the default); OpenRLHF without "
-    "--algo.kl.target (the default); TRL 1.10 PPOTrainer (kl_coef)", &io_klctl,
-    .data = &k_fixed },
-  { "seed-003", "for each update: step, then stop when mean KL > factor target_kl (factor 1); "
-    "target_kl 0.01 (the seed gives no value)",
-    "seed 003 (PPO pseudo-code: update theta; stop early when mean(KL) > target_kl)",
-    &io_early, .params = { { "target_kl", 0.01, .in_x = 1 }, { "factor", 1.0, .in_x = 1 } },
-    .data = &k_after },
-  { "spinning-up", "for each update: stop before the step when KL > 1.5 target_kl; "
-    "target_kl 0.01",
-    "OpenAI Spinning Up PPO (target_kl 0.01); Stable-Baselines3 PPO (target_kl, 1.5 factor); "
-    "none of TRL 1.10, verl, OpenRLHF stops early", &io_early,
-    .params = { { "target_kl", 0.01, .in_x = 1 }, { "factor", 1.5, .in_x = 1 } },
-    .data = &k_before },
-  { "trl-0.11", "per epoch: every minibatch steps, then the epoch's last policy KL is tested "
-    "against 1.5 target_kl (kl[i] the KL after epoch i; updates counts epochs); target_kl 1",
-    "TRL PPOTrainer up to 0.11 (early_stopping=True, target_kl 1.0; _early_stop after each "
-    "epoch)", &io_early,
-    .params = { { "target_kl", 1.0, .in_x = 1 }, { "factor", 1.5, .in_x = 1 } },
-    .data = &k_after },
-  RL_END,
 };
 
 /* --- golden cases ------------------------------------------------------ */
@@ -1476,50 +979,66 @@ static const rl_note n_ppo[] = {
 /* The sums over every sequence of the tiny LM: U as the LM family's. */
 #define KLSUM_ULPS 128
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "PPO-TOKREW", "per-token reward with the KL penalty", "000 (13.9)",
     "r_t = score·1[t = end] − β·k(log π_old − log π_ref), k = k1 or k3 (or OpenRLHF's k2; "
     "clamped in verl's low_var_kl and OpenRLHF); the score on the last token (TRL: one slot "
-    "after it when the row has one)", v_tokrew, c_tokrew, n_ppo },
+    "after it when the row has one)", NULL, c_tokrew, n_ppo },
   { "PPO-TOKREW-EX", "the seed's per-token penalty example", "000 section 3",
     "π_ref = 0.4, π = 0.9: log(0.9/0.4) = 0.810930, k2 = 0.328804, k3 = 0.255375",
-    v_tokrew_ex, c_tokrew_ex, n_ppo },
+    NULL, c_tokrew_ex, n_ppo },
   { "PPO-KLSUM", "the per-token log-ratios sum to the sequence KL", "000 (13.10)",
     "E_π[Σ_t log π(y_t|s_t)/π_ref(y_t|s_t)] = KL(π‖π_ref) and E_π[Σ_t r_t] = E[r] − β KL, "
-    "every sequence of the tiny LM enumerated", v_klsum, c_klsum, n_ppo, .ulps = KLSUM_ULPS },
+    "every sequence of the tiny LM enumerated", NULL, c_klsum, n_ppo, .ulps = KLSUM_ULPS },
   { "PPO-RATIO", "the probability ratio, new over old", "001",
     "ρ = exp(logp − old_logp), new minus old; verl and OpenRLHF clamp the log-ratio to "
-    "[−20, 20]", v_ratio, c_ratio, n_ppo },
+    "[−20, 20]", NULL, c_ratio, n_ppo },
   { "PPO-IS", "importance sampling and the unclipped surrogate", "003",
     "E_old[f] = E_θ[(π_old/π_θ) f], E_θ[f] = E_old[ρ f] (the CPI surrogate); its gradient in "
-    "the logits is the policy gradient at θ_old", v_is, c_is, n_ppo },
+    "the logits is the policy gradient at θ_old", NULL, c_is, n_ppo },
   { "PPO-CLIP", "the clipped surrogate and its loss", "000 (13.12); 003",
     "s_t = min(ρ_t A_t, clip(ρ_t, 1−ε_low, 1+ε_high) A_t) (13.12), loss = −token mean, "
-    "gradient in logp; verl adds its log-ratio clamp and dual clip", v_clip, c_clip, n_ppo,
+    "gradient in logp; verl adds its log-ratio clamp and dual clip", NULL, c_clip, n_ppo,
     .axes = clip_axes },
   { "PPO-CLIP-EX2", "clip(x, a, b) = min(max(x, a), b) on one token", "003",
-    "clip(2, 0.8, 1.2) = 1.2; A = 0.5, ε = 0.2, ρ = 1.5 → 0.6, not 0.75", v_clip_one,
+    "clip(2, 0.8, 1.2) = 1.2; A = 0.5, ε = 0.2, ρ = 1.5 → 0.6, not 0.75", NULL,
     c_clip_one, n_ppo },
   { "PPO-DUALCLIP", "the dual clip for negative advantages", "libraries (verl, OpenRLHF, TRL)",
     "for A < 0, s = max(min(ρA, clip(ρ)A), cA), c = 3: ε = 0.2, A = −1, ρ = 5 gives loss 3 "
-    "(5 without); TRL's delta caps ρ at c instead", v_dualclip, c_dualclip, n_ppo,
+    "(5 without); TRL's delta caps ρ at c instead", NULL, c_dualclip, n_ppo,
     .axes = clip_axes },
   { "PPO-VALUE", "value loss, its targets, the entropy bonus and the full objective",
     "000 section 3; 003",
     "(V − R)² (the seeds) or ½ max((V − R)², (V_clip − R)²), c = 0.2 (TRL) or 0.5 (verl, "
     "OpenRLHF); targets V_old + A or the Monte-Carlo return; L^CLIP − c1 L^VF + c2 H",
-    v_value, c_value, n_ppo },
+    NULL, c_value, n_ppo },
   { "PPO-WHITEN", "advantage whitening", "000 section 3.2 (pseudo-code)",
     "(A − μ)/√(var + ε) ddof 1 (TRL, verl), /√max(var, ε) ddof 0 (OpenRLHF), /(σ + ε) "
     "(SB3); the mean added back (shift_mean=False); masked positions zeroed (TRL)",
-    v_whiten, c_whiten, n_ppo, .axes = whiten_axes },
+    NULL, c_whiten, n_ppo, .axes = whiten_axes },
   { "PPO-KLCTL", "the adaptive KL coefficient and target-KL early stopping",
     "000 section 3; 003",
     "err = clip(KL/target − 1, −0.2, 0.2), β ← β(1 + err·n_steps/horizon); stop the epoch "
     "when the mean KL exceeds target_kl (after the step, 003) or 1.5 target_kl (before it, "
-    "Spinning Up)", v_klctl, c_klctl, n_ppo },
+    "Spinning Up)", NULL, c_klctl, n_ppo },
   RL_END,
 };
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_ppo_conventions), each on the io of its part and precision. */
+static const rl_io *const ios[] = {
+  &io_tokrew, &io_tokrew_f32, &io_tokrew_ex, &io_klsum_tabular, &io_klsum_bigram, &io_ratio,
+  &io_ratio_f32, &io_is, &io_clip, &io_clip_f32, &io_clip_one, &io_value, &io_value_f32,
+  &io_gae_target, &io_mc_return, &io_objective, &io_whiten, &io_whiten_f32, &io_klctl,
+  &io_early, NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_ppo_conventions, f->id, ios);
+}
 
 RL_FAMILY (ppo) = {
   .name = "ppo",
@@ -1527,4 +1046,5 @@ RL_FAMILY (ppo) = {
     "whitening, KL control",
   .rank = 5,
   .formulas = formulas,
+  .init = init,
 };

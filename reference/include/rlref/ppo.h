@@ -26,6 +26,7 @@
 #include "rlref/status.h"
 #include "rlref/precision.h"
 #include "rlref/lm.h"
+#include "rlref/convention.h"
 
 /* The clamps of verl and OpenRLHF: the log-ratio to [-20, 20] before exp,
  * a KL estimate to [-10, 10]. */
@@ -168,6 +169,25 @@ typedef struct
   int zero_masked;              /* masked positions set to 0 (TRL always; a departure
                                    for the others) */
 } rlref_ppo_whiten_f32_convention;
+
+/* The named conventions of the PPO formulas, in the order of the golden
+ * variants (src/ppo/ppo_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula and part:
+ *   PPO-TOKREW       rlref_ppo_tokrew_convention (binary32 too)
+ *   PPO-KLSUM        rlref_lm_kind
+ *   PPO-RATIO        int: 1 when the log-ratio is clamped to [-20, 20]
+ *   PPO-CLIP, PPO-DUALCLIP
+ *                    rlref_ppo_clip_ex_convention; in binary32
+ *                    rlref_ppo_clip_f32_convention
+ *   PPO-VALUE        "loss": rlref_ppo_value_convention, in binary32
+ *                    rlref_ppo_value_f32_convention; "objective":
+ *                    rlref_ppo_objective_convention or none; the targets none
+ *   PPO-WHITEN       rlref_ppo_whiten_convention; in binary32
+ *                    rlref_ppo_whiten_f32_convention
+ *   PPO-KLCTL        int: "controller" 1 adaptive, 0 fixed; "early-stop" 1
+ *                    when the test comes before the step, 0 after it
+ *   PPO-TOKREW-EX, PPO-IS, PPO-CLIP-EX2   none */
+extern const rlref_convention rlref_ppo_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #define RLREF_VISIT rlref_lm_visit_d

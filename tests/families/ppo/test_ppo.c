@@ -1748,6 +1748,79 @@ START_TEST (test_value_whiten_libraries)
 }
 END_TEST
 
+/* The table of conventions: 60 rows in the formulas' counts, each found by
+ * its formula and name (so a formula's names are distinct) and counted;
+ * a rule and its users; a setting exactly where the formula reads one;
+ * each clip range inside (0, 1); a c parameter exactly where the setting
+ * has the dual clip (or TRL's ratio cap), c > 1; a binary32 row named for
+ * its float32 reading or OpenRLHF's binary32 statistics; an unknown name,
+ * formula or a NULL not found. */
+START_TEST (test_conventions_table)
+{
+  static const struct { const char *id; size_t rows; int setting; } per[] = {
+    { "PPO-TOKREW", 8, 1 }, { "PPO-TOKREW-EX", 1, 0 }, { "PPO-KLSUM", 2, 1 },
+    { "PPO-RATIO", 4, 1 }, { "PPO-IS", 1, 0 }, { "PPO-CLIP", 8, 1 }, { "PPO-CLIP-EX2", 1, 0 },
+    { "PPO-DUALCLIP", 8, 1 }, { "PPO-VALUE", 13, -1 }, { "PPO-WHITEN", 9, 1 },
+    { "PPO-KLCTL", 5, 1 },
+  };
+  size_t rows = 0, total = 0;
+  for (const rlref_convention *c = rlref_ppo_conventions; c->name; c++)
+    {
+      size_t f = sizeof per / sizeof per[0];
+      for (size_t k = 0; k < sizeof per / sizeof per[0]; k++)
+        if (strcmp (c->formula, per[k].id) == 0)
+          f = k;
+      ck_assert_msg (f < sizeof per / sizeof per[0], "%s: formula %s", c->name, c->formula);
+      ck_assert_ptr_eq (rlref_convention_find (rlref_ppo_conventions, c->formula, c->name), c);
+      ck_assert (c->rule && *c->rule && c->used_by && *c->used_by && c->part && *c->part);
+      if (per[f].setting >= 0)
+        ck_assert_msg ((c->setting != NULL) == per[f].setting, "%s %s", c->formula, c->name);
+      else
+        ck_assert_msg ((c->setting != NULL) == (strcmp (c->part, "loss") == 0
+                                                || strcmp (c->name, "objective-trl") == 0),
+                       "%s %s", c->formula, c->name);
+      if (c->binary32)
+        ck_assert_msg (strstr (c->name, "float32") || strncmp (c->name, "openrlhf", 8) == 0,
+                       "%s %s", c->formula, c->name);
+      int has_c = 0;
+      for (const rlref_convention_param *p = c->params; p->name; p++)
+        {
+          if (strncmp (p->name, "eps_", 4) == 0)
+            ck_assert (p->value > 0 && p->value < 1);
+          if (strcmp (p->name, "c") == 0)
+            {
+              ck_assert (p->value > 1);
+              has_c = 1;
+            }
+        }
+      if (strcmp (c->part, "clip") == 0)
+        {
+          const rlref_ppo_clip_convention *k = c->binary32
+            ? &((const rlref_ppo_clip_f32_convention *) c->setting)->clip
+            : &((const rlref_ppo_clip_ex_convention *) c->setting)->clip;
+          int capped = !c->binary32
+            && ((const rlref_ppo_clip_ex_convention *) c->setting)->ratio_cap;
+          ck_assert_msg (has_c == (k->dual_clip || capped), "%s %s", c->formula, c->name);
+        }
+      rows++;
+    }
+  for (size_t k = 0; k < sizeof per / sizeof per[0]; k++)
+    {
+      ck_assert_uint_eq (rlref_convention_count (rlref_ppo_conventions, per[k].id), per[k].rows);
+      total += per[k].rows;
+    }
+  ck_assert_uint_eq (rows, 60);
+  ck_assert_uint_eq (total, rows);
+  ck_assert_ptr_null (rlref_convention_find (rlref_ppo_conventions, "PPO-CLIP", "dual-clip"));
+  ck_assert_ptr_null (rlref_convention_find (rlref_ppo_conventions, "DAPO-CLIPHIGHER", "verl"));
+  ck_assert_ptr_null (rlref_convention_find (rlref_ppo_conventions, NULL, "verl"));
+  ck_assert_ptr_null (rlref_convention_find (rlref_ppo_conventions, "PPO-CLIP", NULL));
+  ck_assert_ptr_null (rlref_convention_find (NULL, "PPO-CLIP", "verl"));
+  ck_assert_uint_eq (rlref_convention_count (rlref_ppo_conventions, "PPO-NONE"), 0);
+  ck_assert_uint_eq (rlref_convention_count (rlref_ppo_conventions, NULL), 0);
+}
+END_TEST
+
 static Suite *
 ppo_suite (void)
 {
@@ -1788,6 +1861,7 @@ ppo_suite (void)
   tc = tu_tcase ("whiten_klctl");
   tcase_add_test (tc, test_whiten);
   tcase_add_test (tc, test_klctl);
+  tcase_add_test (tc, test_conventions_table);
   suite_add_tcase (s, tc);
 
   tc = tu_tcase ("float32");
