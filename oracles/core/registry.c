@@ -53,7 +53,8 @@ io_of (const rlref_convention *c, const rl_io *const *ios)
 }
 
 rl_variant *
-rl_variants_of (const rlref_convention *table, const char *id, const rl_io *const *ios)
+rl_variants_of (const rlref_convention *table, const char *id, const rl_io *const *ios,
+                rl_io_pick *pick)
 {
   rl_variant *v = rl_variants_new (rlref_convention_count (table, id));
   size_t n = 0;
@@ -61,10 +62,17 @@ rl_variants_of (const rlref_convention *table, const char *id, const rl_io *cons
     {
       if (strcmp (c->formula, id) != 0)
         continue;
-      v[n] = (rl_variant) { c->name, c->rule, c->used_by, io_of (c, ios), .data = c->setting,
-                            .cert = c->binary32 ? "float32-emulation" : NULL };
+      const rl_io *io = pick ? pick (c) : NULL;
+      if (!io)
+        io = io_of (c, ios);
+      v[n] = (rl_variant) { c->name, c->rule, c->used_by, io, .data = c->setting,
+                            .cert = c->binary32 ? "float32-emulation" : io->cert };
       for (size_t k = 0; k < RLREF_CONVENTION_MAX_PARAMS && c->params[k].name; k++)
-        v[n].params[k] = (rl_param) { c->params[k].name, c->params[k].value, .in_x = 1 };
+        {
+          const rlref_convention_param *p = &c->params[k];
+          v[n].params[k] = (rl_param) { p->name, p->value, .is_int = p->is_int,
+                                        .in_x = !p->is_int && !p->shown };
+        }
       n++;
     }
   return v;

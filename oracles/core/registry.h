@@ -93,6 +93,9 @@ typedef struct
   const char *part;             /* the golden's "part": groups with the same part
                                    are alternative conventions of one computation */
   int binary32;                 /* the evaluators compute a binary32 reading */
+  const char *cert;             /* the certificate of its variants built from a table
+                                   (rl_variants_of) that are not binary32; NULL:
+                                   "two-precision" */
 } rl_io;
 
 typedef struct
@@ -198,14 +201,21 @@ const rl_note *rl_common_notes (void);
  * (status 3) when there is no memory. */
 rl_variant *rl_variants_new (size_t n);
 
+/* The io of a convention where its part has several forms (the inputs as
+ * probabilities or as log-probabilities, say), chosen by the family from
+ * the row's setting or name; NULL: the part's one io. */
+typedef const rl_io *rl_io_pick (const rlref_convention *c);
+
 /* The variants of formula id from a library table of named conventions
- * (rlref/convention.h), in its order: each row on the one io of ios (NULL
- * ended) with the row's part and precision, its parameters real inputs of
- * the formula, its setting the variant's data; a binary32 row certified as
- * "float32-emulation".  A row with no such io, or two, is a defect of the
- * family: reported, and the program exits. */
+ * (rlref/convention.h), in its order: each row on the io pick gives (pick
+ * may be NULL) or else the one io of ios (NULL ended) with the row's part
+ * and precision; its parameters real inputs of the formula unless the row
+ * marks one an integer or shown, its setting the variant's data; a
+ * binary32 row certified as "float32-emulation", another as its io says.
+ * A row with no such io, or two, is a defect of the family: reported, and
+ * the program exits. */
 rl_variant *rl_variants_of (const rlref_convention *table, const char *id,
-                            const rl_io *const *ios);
+                            const rl_io *const *ios, rl_io_pick *pick);
 
 /* Counts of the NULL-terminated lists. */
 size_t rl_n_in (const rl_io *io);

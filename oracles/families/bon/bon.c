@@ -9,8 +9,6 @@
 RL_EVAL_DECL (bon_dist);
 RL_EVAL_DECL (overopt);
 
-static const int form_bon = RLREF_OVEROPT_BON, form_rl = RLREF_OVEROPT_RL;
-
 static const rl_io io_bon = {
   .in = (const rl_input[]) {
     { "p", RL_REAL_ARRAY, "base probability p_k of each outcome, finite and >= 0; rejected "
@@ -30,17 +28,6 @@ static const rl_io io_bon = {
       "(F(v^-) + m_v/2)" },
     RL_END },
   RL_EVALS (bon_dist), .part = "best-of-n",
-};
-
-static const rl_variant v_bon[] = {
-  { "first-max", "the first maximum of n i.i.d. draws from p: an outcome at reward level v is "
-    "kept with probability Q_v = F(v)^n - F(v^-)^n, and the tied outcomes of a level share Q_v "
-    "in proportion to p (the same for any choice among the maxima by draw index or at random, "
-    "not by the outcome itself)",
-    "best-of-n sampling as seed 000 section 8.4 describes it (draw n, keep the best by the RM "
-    "or verifier); its KL bound as Stiennon et al. 2020 state it, Beirami et al. 2024",
-    &io_bon },
-  RL_END,
 };
 
 #define OVEROPT_IN                                                                       \
@@ -72,17 +59,6 @@ static const rl_io io_overopt_rl = {
                       "the maximiser exp(alpha/beta - 1)",
                       "R(d_star) = beta d_star"),
   RL_EVALS (overopt), .part = "rl",
-};
-
-static const rl_variant v_overopt[] = {
-  { "bon", "gold reward of best-of-n against d = sqrt(KL): R(d) = d (alpha - beta d)",
-    "Gao et al. 2022 (scaling laws for reward model over-optimisation), the form seed 000 "
-    "sections 8.2 and 10.4 cite (\"a simple function of sqrt(KL)\")",
-    &io_overopt_bon, .data = &form_bon },
-  { "rl", "gold reward of RL against d = sqrt(KL): R(d) = d (alpha - beta log d)",
-    "Gao et al. 2022, the RL form; seed 000 sections 8.2 and 10.4 (RL and best-of-n follow "
-    "different functions)", &io_overopt_rl, .data = &form_rl },
-  RL_END,
 };
 
 static const rl_case c_bon[] = {
@@ -180,22 +156,36 @@ static const rl_note notes[] = {
   RL_END,
 };
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "BON", "best-of-n on a discrete space: distribution, KL to the base, bound, win rate",
     "000 sections 8.4, 10.4; Stiennon et al. 2020; Beirami et al. 2024",
     "q_k = p_k (F(v)^n - F(v^-)^n)/m_v at the reward level v of k (ties share in proportion "
     "to p); KL(q‖p); the bound log n − (n−1)/n; win = P(R_q > R_p) + ½P(R_q = R_p)",
-    v_bon, c_bon, notes },
+    NULL, c_bon, notes },
   { "OVEROPT", "over-optimisation functional forms in d = sqrt(KL) and their peaks",
     "000 sections 8.2, 10.4; Gao et al. 2022",
     "d = √KL; bon: R = d(α − βd), d* = α/(2β), R* = α²/(4β); rl: R = d(α − β log d), "
-    "d* = e^{α/β − 1}, R* = βd*", v_overopt, c_overopt, notes },
+    "d* = e^{α/β − 1}, R* = βd*", NULL, c_overopt, notes },
   RL_END,
 };
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_bon_conventions), each on the io of its part and precision. */
+static const rl_io *const ios[] = {
+  &io_bon, &io_overopt_bon, &io_overopt_rl, NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_bon_conventions, f->id, ios, NULL);
+}
 
 RL_FAMILY (bon) = {
   .name = "bon",
   .title = "Best-of-n and over-optimisation",
   .rank = 9,
   .formulas = formulas,
+  .init = init,
 };

@@ -20,9 +20,6 @@ RL_EVAL_DECL (dpofinite_zcancel);
 RL_EVAL_DECL (dpofinite_equiv_bt);
 RL_EVAL_DECL (dpofinite_equiv);
 
-static const int loss_dpo = RLREF_DPOFINITE_DPO;
-static const int loss_ipo = RLREF_DPOFINITE_IPO;
-
 #define IN_P_REF                                                                         \
   { "p_ref", RL_REAL_ARRAY, "reference probabilities pi_ref(y) of the n outcomes, each finite "  \
     "and > 0 (log(pi/pi_ref) is undefined at 0); rejected (EDOM) unless the exact sum S "        \
@@ -48,12 +45,6 @@ static const rl_io io_implicit = {
     { "residual", "r_hat(y) - r(y): exactly 0 (flag ZeroByBound)", .len_of = "p_ref" },
     RL_END },
   RL_EVALS (dpofinite_implicit), .part = "implicit-reward",
-};
-
-static const rl_variant v_implicit[] = {
-  { "prob", "pi_ref as probabilities normalised by their exact sum; r^ from pi* and Z as "
-    "13.18 writes it", "seed 000 (13.18)", &io_implicit },
-  RL_END,
 };
 
 static const rl_case c_implicit[] = {
@@ -99,12 +90,6 @@ static const rl_io io_zcancel = {
   RL_EVALS (dpofinite_zcancel), .part = "pair",
 };
 
-static const rl_variant v_zcancel[] = {
-  { "prob", "pi_ref as probabilities normalised by their exact sum; h from pi* and pi_ref",
-    "seed 000 (13.19, 13.20)", &io_zcancel },
-  RL_END,
-};
-
 static const rl_case c_zcancel[] = {
   { "prob", "p_ref=0.5,0.5 r=1,0 beta=1 w=0 l=1", "", "margin 1, sigma(1)" },
   { "prob", "p_ref=0.2,0.3,0.5 r=1,-0.5,2 beta=0.5 w=2 l=1", "", "margin 2.5" },
@@ -148,23 +133,6 @@ static const rl_io io_equiv_ipo = {
     RL_END },
   (const rl_output[]) { OUT_EQUIV, RL_END },
   RL_EVALS (dpofinite_equiv), .part = "ipo",
-};
-
-static const rl_variant v_equiv[] = {
-  { "dpo-bt", "preferences drawn from Bradley-Terry on r, P_ij = sigma(r_i - r_j); pairs "
-    "(i, j), i != j, from pi_ref x pi_ref; the DPO population loss is least at pi* of 13.17 "
-    "(closed form)", "seed 000 section 4.3 (DPO's minimiser is the RLHF optimum)",
-    &io_equiv_bt },
-  { "dpo-pref", "the DPO population loss for a preference matrix P, pairs from pi_ref x "
-    "pi_ref: a Bradley-Terry likelihood of the scores beta h, minimised by Newton's method; no "
-    "finite minimiser (EDOM) when the graph of P_ij > 0 is not strongly connected",
-    "seed 000 (13.21); the IPO paper (DPO on deterministic preferences)", &io_equiv_dpo,
-    .data = &loss_dpo },
-  { "ipo", "the IPO population loss (z - 1/(2 tau))^2 for a preference matrix P, pairs from "
-    "pi_ref x pi_ref: a least-squares problem in h, solved as a graph-Laplacian system",
-    "the IPO paper (Azar et al.); CONVENTIONS.md DPO family (IPO)", &io_equiv_ipo,
-    .data = &loss_ipo },
-  RL_END,
 };
 
 #define THIRD "0.3333333333333333"
@@ -263,25 +231,39 @@ static const rl_note n_dpofinite[] = {
   RL_END,
 };
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "DPO-IMPLICIT-R", "The reward reconstructed from pi* and Z (13.18)", "000 13.18",
     "r^(y) = β log(π*(y)/π_ref(y)) + β log Z equals r(y) for every outcome (13.18)",
-    v_implicit, c_implicit, n_dpofinite },
+    NULL, c_implicit, n_dpofinite },
   { "DPO-ZCANCEL", "Z cancels in a pair; Bradley-Terry in policy terms (13.19, 13.20)",
     "000 13.19-13.20",
     "β(h(y_w) − h(y_l)) = r(y_w) − r(y_l) without Z, σ(βh_w − βh_l) = σ(r_w − r_l)",
-    v_zcancel, c_zcancel, n_dpofinite },
+    NULL, c_zcancel, n_dpofinite },
   { "DPO-EQUIV", "The minimiser of the population DPO and IPO losses", "000 section 4.3",
     "Σ_{i≠j} π_ref(i)π_ref(j)P_ij l(h_i − h_j): DPO on Bradley-Terry preferences is least at "
     "π* (13.17); IPO is a Laplacian least-squares problem; DPO on deterministic preferences has "
     "no finite minimiser",
-    v_equiv, c_equiv, n_dpofinite },
+    NULL, c_equiv, n_dpofinite },
   RL_END,
 };
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_dpofinite_conventions), each on the io of its part and precision. */
+static const rl_io *const ios[] = {
+  &io_implicit, &io_zcancel, &io_equiv_bt, &io_equiv_dpo, &io_equiv_ipo, NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_dpofinite_conventions, f->id, ios, NULL);
+}
 
 RL_FAMILY (dpofinite) = {
   .name = "dpofinite",
   .title = "DPO derivation on explicit outcome sets",
   .rank = 4,
   .formulas = formulas,
+  .init = init,
 };

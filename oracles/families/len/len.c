@@ -28,36 +28,6 @@ static const rl_io io_weights = {
   RL_EVALS (len_weights), .part = "weights",
 };
 
-static const rlref_len_norm n_smtm = RLREF_LEN_SEQ_MEAN_TOKEN_MEAN;
-static const rlref_len_norm n_tm = RLREF_LEN_TOKEN_MEAN;
-static const rlref_len_norm n_smts = RLREF_LEN_SEQ_MEAN_TOKEN_SUM;
-static const rlref_len_norm n_gml = RLREF_LEN_GROUP_MEAN_LENGTH;
-static const rlref_len_norm n_smtsn = RLREF_LEN_SEQ_MEAN_TOKEN_SUM_NORM;
-
-#define WHO_SMTM "seed 000 (13.24, 13.32) GRPO; TRL loss_type=\"grpo\"; verl " \
-  "loss_agg_mode=\"seq-mean-token-mean\""
-#define WHO_TM "seed 000 (13.33) DAPO; verl loss_agg_mode=\"token-mean\" (default); OpenRLHF; " \
-  "TRL loss_type=\"dapo\" and \"bnpo\""
-#define WHO_SMTS "Dr.GRPO without 1/|y| (seed 004's table); verl loss_agg_mode=" \
-  "\"seq-mean-token-sum\""
-#define WHO_GML "seed 003 (Dr.GRPO: 1/|o_i| replaced by the group mean length)"
-#define WHO_SMTSN "TRL loss_type=\"dr_grpo\" (L_const = max_completion_length); verl " \
-  "loss_agg_mode=\"seq-mean-token-sum-norm\""
-
-static const rl_variant v_weights[] = {
-  { "seq-mean-token-mean", "w_i = 1/(B |y_i|): each response's token mean, then the mean over "
-    "the B responses", WHO_SMTM, &io_weights, .data = &n_smtm },
-  { "token-mean", "w_i = 1/sum_j |y_j|: every token of the batch weighs the same", WHO_TM,
-    &io_weights, .data = &n_tm },
-  { "seq-mean-token-sum", "w_i = 1/B: token sums, no 1/|y|", WHO_SMTS, &io_weights,
-    .data = &n_smts },
-  { "group-mean-length", "w_i = 1/(B mean_{j in g(i)} |y_j|): the group's mean length for "
-    "every response of the group", WHO_GML, &io_weights, .data = &n_gml },
-  { "seq-mean-token-sum-norm", "w_i = 1/(B L_const), L_const = max_len (16)", WHO_SMTSN,
-    &io_weights, .params = { { "max_len", 16, .in_x = 1 } }, .data = &n_smtsn },
-  RL_END,
-};
-
 static const rl_case c_weights[] = {
   { "*", "lengths=1,3 group_size=2", "Detector",
     "CONVENTIONS.md: per-token losses [[2], [1,1,1]]: sum_i w_i sum_t L = 1.5 (grpo), 1.25 "
@@ -116,21 +86,6 @@ static const rl_io io_drift = {
   RL_EVALS (len_drift), .part = "drift",
 };
 
-#define DRIFT_TEXT " over the group (L_const = T); A of 13.23, ddof 0, 0 for a group of equal " \
-  "rewards; g at the old policy (ratio 1)"
-
-static const rl_variant v_drift[] = {
-  { "seq-mean-token-mean", "w_i = 1/(G |y_i|)" DRIFT_TEXT, WHO_SMTM, &io_drift,
-    .data = &n_smtm },
-  { "token-mean", "w_i = 1/sum_j |y_j|" DRIFT_TEXT, WHO_TM, &io_drift, .data = &n_tm },
-  { "seq-mean-token-sum", "w_i = 1/G" DRIFT_TEXT, WHO_SMTS, &io_drift, .data = &n_smts },
-  { "group-mean-length", "w_i = 1/(G mean |y|) = 1/sum_j |y_j| (one group: token-mean's)"
-    DRIFT_TEXT, WHO_GML, &io_drift, .data = &n_gml },
-  { "seq-mean-token-sum-norm", "w_i = 1/(G T), the direction of seq-mean-token-sum scaled by "
-    "1/T" DRIFT_TEXT, WHO_SMTSN, &io_drift, .data = &n_smtsn },
-  RL_END,
-};
-
 static const rl_case c_drift[] = {
   { "*", "logits=0,0,0,0,0,0,0,0,0 G=4 eta=1", "LengthBias",
     "uniform steps, T = 3: 7 responses, 210 groups of 4; GRPO's 1/|y| makes the wrong "
@@ -175,27 +130,6 @@ static const rl_io io_ent = {
     { "mean_len", "E[|y|] after each outer step", .len_is = "steps" },
     RL_END },
   RL_EVALS (ent_collapse), .part = "entropy",
-};
-
-static const rlref_ent_recipe r_symmetric = { 0.2, 0.2, 0, RLREF_LEN_SEQ_MEAN_TOKEN_MEAN };
-static const rlref_ent_recipe r_higher = { 0.2, 0.28, 0, RLREF_LEN_SEQ_MEAN_TOKEN_MEAN };
-static const rlref_ent_recipe r_dynamic = { 0.2, 0.2, 1, RLREF_LEN_SEQ_MEAN_TOKEN_MEAN };
-
-#define ENT_TEXT "each outer step: pi_old = pi_theta, then mu steps theta <- theta + lr grad L, " \
-  "L = E_group[sum_i w_i sum_t min(rho A_i, clip(rho, 1 - eps_low, 1 + eps_high) A_i)] " \
-  "exactly (every group of G enumerated), w_i = 1/(G |y_i|) (13.24), A of 13.23 (ddof 0); "
-
-static const rl_variant v_ent[] = {
-  { "symmetric", ENT_TEXT "eps_low = eps_high = 0.2", "seed 000 (13.12), (13.25) GRPO/PPO",
-    &io_ent, .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 } }, .data = &r_symmetric },
-  { "clip-higher", ENT_TEXT "eps_low = 0.2, eps_high = 0.28",
-    "seed 000 (13.31) DAPO clip-higher; verl clip_ratio_high; TRL epsilon_high",
-    &io_ent, .params = { { "eps_low", 0.2 }, { "eps_high", 0.28 } }, .data = &r_higher },
-  { "dynamic-sampling", ENT_TEXT "eps 0.2; only groups with 0 < correct < G, the expectation "
-    "renormalised by P(kept) (the batch refilled with such groups)",
-    "seed 000 (13.30) DAPO dynamic sampling; verl filter_groups; OpenRLHF dynamic_filtering",
-    &io_ent, .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 } }, .data = &r_dynamic },
-  RL_END,
 };
 
 static const rl_case c_ent[] = {
@@ -272,30 +206,44 @@ static const rl_note notes[] = {
  * recurrences of up to 100 gradient steps: binary64 rounds each term. */
 #define LEN_ULPS 256
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "LEN-WEIGHTS", "per-token weight under each loss normalisation",
     "000 section 12.2, (13.24), (13.32), (13.33); 003 Dr.GRPO",
     "w_i the weight of each token of response i: 1/(B |y_i|) (13.24, GRPO), 1/sum |y| (13.33, "
     "DAPO), 1/B (Dr.GRPO), 1/(B mean of the group's |y|) (seed 003), 1/(B L_const) (TRL "
-    "dr_grpo); share_i = |y_i| w_i", v_weights, c_weights, notes },
+    "dr_grpo); share_i = |y_i| w_i", NULL, c_weights, notes },
   { "LEN-DRIFT", "exact expected change of E[|y|] after one update under each normalisation",
     "000 section 12.2; 004; 003 (the opposite claim)",
     "on the think-then-answer model, g = E[sum_i w_i A_i grad log pi(y_i)] over every group "
     "of G; d E[|y|] along g and along its parts from correct (A > 0) and wrong (A < 0) "
     "answers, d E[|y| | correct], d E[|y| | wrong], d E[r], and E[|y|] after theta + eta g",
-    v_drift, c_drift, notes, .ulps = LEN_ULPS },
+    NULL, c_drift, notes, .ulps = LEN_ULPS },
   { "ENT-COLLAPSE", "policy entropy along exact-gradient training: symmetric clip, "
     "clip-higher, dynamic sampling", "000 section 12.3, (13.29)-(13.31)",
     "H(pi) = -sum pi log pi after each outer step of mu exact gradient steps on the expected "
     "clipped surrogate under the batch's old policy (every group enumerated); clip 0.2/0.2, "
-    "0.2/0.28, or 0.2/0.2 with only groups of mixed rewards", v_ent, c_ent, notes,
+    "0.2/0.28, or 0.2/0.2 with only groups of mixed rewards", NULL, c_ent, notes,
     .ulps = LEN_ULPS },
   RL_END,
 };
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_len_conventions), each on the io of its part and precision. */
+static const rl_io *const ios[] = {
+  &io_weights, &io_drift, &io_ent, NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_len_conventions, f->id, ios, NULL);
+}
 
 RL_FAMILY (len) = {
   .name = "len",
   .title = "Length bias and entropy collapse",
   .rank = 9,
   .formulas = formulas,
+  .init = init,
 };

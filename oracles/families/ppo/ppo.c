@@ -1037,7 +1037,7 @@ static void
 init (void)
 {
   for (rl_formula *f = formulas; f->id; f++)
-    f->variants = rl_variants_of (rlref_ppo_conventions, f->id, ios);
+    f->variants = rl_variants_of (rlref_ppo_conventions, f->id, ios, NULL);
 }
 
 RL_FAMILY (ppo) = {

@@ -9,6 +9,7 @@
 #include <mpfr.h>
 #include "rlref/status.h"
 #include "rlref/precision.h"
+#include "rlref/convention.h"
 
 /* How far the sum of the base probabilities of bon_dist may be from 1
  * (2^-20); the distribution used is p/S, S their exact sum. */
@@ -20,6 +21,13 @@ typedef enum
   RLREF_OVEROPT_BON,            /* R(d) = d (alpha - beta d): best-of-n */
   RLREF_OVEROPT_RL              /* R(d) = d (alpha - beta log d): RL */
 } rlref_overopt_form;
+
+/* The named conventions of the BON formulas, in the order of the golden
+ * variants (src/bon/bon_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   BON: none
+ *   OVEROPT: "bon" int; "rl" int */
+extern const rlref_convention rlref_bon_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/bon.h"

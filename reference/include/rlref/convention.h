@@ -12,11 +12,14 @@
 
 #define RLREF_CONVENTION_MAX_PARAMS 4
 
-/* A parameter value the convention sets (eps 0.2, beta 0.05). */
+/* A parameter value the convention sets (eps 0.2, beta 0.05): by default
+ * a real input of the formula, which a caller may override. */
 typedef struct
 {
   const char *name;             /* NULL ends the list */
   double value;
+  int is_int;                   /* an integer the convention fixes (ddof), not an input */
+  int shown;                    /* a real the convention fixes, not an input */
 } rlref_convention_param;
 
 typedef struct

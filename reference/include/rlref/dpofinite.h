@@ -8,6 +8,7 @@
 #include <mpfr.h>
 #include "rlref/status.h"
 #include "rlref/precision.h"
+#include "rlref/convention.h"
 
 /* The pair loss of a population preference loss (rlref_dpofinite_equiv). */
 enum rlref_dpofinite_loss
@@ -20,6 +21,14 @@ enum rlref_dpofinite_loss
  * from 1; the most outcomes of a population loss. */
 #define RLREF_DPOFINITE_SUM_TOL 0x1p-20
 #define RLREF_DPOFINITE_MAX_N 64
+
+/* The named conventions of the DPOFINITE formulas, in the order of the golden
+ * variants (src/dpofinite/dpofinite_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   DPO-IMPLICIT-R: none
+ *   DPO-ZCANCEL: none
+ *   DPO-EQUIV: "dpo-bt" none; "dpo-pref" int; "ipo" int */
+extern const rlref_convention rlref_dpofinite_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/dpofinite.h"

@@ -26,6 +26,7 @@
 #include <mpfr.h>
 #include "rlref/status.h"
 #include "rlref/precision.h"
+#include "rlref/convention.h"
 
 /* GRPO-OBJ: the per-token term and the place of the KL penalty. */
 enum rlref_grpo_obj_kind
@@ -179,6 +180,17 @@ typedef struct
 
 /* verl's cap of GSPO's mean log-ratio (zero gradient beyond). */
 #define RLREF_GSPO_VERL_CAP 10.0
+
+/* The named conventions of the GRPOOBJ formulas, in the order of the golden
+ * variants (src/grpoobj/grpoobj_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   GRPO-OBJ: rlref_grpo_obj_convention
+ *   GRPO-AGG: "aggregate" rlref_grpo_agg_convention; "aggregate-micro" rlref_grpo_agg_convention
+ *   GRPO-DR: rlref_grpo_dr_convention
+ *   GRPO-GSPO: rlref_grpo_gspo_convention
+ *   GRPO-GMPO: "gmpo" none; "example" none
+ *   GRPO-GFPO: enum rlref_gfpo_filter */
+extern const rlref_convention rlref_grpoobj_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/grpoobj.h"

@@ -19,6 +19,7 @@
 #include <mpfr.h>
 #include "rlref/status.h"
 #include "rlref/precision.h"
+#include "rlref/convention.h"
 
 /* How the per-token losses of B responses (groups of G) become one loss
  * (CONVENTIONS.md "Loss aggregation"); w_i is the weight of each token of
@@ -62,6 +63,14 @@ typedef struct
   int dynamic;                  /* 1: only groups with 0 < correct < G (13.30) */
   rlref_len_norm norm;          /* the token weights */
 } rlref_ent_recipe;
+
+/* The named conventions of the LEN formulas, in the order of the golden
+ * variants (src/len/len_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   LEN-WEIGHTS: rlref_len_norm
+ *   LEN-DRIFT: rlref_len_norm
+ *   ENT-COLLAPSE: rlref_ent_recipe */
+extern const rlref_convention rlref_len_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/len.h"

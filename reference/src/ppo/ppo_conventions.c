@@ -346,7 +346,9 @@ const rlref_convention rlref_ppo_conventions[] = {
     CLIP32_RULE TRL_MASKED "; no clamp (e^l is inf beyond l = 88.72), no dual "
       "clip; eps 0.2" F32_RULE,
     TRL_PPO_POLICY " (float32 tensors)",
-    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 } }, .binary32 = 1, .setting = &clip_trl32 },
+    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 } },
+    .binary32 = 1,
+    .setting = &clip_trl32 },
   { "verl-float32", "PPO-CLIP", "clip",
     CLIP32_RULE "the log-ratio clamped to [-20, 20]; for a < 0 the dual clip "
       "max(s, f32(a 3)); agg_loss token-mean (masked_sum over mask.sum(); mask.sum() + 1e-8 is "
@@ -355,12 +357,16 @@ const rlref_convention rlref_ppo_conventions[] = {
     VERL_POLICY " (clip_ratio 0.2, clip_ratio_c 3.0; float32 log-probs and advantages); "
       ORL_POLICY " with --actor.dual_clip 3 in float32 gives the same values on PPO-CLIP's "
       "cases (it multiplies a masked token's loss by 0: PPO-DUALCLIP openrlhf-float32)",
-    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 }, { "c", 3.0 } }, .binary32 = 1, .setting = &clip_verl32 },
+    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 }, { "c", 3.0 } },
+    .binary32 = 1,
+    .setting = &clip_verl32 },
   { "openrlhf-float32", "PPO-CLIP", "clip",
     CLIP32_RULE "the log-ratio clamped to [-20, 20]; no dual clip; "
       "masked_mean = (x * mask).sum() / mask.sum(); eps 0.2" F32_RULE,
     ORL_POLICY " (dual_clip None; float32)",
-    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 } }, .binary32 = 1, .setting = &clip_orl32 },
+    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 } },
+    .binary32 = 1,
+    .setting = &clip_orl32 },
   { "seed-003", "PPO-CLIP-EX2", "one-token",
     "clip(x, a, b) = min(max(x, a), b); one token; eps 0.2",
     "seed 003 (clip explained: r_t = 2 clipped to 1.2; the worked example A = 0.5, eps = 0.2, "
@@ -398,24 +404,31 @@ const rlref_convention rlref_ppo_conventions[] = {
       "global_masked_mean); epsilon 0.2, delta 3",
     TRL_GRPO_POLICY " with delta = 3 (grpo_config.py:687 delta, grpo_trainer.py:3086-3087 "
       "coef_1 = torch.clamp(coef_1, max=delta); loss_type \"dapo\"; beta 0; no check on delta)",
-    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 }, { "c", 3.0 } }, .setting = &clip_trl_delta },
+    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 }, { "c", 3.0 } },
+    .setting = &clip_trl_delta },
   { "verl-float32", "PPO-DUALCLIP", "clip",
     CLIP32_RULE "for a < 0, s = max(s, f32(a f32(c))), c = 3; the log-ratio "
       "clamped to [-20, 20]; a masked token's loss dropped by masked_sum's torch.where, even "
       "infinite; eps 0.2" F32_RULE,
     VERL_POLICY " (always, clip_ratio_c 3.0; float32)",
-    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 }, { "c", 3.0 } }, .binary32 = 1, .setting = &clip_verl32 },
+    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 }, { "c", 3.0 } },
+    .binary32 = 1,
+    .setting = &clip_verl32 },
   { "openrlhf-float32", "PPO-DUALCLIP", "clip",
     CLIP32_RULE "for a < 0, s = max(s, f32(c a)), c = 3; the log-ratio "
       "clamped to [-20, 20]; eps 0.2 (verl's values, but a masked token's loss enters "
       "(loss * mask).sum() times 0: NaN for an infinite loss)" F32_RULE,
     ORL_POLICY " with --actor.dual_clip 3 (float32)",
-    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 }, { "c", 3.0 } }, .binary32 = 1, .setting = &clip_orl32_dual },
+    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 }, { "c", 3.0 } },
+    .binary32 = 1,
+    .setting = &clip_orl32_dual },
   { "trl-float32", "PPO-DUALCLIP", "clip",
     CLIP32_RULE TRL_MASKED "; no lower bound for a < 0, no clamp; eps 0.2"
       F32_RULE,
     TRL_PPO_POLICY " (float32)",
-    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 } }, .binary32 = 1, .setting = &clip_trl32 },
+    .params = { { "eps_low", 0.2 }, { "eps_high", 0.2 } },
+    .binary32 = 1,
+    .setting = &clip_trl32 },
   { "seed-000", "PPO-VALUE", "loss",
     "loss = mean_t (V - R)^2: no 1/2, no clip",
     "seed 000 section 3 (L^V = E_t[(V_psi(s_t) - R_t)^2]); seed 003 (the value network by "
