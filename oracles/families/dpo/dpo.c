@@ -123,197 +123,17 @@ static const rl_io io_orpo = {
 };
 
 static const rl_io io_orpo_f32 = {
-  .in = in_orpo, .out = out_orpo, RL_EVALS (dpo_orpo_f32), .part = "orpo",
+  .in = in_orpo, .out = out_orpo, RL_EVALS (dpo_orpo_f32), .binary32 = 1, .part = "orpo",
 };
 
 /* --- variants ---------------------------------------------------------- */
 
-static const rlref_dpo_convention k_sigmoid = { RLREF_DPO_SIGMOID, 0, 0 };
-static const rlref_dpo_convention k_seed003 = { RLREF_DPO_SIGMOID, 1, 0 };
-static const rlref_dpo_convention k_hinge = { RLREF_DPO_HINGE, 0, 0 };
-static const rlref_dpo_convention k_cdpo = { RLREF_DPO_CDPO, 0, 0 };
-static const rlref_dpo_convention k_robust = { RLREF_DPO_ROBUST, 0, 0 };
-static const rlref_dpo_convention k_ipo_sum = { RLREF_DPO_IPO, 0, 0 };
-static const rlref_dpo_convention k_ipo_mean = { RLREF_DPO_IPO, 0, 1 };
-static const rlref_dpo_convention k_sigmoid_norm = { RLREF_DPO_SIGMOID, 0, 1 };
-
-static const enum rlref_nll_mean k_token_mean = RLREF_NLL_TOKEN_MEAN;
-static const enum rlref_nll_mean k_seq_mean = RLREF_NLL_SEQ_MEAN;
-
 /* DPO-SIMPO: 1 where the NLL output is TRL's placeholder 0 at cpo_alpha = 0. */
-static const int k_trl_nll = 1;
-
-#define BETA(b) { "beta", (b), .in_x = 1 }
 
 /* The library code the variants model (TRL at commit f2cd577, 1.10.0.dev0;
  * OpenRLHF 0.11.0, 3c3be62). */
-#define TRL_DPO "TRL (f2cd577, 1.10.0.dev0) trl/trainer/dpo_trainer.py DPOTrainer._compute_loss "
-#define ORL_DPO "OpenRLHF 0.11 openrlhf/models/loss.py DPOLoss.forward (built and called by " \
-  "openrlhf/trainer/dpo_trainer.py DPOTrainer.__init__ and fit) "
-
 /* The margins the descriptions use (the log-probabilities summed over tokens). */
-#define D_SUM "D = (logp_w - ref_w) - (logp_l - ref_l); "
-#define D_TOK "D_tok = (logp_w - ref_w)/max(n_w, 1) - (logp_l - ref_l)/max(n_l, 1) (a count of " \
-  "0 counts as 1); "
-#define EPS(e) { "eps", (e), .in_x = 1 }
-
 /* The pairwise conventions, shared by DPO-LOSS, DPO-CDPO and DPO-IPO. */
-#define V_SIGMOID                                                               \
-  { "sigmoid", D_SUM "l = -log sigma(beta D) = softplus(-beta D) (13.21); grad_w = -beta "     \
-    "sigma(-beta D)/B, grad_l = -grad_w; beta 0.1",                                \
-    "seed 000 (13.21) and seed 003's pseudo-code; " TRL_DPO "loss_type=\"sigmoid\" (line " \
-    "1435, -F.logsigmoid(beta * delta_score); without label smoothing from 0.29 on); " ORL_DPO \
-    "with label_smoothing 0 (lines 326-329)", &io_pair, .params = { BETA (0.1) },        \
-    .data = &k_sigmoid }
-#define V_SEED003                                                               \
-  { "seed-003-prose", D_SUM "l = -log sigma(beta^2 D): seed 003's prose defines r_w = beta log(pi/"   \
-    "pi_ref) and then writes L = -log sigma(beta (r_w - r_l)), applying beta twice (an erratum: "\
-    "its derivation and pseudo-code apply it once); gradients with beta^2; rewards "        \
-    "beta (logp - ref); beta 0.1",                                                 \
-    "seed 003 (DPO, the prose of its outline and derivation; erratum reading)", &io_pair, \
-    .params = { BETA (0.1) }, .data = &k_seed003 }
-#define V_HINGE                                                                 \
-  { "hinge", D_SUM "l = max(0, 1 - beta D) (SLiC); grad_w = -beta/B where 1 - beta D > 0, else 0; at " \
-    "1 - beta D = 0 exactly the loss is 0 and the gradient 0 (relu'(0) = 0, as PyTorch); beta 0.1", \
-    TRL_DPO "loss_type=\"hinge\" (lines 1437-1438, torch.relu(1 - beta * delta_score))",  \
-    &io_pair, .params = { BETA (0.1) }, .data = &k_hinge }
-#define V_CDPO                                                                  \
-  { "cdpo", D_SUM "l = -(1 - eps) log sigma(beta D) - eps log sigma(-beta D), 0 <= eps <= 1; beta 0.1, " \
-    "eps 0.1 (the libraries' default label_smoothing 0 gives sigmoid)",          \
-    ORL_DPO "with --model.label_smoothing eps (lines 326-329; the cDPO note's eq. 3); TRL "  \
-    "DPOTrainer loss_type=\"sigmoid\" with label_smoothing, up to 0.28; seed 000 section 10.1", \
-    &io_pair, .params = { BETA (0.1), EPS (0.1) }, .data = &k_cdpo }
-#define V_ROBUST                                                                \
-  { "robust", D_SUM "l = [-(1 - eps) log sigma(beta D) + eps log sigma(-beta D)]/(1 - 2 eps) "  \
-    "(negative for large beta D), computed for every 0 <= eps <= 1 but 1/2: TRL only warns "   \
-    "outside [0, 1/2), and at eps = 1/2 it divides by 0 (loss -inf; EDOM here); beta 0.1, eps " \
-    "0.1 (the robust DPO paper's typical value; TRL's default 0 gives sigmoid)",    \
-    TRL_DPO "loss_type=\"robust\" (lines 1475-1478; DPOTrainer.__init__, line 774, logs a "   \
-    "warning for label_smoothing outside [0, 0.5) and goes on)",                  \
-    &io_pair, .params = { BETA (0.1), EPS (0.1) }, .data = &k_robust }
-#define V_IPO_SUM                                                               \
-  { "ipo-sum", D_SUM "l = (D - 1/(2 beta))^2 (beta is the IPO paper's " \
-    "tau); grad_w = 2 (D - 1/(2 beta))/B; beta 0.1",                              \
-    ORL_DPO "with ipo=True (--model.ipo_enable, line 323, summed log-probabilities); the " \
-    "IPO paper's eq. 17 as written", &io_pair, .params = { BETA (0.1) }, .data = &k_ipo_sum }
-#define V_IPO_MEAN                                                              \
-  { "ipo-mean", D_TOK "l = (D_tok - 1/(2 beta))^2; grad_w = 2 "   \
-    "(D_tok - 1/(2 beta))/(B max(n_w, 1)), grad_l = -2 (D_tok - 1/(2 beta))/(B max(n_l, 1)); " \
-    "rewards from the summed log-ratios; beta 0.1",                                \
-    TRL_DPO "loss_type=\"ipo\" (lines 1440-1451: each log-ratio divided by "       \
-    "completion_mask.sum(dim=1).clamp(min=1.0); 0.28 averaged the log-probabilities before the " \
-    "loss)", &io_pair, .params = { BETA (0.1) }, .data = &k_ipo_mean }
-#define V_SIGMOID_NORM                                                          \
-  { "sigmoid-norm", D_TOK "l = -log sigma(beta D_tok); grad_w = " \
-    "-beta sigma(-beta D_tok)/(B max(n_w, 1)), grad_l = beta sigma(-beta D_tok)/(B max(n_l, 1)); " \
-    "beta 0.1",                                                                    \
-    TRL_DPO "loss_type=\"sigmoid_norm\" (lines 1551-1556: each log-ratio divided by "   \
-    "completion_mask.sum(dim=1).clamp(min=1.0))", &io_pair, .params = { BETA (0.1) },  \
-    .data = &k_sigmoid_norm }
-
-static const rl_variant v_loss[] = {
-  V_SIGMOID, V_SEED003, V_HINGE, V_CDPO, V_ROBUST, V_IPO_SUM, V_IPO_MEAN, V_SIGMOID_NORM,
-  RL_END,
-};
-static const rl_variant v_cdpo[] = { V_CDPO, V_ROBUST, RL_END };
-static const rl_variant v_ipo[] = { V_IPO_SUM, V_IPO_MEAN, RL_END };
-
-static const rl_variant v_grad[] = {
-  { "seed-000", D_SUM "weight = sigma(r_l - r_w) = sigma(-beta D), r = beta (logp - ref) (13.18, "
-    "13.22); grad_w = -beta weight/B, grad_l = beta weight/B; beta 0.1",
-    "seed 000 (13.22); what " TRL_DPO "loss_type=\"sigmoid\" and " ORL_DPO "back-propagate",
-    &io_grad, .params = { BETA (0.1) }, .data = &k_sigmoid },
-  { "seed-003-prose", D_SUM "beta applied twice: weight = sigma(beta (r_l - r_w)) = sigma(-beta^2 D), "
-    "grad_w = -beta^2 weight/B, grad_l = beta^2 weight/B; beta 0.1",
-    "seed 003's prose (erratum reading)", &io_grad, .params = { BETA (0.1) },
-    .data = &k_seed003 },
-  RL_END,
-};
-
-#define KTO_RULE                                                                \
-  "z0 = max(0, (1/M) sum_j (kl_logp_j - kl_ref_j)), held constant; r = logp - ref; desirable "   \
-  "l = w_d (1 - sigma(beta (r - z0))), undesirable l = w_u (1 - sigma(beta (z0 - r))), given "   \
-  "their exact values w sigma(-x) (the libraries write the subtraction 1 - sigmoid(x), which "    \
-  "loses digits as x grows: 0 in binary64 beyond x = 37; such cases are flagged "                \
-  "OneMinusSigmoid, NUMERICAL); loss = the mean over all B completions; "
-
-static const rl_variant v_kto[] = {
-  { "trl", KTO_RULE "(TRL: losses.nanmean(), which leaves a NaN loss out; a NaN input is refused "
-    "here); beta 0.1, w_d = w_u = 1",
-    "TRL (f2cd577, 1.10.0.dev0) trl/trainer/kto_trainer.py KTOTrainer._compute_loss "
-    "loss_type=\"kto\" (kl clamp(min=0) line 1554, 1 - F.sigmoid lines 1563 and 1580, "
-    "torch.cat of the weighted losses 1589-1592, losses.nanmean() 1657; KL pairs by cycling "
-    "completions within the batch)", &io_kto,
-    .params = { BETA (0.1), { "w_d", 1.0, .in_x = 1 }, { "w_u", 1.0, .in_x = 1 } } },
-  { "openrlhf", KTO_RULE "beta 0.01, w_d = w_u = 1",
-    "OpenRLHF 0.9.5 openrlhf/models/loss.py KTOLoss.forward (1 - F.sigmoid, KL clamp(min=0), "
-    "torch.cat(...).mean(); present from 0.1.9, removed in 0.9.6) with openrlhf/cli/train_kto.py "
-    "--beta default 0.01",
-    &io_kto, .params = { BETA (0.01), { "w_d", 1.0, .in_x = 1 }, { "w_u", 1.0, .in_x = 1 } } },
-  RL_END,
-};
-
-#define TRL_CPO "TRL (f2cd577, 1.10.0.dev0) trl/experimental/cpo/cpo_trainer.py CPOTrainer "   \
-  "loss_type=\"simpo\": cpo_loss (lines 714-721, logits - simpo_gamma/beta, label_smoothing 0), " \
-  "get_batch_logps (average_log_prob, line 787), concatenated_forward (nll_loss, lines 841-844) " \
-  "and get_batch_loss_metrics (losses.mean() + cpo_alpha * policy_nll_loss, line 889)"
-#define TRL_SIMPO_RULE                                                          \
-  "l = -log sigma(beta (a_w - a_l) - simpo_gamma), a = logp/n; loss = mean l + cpo_alpha nll, "   \
-  "nll = -sum logp_w / sum n_w (token mean over the batch's chosen completions, TRL's "          \
-  "CrossEntropyLoss), or TRL's placeholder 0 where cpo_alpha = 0 (it computes no NLL); "
-
-static const rl_variant v_simpo[] = {
-  { "simpo-repo", "l = -log sigma(beta (a_w - a_l - gamma_beta_ratio)), a = logp/n, i.e. gamma = "
-    "beta gamma_beta_ratio; loss = mean l + sft_weight nll (token-mean NLL of the chosen "
-    "completions); beta 2.0, gamma_beta_ratio 0.25, sft_weight 0",
-    "princeton-nlp/SimPO scripts/simpo_trainer.py SimPOTrainer.simpo_loss (SimPOConfig "
-    "defaults)", &io_simpo,
-    .params = { BETA (2.0), { "gamma_beta_ratio", 0.25, .in_x = 1 },
-                { "sft_weight", 0.0, .in_x = 1 } } },
-  { "trl", TRL_SIMPO_RULE "beta 0.1, simpo_gamma 0.5, cpo_alpha 1",
-    TRL_CPO " (CPOConfig defaults: the NLL term is on)", &io_simpo,
-    .params = { BETA (0.1), { "simpo_gamma", 0.5, .in_x = 1 },
-                { "cpo_alpha", 1.0, .in_x = 1 } }, .data = &k_trl_nll },
-  { "trl-no-nll", TRL_SIMPO_RULE "beta 0.1, simpo_gamma 0.5, cpo_alpha 0: loss = mean l, nll 0",
-    TRL_CPO " with cpo_alpha=0 (the NLL term off, SimPO's own objective; beta and simpo_gamma "
-    "the CPOConfig defaults)", &io_simpo,
-    .params = { BETA (0.1), { "simpo_gamma", 0.5, .in_x = 1 },
-                { "cpo_alpha", 0.0, .in_x = 1 } }, .data = &k_trl_nll },
-  RL_END,
-};
-
-#define TRL_ORPO "TRL (f2cd577, 1.10.0.dev0) trl/experimental/orpo/orpo_trainer.py: log1mexp "  \
-  "(lines 88-92), ORPOTrainer.get_batch_logps (average_log_prob, line 744), "                    \
-  "concatenated_forward (chosen_nll_loss, line 803), odds_ratio_loss (lines 673-705) and "        \
-  "get_batch_loss_metrics (policy_nll_loss - losses.mean(), line 851); beta = lambda 0.1"
-
-static const rl_variant v_orpo[] = {
-  { "trl", "log_odds = lo(a_w) - lo(a_l), lo(a) = a - log(1 - e^a) (stable log1mexp), a = logp/n; "
-    "l = -lambda log sigma(log_odds) (TRL's own losses tensor, beta * logsigmoid(log_odds), is "
-    "its negative; the trainer subtracts its mean); nll = -sum_i logp_w,i / sum_i n_w,i (token "
-    "mean); loss = nll + mean l; exact (TRL casts to float32 first: see trl-float32); lambda 0.1",
-    TRL_ORPO "; TRL's NLL also counts the prompt's tokens, here only the chosen completion's",
-    &io_orpo, .params = { { "lambda", 0.1, .in_x = 1 } }, .data = &k_token_mean },
-  { "trl-float32", "trl as TRL computes it: a = logp/n in binary64, cast to binary32 "
-    "(odds_ratio_loss's .float(), also for float64 inputs), then every step of log_odds = "
-    "(a_w - a_l) - (log1mexp(a_w) - log1mexp(a_l)), log1mexp(a) = a < f32(-ln 2) ? log1p(-e^a) : "
-    "log(-expm1(a)), logsigmoid (min(x, 0) - log1p(e^-|x|)), f32(lambda) times it, the mean, "
-    "the rewards f32(lambda) a and the odds-ratio part of the gradients (autograd's steps: "
-    "log_sigmoid_backward, Log1p/Log, Neg, Exp/Expm1) rounded to binary32; nll the token mean and "
-    "loss = nll - mean in binary64; e^x, expm1, log1p, log correctly rounded (torch's SLEEF "
-    "kernel of logsigmoid is within 1 ulp); ERANGE where TRL's log_odds or gradient is not "
-    "finite: e^a rounds to 1 in binary32 (a within 2^-25 of 0), where torch.where's unused "
-    "log1p(-exp(a)) branch back-propagates 0/0 = NaN; lambda 0.1",
-    TRL_ORPO " (.float() casts, lines 694-695), on float64 or float32 log-probabilities",
-    &io_orpo_f32, .params = { { "lambda", 0.1, .in_x = 1 } }, .data = &k_token_mean,
-    .cert = "float32-emulation" },
-  { "seq-mean", "as trl, but nll = (1/B) sum_i (-logp_w,i / n_w,i), the mean over pairs of each "
-    "chosen completion's per-token NLL; lambda 0.1",
-    "the ORPO paper (L_SFT of each chosen completion, averaged over the batch)", &io_orpo,
-    .params = { { "lambda", 0.1, .in_x = 1 } }, .data = &k_seq_mean },
-  RL_END,
-};
-
 /* --- golden cases ------------------------------------------------------ */
 
 /* The detectors and edges every pairwise convention is held to. */
@@ -694,43 +514,57 @@ static const rl_axis dpo_pair_axes[] = {
 
 /* --- formulas ------------------------------------------------------------ */
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "DPO-LOSS", "DPO loss on given log-probabilities, under every pairwise convention",
     "000 (13.21); 003",
     "D = (logp_w − ref_w) − (logp_l − ref_l) (summed log-probs), D_tok = (logp_w − ref_w)/n_w − (logp_l − ref_l)/n_l; "
     "loss = (1/B) Σ l(D_i), l of the variant: −log σ(βD) (13.21), −log σ(β²D) (seed 003 "
     "prose), hinge, cDPO, robust, IPO summed or per-token, sigmoid per-token; gradients in the "
-    "policy log-probs; rewards β(logp − ref)", v_loss, c_loss, n_dpo, .axes = dpo_pair_axes },
+    "policy log-probs; rewards β(logp − ref)", NULL, c_loss, n_dpo, .axes = dpo_pair_axes },
   { "DPO-GRAD", "DPO gradient and its weight sigma(r_l - r_w)", "000 (13.22)",
     "w_i = σ(r_l − r_w) = σ(−βD_i), r = β(logp − ref) (13.18); ∂L/∂logp_w,i = −βw_i/B, "
-    "∂L/∂logp_l,i = βw_i/B (13.22); seed 003's prose with β²", v_grad, c_grad, n_dpo },
+    "∂L/∂logp_l,i = βw_i/B (13.22); seed 003's prose with β²", NULL, c_grad, n_dpo },
   { "DPO-CDPO", "conservative (label-smoothed) and robust DPO", "000 section 10.1",
     "cDPO −(1−ε) log σ(βD) − ε log σ(−βD); robust [−(1−ε) log σ(βD) + ε log σ(−βD)]/(1−2ε), "
-    "ε ≠ 1/2", v_cdpo, c_cdpo, n_dpo },
+    "ε ≠ 1/2", NULL, c_cdpo, n_dpo },
   { "DPO-IPO", "IPO squared loss", "000 section 4 (named; formula from the IPO paper and "
     "CONVENTIONS.md)",
     "(D − 1/(2β))², D summed (`ipo-sum`, OpenRLHF) or per-token D_tok (`ipo-mean`, TRL)",
-    v_ipo, c_ipo, n_dpo },
+    NULL, c_ipo, n_dpo },
   { "DPO-KTO", "KTO losses of desirable and undesirable completions with reference point z0",
     "000 section 4 (named; formula from the KTO paper and CONVENTIONS.md)",
     "z0 = max(0, mean(kl_logp − kl_ref)), detached; desirable w_d(1 − σ(β(r − z0))), "
     "undesirable w_u(1 − σ(β(z0 − r))), r = logp − ref; mean over completions",
-    v_kto, c_kto, n_dpo },
+    NULL, c_kto, n_dpo },
   { "DPO-SIMPO", "SimPO: length-normalised, reference-free, margin gamma",
     "000 section 4 (named; formula from the SimPO paper and CONVENTIONS.md)",
     "−log σ(β(logp_w/n_w − logp_l/n_l) − γ), γ = β·gamma_beta_ratio (SimPO) or simpo_gamma "
-    "(TRL); plus α·NLL (token mean of the chosen)", v_simpo, c_simpo, n_dpo },
+    "(TRL); plus α·NLL (token mean of the chosen)", NULL, c_simpo, n_dpo },
   { "DPO-ORPO", "ORPO: SFT NLL plus the odds-ratio term",
     "000 section 4 (named; formula from the ORPO paper and CONVENTIONS.md)",
     "NLL(y_w) − λ log σ(lo(a_w) − lo(a_l)), lo(a) = a − log(1 − eᵃ), a = logp/n; NLL a token "
     "mean (`trl`, exact or as TRL computes it in binary32, `trl-float32`) or a mean of "
-    "per-sequence means (`seq-mean`)", v_orpo, c_orpo, n_dpo },
+    "per-sequence means (`seq-mean`)", NULL, c_orpo, n_dpo },
   RL_END,
 };
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_dpo_conventions), each on the io of its part and precision. */
+static const rl_io *const ios[] = {
+  &io_pair, &io_grad, &io_kto, &io_simpo, &io_orpo, &io_orpo_f32, NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_dpo_conventions, f->id, ios, NULL);
+}
 
 RL_FAMILY (dpo) = {
   .name = "dpo",
   .title = "DPO family: preference losses on log-probabilities",
   .rank = 4,
   .formulas = formulas,
+  .init = init,
 };

@@ -18,6 +18,7 @@
 #include <mpfr.h>
 #include "rlref/status.h"
 #include "rlref/precision.h"
+#include "rlref/convention.h"
 
 /* The per-pair loss l(D) of a pairwise convention, b = beta. */
 enum rlref_dpo_form
@@ -45,6 +46,18 @@ enum rlref_nll_mean
   RLREF_NLL_TOKEN_MEAN,         /* -sum_i logp_w,i / sum_i n_w,i (one mean over every token) */
   RLREF_NLL_SEQ_MEAN            /* (1/B) sum_i (-logp_w,i / n_w,i) (mean of per-sequence means) */
 };
+
+/* The named conventions of the DPO formulas, in the order of the golden
+ * variants (src/dpo/dpo_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   DPO-LOSS: rlref_dpo_convention
+ *   DPO-GRAD: rlref_dpo_convention
+ *   DPO-CDPO: rlref_dpo_convention
+ *   DPO-IPO: rlref_dpo_convention
+ *   DPO-KTO: none
+ *   DPO-SIMPO: int, none
+ *   DPO-ORPO: "orpo" enum rlref_nll_mean; "orpo binary32" enum rlref_nll_mean */
+extern const rlref_convention rlref_dpo_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/dpo.h"
