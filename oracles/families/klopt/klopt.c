@@ -10,6 +10,7 @@
  * with 0 log 0 = 0 and KL = +inf where p > 0 = q.  pi_ref (and a policy pi)
  * is given as probabilities (variant prob) or log-probabilities (variant
  * logprob) and normalised (rlref/klopt.h). */
+#include <string.h>
 #include "rlref/klopt.h"
 #include "family.h"
 
@@ -20,9 +21,6 @@ RL_EVAL_DECL (klopt_ident);
 RL_EVAL_DECL (klopt_lim_ref);
 RL_EVAL_DECL (klopt_lim_argmax);
 RL_EVAL_DECL (klopt_lim_finite);
-
-static const int kind_prob = RLREF_KLOPT_PROB;
-static const int kind_logprob = RLREF_KLOPT_LOGPROB;
 
 /* --- inputs and outputs ------------------------------------------------ */
 
@@ -145,47 +143,6 @@ static const rl_io io_lim_finite = {
 };
 
 /* --- variants ---------------------------------------------------------- */
-
-#define PROB_DESC "pi_ref given as probabilities, normalised by their exact sum"
-#define LOGPROB_DESC "pi_ref given as log-probabilities (-inf for 0), normalised by their " \
-  "log-sum-exp"
-#define USED_PROB "seed 000 (pi_ref written as probabilities)"
-#define USED_LOGPROB "code (TRL, verl, OpenRLHF hold log-probabilities)"
-
-static const rl_variant v_z[] = {
-  { "prob", PROB_DESC, USED_PROB, &io_z_prob, .data = &kind_prob },
-  { "logprob", LOGPROB_DESC, USED_LOGPROB, &io_z_logprob, .data = &kind_logprob },
-  RL_END,
-};
-static const rl_variant v_pistar[] = {
-  { "prob", PROB_DESC, USED_PROB, &io_pistar_prob, .data = &kind_prob },
-  { "logprob", LOGPROB_DESC, USED_LOGPROB, &io_pistar_logprob, .data = &kind_logprob },
-  RL_END,
-};
-static const rl_variant v_obj[] = {
-  { "prob", PROB_DESC "; pi likewise", USED_PROB, &io_obj_prob, .data = &kind_prob },
-  { "logprob", LOGPROB_DESC "; pi likewise", USED_LOGPROB, &io_obj_logprob,
-    .data = &kind_logprob },
-  RL_END,
-};
-static const rl_variant v_ident[] = {
-  { "prob", PROB_DESC "; pi likewise", USED_PROB, &io_ident_prob, .data = &kind_prob },
-  { "logprob", LOGPROB_DESC "; pi likewise", USED_LOGPROB, &io_ident_logprob,
-    .data = &kind_logprob },
-  RL_END,
-};
-static const rl_variant v_limits[] = {
-  { "beta-inf", "the exact limit beta -> infinity: pi* -> pi_ref (pi_ref as probabilities)",
-    "seed 000 section 4.1 (beta -> infinity returns to pi_ref)", &io_lim_ref,
-    .data = &kind_prob },
-  { "beta-zero", "the exact limit beta -> 0: pi* -> pi_ref restricted to the argmax set A of r "
-    "on the support of pi_ref, renormalised (ties split in proportion to pi_ref)",
-    "seed 000 section 4.1 (beta -> 0 is greedy); ties split by pi_ref (issue 7)",
-    &io_lim_argmax, .data = &kind_prob },
-  { "finite-beta", "pi* at a finite beta and its total-variation distance to each limit",
-    "seed 000 section 4.1", &io_lim_finite, .data = &kind_prob },
-  RL_END,
-};
 
 /* --- golden cases ------------------------------------------------------ */
 
@@ -474,44 +431,83 @@ static const rl_note n_klopt[] = {
   RL_END,
 };
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "KLOPT-Z",
     "log partition function log Z = log sum_y pi_ref(y) e^{r(y)/beta} (13.15) of an explicit "
     "finite distribution, and Z",
     "000 (13.15)",
     "log Z = log Σ_y π_ref(y) e^{r(y)/β} (13.15), a log-sum-exp; Z = e^{log Z}",
-    v_z, c_z, n_klopt },
+    NULL, c_z, n_klopt },
   { "KLOPT-PISTAR",
     "the KL-optimal policy pi* = pi_ref e^{r/beta} / Z (13.17), its log, E_pi*[r], "
     "KL(pi* || pi_ref) and KL(pi_ref || pi*)",
     "000 (13.17)",
     "π*(y) = π_ref(y) e^{r(y)/β}/Z (13.17), log π*, E_π*[r], KL(π*‖π_ref), KL(π_ref‖π*)",
-    v_pistar, c_pistar, n_klopt },
+    NULL, c_pistar, n_klopt },
   { "KLOPT-OBJ",
     "the KL-regularised objective J(pi) = E_pi[r] - beta KL(pi || pi_ref) (13.8, 13.13) of a "
     "given policy pi, and its value at pi*, which equals beta log Z",
     "000 (13.8), (13.13)",
     "J(π) = E_π[r] − β KL(π‖π_ref) (13.8, 13.13); J(π*) = β log Z",
-    v_obj, c_obj, n_klopt },
+    NULL, c_obj, n_klopt },
   { "KLOPT-IDENT",
     "the identity J(pi) = -beta [KL(pi || pi*) - log Z] (13.14-13.16) for a given policy pi, "
     "and KL(pi || pi*) >= 0 (Gibbs)",
     "000 (13.14)-(13.16)",
     "J(π) and −β[KL(π‖π*) − log Z] (13.16), equal for every π; KL(π‖π*) ≥ 0, 0 only at π*",
-    v_ident, c_ident, n_klopt },
+    NULL, c_ident, n_klopt },
   { "KLOPT-LIMITS",
     "the limits of pi* as beta -> infinity (pi_ref) and beta -> 0 (pi_ref on the argmax of r, "
     "ties split in proportion to pi_ref), and the approach to each at finite beta",
     "000 section 4.1",
     "β→∞: π* → π_ref; β→0: π* → π_ref restricted to argmax r (on π_ref > 0), renormalised; "
     "at finite β, the total-variation distance to each",
-    v_limits, c_limits, n_klopt },
+    NULL, c_limits, n_klopt },
   RL_END,
 };
+
+/* KLOPT-Z, -PISTAR, -OBJ and -IDENT take the reference as probabilities
+ * or as log-probabilities, each on its own io: the row's setting says
+ * which. */
+static const rl_io *
+pick (const rlref_convention *c)
+{
+  static const struct
+  {
+    const char *part;
+    const rl_io *prob, *logprob;
+  } forms[] = {
+    { "logz", &io_z_prob, &io_z_logprob },
+    { "pistar", &io_pistar_prob, &io_pistar_logprob },
+    { "objective", &io_obj_prob, &io_obj_logprob },
+    { "identity", &io_ident_prob, &io_ident_logprob },
+  };
+  for (size_t k = 0; c->setting && k < sizeof forms / sizeof forms[0]; k++)
+    if (strcmp (c->part, forms[k].part) == 0)
+      return *(const int *) c->setting == RLREF_KLOPT_PROB ? forms[k].prob : forms[k].logprob;
+  return NULL;
+}
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_klopt_conventions), each on the io pick gives or that of its part
+ * and precision. */
+static const rl_io *const ios[] = {
+  &io_z_prob, &io_z_logprob, &io_pistar_prob, &io_pistar_logprob, &io_obj_prob,
+  &io_obj_logprob, &io_ident_prob, &io_ident_logprob, &io_lim_ref, &io_lim_argmax,
+  &io_lim_finite, NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_klopt_conventions, f->id, ios, pick);
+}
 
 RL_FAMILY (klopt) = {
   .name = "klopt",
   .title = "KL-regularised optimum on explicit distributions",
   .rank = 3,
   .formulas = formulas,
+  .init = init,
 };

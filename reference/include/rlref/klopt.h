@@ -8,6 +8,7 @@
 #include <mpfr.h>
 #include "rlref/status.h"
 #include "rlref/precision.h"
+#include "rlref/convention.h"
 
 /* How a distribution over n outcomes is given.
  *
@@ -29,6 +30,16 @@ enum rlref_klopt_kind
 };
 
 #define RLREF_KLOPT_SUM_TOL 0x1p-20
+
+/* The named conventions of the KLOPT formulas, in the order of the golden
+ * variants (src/klopt/klopt_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   KLOPT-Z: int
+ *   KLOPT-PISTAR: int
+ *   KLOPT-OBJ: int
+ *   KLOPT-IDENT: int
+ *   KLOPT-LIMITS: "beta-inf" int; "beta-zero" int; "finite-beta" int */
+extern const rlref_convention rlref_klopt_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/klopt.h"
