@@ -6,6 +6,7 @@
  * (GRPO-VAR, 13.28'), the difficulty weight of the std normalisation
  * (GRPO-STDBIAS) and ReMax (GRPO-REMAX): inputs, outputs, variants and
  * golden cases. */
+#include <string.h>
 #include "rlref/grpobase.h"
 #include "family.h"
 
@@ -48,28 +49,6 @@ static const rl_io io_scale = {
     { "ratio", "sigma/(sigma + eps)" },
     RL_END },
   RL_EVALS (adv_scale), .part = "scale",
-};
-
-static const int ddof0 = 0, ddof1 = 1;
-
-static const rl_variant v_bound[] = {
-  { "ddof0", "A = (r - mean)/std, population std (ddof 0); |A| <= sqrt(G - 1)",
-    "seed 000 (13.23, its worked example implies ddof 0); seed 001", &io_bound,
-    .params = { { "ddof", 0, .is_int = 1 } }, .data = &ddof0 },
-  { "ddof1", "A = (r - mean)/std, sample std (ddof 1); |A| <= (G - 1)/sqrt(G)",
-    "seed 003; TRL, verl, OpenRLHF (without their eps)", &io_bound,
-    .params = { { "ddof", 1, .is_int = 1 } }, .data = &ddof1 },
-  RL_END,
-};
-
-static const rl_variant v_scale[] = {
-  { "ddof0", "A = (r - mean)/(sigma + eps), sigma of ddof 0: the population std of A is "
-    "sigma/(sigma + eps)", "seed 001 (group_advantages, ddof 0)", &io_scale,
-    .params = { { "ddof", 0, .is_int = 1 } }, .data = &ddof0 },
-  { "ddof1", "A = (r - mean)/(s + eps), s of ddof 1: the ddof-1 std of A is s/(s + eps)",
-    "TRL (eps 1e-4), verl (1e-6), OpenRLHF (1e-9)", &io_scale,
-    .params = { { "ddof", 1, .is_int = 1 } }, .data = &ddof1 },
-  RL_END,
 };
 
 #define ONE64 "rewards=1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"
@@ -215,76 +194,6 @@ static const rl_io io_token_loss = {
       "rho_t = exp(clamp(logp - logp_old, -20, 20))" },
     RL_END },
   RL_EVALS (rloo_token_loss), .part = "loss",
-};
-
-static const enum rlref_rloo_convention rloo_seed = RLREF_RLOO_SEED, rloo_trl = RLREF_RLOO_TRL,
-  rloo_verl = RLREF_RLOO_VERL, rloo_vec = RLREF_RLOO_VERL_VECTORIZED,
-  rloo_orl = RLREF_RLOO_OPENRLHF;
-
-static const rl_variant v_rloo[] = {
-  { "seed-000", "A_i = r_i - (sum_j r_j - r_i)/(G - 1) (13.28); a group of one, NaN or "
-    "infinite rewards refused", "seed 000 (13.28, section 11 Table 4); seeds 001, 004",
-    &io_rloo, .data = &rloo_seed },
-  { "trl", "13.28 over the scorable (non-NaN) rewards of the group, c of them: (c r_i - S)/(c - "
-    "1); a NaN reward, and a group with fewer than two scorable rewards, get 0 "
-    "(nan_to_num); an infinite reward refused (nan_to_num would give +-DBL_MAX, as it does "
-    "for a float64 sum that overflows)",
-    "TRL (1.10 development line) trl/trainer/rloo_trainer.py "
-    "RLOOTrainer._generate_and_score_completions (rloo_trainer.py:1547-1561)", &io_rloo,
-    .data = &rloo_trl },
-  { "verl-vectorized", "(c r - S)/max(c - 1, 1) (c > 1): a group of one gives 0; NaN or "
-    "infinite rewards refused", "verl (1dda039) core_algos.py "
-    "compute_rloo_vectorized_outcome_advantage (rloo_vectorized)", &io_rloo,
-    .data = &rloo_vec },
-  { "verl", "13.28 as r n/(n - 1) - mean n/(n - 1); a group of one keeps A = r (mean 0); NaN "
-    "or infinite rewards refused", "verl (1dda039) core_algos.py "
-    "compute_rloo_outcome_advantage (rloo)",
-    &io_rloo, .data = &rloo_verl },
-  { "sample-major", "13.28 with the rewards laid out sample-major (reshape(rloo_k, -1)): "
-    "response j of prompt q at j P + q; rloo_k = 1, NaN or infinite rewards refused",
-    "TRL up to 0.19 RLOOTrainer (the layout changed to grouped by prompt afterwards); verl "
-    "(1dda039) core_algos.py compute_rloo_outcome_advantage and "
-    "compute_rloo_vectorized_outcome_advantage, which group by the uid index in any order",
-    &io_strided },
-  { "identity", "loo (13.28), centered r - mean and scale (G - 1)/G: r - mean = ((G - 1)/G) "
-    "loo, the group-mean baseline a fixed rescaling of the leave-one-out one",
-    "seed 000 section 5 (G = 8: 0.875; G = 64: 0.984)", &io_identity },
-  { "trl-kl", "penalty beta sum_t mask (logp_old - logp_ref) (k1 summed over the sequence), "
-    "then trl's leave-one-out advantage of r - penalty (a NaN reward gets 0)",
-    "TRL (1.10 development line) trl/trainer/rloo_trainer.py "
-    "RLOOTrainer._generate_and_score_completions, beta != 0 (per_token_kl, line 1531)",
-    &io_kl, .data = &rloo_trl },
-  { "verl-kl", "the same penalty subtracted token by token before the estimator sums the "
-    "row, then verl's leave-one-out advantage (a NaN reward refused: verl's is NaN)",
-    "verl (1dda039) algorithm.use_kl_in_reward: verl/trainer/ppo/ray_trainer.py "
-    "apply_kl_penalty (kl_penalty \"kl\", token_level_rewards = scores - beta kld), then "
-    "core_algos.py compute_rloo_outcome_advantage (rloo) or "
-    "compute_rloo_vectorized_outcome_advantage (rloo_vectorized), which sum the row",
-    &io_kl, .data = &rloo_verl },
-  { "trl-seq-ratio", "one ratio per sequence, exp(sum_t mask (logp - logp_old)) (not GSPO's "
-    "1/|y| power), clipped to [1 - eps_low, 1 + eps_high]; loss = mean_i -min(rho A, clip(rho) A)",
-    "TRL (1.10 development line) RLOOTrainer; seed 000 section 11 Table 4 (sequence-level "
-    "ratio)", &io_loss },
-  { "openrlhf", "13.28, A_i = r_i - (sum_j r_j - r_i)/(G - 1), then clamped to [-10, 10]; a "
-    "group of one, NaN or infinite rewards refused",
-    "OpenRLHF 0.11 --algo.advantage.estimator rloo: trainer/ppo_utils/experience_maker.py "
-    "compute_advantages_and_returns (baseline = (sum - r)/(n_samples_per_prompt - 1)), "
-    "models/utils.py compute_reward (r.clamp(-10, 10), the default --reward.clip_range, "
-    "utils.py:108-109); cli/train_ppo_ray.py:612-615 (n_samples_per_prompt > 1 asserted)",
-    &io_rloo, .data = &rloo_orl },
-  { "openrlhf-kl", "the KL penalty after the baseline: A_i = clamp(loo_i, -10, 10) - beta "
-    "sum_t mask clamp(logp_old - logp_ref, -10, 10) (the return of the first token with "
-    "gamma 1); a group of one, NaN or infinite rewards refused",
-    "OpenRLHF 0.11 --algo.advantage.estimator rloo with --algo.kl.init_coef beta: "
-    "trainer/ppo_utils/experience_maker.py compute_advantages_and_returns (the baseline of "
-    "the raw rewards), models/utils.py compute_approx_kl (k1 clamped, line 78) and "
-    "compute_reward (the per-token KL reward added to the clamped shaped reward, "
-    "utils.py:108-126), get_cumulative_returns", &io_kl_after },
-  { "openrlhf-token-ratio", "one ratio per token, rho_t = exp(clamp(logp - logp_old, -20, "
-    "20)), the PPO clip per token, the loss the mean over every masked token (not TRL's "
-    "sequence ratio)", "OpenRLHF 0.11 models/loss.py PolicyLoss (token-level loss, the "
-    "log-ratio clamp of lines 166-169) for --algo.advantage.estimator rloo", &io_token_loss },
-  RL_END,
 };
 
 static rl_outcome
@@ -444,16 +353,6 @@ static const rl_io io_var_mc = {
   RL_EVALS (var_mc), .part = "monte-carlo",
 };
 
-static const rl_variant v_var[] = {
-  { "exact", "rewards i.i.d. from values with weights: sigma^2 exactly, Var[mean] = sigma^2/G, "
-    "Var[b_loo] = sigma^2/(G - 1)", "seed 000 (13.28')", &io_var },
-  { "monte-carlo", "trials groups of G draws from GSL's mt19937 (a draw: the first j with k W < "
-    "C_j 2^32, k = gsl_rng_get, C_j the cumulative weight; the same draws in binary64 and "
-    "MPFR); the sample variances (ddof 1) of the group mean and of the first draw's "
-    "leave-one-out baseline", "seed 000 (13.28'), checked by simulation", &io_var_mc },
-  RL_END,
-};
-
 #define BERN "values=0,1 weights=1,1"
 #define THREE "values=0.3,-1,2.5 weights=3,5,2"
 
@@ -508,29 +407,6 @@ static const rl_io io_stdbias = {
   RL_EVALS (stdbias), .part = "weight",
 };
 
-#define STDBIAS_RULE "w(p) = G sum_k C(G-1, k) p^k (1-p)^(G-1-k) (A+(k+1) - A-(k)), A+(K), A-(K) " \
-  "the advantages of a success and of a failure in a group with K successes: "
-
-static const rl_variant v_stdbias[] = {
-  { "seed-000", STDBIAS_RULE "(r - mean)/std, ddof 0, 0 at zero variance (13.23); for large G "
-    "w/G -> 1/sqrt(p (1 - p)), the difficulty bias", "seed 000 (13.23, section 11)", &io_stdbias,
-    .params = { { "ddof", 0, .is_int = 1 }, { "eps", 0 } }, .data = "seed-000" },
-  { "seed-003", STDBIAS_RULE "ddof 1, eps 0", "seed 003", &io_stdbias,
-    .params = { { "ddof", 1, .is_int = 1 }, { "eps", 0 } }, .data = "seed-003" },
-  { "trl", STDBIAS_RULE "ddof 1, (r - mean)/(std + 1e-4)", "TRL", &io_stdbias,
-    .params = { { "ddof", 1, .is_int = 1 }, { "eps", 1e-4 } }, .data = "trl" },
-  { "verl", STDBIAS_RULE "ddof 1, (r - mean)/(std + 1e-6)", "verl", &io_stdbias,
-    .params = { { "ddof", 1, .is_int = 1 }, { "eps", 1e-6 } }, .data = "verl" },
-  { "openrlhf", STDBIAS_RULE "ddof 1, (r - mean)/(std + 1e-9)", "OpenRLHF", &io_stdbias,
-    .params = { { "ddof", 1, .is_int = 1 }, { "eps", 1e-9 } }, .data = "openrlhf" },
-  { "no-std", STDBIAS_RULE "r - mean: w = G - 1 at every p, no difficulty bias",
-    "Dr.GRPO (seed 000 section 11); TRL, verl, OpenRLHF by switch", &io_stdbias,
-    .data = "no-std" },
-  { "rloo", STDBIAS_RULE "the leave-one-out advantage (13.28): w = G at every p",
-    "RLOO (seed 000 section 11)", &io_stdbias, .data = "rloo" },
-  RL_END,
-};
-
 static const rl_case c_stdbias[] = {
   { "*", "p=0.5 group_size=8", "", "a prompt of middle difficulty" },
   { "*", "p=0.1 group_size=8", "Difficulty", "a hard prompt: the std conventions weigh it more" },
@@ -573,14 +449,6 @@ static const rl_io io_remax_seq = {
     { "adv", "r_i - greedy reward of its prompt", .len_of = "rewards" },
     RL_END },
   RL_EVALS (remax_seq), .part = "sequence",
-};
-
-static const rl_variant v_remax[] = {
-  { "verl", "returns-to-go minus the greedy response's reward on every response token",
-    "verl (August 2026 main) compute_remax_outcome_advantage", &io_remax },
-  { "seed-004", "A_i = r_i - r(greedy response): the greedy reward as the baseline, no group "
-    "statistics", "seed 004 (ReMax)", &io_remax_seq },
-  RL_END,
 };
 
 static const rl_case c_remax[] = {
@@ -626,16 +494,6 @@ static const rl_io io_baseline = {
     { "sq", "E[(r - b)^2 |grad log pi(y)|^2], the estimator's second moment, which b changes" },
     RL_END },
   RL_EVALS (baseline), .part = "baseline",
-};
-
-static const rlref_lm_kind lm_bigram = RLREF_LM_BIGRAM, lm_tabular = RLREF_LM_TABULAR;
-
-static const rl_variant v_baseline[] = {
-  { "bigram", "a bigram tiny LM, every sequence enumerated (cut sequences kept); grad log pi "
-    "with respect to each logit", "seed 000 (13.27)", &io_baseline, .data = &lm_bigram },
-  { "tabular", "a tabular tiny LM (logits per prefix), every sequence enumerated",
-    "seed 000 (13.27)", &io_baseline, .data = &lm_tabular },
-  RL_END,
 };
 
 #define B3 "V=3 eos=2 T=3 logits=0.5,-0.2,0.1,0,1,-1,0,0,0,0.3,0.3,-0.5"
@@ -731,36 +589,66 @@ static const rl_note notes[] = {
   RL_END,
 };
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "GRPO-ADV-BOUND", "the group advantage is bounded (Samuelson)", "000 section 5 (claim); extension",
     "max_i |A_i| <= sqrt(G - 1) (ddof 0), (G - 1)/sqrt(G) (ddof 1), A = (r - mean)/std; "
-    "attained by one success in G (G = 64: 7.937 / 7.875)", v_bound, c_bound, notes },
+    "attained by one success in G (G = 64: 7.937 / 7.875)", NULL, c_bound, notes },
   { "GRPO-ADV-SCALE", "with eps > 0 the std of the advantages is sigma/(sigma + eps) < 1", "001",
     "A_i = (r_i - mean)/(sigma + eps): std(A) (the same ddof) = sigma/(sigma + eps)",
-    v_scale, c_scale, notes },
+    NULL, c_scale, notes },
   { "GRPO-BASELINE", "a baseline leaves the policy gradient unchanged (13.27), on the tiny LM",
     "000 (13.27)",
     "E[b grad log pi] = b grad sum_y pi = 0: E[(r - b) grad log pi] = grad E[r] for every b, "
-    "every component, by enumeration", v_baseline, c_baseline, notes },
+    "every component, by enumeration", NULL, c_baseline, notes },
   { "GRPO-RLOO", "leave-one-out advantage (13.28) and the library conventions",
     "000 (13.28), section 11; 001; 004",
     "A_i = r_i - (sum_{j != i} r_j)/(G - 1); r_i - mean = ((G - 1)/G) A_i; TRL's k1-shaped "
-    "reward and sequence-level ratio", v_rloo, c_rloo, notes },
+    "reward and sequence-level ratio", NULL, c_rloo, notes },
   { "GRPO-VAR", "variance of the group-mean and leave-one-out baselines (13.28')",
     "000 (13.28')", "Var[mean] = sigma^2/G, Var[b_loo] = sigma^2/(G - 1); exact and by a seeded "
-    "Monte-Carlo run", v_var, c_var, notes },
+    "Monte-Carlo run", NULL, c_var, notes },
   { "GRPO-STDBIAS", "the per-prompt weight of the std normalisation (difficulty bias)",
     "000 section 11", "binary reward of success rate p: E[sum_i A_i grad log pi(y_i)] = w(p) "
-    "grad p; w(p) = G E_{k ~ Bin(G-1, p)}[A+(k+1) - A-(k)]", v_stdbias, c_stdbias, notes },
+    "grad p; w(p) = G E_{k ~ Bin(G-1, p)}[A+(k+1) - A-(k)]", NULL, c_stdbias, notes },
   { "GRPO-REMAX", "ReMax: the greedy response's reward as the baseline", "004",
     "A = r - r(greedy); verl: returns-to-go minus the greedy reward on each response token",
-    v_remax, c_remax, notes },
+    NULL, c_remax, notes },
   RL_END,
 };
+
+/* GRPO-RLOO's OpenRLHF rows read their own forms of two parts: the KL
+ * penalty after the estimator (io_kl_after) and one ratio per token
+ * (io_token_loss); the other rows of those parts the common ones. */
+static const rl_io *
+pick (const rlref_convention *c)
+{
+  if (strcmp (c->part, "kl-reward") == 0)
+    return strcmp (c->name, "openrlhf-kl") == 0 ? &io_kl_after : &io_kl;
+  if (strcmp (c->part, "loss") == 0)
+    return strcmp (c->name, "openrlhf-token-ratio") == 0 ? &io_token_loss : &io_loss;
+  return NULL;
+}
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_grpobase_conventions), each on the io pick gives or that of its
+ * part and precision. */
+static const rl_io *const ios[] = {
+  &io_bound, &io_scale, &io_rloo, &io_strided, &io_identity, &io_kl, &io_loss, &io_kl_after,
+  &io_token_loss, &io_var, &io_var_mc, &io_stdbias, &io_remax, &io_remax_seq, &io_baseline,
+  NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_grpobase_conventions, f->id, ios, pick);
+}
 
 RL_FAMILY (grpobase) = {
   .name = "grpobase",
   .title = "GRPO baselines: bound, leave-one-out, variance, difficulty weight, ReMax",
   .rank = 6,
   .formulas = formulas,
+  .init = init,
 };

@@ -14,6 +14,7 @@
 #include "rlref/precision.h"
 #include "rlref/grpo.h"
 #include "rlref/lm.h"
+#include "rlref/convention.h"
 
 /* What a leave-one-out advantage does with a group of one and with NaN
  * rewards (CONVENTIONS.md "RLOO and ReMax"). */
@@ -45,6 +46,18 @@ enum rlref_rloo_convention
 #define RLREF_REMAX_MAX_L 4096
 /* Most sequences of GRPO-BASELINE's enumeration. */
 #define RLREF_BASELINE_MAX_SEQUENCES 4096
+
+/* The named conventions of the GRPOBASE formulas, in the order of the golden
+ * variants (src/grpobase/grpobase_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   GRPO-ADV-BOUND: int
+ *   GRPO-ADV-SCALE: int
+ *   GRPO-BASELINE: rlref_lm_kind
+ *   GRPO-RLOO: "advantage" enum rlref_rloo_convention; "strided" none; "identity" none; "kl-reward" enum rlref_rloo_convention, none; "loss" none
+ *   GRPO-VAR: "exact" none; "monte-carlo" none
+ *   GRPO-STDBIAS: const char * (a name)
+ *   GRPO-REMAX: "token" none; "sequence" none */
+extern const rlref_convention rlref_grpobase_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/grpobase.h"
