@@ -1,6 +1,8 @@
 /* pref.c -- the PREF-* family: preference and reward models (seed 000
  * sections 2.1 and 10.1, CONVENTIONS.md): inputs, outputs, variants and
  * golden cases. */
+#include <string.h>
+#include "rlref/pref.h"
 #include "family.h"
 
 RL_EVAL_DECL (bt_prob);
@@ -52,7 +54,7 @@ static const rl_io io_ex_mle = {
     { "delta", "maximum-likelihood r(A) - r(B)" },
     { "p", "sigma(delta)" },
     RL_END },
-  RL_EVALS (bt_ex_mle), .sens_mp = rl_sens_bt_ex_mle, .part = "mle-pair",
+  RL_EVALS (bt_ex_mle), .sens_mp = rl_sens_bt_ex_mle, .cert = "newton-polish", .part = "mle-pair",
 };
 
 static const rl_output out_loss3[] = {
@@ -115,7 +117,7 @@ static const rl_io io_pl_mle = {
     { "scores", "maximum-likelihood scores, mean zero", .len_is = "K" },
     { "loglik", "log-likelihood at the maximum" },
     RL_END },
-  RL_EVALS (pl_mle), .sens_mp = rl_sens_pl_mle, .part = "mle",
+  RL_EVALS (pl_mle), .sens_mp = rl_sens_pl_mle, .cert = "newton-polish", .part = "mle",
 };
 
 static const rl_io io_bt_mle = {
@@ -128,66 +130,10 @@ static const rl_io io_bt_mle = {
     { "scores", "maximum-likelihood scores, mean zero", .len_is = "n" },
     { "loglik", "log-likelihood at the maximum" },
     RL_END },
-  RL_EVALS (bt_mle), .sens_mp = rl_sens_bt_mle, .part = "mle",
+  RL_EVALS (bt_mle), .sens_mp = rl_sens_bt_mle, .cert = "newton-polish", .part = "mle",
 };
 
 /* --- variants ---------------------------------------------------------- */
-
-static const rl_variant v_bt[] = {
-  { "stable", "sigma(rw - rl) (13.6), exponentiating only non-positive numbers",
-    "seed 000 (13.5-13.6)", &io_bt },
-  RL_END,
-};
-static const rl_variant v_gumbel[] = {
-  { "integral", "P(rw + g_w > rl + g_l) = int f(x) F(x + rw - rl) dx, standard Gumbel g",
-    "seed 000 section 2.1", &io_gumbel },
-  RL_END,
-};
-static const rl_variant v_rm[] = {
-  { "plain", "(1/B) sum -log sigma(rw - rl) (13.7)",
-    "seed 000 (13.7); TRL, OpenRLHF (stable log-sigmoid)", &io_rm,
-    .params = { { "c", 0.0, .in_x = 1 } } },
-  { "trl-center", "(1/B) sum -log sigma(rw - rl) + c (1/B) sum (rw + rl)^2, c = 0.01",
-    "TRL RewardTrainer center_rewards_coefficient", &io_rm,
-    .params = { { "c", 0.01, .in_x = 1 } } },
-  RL_END,
-};
-static const rl_variant v_ex[] = {
-  { "sigma", "sigma(rw - rl) at the seed's numbers", "seed 000 section 2.1 example", &io_bt },
-  { "mle-pair", "two-item Bradley-Terry maximum likelihood (GSL fit, Newton polish)",
-    "seed 000 section 2.1 example (8 of 10 annotators prefer A)", &io_ex_mle,
-    .cert = "newton-polish" },
-  RL_END,
-};
-static const rl_variant v_margin[] = {
-  { "llama2", "-log sigma(rw - rl - m)", "seed 000 section 10.1 (Llama 2); TRL margin column",
-    &io_margin },
-  RL_END,
-};
-static const rl_variant v_smooth[] = {
-  { "conservative", "-(1 - eps) log sigma(D) - eps log sigma(-D)",
-    "seed 000 section 10.1; the same form as cDPO", &io_smooth },
-  RL_END,
-};
-static const rl_variant v_ensemble[] = {
-  { "ddof0", "population variance (divide by K)", "seed 000 section 10.1 (ddof not stated)",
-    &io_ensemble, .params = { { "ddof", 0, .is_int = 1 }, { "lambda", 0.5, .in_x = 1 } } },
-  { "ddof1", "sample variance (divide by K - 1)", "seed 000 section 10.1 (ddof not stated)",
-    &io_ensemble, .params = { { "ddof", 1, .is_int = 1 }, { "lambda", 0.5, .in_x = 1 } } },
-  RL_END,
-};
-static const rl_variant v_pl[] = {
-  { "prob", "log P(ranking) = sum_k [s_{pi_k} - lse(s_{pi_k..K})], loss and gradient",
-    "seed 000 section 10.1", &io_pl_prob },
-  { "mle", "maximum-likelihood scores from counted rankings (GSL fit, Newton polish)",
-    "seed 000 section 10.1", &io_pl_mle, .cert = "newton-polish" },
-  RL_END,
-};
-static const rl_variant v_bt_mle[] = {
-  { "mle", "maximum-likelihood Bradley-Terry scores, mean zero (GSL fit, Newton polish)",
-    "seed 000 section 2.1", &io_bt_mle, .cert = "newton-polish" },
-  RL_END,
-};
 
 /* --- golden cases ------------------------------------------------------ */
 
@@ -351,42 +297,77 @@ static const rl_note n_pref[] = {
   RL_END,
 };
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "PREF-BT", "Bradley-Terry preference probability", "000 (13.5), (13.6)",
-    "p = e^{rw}/(e^{rw}+e^{rl}) (13.5) = σ(rw − rl) (13.6)", v_bt, c_bt, n_pref },
+    "p = e^{rw}/(e^{rw}+e^{rl}) (13.5) = σ(rw − rl) (13.6)", NULL, c_bt, n_pref },
   { "PREF-BT-GUMBEL", "Bradley-Terry as the argmax of scores plus Gumbel noise",
     "000 section 2.1",
     "P(rw + g_w > rl + g_l), g standard Gumbel, as the integral ∫ f(x) F(x + rw − rl) dx",
-    v_gumbel, c_gumbel, n_pref },
+    NULL, c_gumbel, n_pref },
   { "PREF-RM-LOSS", "reward-model loss -log sigma(r_w - r_l) and its gradient", "000 (13.7)",
     "loss = (1/B) Σ −log σ(rw_i − rl_i) (13.7); variant `trl-center` adds c·(1/B) Σ (rw_i + "
-    "rl_i)², c = 0.01; gradients of loss", v_rm, c_rm, n_pref },
+    "rl_i)², c = 0.01; gradients of loss", NULL, c_rm, n_pref },
   { "PREF-BT-EX", "the Bradley-Terry worked example", "000 section 2.1",
     "seed 000 §2.1 worked example: σ(1.5) ≈ 0.82; delta = maximum-likelihood r_w − r_l for "
-    "wins_w vs wins_l (8 of 10 → log 4)", v_ex, c_ex, n_pref },
+    "wins_w vs wins_l (8 of 10 → log 4)", NULL, c_ex, n_pref },
   { "PREF-MARGIN", "margin reward-model loss -log sigma(r_w - r_l - m)", "000 section 10.1",
-    "−log σ(rw − rl − m)", v_margin, c_margin, n_pref },
+    "−log σ(rw − rl − m)", NULL, c_margin, n_pref },
   { "PREF-SMOOTH", "label-smoothed (conservative) reward-model loss", "000 section 10.1",
-    "−(1−ε) log σ(Δ) − ε log σ(−Δ), Δ = rw − rl", v_smooth, c_smooth, n_pref },
+    "−(1−ε) log σ(Δ) − ε log σ(−Δ), Δ = rw − rl", NULL, c_smooth, n_pref },
   { "PREF-ENSEMBLE", "reward-model ensemble mean, variance and uncertainty penalty",
     "000 section 10.1",
     "ensemble mean, variance (variant `ddof0` or `ddof1`), std = √var, penalized = mean − λ·std, "
     "penalized_var = mean − λ·var (seed 000 §10.1 penalises by the variance)",
-    v_ensemble, c_ensemble, n_pref },
+    NULL, c_ensemble, n_pref },
   { "PREF-PL", "Plackett-Luce ranking probability, loss, gradient and MLE", "000 section 10.1",
     "`prob`: logp = Σ_k [s_{π_k} − log Σ_{j≥k} e^{s_{π_j}}], loss = −logp, grad = ∂loss/∂s; "
     "`mle`: maximum-likelihood scores (mean zero) of counted full rankings",
-    v_pl, c_pl, n_pref },
+    NULL, c_pl, n_pref },
   { "PREF-BT-MLE", "maximum-likelihood Bradley-Terry scores from preference counts",
     "000 section 2.1",
     "maximum-likelihood BT scores, mean zero; loglik = Σ wins_ij log σ(s_i − s_j); rejected "
-    "(EDOM) when the comparison graph is not strongly connected", v_bt_mle, c_bt_mle, n_pref },
+    "(EDOM) when the comparison graph is not strongly connected", NULL, c_bt_mle, n_pref },
   RL_END,
 };
+
+/* Three formulas name their part "loss" and two "mle", each on its own
+ * io: the row's formula says which. */
+static const rl_io *
+pick (const rlref_convention *c)
+{
+  static const struct
+  {
+    const char *formula;
+    const rl_io *io;
+  } own[] = {
+    { "PREF-RM-LOSS", &io_rm }, { "PREF-MARGIN", &io_margin }, { "PREF-SMOOTH", &io_smooth },
+    { "PREF-PL", &io_pl_mle }, { "PREF-BT-MLE", &io_bt_mle },
+  };
+  for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+    if (strcmp (c->formula, own[k].formula) == 0 && strcmp (c->part, own[k].io->part) == 0)
+      return own[k].io;
+  return NULL;
+}
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_pref_conventions), each on the io pick gives or that of its part
+ * and precision. */
+static const rl_io *const ios[] = {
+  &io_bt, &io_gumbel, &io_rm, &io_ex_mle, &io_margin, &io_smooth, &io_ensemble, &io_pl_prob,
+  &io_pl_mle, &io_bt_mle, NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_pref_conventions, f->id, ios, pick);
+}
 
 RL_FAMILY (pref) = {
   .name = "pref",
   .title = "Preference and reward models",
   .rank = 2,
   .formulas = formulas,
+  .init = init,
 };

@@ -6,6 +6,21 @@
 #include <mpfr.h>
 #include "rlref/status.h"
 #include "rlref/precision.h"
+#include "rlref/convention.h"
+
+/* The named conventions of the PREF formulas, in the order of the golden
+ * variants (src/pref/pref_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   PREF-BT: none
+ *   PREF-BT-GUMBEL: none
+ *   PREF-RM-LOSS: none
+ *   PREF-BT-EX: "sigma" none; "mle-pair" none
+ *   PREF-MARGIN: none
+ *   PREF-SMOOTH: none
+ *   PREF-ENSEMBLE: none
+ *   PREF-PL: "prob" none; "mle" none
+ *   PREF-BT-MLE: none */
+extern const rlref_convention rlref_pref_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/pref.h"
