@@ -1,6 +1,7 @@
 /* lm.c -- the LM family: the tiny language model whose every sequence can
  * be enumerated (LM-ENUM, LM-CHAIN, LM-EXACT, LM-DP; seed 000 (13.1), §1,
  * and the KL-optimal policy of 13.15-13.17 on its sequences). */
+#include <string.h>
 #include "rlref/lm.h"
 #include "family.h"
 
@@ -97,98 +98,6 @@ GRAD_IO (ipo, "population IPO loss: the same pairs, (h1 - h2 - 1/(2 beta))^2");
 GRAD_IO (k1, "E_q[k1], k1 = h = log q - log q_ref (an unbiased estimate of KL(q||q_ref))");
 GRAD_IO (k2, "E_q[k2], k2 = h^2/2");
 GRAD_IO (k3, "E_q[k3], k3 = e^-h - 1 + h (13.26; unbiased)");
-
-static const rlref_lm_setting grad_reward = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_REWARD };
-static const rlref_lm_setting grad_kl = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_KL };
-static const rlref_lm_setting grad_kl_reverse = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0,
-                                               RLREF_LM_OBJ_KL_REVERSE };
-static const rlref_lm_setting grad_rlhf = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_RLHF };
-static const rlref_lm_setting grad_dpo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
-static const rlref_lm_setting grad_ipo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
-static const rlref_lm_setting grad_k1 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K1 };
-static const rlref_lm_setting grad_k2 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K2 };
-static const rlref_lm_setting grad_k3 = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_K3 };
-static const rlref_lm_setting grad_rlhf_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0,
-                                                   RLREF_LM_OBJ_RLHF };
-static const rlref_lm_setting grad_dpo_bigram = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0,
-                                               RLREF_LM_OBJ_DPO };
-
-static const rlref_lm_setting bigram_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0 };
-static const rlref_lm_setting bigram_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 0 };
-static const rlref_lm_setting tabular_keep = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0 };
-static const rlref_lm_setting tabular_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0 };
-static const rlref_lm_setting dp_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 1 };
-static const rlref_lm_setting dp_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 1 };
-
-#define KEEP_TEXT "a sequence cut at T counts as an outcome with its prefix probability " \
-  "(the mass is 1): what a library does with a response that hit max_new_tokens"
-#define CONDITION_TEXT "cut sequences are left out and the rest renormalised: the " \
-  "distribution given that EOS came within T tokens"
-
-static const rl_variant v_exact[] = {
-  { "bigram-keep", "bigram model; " KEEP_TEXT, "libraries (a truncated response is scored)",
-    &io_exact_bigram, .data = &bigram_keep },
-  { "bigram-condition", "bigram model; " CONDITION_TEXT, "the seeds' sums over complete y",
-    &io_exact_bigram, .data = &bigram_condition },
-  { "tabular-keep", "tabular model (logits per prefix); " KEEP_TEXT,
-    "libraries (a truncated response is scored)", &io_exact_tabular, .data = &tabular_keep },
-  { "tabular-condition", "tabular model (logits per prefix); " CONDITION_TEXT,
-    "the seeds' sums over complete y", &io_exact_tabular, .data = &tabular_condition },
-  { "grad-reward", "tabular policy, cut sequences kept: E_q[r] and its exact gradient "
-    "sum_y q(y) (r(y) - E r) grad log pi(y)", "seed 000 (13.2)", &io_grad_reward,
-    .data = &grad_reward },
-  { "grad-kl", "tabular policy, cut kept: KL(q || q_ref) and its gradient sum_y q (h - KL) "
-    "grad log pi, h = log q - log q_ref", "seed 000 §12.1", &io_grad_kl, .data = &grad_kl },
-  { "grad-kl-reverse", "tabular policy, cut kept: KL(q_ref || q) and its gradient "
-    "sum_y (q - q_ref) grad log pi", "seed 000 §12.1", &io_grad_kl_reverse,
-    .data = &grad_kl_reverse },
-  { "grad-rlhf", "tabular policy, cut kept: E_q[r] - beta KL(q || q_ref) and its gradient",
-    "seed 000 (13.8), (13.13)", &io_grad_rlhf, .data = &grad_rlhf },
-  { "grad-rlhf-condition", "tabular policy, cut sequences conditioned away: the same objective "
-    "of q = pi / P(EOS within T)", "seed 000 (13.8), (13.13)", &io_grad_rlhf,
-    .data = &grad_rlhf_condition },
-  { "grad-dpo", "tabular policy, cut kept: the population DPO loss and its exact gradient",
-    "seed 000 (13.21)-(13.22)", &io_grad_dpo, .data = &grad_dpo },
-  { "grad-dpo-bigram", "bigram policy, cut kept: the population DPO loss and its exact "
-    "gradient (the rows of prefixes ending in the same token add)", "seed 000 (13.21)-(13.22)",
-    &io_grad_dpo, .data = &grad_dpo_bigram },
-  { "grad-ipo", "tabular policy, cut kept: the population IPO loss and its exact gradient",
-    "the IPO paper; CONVENTIONS.md DPO family", &io_grad_ipo, .data = &grad_ipo },
-  { "grad-k1", "tabular policy, cut kept: k1 used as a loss, y ~ q with the sampling not "
-    "differentiated: value E_q[k1], gradient E_q[grad k1] = 0", "seed 000 section 12.1",
-    &io_grad_k1, .data = &grad_k1 },
-  { "grad-k2", "k2 used as a loss: value E_q[k2], gradient E_q[h grad log q] = grad "
-    "KL(q || q_ref)", "seed 000 section 12.1", &io_grad_k2, .data = &grad_k2 },
-  { "grad-k3", "k3 used as a loss: value E_q[k3] = KL(q || q_ref), gradient E_q[(1 - e^-h) grad "
-    "log q] = grad KL(q_ref || q), the reverse KL's", "seed 000 section 12.1, (13.26)",
-    &io_grad_k3, .data = &grad_k3 },
-  RL_END,
-};
-static const rl_variant v_dp[] = {
-  { "keep", "dynamic programming over (tokens left, state), O(T V^2); " KEEP_TEXT,
-    "libraries (a truncated response is scored)", &io_dp, .data = &dp_keep },
-  { "condition", "dynamic programming over (tokens left, state), O(T V^2); " CONDITION_TEXT,
-    "the seeds' sums over complete y", &io_dp, .data = &dp_condition },
-  RL_END,
-};
-static const rl_variant v_enum[] = {
-  { "bigram-keep", "bigram model; " KEEP_TEXT, "libraries", &io_enum_bigram,
-    .data = &bigram_keep },
-  { "bigram-condition", "bigram model; " CONDITION_TEXT, "the seeds", &io_enum_bigram,
-    .data = &bigram_condition },
-  { "tabular-keep", "tabular model; " KEEP_TEXT, "libraries", &io_enum_tabular,
-    .data = &tabular_keep },
-  { "tabular-condition", "tabular model; " CONDITION_TEXT, "the seeds", &io_enum_tabular,
-    .data = &tabular_condition },
-  RL_END,
-};
-static const rl_variant v_chain[] = {
-  { "bigram", "the chain rule in a bigram model", "seed 000 (13.1)", &io_chain_bigram,
-    .data = &bigram_keep },
-  { "tabular", "the chain rule in a tabular model (logits per prefix)", "seed 000 (13.1)",
-    &io_chain_tabular, .data = &tabular_keep },
-  RL_END,
-};
 
 /* Models of the cases: B3 a bigram model, V = 3, EOS 2, T = 3 (12 logits);
  * U3 the same with uniform logits; B4 V = 4, EOS 0, T = 5 (20 logits); A3 a
@@ -324,16 +233,6 @@ static const rl_io io_displace = {
     RL_END },
   RL_EVALS (lm_displace), .part = "pair",
 };
-static const rlref_lm_setting displace_dpo = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
-static const rlref_lm_setting displace_ipo = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
-static const rl_variant v_displace[] = {
-  { "dpo", "gradient descent on -log sigma(beta (h_w - h_l)) (13.21) for one pair, a bigram "
-    "policy starting at its reference: theta <- theta - lr dL/dtheta", "seed 000 §4.3",
-    &io_displace, .data = &displace_dpo },
-  { "ipo", "the same on the IPO loss (h_w - h_l - 1/(2 beta))^2", "the IPO paper",
-    &io_displace, .data = &displace_ipo },
-  RL_END,
-};
 #define DISPLACE_MODEL "V=3 eos=2 T=3 logits=1.37,-2.26,-1.4,1.63,-1.51,-0.62,-0.93,-1.71,-0.19," \
   "-0.34,-1.09,-0.13 y_w=1,1,0 y_l=1,1,1"
 static const rl_case c_displace[] = {
@@ -356,33 +255,66 @@ static const rl_case c_displace[] = {
   RL_END,
 };
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "LM-ENUM", "the tiny LM: every sequence enumerated", "000 section 1; catalogue LM-ENUM",
     "sequences end at EOS or are cut after T tokens; count, probability mass and entropy of "
     "the outcomes by depth-first enumeration, under both readings of a cut sequence",
-    v_enum, c_enum, n_lm },
+    NULL, c_enum, n_lm },
   { "LM-CHAIN", "the chain rule of a sequence's probability", "000 (13.1)",
     "log pi(y) = sum_t log pi(y_t | y_<t) (13.1), with the bigram and tabular parameterisations",
-    v_chain, c_chain, n_lm },
+    NULL, c_chain, n_lm },
   { "LM-EXACT", "exact moments of the tiny LM and of its KL-optimal policy",
     "000 (13.15)-(13.17); catalogue LM-EXACT",
     "H, E[r], Var[r] under pi_ref; log Z, KL(pi*||pi_ref), KL(pi_ref||pi*), E_pi*[r] for pi* = "
     "pi_ref e^{r/beta}/Z, by enumeration; r(y) = sum_t token[y_t] + per_length L "
-    "(+ truncated when cut)", v_exact, c_exact, n_lm, .ulps = LM_ULPS },
+    "(+ truncated when cut)", NULL, c_exact, n_lm, .ulps = LM_ULPS },
   { "LM-DP", "the same moments by dynamic programming", "catalogue LM-DP",
     "a bigram model with an additive reward: the moments of LM-EXACT by dynamic programming "
-    "over (tokens left, state), O(T V^2); equal to enumeration", v_dp, c_dp, n_lm,
+    "over (tokens left, state), O(T V^2); equal to enumeration", NULL, c_dp, n_lm,
     .ulps = LM_ULPS },
   { "DPO-DISPLACE", "likelihood displacement in DPO training", "000 section 4.3",
     "exact gradient descent on one pair's DPO (or IPO) loss, a bigram policy starting at its "
-    "reference: log pi(y_w), log pi(y_l) before and after, and the margin", v_displace,
+    "reference: log pi(y_w), log pi(y_l) before and after, and the margin", NULL,
     c_displace, n_lm },
   RL_END,
 };
+
+/* LM-EXACT, LM-ENUM and LM-CHAIN each read a bigram and a tabular model
+ * on their own ios: the row's formula says which. */
+static const rl_io *
+pick (const rlref_convention *c)
+{
+  int bigram = strcmp (c->part, "bigram") == 0;
+  if (!bigram && strcmp (c->part, "tabular") != 0)
+    return NULL;
+  if (strcmp (c->formula, "LM-ENUM") == 0)
+    return bigram ? &io_enum_bigram : &io_enum_tabular;
+  if (strcmp (c->formula, "LM-CHAIN") == 0)
+    return bigram ? &io_chain_bigram : &io_chain_tabular;
+  return bigram ? &io_exact_bigram : &io_exact_tabular;
+}
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_lm_conventions), each on the io pick gives or that of its part
+ * and precision. */
+static const rl_io *const ios[] = {
+  &io_exact_bigram, &io_exact_tabular, &io_dp, &io_enum_bigram, &io_enum_tabular,
+  &io_chain_bigram, &io_chain_tabular, &io_displace, &io_grad_reward, &io_grad_kl,
+  &io_grad_kl_reverse, &io_grad_rlhf, &io_grad_dpo, &io_grad_ipo, &io_grad_k1, &io_grad_k2,
+  &io_grad_k3, NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_lm_conventions, f->id, ios, pick);
+}
 
 RL_FAMILY (lm) = {
   .name = "lm",
   .title = "The tiny exact-enumeration language model",
   .rank = 11,
   .formulas = formulas,
+  .init = init,
 };

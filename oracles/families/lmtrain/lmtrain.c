@@ -3,6 +3,7 @@
  * training runs (LM-TRAIN), by exact gradients or from seeded samples; seed
  * 000 (13.1), section 1, (13.2)-(13.4), (13.8), (13.17), (13.21). */
 #include "rlref/lm.h"
+#include "rlref/lmtrain.h"
 #include "family.h"
 
 RL_EVAL_DECL (lm_param);
@@ -31,21 +32,6 @@ static const rl_io io_param_bigram = { in_shape, out_param, RL_EVALS (lm_param),
                                        .part = "bigram" };
 static const rl_io io_param_tabular = { in_shape, out_param, RL_EVALS (lm_param),
                                         .part = "tabular" };
-
-static const rlref_lm_setting bigram_keep = { RLREF_LM_BIGRAM, RLREF_LM_KEEP, 0, 0 };
-static const rlref_lm_setting bigram_condition = { RLREF_LM_BIGRAM, RLREF_LM_CONDITION, 0, 0 };
-static const rlref_lm_setting tabular_keep = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, 0 };
-static const rlref_lm_setting tabular_condition = { RLREF_LM_TABULAR, RLREF_LM_CONDITION, 0, 0 };
-
-static const rl_variant v_param[] = {
-  { "bigram", "bigram (Markov) model: V + 1 rows, one per previous token and one for the "
-    "start", "seed 000 (13.1); README \"The tiny language model\"", &io_param_bigram,
-    .data = &bigram_keep },
-  { "tabular", "tabular model: one row per prefix without EOS (a logit for every context)",
-    "seed 000 (13.1); README \"The tiny language model\"", &io_param_tabular,
-    .data = &tabular_keep },
-  RL_END,
-};
 
 /* Models of the cases: B3 a bigram model, V = 3, EOS 2, T = 3 (4 rows); A3
  * a tabular model, V = 3, EOS 2, T = 3 (7 prefixes: "", 0, 1, 00, 01, 10,
@@ -90,22 +76,6 @@ static const rl_output out_sft[] = {
   RL_END,
 };
 static const rl_io io_sft = { in_sft, out_sft, RL_EVALS (lm_sft), .part = "sft" };
-
-#define KEEP_TEXT "cut sequences count as outcomes with their prefix probability"
-#define CONDITION_TEXT "q = pi_theta / P(EOS within T), the model given that EOS came " \
-  "within T tokens; a cut data sequence is refused"
-
-static const rl_variant v_sft[] = {
-  { "tabular-keep", "tabular policy; " KEEP_TEXT, "seed 000 section 1 (SFT as maximum "
-    "likelihood); libraries score a truncated response", &io_sft, .data = &tabular_keep },
-  { "tabular-condition", "tabular policy; " CONDITION_TEXT, "seed 000 section 1; sums over "
-    "complete y", &io_sft, .data = &tabular_condition },
-  { "bigram-keep", "bigram policy (rows shared by the prefixes ending alike); " KEEP_TEXT,
-    "seed 000 section 1", &io_sft, .data = &bigram_keep },
-  { "bigram-condition", "bigram policy; " CONDITION_TEXT, "seed 000 section 1", &io_sft,
-    .data = &bigram_condition },
-  RL_END,
-};
 
 static const rl_case c_sft[] = {
   { "tabular-keep", A3 " data=0,2,1,0,2,2,0,1,1,0,2 weights=3,1,2,0.5,1",
@@ -198,42 +168,6 @@ SAMPLED_IO (rlhf, "the exact E_q[r] - beta KL(q || pi_ref) (13.8) at each step o
 SAMPLED_IO (reward, "the exact E_q[r] at each step of at");
 SAMPLED_IO (dpo, "the exact population DPO loss (13.21) at each step of at");
 
-static const rlref_lm_setting train_rlhf = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_RLHF };
-static const rlref_lm_setting train_reward = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0,
-                                            RLREF_LM_OBJ_REWARD };
-static const rlref_lm_setting train_dpo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_DPO };
-static const rlref_lm_setting train_ipo = { RLREF_LM_TABULAR, RLREF_LM_KEEP, 0, RLREF_LM_OBJ_IPO };
-
-#define TRAIN_TEXT "a tabular policy theta_0 = the reference logits, cut sequences kept; "
-#define SAMPLED_TEXT "each step a batch drawn with GSL's mt19937 seeded by seed (a token: " \
-  "the first b of 0..V-2 with u < sum_{j<=b} pi(j | s), else V - 1; u = gsl_rng_uniform); "
-
-static const rl_variant v_train[] = {
-  { "rlhf", TRAIN_TEXT "gradient ascent theta <- theta + lr grad (E[r] - beta KL(q || pi_ref))",
-    "seed 000 (13.8), (13.13)-(13.17); rlref train --objective rlhf", &io_train_rlhf,
-    .data = &train_rlhf },
-  { "reward", TRAIN_TEXT "gradient ascent on E[r] alone (no KL: pi* is not its limit)",
-    "seed 000 (13.2); rlref train --objective reward", &io_train_reward, .data = &train_reward },
-  { "dpo", TRAIN_TEXT "gradient descent on the population DPO loss over pairs from pi_ref x "
-    "pi_ref labelled by Bradley-Terry on r", "seed 000 (13.21)-(13.22); rlref train "
-    "--objective dpo", &io_train_dpo, .data = &train_dpo },
-  { "ipo", TRAIN_TEXT "gradient descent on the population IPO loss (z - 1/(2 beta))^2",
-    "the IPO paper; rlref train --objective ipo", &io_train_ipo, .data = &train_ipo },
-  { "sampled-rlhf", TRAIN_TEXT SAMPLED_TEXT "n sequences from pi_theta, f = r - beta (log "
-    "pi_theta - log pi_ref), theta <- theta + (lr/n) sum_i (f_i - mean f) grad log "
-    "pi_theta(y_i) (REINFORCE, the batch mean as baseline)", "seed 000 (13.2)-(13.4), (13.8); "
-    "rlref train --objective rlhf --sampled N --seed S", &io_sampled_rlhf, .data = &train_rlhf },
-  { "sampled-reward", TRAIN_TEXT SAMPLED_TEXT "as sampled-rlhf with f = r", "seed 000 "
-    "(13.2)-(13.4); rlref train --objective reward --sampled N --seed S", &io_sampled_reward,
-    .data = &train_reward },
-  { "sampled-dpo", TRAIN_TEXT SAMPLED_TEXT "n pairs from pi_ref x pi_ref, then one uniform "
-    "per pair: the first preferred when u < sigma(r_1 - r_2); theta <- theta + (lr/n) "
-    "sum_pairs beta sigma(-beta z) (grad log pi_theta(y_w) - grad log pi_theta(y_l)), the "
-    "descent on the mean of -log sigma(beta z)", "seed 000 (13.6), (13.21)-(13.22); rlref "
-    "train --objective dpo --sampled N --seed S", &io_sampled_dpo, .data = &train_dpo },
-  RL_END,
-};
-
 #define R3 " reward=1,-0.5,0,-0.25,-1"
 /* A2 with the start row log(2 u/(1 - u)), 0, 0: pi(0 | start) = u = 1791095845/2^32,
  * the first draw of seed 1, to 6e-18. */
@@ -325,17 +259,17 @@ static const rl_note n_lmtrain[] = {
  * and KL(pi_theta || pi*) near 0 cancels: U = 128 as for LM-EXACT. */
 #define TRAIN_ULPS 128
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "LM-PARAM", "the parameterisations of the tiny LM: the policy table",
     "000 (13.1); catalogue LM-PARAM",
     "pi(a | s) = softmax(logits(s))_a and log pi(a | s) (stable: shifted by the row's maximum, "
     "log1p), every row s of a bigram model (V + 1 rows, the last the start) or a tabular one "
-    "(a row per prefix without EOS)", v_param, c_param, n_lmtrain },
+    "(a row per prefix without EOS)", NULL, c_param, n_lmtrain },
   { "LM-SFT", "supervised fine-tuning on the tiny LM: cross-entropy = H + KL",
     "000 section 1; catalogue LM-SFT",
     "data: sequences with weights, p_data their normalised weights; ce = -E_data[log q(y)] = "
     "H(p_data) + KL(p_data || q), so maximum likelihood minimises the forward KL; and d ce / d "
-    "logits", v_sft, c_sft, n_lmtrain },
+    "logits", NULL, c_sft, n_lmtrain },
   { "LM-TRAIN", "a training run on the tiny LM: exact gradients, or seeded samples",
     "000 (13.2)-(13.4), (13.8), (13.17), (13.21); catalogue LM-TRAIN",
     "theta_0 = the reference logits, theta <- theta +- lr grad J (exact gradients, sums over "
@@ -345,13 +279,28 @@ static const rl_formula formulas[] = {
     "sampled run given its seeded draws (every draw is compared with a quantity rounded once, "
     "and a draw within 2^-40 of it stops the run with EDOM, so binary64 and MPFR draw the "
     "same batches); `rlref train --every K [--sampled N --seed S]` prints the binary64 run bit "
-    "for bit", v_train, c_train, n_lmtrain, .ulps = TRAIN_ULPS },
+    "for bit", NULL, c_train, n_lmtrain, .ulps = TRAIN_ULPS },
   RL_END,
 };
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_lmtrain_conventions), each on the io of its part and precision. */
+static const rl_io *const ios[] = {
+  &io_param_bigram, &io_param_tabular, &io_sft, &io_train_rlhf, &io_train_reward,
+  &io_train_dpo, &io_train_ipo, &io_sampled_rlhf, &io_sampled_reward, &io_sampled_dpo, NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_lmtrain_conventions, f->id, ios, NULL);
+}
 
 RL_FAMILY (lmtrain) = {
   .name = "lmtrain",
   .title = "The tiny LM: parameterisations, supervised fine-tuning, training runs",
   .rank = 11,
   .formulas = formulas,
+  .init = init,
 };

@@ -25,6 +25,7 @@
 #include <gsl/gsl_rng.h>
 #include "rlref/status.h"
 #include "rlref/precision.h"
+#include "rlref/convention.h"
 
 typedef enum { RLREF_LM_TABULAR, RLREF_LM_BIGRAM } rlref_lm_kind;
 typedef enum { RLREF_LM_KEEP, RLREF_LM_CONDITION } rlref_lm_truncation;
@@ -130,6 +131,16 @@ typedef void rlref_lm_visit_d (void *ctx, const int *y, int L, int cut, const do
                                const double *r, const double *logp_star);
 typedef void rlref_lm_visit_mp (void *ctx, const int *y, int L, int cut, mpfr_srcptr logp,
                                 mpfr_srcptr r, mpfr_srcptr logp_star);
+
+/* The named conventions of the LM formulas, in the order of the golden
+ * variants (src/lm/lm_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   LM-ENUM: "bigram" rlref_lm_setting; "tabular" rlref_lm_setting
+ *   LM-CHAIN: "bigram" rlref_lm_setting; "tabular" rlref_lm_setting
+ *   LM-EXACT: "bigram" rlref_lm_setting; "tabular" rlref_lm_setting; "grad-reward" rlref_lm_setting; "grad-kl" rlref_lm_setting; "grad-kl_reverse" rlref_lm_setting; "grad-rlhf" rlref_lm_setting; "grad-dpo" rlref_lm_setting; "grad-ipo" rlref_lm_setting; "grad-k1" rlref_lm_setting; "grad-k2" rlref_lm_setting; "grad-k3" rlref_lm_setting
+ *   LM-DP: rlref_lm_setting
+ *   DPO-DISPLACE: rlref_lm_setting */
+extern const rlref_convention rlref_lm_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #define RLREF_VISIT rlref_lm_visit_d

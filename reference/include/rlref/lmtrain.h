@@ -10,12 +10,21 @@
 #include "rlref/status.h"
 #include "rlref/precision.h"
 #include "rlref/lm.h"
+#include "rlref/convention.h"
 
 /* The longest training run rlref_lm_train_report_* accepts. */
 #define RLREF_LM_TRAIN_MAX_STEPS 100000
 /* The most prefixes walked for P(EOS within T) and its gradient (LM-SFT,
  * cut sequences conditioned away). */
 #define RLREF_LM_SFT_MAX_PREFIXES 1e6
+
+/* The named conventions of the LMTRAIN formulas, in the order of the golden
+ * variants (src/lmtrain/lmtrain_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   LM-PARAM: "bigram" rlref_lm_setting; "tabular" rlref_lm_setting
+ *   LM-SFT: rlref_lm_setting
+ *   LM-TRAIN: "train-rlhf" rlref_lm_setting; "train-reward" rlref_lm_setting; "train-dpo" rlref_lm_setting; "train-ipo" rlref_lm_setting; "sampled-rlhf" rlref_lm_setting; "sampled-reward" rlref_lm_setting; "sampled-dpo" rlref_lm_setting */
+extern const rlref_convention rlref_lmtrain_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/lmtrain.h"
