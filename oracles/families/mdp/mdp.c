@@ -6,6 +6,7 @@
  * 13.11; CONVENTIONS.md "GAE, whitening, value loss"). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "rlref/mdp.h"
 #include "family.h"
 
@@ -48,16 +49,6 @@ static const rl_io io_return = { in_return, out_return, RL_EVALS (mdp_return),
 static const rl_io io_return_sum = { in_return, out_return, RL_EVALS (mdp_return_sum),
                                      .sens_mp = rl_sens_mdp_return, .part = "returns" };
 
-static const rl_variant v_return[] = {
-  { "recursion", "G_t = r_t + gamma G_{t+1}, G_T = 0, backwards; G_{t+1} carried as hi + lo "
-    "and each step an exactly rounded sum, so the error does not grow with T",
-    "seed 003 §1 (the Bellman derivation's first step)", &io_return },
-  { "sum", "G_t = sum_{k=0}^{T-1-t} gamma^k r_{t+k}: the powers in double-double and the "
-    "terms of each G_t added by one exactly rounded sum (O(T^2): at most 4096 rewards); the "
-    "same numbers as recursion", "seed 003 §1 (the definition of the return)", &io_return_sum },
-  RL_END,
-};
-
 static const rl_case c_return[] = {
   { "*", "rewards=1,1,1 gamma=0.9", "", "G = [2.71, 1.9, 1]" },
   { "*", "rewards=0,0,1 gamma=1", "TerminalReward", "a reward at the end only, gamma 1 (the token MDP): G_t = 1" },
@@ -90,14 +81,6 @@ static const rl_io io_horizon = {
   .out = (const rl_output[]) { { "horizon", "sum_{k<H} gamma^k = (1 - gamma^H)/(1 - gamma)" },
                                RL_END },
   RL_EVALS (mdp_horizon), .sens_mp = rl_sens_mdp_horizon, .part = "finite",
-};
-static const rl_variant v_horizon[] = {
-  { "infinite", "1/(1 - gamma), 0 <= gamma < 1: gamma = 0.99 gives 100",
-    "seed 000 §13 (the 1/(1 - gamma) horizon of long-horizon credit assignment)",
-    &io_horizon_inf },
-  { "finite", "sum_{k<H} gamma^k = -expm1(H log gamma)/(1 - gamma), H when gamma = 1",
-    "seed 003 §1 (the return's weights)", &io_horizon },
-  RL_END,
 };
 static const rl_case c_horizon[] = {
   { "infinite", "gamma=0.99", "SeedExample", "gamma = 0.99 -> 100 (the double 0.99 gives 99.99999999999991)" },
@@ -135,11 +118,6 @@ static const rl_io io_ql_ex1 = {
     RL_END },
   RL_EVALS (mdp_ql_ex1), .sens_mp = rl_sens_mdp_ql_ex1, .part = "update",
 };
-static const rl_variant v_ql_ex1[] = {
-  { "seed-003", "the TD target and the tabular Q-learning update", "seed 003 §2 (example 1)",
-    &io_ql_ex1 },
-  RL_END,
-};
 static const rl_case c_ql_ex1[] = {
   { "*", "q=0.5 r=1 gamma=0.99 alpha=0.1 q_next=0.3,0.8 done=0", "SeedExample",
     "seed 003 example 1: y = 1 + 0.99 * 0.8 = 1.792, Q = 0.5 + 0.1 (1.792 - 0.5) = 0.6292" },
@@ -164,18 +142,6 @@ static const rl_io io_egreedy = {
     RL_END },
   .out = (const rl_output[]) { { "probs", "pi(a | s)", .len_of = "q" }, RL_END },
   RL_EVALS (mdp_egreedy), .sens_mp = rl_sens_mdp_egreedy, .part = "probs",
-};
-static const rlref_egreedy_kind eg_include = RLREF_EGREEDY_INCLUDE;
-static const rlref_egreedy_kind eg_exclude = RLREF_EGREEDY_EXCLUDE;
-static const rl_variant v_egreedy[] = {
-  { "include-greedy", "with probability eps a uniform draw over all A actions (the greedy one "
-    "included): the greedy action 1 - eps + eps/A, the others eps/A; ties: the lowest index",
-    "seed 003 example 2 (read as a draw over all actions); the usual code "
-    "(random action if u < eps)", &io_egreedy, .data = &eg_include },
-  { "exclude-greedy", "with probability eps a uniform draw over the A - 1 other actions: the "
-    "greedy action exactly 1 - eps, the others eps/(A - 1); ties: the lowest index",
-    "seed 003 example 2 (read literally: 0.9 to the argmax)", &io_egreedy, .data = &eg_exclude },
-  RL_END,
 };
 static const rl_case c_egreedy[] = {
   { "*", "q=0.2,0.9,0.5 eps=0.1", "SeedExample Detector",
@@ -277,12 +243,12 @@ static const rl_input in_pi[] = {
 static const rl_io io_vpi = {
   .in = in_pi,
   .out = (const rl_output[]) { { "V", "V^pi(s)", .len_is = "S" }, RL_END },
-  RL_EVALS (mdp_vpi), .part = "V",
+  RL_EVALS (mdp_vpi), .cert = "newton-polish", .part = "V",
 };
 static const rl_io io_qpi = {
   .in = in_pi,
   .out = (const rl_output[]) { { "Q", "Q^pi(s, a) at s A + a", .len_of = "R" }, RL_END },
-  RL_EVALS (mdp_qpi), .part = "Q",
+  RL_EVALS (mdp_qpi), .cert = "newton-polish", .part = "Q",
 };
 static const rl_io io_pi = {
   .in = (const rl_input[]) { MDP_SHAPE, MDP_TERMINAL, MDP_GAMMA, RL_END },
@@ -293,7 +259,7 @@ static const rl_io io_pi = {
       .len_is = "S" },
     { "steps", "policy improvements that changed the policy, from action 0 everywhere" },
     RL_END },
-  RL_EVALS (mdp_pi), .part = "policy-iteration",
+  RL_EVALS (mdp_pi), .cert = "newton-polish", .part = "policy-iteration",
 };
 static const rl_io io_vi = {
   .in = (const rl_input[]) { MDP_SHAPE, MDP_TERMINAL, MDP_GAMMA,
@@ -304,30 +270,7 @@ static const rl_io io_vi = {
     { "error", "max_s |V_k(s) - V*(s)|" },
     { "bound", "the contraction bound gamma^k max_s |V_0(s) - V*(s)|" },
     RL_END },
-  RL_EVALS (mdp_vi), .part = "value-iteration",
-};
-
-static const rl_variant v_vpi[] = {
-  { "lu-refine", "(I - gamma P_pi) V = R_pi solved by GSL's LU in binary64 and iterative "
-    "refinement in the working precision (exactly rounded residuals)",
-    "seed 003 §1 (Bellman expectation equation)", &io_vpi, .cert = "newton-polish" },
-  RL_END,
-};
-static const rl_variant v_qpi[] = {
-  { "from-v", "Q = r + gamma P V^pi, V^pi by the linear solve of MDP-VPI",
-    "seed 003 §1 (Bellman expectation equation for Q)", &io_qpi, .cert = "newton-polish" },
-  RL_END,
-};
-static const rl_variant v_opt[] = {
-  { "policy-iteration", "from action 0 everywhere: evaluate (MDP-VPI's solve), switch each "
-    "state to the greedy action where it is better by more than 2^-(p/2) |Q|; stop when no "
-    "state switches", "seed 003 §1 (Bellman optimality equation)", &io_pi,
-    .cert = "newton-polish" },
-  { "value-iteration", "k sweeps V <- max_a [r + gamma P V] from V_0 = 0, with the distance "
-    "max |V_k - V*| beside the contraction bound gamma^k max |V_0 - V*|; V* by policy "
-    "iteration", "seed 003 §1 (Q* is the fixed point of the optimality operator)", &io_vi,
-    .cert = "newton-polish" },
-  RL_END,
+  RL_EVALS (mdp_vi), .cert = "newton-polish", .part = "value-iteration",
 };
 
 /* M3: 3 states, 2 actions; M3T: the same shape with state 2 terminal; TIE:
@@ -409,18 +352,6 @@ static const rl_output out_ql[] = {
 static const rl_io io_ql = {
   .in = (const rl_input[]) { QL_INPUTS, RL_END },
   .out = out_ql, RL_EVALS (mdp_ql), .part = "q-learning",
-};
-static const rl_variant v_ql[] = {
-  { "egreedy-include", "behaviour epsilon-greedy in Q, the draw (u1 < eps) over all actions: "
-    "floor(u2 A); alpha = 1/n(s, a); s' the first state whose cumulative probability exceeds u3",
-    "seed 003 §2 (Q-learning pseudo-code, epsilon-greedy)", &io_ql,
-    .params = { { "eps", 0.1, .in_x = 1 } }, .data = &eg_include },
-  { "egreedy-exclude", "as egreedy-include, the draw over the A - 1 other actions: the "
-    "floor(u2 (A - 1))-th of them", "seed 003 §2 (example 2 read literally)", &io_ql,
-    .params = { { "eps", 0.1, .in_x = 1 } }, .data = &eg_exclude },
-  { "uniform", "behaviour uniformly random, floor(u2 A) (off-policy: the target is still the "
-    "max)", "seed 003 §2 (Q-learning is off-policy)", &io_ql },
-  RL_END,
 };
 /* The 3-state MDP with rewards that no early update brings to an exact
  * tie with an unvisited action's 0 (with M3's r(1,0) = -0.5 and r(0,0) = 1,
@@ -505,37 +436,6 @@ static const rl_io io_pg_token = {
     RL_END },
   RL_EVALS (mdp_pg_token), .part = "token-reinforce",
 };
-static const rlref_pg_estimator est_full = RLREF_PG_FULL, est_to_go = RLREF_PG_TO_GO,
-  est_baseline = RLREF_PG_BASELINE, est_seed003 = RLREF_PG_SEED003;
-static const rl_variant v_pg[] = {
-  { "theorem", "grad J = sum_t gamma^t sum_s d_t(s) sum_b pi(b|s) (Q_t(s,b) - V_t(s)) "
-    "e_{s,b} by dynamic programming (d_t the state distribution, Q_t, V_t with H - t steps "
-    "left)", "seed 003 §2 (policy-gradient theorem, with the gamma^t of J)", &io_pg_theorem },
-  { "full-return", "REINFORCE g = R(tau) sum_t grad log pi(a_t|s_t), R = sum_t gamma^t r_t: "
-    "E g = grad J", "seed 000 (13.3); seed 003 §2 (first form)", &io_pg_reinforce,
-    .data = &est_full },
-  { "reward-to-go", "g = sum_t grad log pi(a_t|s_t) gamma^t G_t (causality: past rewards "
-    "dropped): E g = grad J, smaller variance", "seed 000 (13.4) step 3; seed 003 §2",
-    &io_pg_reinforce, .data = &est_to_go },
-  { "baseline", "g = sum_t grad log pi(a_t|s_t) gamma^t (G_t - V_t(s_t)): the same "
-    "expectation, smaller variance (the advantage form)", "seed 000 (13.4); seed 003 §2 "
-    "(advantage)", &io_pg_reinforce, .data = &est_baseline },
-  { "seed-003", "g = sum_t grad log pi(a_t|s_t) G_t, without gamma^t as seed 003 writes it: "
-    "E g = grad J only for gamma = 1", "seed 003 §2 (its causal form omits gamma^t)",
-    &io_pg_reinforce, .data = &est_seed003 },
-  { "token-theorem", "the token MDP of a tabular tiny LM (gamma = 1): grad E[r] with respect "
-    "to the logits, exact (the library's objective gradient)", "seed 000 (13.2), §1.1",
-    &io_pg_token_theorem },
-  { "token-full-return", "token MDP: g = r(y) sum_t grad log pi(y_t|s_t) (13.3), over every "
-    "sequence", "seed 000 (13.3)", &io_pg_token, .data = &est_full },
-  { "token-reward-to-go", "token MDP: g = sum_t grad log pi(y_t|s_t) sum_{k>=t} r_k (per-token "
-    "rewards token[y_k] + per_length, truncated on a cut's last token)", "seed 000 (13.4)",
-    &io_pg_token, .data = &est_to_go },
-  { "token-baseline", "token MDP: g = sum_t grad log pi(y_t|s_t) (sum_{k>=t} r_k - V(s_t)), "
-    "V the exact value of the prefix", "seed 000 (13.4), (13.27)", &io_pg_token,
-    .data = &est_baseline },
-  RL_END,
-};
 /* Probabilities that are binary fractions: each row sums to 1 exactly, so
  * that E g of the unbiased estimators equals the theorem's gradient to
  * every digit (with rows such as 0.7 + 0.3 = 1 - 2^-54 in binary64 the
@@ -591,16 +491,6 @@ static const rl_io io_soft = {
     { "logp_star", "log pi*(a|s) for every prefix s and token a", .len_of = "ref_logits" },
     RL_END },
   RL_EVALS (mdp_soft), .part = "soft",
-};
-static const int soft_sequence = 1;
-static const rl_variant v_soft[] = {
-  { "soft-bellman", "backwards over the prefixes: Q(s, a) = r(s, a) + V(s a), V(s) = beta log "
-    "sum_a pi_ref(a|s) e^{Q(s,a)/beta}, pi*(a|s) = pi_ref(a|s) e^{(Q - V)/beta}",
-    "catalogue MDP-SOFT (links 000 §4 to 003)", &io_soft },
-  { "sequence", "from the sequence level: pi* = pi_ref e^{r/beta}/Z (13.17) as logits token by "
-    "token (LM's pistar_logits), beta log Z by enumeration (13.15)", "seed 000 (13.15), (13.17)",
-    &io_soft, .data = &soft_sequence },
-  RL_END,
 };
 #define SOFTM "V=3 eos=2 T=3 ref_logits=1,0.5,-1,0.2,0.1,0.3,-0.4,0,0.6,0.5,0,2,0,0,0,1,-1,0," \
   "-0.3,0.3,0 reward=1,-0.5,0,-0.25,-1"
@@ -694,41 +584,41 @@ static const rl_note n_mdp[] = {
 static rl_formula formulas[] = {
   { "MDP-RETURN", "discounted return", "003 §1",
     "G_t = sum_k gamma^k r_{t+k} = r_t + gamma G_{t+1}, G_T = 0; accurate for any T (hi + lo "
-    "carried, exactly rounded sums)", v_return, c_return, n_mdp },
+    "carried, exactly rounded sums)", NULL, c_return, n_mdp },
   { "MDP-HORIZON", "effective horizon", "000 §13; 003 §1",
     "sum_k gamma^k = 1/(1 - gamma) (gamma = 0.99: 100); over H steps (1 - gamma^H)/(1 - gamma)",
-    v_horizon, c_horizon, n_mdp },
+    NULL, c_horizon, n_mdp },
   { "MDP-QL-EX1", "the Q-learning update, seed 003's example 1", "003 §2 (example 1)",
     "y = r + gamma max_a' Q(s', a'), Q <- Q + alpha (y - Q): Q = 0.5, r = 1, gamma = 0.99, "
-    "max Q' = 0.8, alpha = 0.1 -> 1.792, 0.6292", v_ql_ex1, c_ql_ex1, n_mdp },
+    "max Q' = 0.8, alpha = 0.1 -> 1.792, 0.6292", NULL, c_ql_ex1, n_mdp },
   { "MDP-EGREEDY", "epsilon-greedy action probabilities", "003 §2 (example 2)",
     "1 - eps + eps/A for the greedy action and eps/A otherwise (draw over all actions), or "
-    "1 - eps and eps/(A - 1) (draw over the others)", v_egreedy, c_egreedy, n_mdp },
+    "1 - eps and eps/(A - 1) (draw over the others)", NULL, c_egreedy, n_mdp },
   { "MDP-GAE", "generalised advantage estimation", "000 (13.11); 003",
     "delta_t = r_t + gamma V_{t+1} - V_t, A_t = sum_l (gamma lambda)^l delta_{t+l}, returns "
     "A + V, over padded rows, in the conventions of the variants table",
     .cases = c_gae, .notes = n_mdp },
   { "MDP-VPI", "policy evaluation: V^pi", "003 §1",
     "V^pi(s) = sum_a pi(a|s) sum_s' P(s'|s,a) [r + gamma V^pi(s')]: (I - gamma P_pi) V = R_pi "
-    "by LU and iterative refinement", v_vpi, c_pi_eval, n_mdp },
+    "by LU and iterative refinement", NULL, c_pi_eval, n_mdp },
   { "MDP-QPI", "policy evaluation: Q^pi", "003 §1",
-    "Q^pi(s, a) = r(s, a) + gamma sum_s' P(s'|s,a) V^pi(s')", v_qpi, c_pi_eval, n_mdp },
+    "Q^pi(s, a) = r(s, a) + gamma sum_s' P(s'|s,a) V^pi(s')", NULL, c_pi_eval, n_mdp },
   { "MDP-OPT", "Bellman optimality: V*, Q*, policy and value iteration", "003 §1",
     "V*(s) = max_a Q*(s, a), Q* = r + gamma P V*: policy iteration to a fixed point (steps "
     "counted); value iteration's distance to V* beside gamma^k max |V_0 - V*|",
-    v_opt, c_opt, n_mdp },
+    NULL, c_opt, n_mdp },
   { "MDP-QL", "tabular Q-learning", "003 §2",
     "Q(s,a) <- Q(s,a) + alpha (r + gamma max_a' Q(s',a') - Q(s,a)), alpha = 1/n(s,a), "
     "epsilon-greedy or uniform behaviour from a seeded mt19937 stream; Q after the run and "
-    "max |Q - Q*|", v_ql, c_ql, n_mdp },
+    "max |Q - Q*|", NULL, c_ql, n_mdp },
   { "MDP-PG", "the policy-gradient theorem and REINFORCE", "003 §2; 000 (13.2)-(13.4)",
     "grad J exactly, against the exact expectation and variance of the REINFORCE estimators "
     "(full return, reward to go, baseline, seed 003's form without gamma^t), on a small MDP and "
-    "on the token MDP of a tiny LM", v_pg, c_pg, n_mdp },
+    "on the token MDP of a tiny LM", NULL, c_pg, n_mdp },
   { "MDP-SOFT", "the soft Bellman recursion of the token MDP", "catalogue MDP-SOFT; 000 (13.15), (13.17)",
     "V(s) = beta log sum_a pi_ref(a|s) e^{(r(s,a) + V(s a))/beta}, pi*(a|s) = pi_ref(a|s) "
     "e^{(Q - V)/beta}: equal to the sequence-level pi* and V(root) = beta log Z",
-    v_soft, c_soft, n_mdp },
+    NULL, c_soft, n_mdp },
   RL_END,
 };
 
@@ -748,12 +638,31 @@ gae_variants (void)
   return v;
 }
 
+/* MDP-RETURN's two forms of the return read the same inputs on their own
+ * ios: the row's name says which. */
+static const rl_io *
+pick (const rlref_convention *c)
+{
+  if (strcmp (c->part, "returns") == 0)
+    return strcmp (c->name, "sum") == 0 ? &io_return_sum : &io_return;
+  return NULL;
+}
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_mdp_conventions), each on the io pick gives or that of its part
+ * and precision; MDP-GAE's from the GAE table. */
+static const rl_io *const ios[] = {
+  &io_return, &io_return_sum, &io_horizon_inf, &io_horizon, &io_ql_ex1, &io_egreedy,
+  &io_vpi, &io_qpi, &io_pi, &io_vi, &io_ql, &io_pg_theorem, &io_pg_reinforce,
+  &io_pg_token_theorem, &io_pg_token, &io_soft, NULL,
+};
+
 static void
 init (void)
 {
   for (rl_formula *f = formulas; f->id; f++)
-    if (!f->variants)
-      f->variants = gae_variants ();
+    f->variants = strcmp (f->id, "MDP-GAE") == 0 ? gae_variants ()
+      : rl_variants_of (rlref_mdp_conventions, f->id, ios, pick);
 }
 
 RL_FAMILY (mdp) = {

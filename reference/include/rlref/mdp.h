@@ -25,6 +25,7 @@
 #include "rlref/status.h"
 #include "rlref/precision.h"
 #include "rlref/lm.h"
+#include "rlref/convention.h"
 
 typedef struct
 {
@@ -81,6 +82,21 @@ typedef enum
   RLREF_PG_BASELINE,
   RLREF_PG_SEED003
 } rlref_pg_estimator;
+
+/* The named conventions of the MDP formulas, in the order of the golden
+ * variants (src/mdp/mdp_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   MDP-RETURN: none
+ *   MDP-HORIZON: "infinite" none; "finite" none
+ *   MDP-QL-EX1: none
+ *   MDP-EGREEDY: rlref_egreedy_kind
+ *   MDP-VPI: none
+ *   MDP-QPI: none
+ *   MDP-OPT: "policy-iteration" none; "value-iteration" none
+ *   MDP-QL: none, rlref_egreedy_kind
+ *   MDP-PG: "theorem" none; "reinforce" rlref_pg_estimator; "token-theorem" none; "token-reinforce" rlref_pg_estimator
+ *   MDP-SOFT: int, none */
+extern const rlref_convention rlref_mdp_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/mdp.h"
