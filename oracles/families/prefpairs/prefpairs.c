@@ -3,6 +3,7 @@
  * seed 000 section 10.1 names; the maximum-likelihood fit of counted
  * rankings by pairs, and its comparison with the Plackett-Luce fit of the
  * same rankings: inputs, outputs, variants and golden cases. */
+#include "rlref/prefpairs.h"
 #include "family.h"
 
 RL_EVAL_DECL (pairs_loss);
@@ -35,7 +36,7 @@ static const rl_io io_mle = {
     { "scores", "maximum-likelihood scores of the pairs, mean zero", .len_is = "K" },
     { "loglik", "pairwise log-likelihood at the maximum" },
     RL_END },
-  RL_EVALS (pairs_mle), .part = "mle",
+  RL_EVALS (pairs_mle), .cert = "newton-polish", .part = "mle",
 };
 
 static const rl_io io_compare = {
@@ -47,30 +48,7 @@ static const rl_io io_compare = {
     { "loglik_pl_at_pairs", "Plackett-Luce log-likelihood at the pairwise scores" },
     { "loglik_pairs", "pairwise log-likelihood at its maximum" },
     RL_END },
-  RL_EVALS (pairs_compare), .part = "compare",
-};
-
-static const rl_variant variants[] = {
-  { "sum", "loss = sum over the C(K,2) pairs (k < l) of -log sigma(s_{pi_k} - s_{pi_l}) "
-    "(13.6, 13.7 per pair), the pairs as independent comparisons; grad = d loss / d s",
-    "seed 000 section 10.1 (the C(K,2) independent pairs it contrasts with Plackett-Luce)",
-    &io_loss, .params = { { "mean_over_pairs", 0, .is_int = 1 } } },
-  { "instructgpt", "loss = (1/C(K,2)) sum over the pairs of -log sigma(s_{pi_k} - s_{pi_l}); "
-    "grad = d loss / d s",
-    "InstructGPT (eq. 1: the C(K,2) comparisons of a prompt as one batch element); TRL "
-    "RewardTrainer given the C(K,2) pairs as one batch (its loss is the batch mean)",
-    &io_loss, .params = { { "mean_over_pairs", 1, .is_int = 1 } } },
-  { "mle", "maximum-likelihood scores (mean zero) of sum_m c_m sum_{k<l} log sigma(s_{pi_m,k} "
-    "- s_{pi_m,l}): the Bradley-Terry fit of the pair counts W_ij = sum of the counts of the "
-    "rankings placing i above j (GSL fit, Newton polish)",
-    "seed 000 section 10.1 (the pairwise alternative); InstructGPT's pairs fitted as one "
-    "Bradley-Terry model", &io_mle, .cert = "newton-polish" },
-  { "compare", "the Plackett-Luce fit and the pairwise fit of the same counted rankings, "
-    "the Plackett-Luce log-likelihood at both and the pairwise one at its own (GSL fits, "
-    "Newton polish)",
-    "seed 000 section 10.1 (Plackett-Luce against C(K,2) independent pairs)", &io_compare,
-    .cert = "newton-polish" },
-  RL_END,
+  RL_EVALS (pairs_compare), .cert = "newton-polish", .part = "compare",
 };
 
 static const rl_case cases[] = {
@@ -149,19 +127,33 @@ static const rl_note notes[] = {
   RL_END,
 };
 
-static const rl_formula formulas[] = {
+static rl_formula formulas[] = {
   { "PREF-PAIRS", "a ranking as its C(K,2) pairwise Bradley-Terry losses; fits by pairs and "
     "by Plackett-Luce", "000 section 10.1",
     "loss = (1/P) Σ_{k<l} −log σ(s_{π_k} − s_{π_l}), P = 1 (`sum`) or C(K,2) (`instructgpt`); "
     "`mle`: scores maximising Σ_m c_m Σ_{k<l} log σ(s_{π_m,k} − s_{π_m,l}) (the Bradley-Terry "
     "fit of the pair counts); `compare`: that fit beside the Plackett-Luce fit of the same "
-    "rankings", variants, cases, notes },
+    "rankings", NULL, cases, notes },
   RL_END,
 };
+
+/* The formulas' variants: one per row of the library's table
+ * (rlref_prefpairs_conventions), each on the io of its part and precision. */
+static const rl_io *const ios[] = {
+  &io_loss, &io_mle, &io_compare, NULL,
+};
+
+static void
+init (void)
+{
+  for (rl_formula *f = formulas; f->id; f++)
+    f->variants = rl_variants_of (rlref_prefpairs_conventions, f->id, ios, NULL);
+}
 
 RL_FAMILY (prefpairs) = {
   .name = "prefpairs",
   .title = "A ranking as pairwise Bradley-Terry comparisons",
   .rank = 2,
   .formulas = formulas,
+  .init = init,
 };
