@@ -85,43 +85,6 @@ static const rl_io io_count = {
   RL_EVALS (prm_mc_label), .part = "estimate",
 };
 
-static const enum rlref_prm_aggregation agg[] = {
-  RLREF_PRM_MIN, RLREF_PRM_PRODUCT, RLREF_PRM_MEAN, RLREF_PRM_LAST,
-};
-static const enum rlref_prm_label soft = RLREF_PRM_SOFT, hard = RLREF_PRM_HARD;
-
-/* The aggregations: variants of RLVR-REWARD after the verifiers. */
-static const rl_variant v_aggregate[] = {
-  { "prm-min", "score = min_k s_k: a solution is as good as its weakest step",
-    "Math-Shepherd (the minimum step score ranks the solutions); reward_hub's \"min\"",
-    &io_aggregate, .data = &agg[0] },
-  { "prm-product", "score = prod_k s_k: the probability that every step is correct",
-    "Lightman et al. 2023 (PRM800K: the product of the step probabilities); reward_hub's "
-    "\"prod\"", &io_aggregate, .data = &agg[1] },
-  { "prm-mean", "score = (1/n) sum_k s_k (exact sum, rounded once)",
-    "the average step score, a further aggregation of PRM best-of-n reranking (the seeds name "
-    "none)", &io_aggregate, .data = &agg[2] },
-  { "prm-last", "score = s_n: the last step's score, the PRM read as an outcome model",
-    "reward_hub's \"last\"; the outcome-reward end of ORM against PRM (seed 000 section 10.2)",
-    &io_aggregate, .data = &agg[3] },
-};
-#define N_AGGREGATE (sizeof v_aggregate / sizeof v_aggregate[0])
-
-static const rl_variant v_mc[] = {
-  { "soft", "label = hits/N (Math-Shepherd's soft estimate): mean p = P(right answer | the "
-    "step), variance p (1 - p)/N; p by the tree's recursion, siblings weighted by their weights",
-    "Math-Shepherd (soft estimation); seed 000 section 10.2 (the empirical probability of "
-    "reaching the right answer)", &io_expect, .data = &soft },
-  { "hard", "label = 1 if any of the N completions reaches the right answer (Math-Shepherd's "
-    "hard estimate): mean E = 1 - (1 - p)^N, variance E (1 - E)",
-    "Math-Shepherd (hard estimation)", &io_expect, .data = &hard },
-  { "soft-count", "label = hits/N from observed counts", "Math-Shepherd (soft estimation)",
-    &io_count, .data = &soft },
-  { "hard-count", "label = 1 if hits > 0 else 0", "Math-Shepherd (hard estimation)",
-    &io_count, .data = &hard },
-  RL_END,
-};
-
 /* The verifiers' variants: all of them. */
 #define VERIFIERS "binary,dapo,prime-math"
 /* The aggregations. */
@@ -289,16 +252,23 @@ static rl_formula formulas[] = {
     "Math-Shepherd: a step's label is the fraction of N completions from it that reach the "
     "right answer (soft) or whether any does (hard); expectation and variance exactly on a "
     "tree of continuations, p = P(right answer | the step) by the tree's recursion",
-    v_mc, c_mc, notes },
+    NULL, c_mc, notes },
   RL_END,
 };
 
-/* The verifiers of the library's table (those the comma list `only`
- * names, or all), then `extra`. */
+static const rl_io *const ios[] = {
+  &io_aggregate, &io_expect, &io_count, NULL,
+};
+
+/* The verifiers of the library's table (rlref_verifiers, those the comma
+ * list `only` names, or all) on io, then the rows of the conventions'
+ * table (rlref_rlvr_conventions) under formula id. */
 static rl_variant *
-variants_of (const rl_io *io, const char *only, const rl_variant *extra, size_t n_extra)
+variants_of (const rl_io *io, const char *only, const char *id)
 {
+  size_t n_extra = rlref_convention_count (rlref_rlvr_conventions, id);
   rl_variant *v = rl_variants_new (rlref_num_verifiers + n_extra);
+  rl_variant *extra = rl_variants_of (rlref_rlvr_conventions, id, ios, NULL);
   size_t n = 0;
   for (size_t i = 0; i < rlref_num_verifiers; i++)
     {
@@ -311,14 +281,18 @@ variants_of (const rl_io *io, const char *only, const rl_variant *extra, size_t 
     }
   for (size_t i = 0; i < n_extra; i++)
     v[n++] = extra[i];
+  free (extra);
   return v;
 }
 
+/* RLVR-REWARD: the verifiers, then the aggregations of step scores;
+ * RLVR-REWARD-EX: the verifiers; RLVR-PRM-MC: the label estimates. */
 static void
 init (void)
 {
-  formulas[0].variants = variants_of (&io_verify, "*", v_aggregate, N_AGGREGATE);
-  formulas[1].variants = variants_of (&io_example, "*", NULL, 0);
+  formulas[0].variants = variants_of (&io_verify, "*", "RLVR-REWARD");
+  formulas[1].variants = variants_of (&io_example, "*", "RLVR-REWARD-EX");
+  formulas[2].variants = rl_variants_of (rlref_rlvr_conventions, "RLVR-PRM-MC", ios, NULL);
 }
 
 RL_FAMILY (rlvr) = {

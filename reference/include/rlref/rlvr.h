@@ -10,6 +10,7 @@
 #include "rlref/status.h"
 #include "rlref/precision.h"
 #include "rlref/grpo.h"
+#include "rlref/convention.h"
 
 /* How a final answer is matched against the reference.  Answers are the
  * numbers the responses end with, as binary64 (the verifiers parse them
@@ -58,6 +59,13 @@ enum rlref_prm_label
   RLREF_PRM_SOFT,               /* the fraction of completions reaching the answer */
   RLREF_PRM_HARD                /* 1 when at least one does */
 };
+
+/* The named conventions of the RLVR formulas, in the order of the golden
+ * variants (src/rlvr/rlvr_conventions.c), ended by a row of zeros.  The
+ * setting of each row, by formula (and part):
+ *   RLVR-PRM-MC: "expectation" enum rlref_prm_label; "estimate" enum rlref_prm_label
+ *   RLVR-REWARD: enum rlref_prm_aggregation */
+extern const rlref_convention rlref_rlvr_conventions[];
 
 #include "rlref/tmpl/begin_d.h"
 #include "rlref/tmpl/rlvr.h"
