@@ -60,14 +60,6 @@ static const rl_io io_rollout = {
   RL_EVALS (cost_rollout), .part = "rollout",
 };
 
-static const rl_variant v_rollout[] = {
-  { "tokens", "tokens per update = prompts x G x mean length",
-    "seed 004 section 7 (\"tokens to generate before one update\": G of 8 to 64 responses of "
-    "thousands of tokens); GRPO as TRL, verl and OpenRLHF sample it (G responses per prompt)",
-    &io_rollout },
-  RL_END,
-};
-
 #define BOTH "adam,adam-master"
 
 static const rl_case c_mem[] = {
@@ -157,14 +149,14 @@ static rl_formula formulas[] = {
     "copy) + frozen × 2; bytes = params × that; GB = 10⁹ bytes, GiB = 2³⁰",
     .cases = c_mem, .notes = notes },
   { "COST-ROLLOUT", "tokens generated per update", "004 section 7",
-    "tokens = prompts × G × mean length", v_rollout, c_rollout, notes },
+    "tokens = prompts × G × mean length", NULL, c_rollout, notes },
   { "COST-MODELS", "model inventory per method and the bytes per parameter it implies",
     "000 Table 2; 003; 004",
     "SFT t, DPO t + 2, GRPO+RM t + 4, GRPO+RLVR t + 2, PPO 2t + 4 bytes per parameter "
     "(t = 12, or 16 with master copies); critic only: t/(2t + 4) saved; trained 2P → P",
     .cases = c_models, .notes = notes },
   { "COST-ROLLOUT-EX", "the seed's rollout example", "004 section 7",
-    "one prompt × G = 64 × 4000 tokens = 256,000 tokens per update", v_rollout, c_rollout_ex,
+    "one prompt × G = 64 × 4000 tokens = 256,000 tokens per update", NULL, c_rollout_ex,
     notes },
   RL_END,
 };
@@ -185,11 +177,19 @@ variants_of (const rl_io *io)
   return v;
 }
 
+static const rl_io *const other_ios[] = { &io_rollout, NULL };
+
+/* COST-MEM and COST-MODELS: the memory ledgers; COST-ROLLOUT and
+ * COST-ROLLOUT-EX: the rows of rlref_cost_other_conventions. */
 static void
 init (void)
 {
   formulas[0].variants = variants_of (&io_mem);
+  formulas[1].variants = rl_variants_of (rlref_cost_other_conventions, "COST-ROLLOUT",
+                                         other_ios, NULL);
   formulas[2].variants = variants_of (&io_models);
+  formulas[3].variants = rl_variants_of (rlref_cost_other_conventions, "COST-ROLLOUT-EX",
+                                         other_ios, NULL);
 }
 
 RL_FAMILY (cost) = {

@@ -199,51 +199,6 @@ static const rl_io io_grad_lm = {
   RL_EVALS (kl_grad_lm), .part = "tiny-lm",
 };
 
-/* --- variants ----------------------------------------------------------- */
-
-static const rl_variant v_bias = {
-  "bias-corrected", "k3 times the importance ratio rho = e^{logp - old_logp}, differentiable: "
-  "k = k3(l) rho, grad = l rho (on-policy, rho = 1: the value of k3 with the gradient of k2)",
-  "TRL GRPOTrainer use_bias_correction_kl (1.10 development line; token-level importance "
-  "sampling)", &io_bias,
-};
-
-static const rl_variant v_naive = {
-  "naive", "the error of k3 written as exp(-l) - 1 + l and as expm1(-l) + l in binary64, in "
-  "units of the last place of the exact k3; binary64 emulated step by step, exp and expm1 "
-  "correctly rounded (MPFR at 53 bits in binary64 too: glibc's exp(2^-53) is 1, correctly "
-  "rounded 1 + 2^-52)",
-  "seed 000 (13.26) as printed; what a binary64 program computes", &io_naive,
-};
-
-static const rl_variant v_full = {
-  "full", "the exact KL over the vocabulary at one position, sum_v p_v (log p_v - log "
-  "p_ref,v), and its gradient", "TRL's earlier PPOTrainer kl_penalty=\"full\" (F.kl_div over "
-  "the vocabulary; TRL 1.10's RL trainers have no such penalty); verl (1dda039) lists "
-  "\"full\" (and \"full+\") but raises NotImplementedError at this commit "
-  "(verl/trainer/ppo/core_algos.py kl_penalty_forward, lines 2246-2248): no library of these "
-  "commits computes it", &io_full,
-};
-
-static const int lm_token_sum = 1, lm_sequence = 0;
-
-static const rl_variant v_exact[] = {
-  { "discrete", "a finite distribution: E, E - KL and Var of k1, k2, k3 under p, each outcome "
-    "weighted by its probability", "seed 000 section 12.1 and table 5; seed 001", &io_discrete },
-  { "lm-token-sum", "the tiny LM (tabular, cut kept): each estimator summed over a response's "
-    "tokens, l_t = log pi(y_t | y_<t) - log pi_ref(y_t | y_<t), the sequence KL against it",
-    "what TRL, verl and OpenRLHF sum per response", &io_exact_lm, .data = &lm_token_sum },
-  { "lm-sequence", "the tiny LM: each estimator of the sequence's log-ratio l(y) = sum_t l_t",
-    "seed 000 section 12.1 read on whole responses", &io_exact_lm, .data = &lm_sequence },
-  { "gaussian", "two Gaussians in closed form: x ~ N(mu, sigma^2) against N(mu_ref, "
-    "sigma_ref^2); Schulman's q = N(0, 1), p = N(mu, 1) at mu_ref = mu",
-    "seed 000 section 12.1 (its Schulman reference); Schulman, \"Approximating KL "
-    "divergence\" (2020)", &io_gauss },
-  { "monte-carlo", "the same by a seeded Monte-Carlo run: n draws of gsl_ran_gaussian "
-    "(MT19937), sample means and standard deviations (ddof 1)",
-    "the note's own experiment (torch samples, ddof-1 std), seeded", &io_mc },
-  RL_END,
-};
 
 
 /* --- golden cases ------------------------------------------------------- */
@@ -734,7 +689,7 @@ static rl_formula formulas[] = {
     "000 section 12.1",
     "E, E − KL and Var of k1, k2, k3 under π: on a finite distribution, the tiny LM (token "
     "sums and the sequence log-ratio), two Gaussians in closed form (Schulman's table) and a "
-    "seeded Monte-Carlo run", v_exact, c_exact, n_kl, .ulps = 128 },
+    "seeded Monte-Carlo run", NULL, c_exact, n_kl, .ulps = 128 },
   { "KL-GRAD", "the expected gradient of each estimator used as a loss, against the true "
     "gradients", "000 section 5, section 12.1",
     "E_q[∇k(l_y)] with y ~ q held fixed, beside ∇KL(q‖q_ref) and ∇KL(q_ref‖q): k1 → 0, k2 → "
@@ -743,12 +698,19 @@ static rl_formula formulas[] = {
   RL_END,
 };
 
-/* One variant per convention the library's table carries for formula id,
- * then the extra records. */
+/* The ios of the rows of rlref_kl_other_conventions, one per part. */
+static const rl_io *const other_ios[] = {
+  &io_bias, &io_naive, &io_full, &io_discrete, &io_exact_lm, &io_gauss, &io_mc, NULL,
+};
+
+/* One variant per convention the estimators' table carries for formula id,
+ * then one per row of the other conventions' table under id. */
 static rl_variant *
-variants_of (const char *id, const rl_variant *const *extra, size_t n_extra)
+variants_of (const char *id)
 {
-  rl_variant *v = rl_variants_new (rlref_kl_num_conventions + n_extra);
+  size_t n_other = rlref_convention_count (rlref_kl_other_conventions, id);
+  rl_variant *v = rl_variants_new (rlref_kl_num_conventions + n_other);
+  rl_variant *other = rl_variants_of (rlref_kl_other_conventions, id, other_ios, NULL);
   size_t n = 0;
   for (size_t i = 0; i < rlref_kl_num_conventions; i++)
     {
@@ -764,8 +726,9 @@ variants_of (const char *id, const rl_variant *const *extra, size_t n_extra)
         v[n].params[np++] = (rl_param) { "kl_clamp", c->kl_clamp };
       n++;
     }
-  for (size_t i = 0; i < n_extra; i++)
-    v[n++] = *extra[i];
+  for (size_t i = 0; i < n_other; i++)
+    v[n++] = other[i];
+  free (other);
   return v;
 }
 
@@ -787,12 +750,11 @@ grad_variants (void)
 static void
 init (void)
 {
-  static const rl_variant *k3_extra[] = { &v_bias, &v_naive };
-  static const rl_variant *var_extra[] = { &v_full };
-  formulas[0].variants = variants_of ("KL-K1", NULL, 0);
-  formulas[1].variants = variants_of ("KL-K2", NULL, 0);
-  formulas[2].variants = variants_of ("KL-K3", k3_extra, 2);
-  formulas[3].variants = variants_of ("KL-VARIANTS", var_extra, 1);
+  formulas[0].variants = variants_of ("KL-K1");
+  formulas[1].variants = variants_of ("KL-K2");
+  formulas[2].variants = variants_of ("KL-K3");
+  formulas[3].variants = variants_of ("KL-VARIANTS");
+  formulas[4].variants = variants_of ("KL-EXACT");
   formulas[5].variants = grad_variants ();
 }
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <mpfr.h>
 #include "rlref/status.h"
+#include "rlref/convention.h"
 #include "rlref/precision.h"
 
 /* How many bytes a parameter takes, by role (one golden variant each). */
@@ -28,6 +29,11 @@ typedef struct
 
 /* The conventions, in a fixed order: "adam" (12, 2), "adam-master" (16, 2). */
 extern const rlref_cost_convention rlref_cost_conventions[];
+
+/* The family's other named conventions (src/cost/cost_other_conventions.c),
+ * ended by a row of zeros: the rollout count of COST-ROLLOUT and
+ * COST-ROLLOUT-EX, without a setting. */
+extern const rlref_convention rlref_cost_other_conventions[];
 extern const size_t rlref_cost_num_conventions;
 /* By name; NULL if unknown. */
 const rlref_cost_convention *rlref_cost_convention_find (const char *name);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <mpfr.h>
 #include "rlref/status.h"
+#include "rlref/convention.h"
 #include "rlref/precision.h"
 #include "rlref/lm.h"
 
@@ -74,6 +75,13 @@ extern const rlref_kl_convention rlref_kl_conventions[];
 extern const size_t rlref_kl_num_conventions;
 /* The convention named name carried by catalogue id formula, or NULL. */
 const rlref_kl_convention *rlref_kl_convention_find (const char *formula, const char *name);
+
+/* The family's other named conventions (src/kl/kl_other_conventions.c),
+ * ended by a row of zeros: KL-K3's bias-corrected and naive readings and
+ * KL-VARIANTS' exact full KL, each without a setting, and KL-EXACT's
+ * readings, "tiny-lm" with an int setting (1: each estimator summed over a
+ * response's tokens; 0: the estimator of the sequence's log-ratio). */
+extern const rlref_convention rlref_kl_other_conventions[];
 
 /* The outputs of kl_exact and kl_exact_lm, in this order. */
 enum
