@@ -140,6 +140,11 @@ typedef void rlref_lm_visit_mp (void *ctx, const int *y, int L, int cut, mpfr_sr
  *   LM-EXACT: "bigram" rlref_lm_setting; "tabular" rlref_lm_setting; "grad-reward" rlref_lm_setting; "grad-kl" rlref_lm_setting; "grad-kl_reverse" rlref_lm_setting; "grad-rlhf" rlref_lm_setting; "grad-dpo" rlref_lm_setting; "grad-ipo" rlref_lm_setting; "grad-k1" rlref_lm_setting; "grad-k2" rlref_lm_setting; "grad-k3" rlref_lm_setting
  *   LM-DP: rlref_lm_setting
  *   DPO-DISPLACE: rlref_lm_setting */
+/* The four readings of the tiny model without an objective: bigram or
+ * tabular, a cut sequence kept or left out (shared by the LM and LMTRAIN
+ * tables). */
+extern const rlref_lm_setting rlref_lm_bigram_keep, rlref_lm_bigram_condition;
+extern const rlref_lm_setting rlref_lm_tabular_keep, rlref_lm_tabular_condition;
 extern const rlref_convention rlref_lm_conventions[];
 
 #include "rlref/tmpl/begin_d.h"

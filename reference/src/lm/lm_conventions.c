@@ -11,16 +11,16 @@
 #define CONDITION_TEXT "cut sequences are left out and the rest renormalised: the " \
   "distribution given that EOS came within T tokens"
 
-static const rlref_lm_setting bigram_keep = {
+const rlref_lm_setting rlref_lm_bigram_keep = {
   .kind = RLREF_LM_BIGRAM, .truncation = RLREF_LM_KEEP
 };
-static const rlref_lm_setting bigram_condition = {
+const rlref_lm_setting rlref_lm_bigram_condition = {
   .kind = RLREF_LM_BIGRAM, .truncation = RLREF_LM_CONDITION
 };
-static const rlref_lm_setting tabular_keep = {
+const rlref_lm_setting rlref_lm_tabular_keep = {
   .kind = RLREF_LM_TABULAR, .truncation = RLREF_LM_KEEP
 };
-static const rlref_lm_setting tabular_condition = {
+const rlref_lm_setting rlref_lm_tabular_condition = {
   .kind = RLREF_LM_TABULAR, .truncation = RLREF_LM_CONDITION
 };
 static const rlref_lm_setting grad_reward = {
@@ -73,43 +73,43 @@ const rlref_convention rlref_lm_conventions[] = {
   { "bigram-keep", "LM-ENUM", "bigram",
     "bigram model; " KEEP_TEXT,
     "libraries",
-    .setting = &bigram_keep },
+    .setting = &rlref_lm_bigram_keep },
   { "bigram-condition", "LM-ENUM", "bigram",
     "bigram model; " CONDITION_TEXT,
     "the seeds",
-    .setting = &bigram_condition },
+    .setting = &rlref_lm_bigram_condition },
   { "tabular-keep", "LM-ENUM", "tabular",
     "tabular model; " KEEP_TEXT,
     "libraries",
-    .setting = &tabular_keep },
+    .setting = &rlref_lm_tabular_keep },
   { "tabular-condition", "LM-ENUM", "tabular",
     "tabular model; " CONDITION_TEXT,
     "the seeds",
-    .setting = &tabular_condition },
+    .setting = &rlref_lm_tabular_condition },
   { "bigram", "LM-CHAIN", "bigram",
     "the chain rule in a bigram model",
     "seed 000 (13.1)",
-    .setting = &bigram_keep },
+    .setting = &rlref_lm_bigram_keep },
   { "tabular", "LM-CHAIN", "tabular",
     "the chain rule in a tabular model (logits per prefix)",
     "seed 000 (13.1)",
-    .setting = &tabular_keep },
+    .setting = &rlref_lm_tabular_keep },
   { "bigram-keep", "LM-EXACT", "bigram",
     "bigram model; " KEEP_TEXT,
     "libraries (a truncated response is scored)",
-    .setting = &bigram_keep },
+    .setting = &rlref_lm_bigram_keep },
   { "bigram-condition", "LM-EXACT", "bigram",
     "bigram model; " CONDITION_TEXT,
     "the seeds' sums over complete y",
-    .setting = &bigram_condition },
+    .setting = &rlref_lm_bigram_condition },
   { "tabular-keep", "LM-EXACT", "tabular",
     "tabular model (logits per prefix); " KEEP_TEXT,
     "libraries (a truncated response is scored)",
-    .setting = &tabular_keep },
+    .setting = &rlref_lm_tabular_keep },
   { "tabular-condition", "LM-EXACT", "tabular",
     "tabular model (logits per prefix); " CONDITION_TEXT,
     "the seeds' sums over complete y",
-    .setting = &tabular_condition },
+    .setting = &rlref_lm_tabular_condition },
   { "grad-reward", "LM-EXACT", "grad-reward",
     "tabular policy, cut sequences kept: E_q[r] and its exact gradient "
       "sum_y q(y) (r(y) - E r) grad log pi(y)",

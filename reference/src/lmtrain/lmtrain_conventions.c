@@ -16,18 +16,6 @@
 #define SAMPLED_TEXT "each step a batch drawn with GSL's mt19937 seeded by seed (a token: " \
   "the first b of 0..V-2 with u < sum_{j<=b} pi(j | s), else V - 1; u = gsl_rng_uniform); "
 
-static const rlref_lm_setting bigram_keep = {
-  .kind = RLREF_LM_BIGRAM, .truncation = RLREF_LM_KEEP
-};
-static const rlref_lm_setting tabular_keep = {
-  .kind = RLREF_LM_TABULAR, .truncation = RLREF_LM_KEEP
-};
-static const rlref_lm_setting tabular_condition = {
-  .kind = RLREF_LM_TABULAR, .truncation = RLREF_LM_CONDITION
-};
-static const rlref_lm_setting bigram_condition = {
-  .kind = RLREF_LM_BIGRAM, .truncation = RLREF_LM_CONDITION
-};
 static const rlref_lm_setting train_rlhf = {
   .kind = RLREF_LM_TABULAR, .truncation = RLREF_LM_KEEP, .objective = RLREF_LM_OBJ_RLHF
 };
@@ -46,29 +34,29 @@ const rlref_convention rlref_lmtrain_conventions[] = {
     "bigram (Markov) model: V + 1 rows, one per previous token and one for the "
       "start",
     "seed 000 (13.1); README \"The tiny language model\"",
-    .setting = &bigram_keep },
+    .setting = &rlref_lm_bigram_keep },
   { "tabular", "LM-PARAM", "tabular",
     "tabular model: one row per prefix without EOS (a logit for every context)",
     "seed 000 (13.1); README \"The tiny language model\"",
-    .setting = &tabular_keep },
+    .setting = &rlref_lm_tabular_keep },
   { "tabular-keep", "LM-SFT", "sft",
     "tabular policy; " KEEP_TEXT,
     "seed 000 section 1 (SFT as maximum "
       "likelihood); libraries score a truncated response",
-    .setting = &tabular_keep },
+    .setting = &rlref_lm_tabular_keep },
   { "tabular-condition", "LM-SFT", "sft",
     "tabular policy; " CONDITION_TEXT,
     "seed 000 section 1; sums over "
       "complete y",
-    .setting = &tabular_condition },
+    .setting = &rlref_lm_tabular_condition },
   { "bigram-keep", "LM-SFT", "sft",
     "bigram policy (rows shared by the prefixes ending alike); " KEEP_TEXT,
     "seed 000 section 1",
-    .setting = &bigram_keep },
+    .setting = &rlref_lm_bigram_keep },
   { "bigram-condition", "LM-SFT", "sft",
     "bigram policy; " CONDITION_TEXT,
     "seed 000 section 1",
-    .setting = &bigram_condition },
+    .setting = &rlref_lm_bigram_condition },
   { "rlhf", "LM-TRAIN", "train-rlhf",
     TRAIN_TEXT "gradient ascent theta <- theta + lr grad (E[r] - beta KL(q || pi_ref))",
     "seed 000 (13.8), (13.13)-(13.17); rlref train --objective rlhf",
