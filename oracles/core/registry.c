@@ -476,6 +476,11 @@ static const rl_note common_notes[] = {
   { "UnderflowsDouble", "EDGE_CASE",
     "The exact value is below the binary64 normal range: hex holds 0x0p+0 or a subnormal "
     "though the value is not zero." },
+  /* The refusals of bad input, in the wording a family keeps unless it
+     says more (the error a formula gives, say). */
+  { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
+  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
+  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
   { NULL, NULL, NULL },
 };
 

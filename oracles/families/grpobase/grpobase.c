@@ -584,7 +584,6 @@ static const rl_note notes[] = {
     "(difficulty bias, seed 000 section 11); no-std and rloo weigh every p the same." },
   { "TooLarge", "INVALID_INPUT", "More sequences than the enumeration takes." },
   { "Empty", "INVALID_INPUT", "No data: must be rejected." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
   { "OutOfDomain", "INVALID_INPUT", "A value outside its domain." },
   RL_END,
 };

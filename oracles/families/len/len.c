@@ -195,9 +195,6 @@ static const rl_note notes[] = {
   { "NegativeLength", "INVALID_INPUT", "A length <= 0: a response has at least one token." },
   { "TooLarge", "INVALID_INPUT",
     "More groups than the enumeration takes (G at most 20, at most 5e4 multisets)." },
-  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
-  { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
   { "Empty", "INVALID_INPUT", "No data: must be rejected." },
   RL_END,
 };

@@ -202,9 +202,6 @@ static const rl_note n_lm[] = {
   { "FarBelowInputs", "NUMERICAL",
     "An output far below the inputs: it cancels beyond twice the working precision, and is "
     "certified only at the precision where the cancellation is resolved." },
-  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
-  { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
   RL_END,
 };
 

@@ -246,9 +246,6 @@ static const rl_note n_lmtrain[] = {
     "pi*) falls by orders of magnitude; in binary64 it is formed from log-probabilities each "
     "rounded to |log q| u, so its relative error grows as it falls (the tolerance's U is "
     "this formula's)." },
-  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
-  { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
   RL_END,
 };
 

@@ -575,9 +575,6 @@ static const rl_note n_mdp[] = {
   { "TerminalConvention", "INVALID_INPUT",
     "A state declared terminal has value 0; transitions or rewards given for it contradict "
     "that and are rejected (EINVAL) rather than silently dropped." },
-  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
-  { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
   RL_END,
 };
 

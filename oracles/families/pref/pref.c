@@ -283,7 +283,6 @@ static const rl_note n_pref[] = {
     "rounded once, not after each subtraction." },
   { "EmptyBatch", "INVALID_INPUT", "An empty batch: must be rejected." },
   { "Empty", "INVALID_INPUT", "No data: must be rejected." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
   { "NoFiniteMLE", "INVALID_INPUT",
     "The comparison graph is not strongly connected: the likelihood has no finite maximum." },
   { "NegativeCount", "INVALID_INPUT", "A negative count or weight." },

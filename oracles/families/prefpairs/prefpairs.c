@@ -123,7 +123,6 @@ static const rl_note notes[] = {
     "Some set of items is never ranked below the others: the likelihood has no finite "
     "maximum." },
   { "NegativeCount", "INVALID_INPUT", "A negative count." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
   RL_END,
 };
 
