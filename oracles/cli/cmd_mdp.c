@@ -435,6 +435,25 @@ value (mpfr_srcptr v, int digits, const double *d)
   return o;
 }
 
+/* {"V": [S values], "Q": [S rows of A]} from the certified outputs from
+   *k on (and their binary64 values d, or none), *k moved past them. */
+static json_t *
+v_and_q (const rlref_certified *cert, const double *d, size_t S, size_t A, size_t *k)
+{
+  json_t *V = json_array (), *Q = json_array ();
+  for (size_t s = 0; s < S; s++, ++*k)
+    json_array_append_new (V, value (cert->value + *k, cert->digits[*k], d ? d + *k : NULL));
+  for (size_t s = 0; s < S; s++)
+    {
+      json_t *row = json_array ();
+      for (size_t a = 0; a < A; a++, ++*k)
+        json_array_append_new (row, value (cert->value + *k, cert->digits[*k],
+                                           d ? d + *k : NULL));
+      json_array_append_new (Q, row);
+    }
+  return json_pack ("{s:o, s:o}", "V", V, "Q", Q);
+}
+
 static const char *
 name_of (char **names, size_t i, char *buf)
 {
@@ -794,37 +813,9 @@ rlref_cmd_mdp (int argc, char **argv)
     {
       size_t k = 0;
       const double *dd = status_d ? NULL : yd;
-      json_t *V, *Q;
       if (f.pi)
-        {
-          V = json_array ();
-          Q = json_array ();
-          for (size_t s = 0; s < S; s++, k++)
-            json_array_append_new (V, value (cert.value + k, cert.digits[k], dd ? dd + k : NULL));
-          for (size_t s = 0; s < S; s++)
-            {
-              json_t *row = json_array ();
-              for (size_t a = 0; a < A; a++, k++)
-                json_array_append_new (row, value (cert.value + k, cert.digits[k],
-                                                   dd ? dd + k : NULL));
-              json_array_append_new (Q, row);
-            }
-          o = json_pack ("{s:o, s:o}", "V", V, "Q", Q);
-          json_object_set_new (out, "policy_evaluation", o);
-        }
-      V = json_array ();
-      Q = json_array ();
-      for (size_t s = 0; s < S; s++, k++)
-        json_array_append_new (V, value (cert.value + k, cert.digits[k], dd ? dd + k : NULL));
-      for (size_t s = 0; s < S; s++)
-        {
-          json_t *row = json_array ();
-          for (size_t a = 0; a < A; a++, k++)
-            json_array_append_new (row, value (cert.value + k, cert.digits[k],
-                                               dd ? dd + k : NULL));
-          json_array_append_new (Q, row);
-        }
-      o = json_pack ("{s:o, s:o}", "V", V, "Q", Q);
+        json_object_set_new (out, "policy_evaluation", v_and_q (&cert, dd, S, A, &k));
+      o = v_and_q (&cert, dd, S, A, &k);
       {
         json_t *pol = json_array ();
         for (size_t s = 0; s < S; s++)

@@ -41,40 +41,26 @@ RL_EVAL_DECL (ppo_value_loss_f32);
 
 /* --- PPO-TOKREW, PPO-TOKREW-EX ---------------------------------------- */
 
-static const rl_io io_tokrew = {
-  .in = (const rl_input[]) {
-    { "logp", RL_REAL_ARRAY, "log pi_old(y_t | s_t) of each response position: the policy "
-      "that sampled (the libraries' old_log_probs)" },
-    { "ref", RL_REAL_ARRAY, "log pi_ref(y_t | s_t), the frozen reference", .same_len_as = "logp" },
-    MASK ("logp"),
-    { "score", RL_REAL, "the reward model's score of the response, r_phi(x, y)" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "rewards", "r_t = -beta kl_t + score [t = end] (13.9)", .len_of = "logp" },
-    { "kl", "the per-token estimate k(logp_t - ref_t) of the convention, 0 where masked",
-      .len_of = "logp" },
-    { "reward_sum", "sum_t r_t = score - beta sum_t kl_t" },
-    { "kl_sum", "sum_t kl_t" },
-    RL_END },
-  RL_EVALS (ppo_tokrew), .part = "tokrew",
-};
+static const rl_input in_tokrew[] = {
+  { "logp", RL_REAL_ARRAY, "log pi_old(y_t | s_t) of each response position: the policy "
+    "that sampled (the libraries' old_log_probs)" },
+  { "ref", RL_REAL_ARRAY, "log pi_ref(y_t | s_t), the frozen reference", .same_len_as = "logp" },
+  MASK ("logp"),
+  { "score", RL_REAL, "the reward model's score of the response, r_phi(x, y)" },
+  RL_END };
+static const rl_output out_tokrew[] = {
+  { "rewards", "r_t = -beta kl_t + score [t = end] (13.9)", .len_of = "logp" },
+  { "kl", "the per-token estimate k(logp_t - ref_t) of the convention, 0 where masked",
+    .len_of = "logp" },
+  { "reward_sum", "sum_t r_t = score - beta sum_t kl_t" },
+  { "kl_sum", "sum_t kl_t" },
+  RL_END };
 
+static const rl_io io_tokrew = {
+  .in = in_tokrew, .out = out_tokrew, RL_EVALS (ppo_tokrew), .part = "tokrew",
+};
 static const rl_io io_tokrew_f32 = {
-  .in = (const rl_input[]) {
-    { "logp", RL_REAL_ARRAY, "log pi_old(y_t | s_t) of each response position: the policy "
-      "that sampled (the libraries' old_log_probs)" },
-    { "ref", RL_REAL_ARRAY, "log pi_ref(y_t | s_t), the frozen reference", .same_len_as = "logp" },
-    MASK ("logp"),
-    { "score", RL_REAL, "the reward model's score of the response, r_phi(x, y)" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "rewards", "r_t = -beta kl_t + score [t = end] (13.9)", .len_of = "logp" },
-    { "kl", "the per-token estimate k(logp_t - ref_t) of the convention, 0 where masked",
-      .len_of = "logp" },
-    { "reward_sum", "sum_t r_t = score - beta sum_t kl_t" },
-    { "kl_sum", "sum_t kl_t" },
-    RL_END },
-  RL_EVALS (ppo_tokrew_f32), .binary32 = 1, .part = "tokrew",
+  .in = in_tokrew, .out = out_tokrew, RL_EVALS (ppo_tokrew_f32), .binary32 = 1, .part = "tokrew",
 };
 
 static const rl_io io_tokrew_ex = {
@@ -90,286 +76,6 @@ static const rl_io io_tokrew_ex = {
     RL_END },
   RL_EVALS (ppo_tokrew_ex), .part = "token",
 };
-
-/* --- PPO-KLSUM --------------------------------------------------------- */
-
-#define SHAPE_INPUTS                                                          \
-  { "V", RL_INT, "vocabulary size (2 to 64)" },                               \
-  { "eos", RL_INT, "the EOS token" },                                         \
-  { "T", RL_INT, "maximum length: a sequence ends at EOS or is cut after T tokens" }, \
-  { "logits", RL_REAL_ARRAY, "the policy pi: bigram, (V + 1) rows of V (row V the start); "  \
-    "tabular, one row of V per prefix without EOS shorter than T, by length then "        \
-    "lexicographically (EOS skipped)" },                                      \
-  { "ref_logits", RL_REAL_ARRAY, "the reference pi_ref, the same shape", .same_len_as = "logits" }, \
-  { "reward", RL_REAL_ARRAY, "additive reward: V token rewards, per_length (times the length, " \
-    "EOS included), truncated (added to a cut sequence)" },                   \
-  { "beta", RL_REAL, "the KL coefficient, > 0" },                             \
-  { "y", RL_INT_ARRAY, "one sequence: tokens, EOS only last; shorter than T ends with EOS" }
-
-static const rl_output out_klsum[] = {
-  { "token_log_ratio", "log pi(y_t | s_t) - log pi_ref(y_t | s_t) of the given y", .len_of = "y" },
-  { "seq_log_ratio", "log pi(y) - log pi_ref(y) of the given y: the sum of token_log_ratio" },
-  { "token_rewards", "13.9 on y: -beta token_log_ratio_t, plus r(y) on its last token",
-    .len_of = "y" },
-  { "kl_tokens", "E_pi[sum_t (log pi(y_t | s_t) - log pi_ref(y_t | s_t))], every sequence "
-    "enumerated (13.10, right side)" },
-  { "kl", "KL(pi || pi_ref) over sequences (13.10, left side)" },
-  { "return_tokens", "E_pi[sum_t r_t], r_t of 13.9 with the score r(y) on the last token" },
-  { "rlhf", "E_pi[r] - beta KL(pi || pi_ref) (13.8): equal to return_tokens" },
-  RL_END,
-};
-
-static const rl_io io_klsum_tabular = {
-  .in = (const rl_input[]) { SHAPE_INPUTS, RL_END }, .out = out_klsum,
-  RL_EVALS (ppo_klsum), .part = "tabular",
-};
-static const rl_io io_klsum_bigram = {
-  .in = (const rl_input[]) { SHAPE_INPUTS, RL_END }, .out = out_klsum,
-  RL_EVALS (ppo_klsum), .part = "bigram",
-};
-
-/* --- PPO-RATIO, PPO-IS ------------------------------------------------- */
-
-#define IN_LOGP { "logp", RL_REAL_ARRAY, "log pi_theta(a_t | s_t), the policy being trained" }
-#define IN_OLD { "old_logp", RL_REAL_ARRAY, "log pi_old(a_t | s_t), the policy that sampled", \
-    .same_len_as = "logp" }
-
-static const rl_input in_ratio[] = { IN_LOGP, IN_OLD, RL_END };
-static const rl_output out_ratio[] = {
-    { "ratio", "rho_t = e^{l_t}, l_t = logp_t - old_logp_t (after the variant's clamp)",
-      .len_of = "logp" },
-    { "log_ratio", "l_t as exponentiated (clamped by clamp-20)", .len_of = "logp" },
-    { "grad", "d rho_t / d logp_t: rho_t, or 0 where the clamp binds strictly (torch.clamp "
-      "passes the gradient at its bounds)", .len_of = "logp" },
-    RL_END };
-
-static const rl_io io_ratio = {
-  .in = in_ratio, .out = out_ratio, RL_EVALS (ppo_ratio), .part = "ratio",
-};
-static const rl_io io_ratio_f32 = {
-  .in = in_ratio, .out = out_ratio, RL_EVALS (ppo_ratio_f32), .binary32 = 1, .part = "ratio",
-};
-
-static const rl_io io_is = {
-  .in = (const rl_input[]) {
-    { "logits_old", RL_REAL_ARRAY, "logits of pi_old over K actions" },
-    { "logits", RL_REAL_ARRAY, "logits of pi_theta", .same_len_as = "logits_old" },
-    { "f", RL_REAL_ARRAY, "a function of the action (an advantage A)", .same_len_as = "logits_old" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "e_old", "E_old[f] = sum_a pi_old(a) f(a)" },
-    { "e_is", "E_theta[(pi_old/pi_theta) f] (003's identity: equals e_old)" },
-    { "e_new", "E_theta[f]" },
-    { "e_cpi", "E_old[rho f], rho = pi_theta/pi_old: the unclipped (CPI) surrogate, in the "
-      "direction PPO uses (equals e_new)" },
-    { "p_old", "pi_old = softmax(logits_old)", .len_of = "logits_old" },
-    { "p", "pi_theta = softmax(logits)", .len_of = "logits_old" },
-    { "ratio", "rho(a) = pi_theta(a)/pi_old(a)", .len_of = "logits_old" },
-    { "cpi_grad", "d e_cpi / d logits_k = pi_theta(k) (f(k) - e_new)", .len_of = "logits_old" },
-    { "pg_old", "the policy gradient at theta_old, E_old[f d log pi_old / d logits_k] = "
-      "pi_old(k) (f(k) - e_old): equal to cpi_grad when logits = logits_old",
-      .len_of = "logits_old" },
-    RL_END },
-  RL_EVALS (ppo_is), .part = "is",
-};
-
-/* --- PPO-CLIP, PPO-CLIP-EX2, PPO-DUALCLIP ------------------------------ */
-
-static const rl_input in_clip[] = {
-  IN_LOGP, IN_OLD,
-  { "adv", RL_REAL_ARRAY, "the advantage A_t of each token", .same_len_as = "logp" },
-  MASK ("logp"),
-  RL_END };
-static const rl_output out_clip[] = {
-    { "loss", "-sum_t mask_t s_t / sum_t mask_t (the token mean, the libraries' default "
-      "for PPO)" },
-    { "surrogate", "s_t = min(rho_t A_t, clip(rho_t, 1 - eps_low, 1 + eps_high) A_t) (13.12), "
-      "with the dual clip max(s_t, c A_t) for A_t < 0 where the variant has it; 0 where "
-      "masked", .len_of = "logp" },
-    { "ratio", "rho_t = e^{l_t} (l_t clamped to [-20, 20] where the variant clamps)",
-      .len_of = "logp" },
-    { "grad", "d loss / d logp_t: -A_t rho_t / N where rho_t A_t is the active term, 0 where a "
-      "clip, the dual bound or the log-ratio clamp binds", .len_of = "logp" },
-    { "clipfrac", "the fraction of masked tokens with clip(rho) A < rho A (the libraries' "
-      "clipfrac)" },
-    RL_END };
-
-static const rl_io io_clip = {
-  .in = in_clip, .out = out_clip, RL_EVALS (ppo_clip), .part = "clip",
-};
-static const rl_io io_clip_f32 = {
-  .in = in_clip, .out = out_clip, RL_EVALS (ppo_clip_f32), .binary32 = 1, .part = "clip",
-};
-
-/* The checker's departures of the clipped surrogate (ppo_axes.h). */
-PPO_CLIP_AXES (clip, io_clip);
-
-static const rl_io io_clip_one = {
-  .in = (const rl_input[]) {
-    { "rho", RL_REAL, "the probability ratio r_t, >= 0" },
-    { "adv", RL_REAL, "the advantage A_t" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "clipped", "clip(rho, 1 - eps, 1 + eps) = min(max(rho, 1 - eps), 1 + eps)" },
-    { "unclipped", "rho A" },
-    { "surrogate", "min(rho A, clip(rho, 1 - eps, 1 + eps) A) (13.12)" },
-    RL_END },
-  RL_EVALS (ppo_clip_one), .part = "one-token",
-};
-
-/* --- PPO-VALUE --------------------------------------------------------- */
-
-static const rl_input in_value[] = {
-  { "values", RL_REAL_ARRAY, "V_psi(s_t), the critic being trained" },
-  { "old_values", RL_REAL_ARRAY, "V_old(s_t), the critic's values at the rollout (read by "
-    "the clipped conventions)", .same_len_as = "values" },
-  { "returns", RL_REAL_ARRAY, "the target R_t", .same_len_as = "values" },
-  MASK ("values"),
-  RL_END };
-static const rl_output out_value[] = {
-    { "loss", "k sum_t losses_t / N: k = 1/2 (the libraries) or 1 (the seeds)" },
-    { "losses", "(V - R)^2, or max((V - R)^2, (Vc - R)^2) with Vc the clipped value; 0 where "
-      "masked", .len_of = "values" },
-    { "grad", "d loss / d values_t", .len_of = "values" },
-    { "clipfrac", "the fraction of masked tokens whose clipped square is the larger" },
-    RL_END };
-
-static const rl_io io_value = {
-  .in = in_value, .out = out_value, RL_EVALS (ppo_value_loss), .part = "loss",
-};
-static const rl_io io_value_f32 = {
-  .in = in_value, .out = out_value, RL_EVALS (ppo_value_loss_f32), .binary32 = 1, .part = "loss",
-};
-
-static const rl_io io_gae_target = {
-  .in = (const rl_input[]) {
-    { "old_values", RL_REAL_ARRAY, "V_old(s_t) at the rollout" },
-    { "adv", RL_REAL_ARRAY, "the GAE advantage A_t (before whitening)", .same_len_as = "old_values" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "target", "R_t = V_old(s_t) + A_t", .len_of = "old_values" },
-    RL_END },
-  RL_EVALS (ppo_gae_target), .part = "target-gae",
-};
-
-static const rl_io io_mc_return = {
-  .in = (const rl_input[]) {
-    { "rewards", RL_REAL_ARRAY, "the per-token rewards r_t of one response" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "target", "R_t = sum_{k >= t} gamma^{k - t} r_k", .len_of = "rewards" },
-    RL_END },
-  RL_EVALS (ppo_mc_return), .part = "target-mc",
-};
-
-static const rl_io io_objective = {
-  .in = (const rl_input[]) {
-    { "logits", RL_REAL_ARRAY, "the policy's logits at each token: len(mask) rows of V" },
-    { "V", RL_INT, "the vocabulary size (the row length)" },
-    { "mask", RL_INT_ARRAY, "1 for a token that counts, 0 for padding" },
-    { "l_clip", RL_REAL, "L^CLIP, the clipped surrogate objective (maximised; the loss is its "
-      "negative)" },
-    { "l_vf", RL_REAL, "L^VF, the value loss" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "entropy", "H_t = -sum_a p log p of the softmax of row t", .len_of = "mask" },
-    { "entropy_mean", "sum_t mask_t H_t / N" },
-    { "objective", "L^CLIP - c1 L^VF + c2 entropy_mean (003)" },
-    { "loss", "-objective = -L^CLIP + c1 L^VF - c2 entropy_mean (000's pseudo-code)" },
-    RL_END },
-  RL_EVALS (ppo_objective), .part = "objective",
-};
-
-/* --- PPO-WHITEN -------------------------------------------------------- */
-
-static const rl_input in_whiten[] = {
-  { "values", RL_REAL_ARRAY, "the advantages (or rewards) to whiten" },
-  MASK ("values"),
-  RL_END };
-static const rl_output out_whiten[] = {
-    { "whitened", "(A_t - mu)/scale (+ mu where the mean is added back); 0 at masked "
-      "positions where the convention fills them", .len_of = "values" },
-    { "mean", "mu, the mean over the mask" },
-    { "std", "sqrt(sum (A - mu)^2/(N - ddof)) over the mask" },
-    { "scale", "the divisor: sqrt(var + eps), sqrt(max(var, eps)) or std + eps" },
-    RL_END };
-
-static const rl_io io_whiten = {
-  .in = in_whiten, .out = out_whiten, RL_EVALS (ppo_whiten), .part = "whiten",
-};
-static const rl_io io_whiten_f32 = {
-  .in = in_whiten, .out = out_whiten, RL_EVALS (ppo_whiten_f32), .binary32 = 1, .part = "whiten",
-};
-
-/* The checker's departure of whitening: what is written at masked
- * positions (verl's masked_whiten(shift_mean=False) whitens them where
- * TRL's zeroes them; OpenRLHF's uncalled masked_normalize zeroes them). */
-static int
-whiten_zero_axis (const rl_variant *base, rl_variant *out, void *scratch, char *label,
-                  size_t size)
-{
-  int zero;
-  if (base->io == &io_whiten)
-    {
-      rlref_ppo_whiten_convention *k = scratch;
-      *k = *(const rlref_ppo_whiten_convention *) base->data;
-      zero = k->zero_masked = !k->zero_masked;
-      out->data = k;
-    }
-  else if (base->io == &io_whiten_f32)
-    {
-      rlref_ppo_whiten_f32_convention *k = scratch;
-      *k = *(const rlref_ppo_whiten_f32_convention *) base->data;
-      zero = k->zero_masked = !k->zero_masked;
-      out->data = k;
-    }
-  else
-    return -1;
-  {
-    const void *data = out->data;
-    *out = *base;
-    out->data = data;
-  }
-  snprintf (label, size, zero ? "masked positions set to 0 in place of whitened"
-            : "masked positions whitened in place of set to 0");
-  return 0;
-}
-
-static const rl_axis whiten_axes[] = {
-  { "masked-positions", whiten_zero_axis },
-  { 0 },
-};
-
-/* --- PPO-KLCTL --------------------------------------------------------- */
-
-static const rl_io io_klctl = {
-  .in = (const rl_input[]) {
-    { "kl", RL_REAL_ARRAY, "the mean KL measured at each controller update, in order" },
-    { "coef", RL_REAL, "the KL coefficient beta before the first update, >= 0" },
-    { "n_steps", RL_INT, "the samples per update (verl: the batch size; OpenRLHF: rollout "
-      "batch size x samples per prompt)" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "err", "clip(kl/target - 1, -0.2, 0.2) at each update (0 for the fixed controller)",
-      .len_of = "kl" },
-    { "coef_after", "beta after each update: beta (1 + err n_steps/horizon)", .len_of = "kl" },
-    RL_END },
-  RL_EVALS (ppo_kl_controller), .part = "controller",
-};
-
-static const rl_io io_early = {
-  .in = (const rl_input[]) {
-    { "kl", RL_REAL_ARRAY, "the mean KL measured on each update (minibatch step) of an "
-      "epoch, in order" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "updates", "the optimiser steps taken before the loop stopped" },
-    { "stopped", "1 when the loop stopped early, 0 when every update ran" },
-    RL_END },
-  RL_EVALS (ppo_early_stop), .part = "early-stop",
-};
-
-/* --- golden cases ------------------------------------------------------ */
 
 static const rl_case c_tokrew[] = {
   { "*", "logp=2,-2,-29,-100 ref=0,0,0,0 mask=1,1,1,1 score=1", "Detector Float32Overflow",
@@ -468,6 +174,44 @@ static const rl_case c_tokrew_ex[] = {
 /* Models of the cases (those of the LM family): A3 a tabular model, V = 3,
  * EOS 2, T = 3 (7 prefixes, 21 logits) against the reference A3_REF; B3 a
  * bigram model against uniform logits. */
+
+/* --- PPO-KLSUM --------------------------------------------------------- */
+
+#define SHAPE_INPUTS                                                          \
+  { "V", RL_INT, "vocabulary size (2 to 64)" },                               \
+  { "eos", RL_INT, "the EOS token" },                                         \
+  { "T", RL_INT, "maximum length: a sequence ends at EOS or is cut after T tokens" }, \
+  { "logits", RL_REAL_ARRAY, "the policy pi: bigram, (V + 1) rows of V (row V the start); "  \
+    "tabular, one row of V per prefix without EOS shorter than T, by length then "        \
+    "lexicographically (EOS skipped)" },                                      \
+  { "ref_logits", RL_REAL_ARRAY, "the reference pi_ref, the same shape", .same_len_as = "logits" }, \
+  { "reward", RL_REAL_ARRAY, "additive reward: V token rewards, per_length (times the length, " \
+    "EOS included), truncated (added to a cut sequence)" },                   \
+  { "beta", RL_REAL, "the KL coefficient, > 0" },                             \
+  { "y", RL_INT_ARRAY, "one sequence: tokens, EOS only last; shorter than T ends with EOS" }
+
+static const rl_output out_klsum[] = {
+  { "token_log_ratio", "log pi(y_t | s_t) - log pi_ref(y_t | s_t) of the given y", .len_of = "y" },
+  { "seq_log_ratio", "log pi(y) - log pi_ref(y) of the given y: the sum of token_log_ratio" },
+  { "token_rewards", "13.9 on y: -beta token_log_ratio_t, plus r(y) on its last token",
+    .len_of = "y" },
+  { "kl_tokens", "E_pi[sum_t (log pi(y_t | s_t) - log pi_ref(y_t | s_t))], every sequence "
+    "enumerated (13.10, right side)" },
+  { "kl", "KL(pi || pi_ref) over sequences (13.10, left side)" },
+  { "return_tokens", "E_pi[sum_t r_t], r_t of 13.9 with the score r(y) on the last token" },
+  { "rlhf", "E_pi[r] - beta KL(pi || pi_ref) (13.8): equal to return_tokens" },
+  RL_END,
+};
+
+static const rl_io io_klsum_tabular = {
+  .in = (const rl_input[]) { SHAPE_INPUTS, RL_END }, .out = out_klsum,
+  RL_EVALS (ppo_klsum), .part = "tabular",
+};
+static const rl_io io_klsum_bigram = {
+  .in = (const rl_input[]) { SHAPE_INPUTS, RL_END }, .out = out_klsum,
+  RL_EVALS (ppo_klsum), .part = "bigram",
+};
+
 #define A3 "V=3 eos=2 T=3 logits=1,0.5,-1,0.2,0.1,0.3,-0.4,0,0.6,0.5,0,2,0,0,0,1,-1,0,-0.3,0.3,0"
 #define A3_REF " ref_logits=0,0,0,0.5,-0.5,0,0,0,0,1,1,-1,0.1,-0.1,0.3,0.2,0.2,0.2,-1,0,1"
 #define A3_SELF " ref_logits=1,0.5,-1,0.2,0.1,0.3,-0.4,0,0.6,0.5,0,2,0,0,0,1,-1,0,-0.3,0.3,0"
@@ -496,6 +240,51 @@ static const rl_case c_klsum[] = {
   { "bigram", B3 " ref_logits=0,0,0,0,0,0,0,0,0" R3 " beta=0.5 y=2", "LengthMismatch",
     "the reference has three rows of logits, the policy four", .invalid_in = "*" },
   RL_END,
+};
+
+/* --- PPO-RATIO, PPO-IS ------------------------------------------------- */
+
+#define IN_LOGP { "logp", RL_REAL_ARRAY, "log pi_theta(a_t | s_t), the policy being trained" }
+#define IN_OLD { "old_logp", RL_REAL_ARRAY, "log pi_old(a_t | s_t), the policy that sampled", \
+    .same_len_as = "logp" }
+
+static const rl_input in_ratio[] = { IN_LOGP, IN_OLD, RL_END };
+static const rl_output out_ratio[] = {
+    { "ratio", "rho_t = e^{l_t}, l_t = logp_t - old_logp_t (after the variant's clamp)",
+      .len_of = "logp" },
+    { "log_ratio", "l_t as exponentiated (clamped by clamp-20)", .len_of = "logp" },
+    { "grad", "d rho_t / d logp_t: rho_t, or 0 where the clamp binds strictly (torch.clamp "
+      "passes the gradient at its bounds)", .len_of = "logp" },
+    RL_END };
+
+static const rl_io io_ratio = {
+  .in = in_ratio, .out = out_ratio, RL_EVALS (ppo_ratio), .part = "ratio",
+};
+static const rl_io io_ratio_f32 = {
+  .in = in_ratio, .out = out_ratio, RL_EVALS (ppo_ratio_f32), .binary32 = 1, .part = "ratio",
+};
+
+static const rl_io io_is = {
+  .in = (const rl_input[]) {
+    { "logits_old", RL_REAL_ARRAY, "logits of pi_old over K actions" },
+    { "logits", RL_REAL_ARRAY, "logits of pi_theta", .same_len_as = "logits_old" },
+    { "f", RL_REAL_ARRAY, "a function of the action (an advantage A)", .same_len_as = "logits_old" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "e_old", "E_old[f] = sum_a pi_old(a) f(a)" },
+    { "e_is", "E_theta[(pi_old/pi_theta) f] (003's identity: equals e_old)" },
+    { "e_new", "E_theta[f]" },
+    { "e_cpi", "E_old[rho f], rho = pi_theta/pi_old: the unclipped (CPI) surrogate, in the "
+      "direction PPO uses (equals e_new)" },
+    { "p_old", "pi_old = softmax(logits_old)", .len_of = "logits_old" },
+    { "p", "pi_theta = softmax(logits)", .len_of = "logits_old" },
+    { "ratio", "rho(a) = pi_theta(a)/pi_old(a)", .len_of = "logits_old" },
+    { "cpi_grad", "d e_cpi / d logits_k = pi_theta(k) (f(k) - e_new)", .len_of = "logits_old" },
+    { "pg_old", "the policy gradient at theta_old, E_old[f d log pi_old / d logits_k] = "
+      "pi_old(k) (f(k) - e_old): equal to cpi_grad when logits = logits_old",
+      .len_of = "logits_old" },
+    RL_END },
+  RL_EVALS (ppo_is), .part = "is",
 };
 
 #define F32_ALL "trl-float32,verl-float32,openrlhf-float32"
@@ -543,6 +332,50 @@ static const rl_case c_is[] = {
   { "*", "logits_old=0,0 logits=0 f=1,1", "LengthMismatch", "two old logits, one new",
     .invalid_in = "*" },
   RL_END,
+};
+
+/* --- PPO-CLIP, PPO-CLIP-EX2, PPO-DUALCLIP ------------------------------ */
+
+static const rl_input in_clip[] = {
+  IN_LOGP, IN_OLD,
+  { "adv", RL_REAL_ARRAY, "the advantage A_t of each token", .same_len_as = "logp" },
+  MASK ("logp"),
+  RL_END };
+static const rl_output out_clip[] = {
+    { "loss", "-sum_t mask_t s_t / sum_t mask_t (the token mean, the libraries' default "
+      "for PPO)" },
+    { "surrogate", "s_t = min(rho_t A_t, clip(rho_t, 1 - eps_low, 1 + eps_high) A_t) (13.12), "
+      "with the dual clip max(s_t, c A_t) for A_t < 0 where the variant has it; 0 where "
+      "masked", .len_of = "logp" },
+    { "ratio", "rho_t = e^{l_t} (l_t clamped to [-20, 20] where the variant clamps)",
+      .len_of = "logp" },
+    { "grad", "d loss / d logp_t: -A_t rho_t / N where rho_t A_t is the active term, 0 where a "
+      "clip, the dual bound or the log-ratio clamp binds", .len_of = "logp" },
+    { "clipfrac", "the fraction of masked tokens with clip(rho) A < rho A (the libraries' "
+      "clipfrac)" },
+    RL_END };
+
+static const rl_io io_clip = {
+  .in = in_clip, .out = out_clip, RL_EVALS (ppo_clip), .part = "clip",
+};
+static const rl_io io_clip_f32 = {
+  .in = in_clip, .out = out_clip, RL_EVALS (ppo_clip_f32), .binary32 = 1, .part = "clip",
+};
+
+/* The checker's departures of the clipped surrogate (ppo_axes.h). */
+PPO_CLIP_AXES (clip, io_clip);
+
+static const rl_io io_clip_one = {
+  .in = (const rl_input[]) {
+    { "rho", RL_REAL, "the probability ratio r_t, >= 0" },
+    { "adv", RL_REAL, "the advantage A_t" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "clipped", "clip(rho, 1 - eps, 1 + eps) = min(max(rho, 1 - eps), 1 + eps)" },
+    { "unclipped", "rho A" },
+    { "surrogate", "min(rho A, clip(rho, 1 - eps, 1 + eps) A) (13.12)" },
+    RL_END },
+  RL_EVALS (ppo_clip_one), .part = "one-token",
 };
 
 #define CLIP_BATCH "logp=-1,-0.3,-2,-0.9,0.5,-0.125 old_logp=-1.25,-0.625,-1.5,-2.25,0.375," \
@@ -647,6 +480,69 @@ static const rl_case c_clip_one[] = {
   RL_END,
 };
 
+/* --- PPO-VALUE --------------------------------------------------------- */
+
+static const rl_input in_value[] = {
+  { "values", RL_REAL_ARRAY, "V_psi(s_t), the critic being trained" },
+  { "old_values", RL_REAL_ARRAY, "V_old(s_t), the critic's values at the rollout (read by "
+    "the clipped conventions)", .same_len_as = "values" },
+  { "returns", RL_REAL_ARRAY, "the target R_t", .same_len_as = "values" },
+  MASK ("values"),
+  RL_END };
+static const rl_output out_value[] = {
+    { "loss", "k sum_t losses_t / N: k = 1/2 (the libraries) or 1 (the seeds)" },
+    { "losses", "(V - R)^2, or max((V - R)^2, (Vc - R)^2) with Vc the clipped value; 0 where "
+      "masked", .len_of = "values" },
+    { "grad", "d loss / d values_t", .len_of = "values" },
+    { "clipfrac", "the fraction of masked tokens whose clipped square is the larger" },
+    RL_END };
+
+static const rl_io io_value = {
+  .in = in_value, .out = out_value, RL_EVALS (ppo_value_loss), .part = "loss",
+};
+static const rl_io io_value_f32 = {
+  .in = in_value, .out = out_value, RL_EVALS (ppo_value_loss_f32), .binary32 = 1, .part = "loss",
+};
+
+static const rl_io io_gae_target = {
+  .in = (const rl_input[]) {
+    { "old_values", RL_REAL_ARRAY, "V_old(s_t) at the rollout" },
+    { "adv", RL_REAL_ARRAY, "the GAE advantage A_t (before whitening)", .same_len_as = "old_values" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "target", "R_t = V_old(s_t) + A_t", .len_of = "old_values" },
+    RL_END },
+  RL_EVALS (ppo_gae_target), .part = "target-gae",
+};
+
+static const rl_io io_mc_return = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "the per-token rewards r_t of one response" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "target", "R_t = sum_{k >= t} gamma^{k - t} r_k", .len_of = "rewards" },
+    RL_END },
+  RL_EVALS (ppo_mc_return), .part = "target-mc",
+};
+
+static const rl_io io_objective = {
+  .in = (const rl_input[]) {
+    { "logits", RL_REAL_ARRAY, "the policy's logits at each token: len(mask) rows of V" },
+    { "V", RL_INT, "the vocabulary size (the row length)" },
+    { "mask", RL_INT_ARRAY, "1 for a token that counts, 0 for padding" },
+    { "l_clip", RL_REAL, "L^CLIP, the clipped surrogate objective (maximised; the loss is its "
+      "negative)" },
+    { "l_vf", RL_REAL, "L^VF, the value loss" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "entropy", "H_t = -sum_a p log p of the softmax of row t", .len_of = "mask" },
+    { "entropy_mean", "sum_t mask_t H_t / N" },
+    { "objective", "L^CLIP - c1 L^VF + c2 entropy_mean (003)" },
+    { "loss", "-objective = -L^CLIP + c1 L^VF - c2 entropy_mean (000's pseudo-code)" },
+    RL_END },
+  RL_EVALS (ppo_objective), .part = "objective",
+};
+
 #define V_LOSSES "seed-000,trl,verl,openrlhf,openrlhf-unclipped"
 #define V_OBJ "objective-seed,objective-trl,objective-separate-critic"
 
@@ -741,6 +637,66 @@ static const rl_case c_value[] = {
   RL_END,
 };
 
+/* --- PPO-WHITEN -------------------------------------------------------- */
+
+static const rl_input in_whiten[] = {
+  { "values", RL_REAL_ARRAY, "the advantages (or rewards) to whiten" },
+  MASK ("values"),
+  RL_END };
+static const rl_output out_whiten[] = {
+    { "whitened", "(A_t - mu)/scale (+ mu where the mean is added back); 0 at masked "
+      "positions where the convention fills them", .len_of = "values" },
+    { "mean", "mu, the mean over the mask" },
+    { "std", "sqrt(sum (A - mu)^2/(N - ddof)) over the mask" },
+    { "scale", "the divisor: sqrt(var + eps), sqrt(max(var, eps)) or std + eps" },
+    RL_END };
+
+static const rl_io io_whiten = {
+  .in = in_whiten, .out = out_whiten, RL_EVALS (ppo_whiten), .part = "whiten",
+};
+static const rl_io io_whiten_f32 = {
+  .in = in_whiten, .out = out_whiten, RL_EVALS (ppo_whiten_f32), .binary32 = 1, .part = "whiten",
+};
+
+/* The checker's departure of whitening: what is written at masked
+ * positions (verl's masked_whiten(shift_mean=False) whitens them where
+ * TRL's zeroes them; OpenRLHF's uncalled masked_normalize zeroes them). */
+static int
+whiten_zero_axis (const rl_variant *base, rl_variant *out, void *scratch, char *label,
+                  size_t size)
+{
+  int zero;
+  if (base->io == &io_whiten)
+    {
+      rlref_ppo_whiten_convention *k = scratch;
+      *k = *(const rlref_ppo_whiten_convention *) base->data;
+      zero = k->zero_masked = !k->zero_masked;
+      out->data = k;
+    }
+  else if (base->io == &io_whiten_f32)
+    {
+      rlref_ppo_whiten_f32_convention *k = scratch;
+      *k = *(const rlref_ppo_whiten_f32_convention *) base->data;
+      zero = k->zero_masked = !k->zero_masked;
+      out->data = k;
+    }
+  else
+    return -1;
+  {
+    const void *data = out->data;
+    *out = *base;
+    out->data = data;
+  }
+  snprintf (label, size, zero ? "masked positions set to 0 in place of whitened"
+            : "masked positions whitened in place of set to 0");
+  return 0;
+}
+
+static const rl_axis whiten_axes[] = {
+  { "masked-positions", whiten_zero_axis },
+  { 0 },
+};
+
 #define W32_ALL F32_ALL ",trl-rewards-float32,openrlhf"
 
 static const rl_case c_whiten[] = {
@@ -794,6 +750,35 @@ static const rl_case c_whiten[] = {
   { "openrlhf-float32", "values=1 mask=1", "SingleValue",
     "one value with ddof 0: var 0, rsqrt(f32(1e-8)), whitened 0" },
   RL_END,
+};
+
+/* --- PPO-KLCTL --------------------------------------------------------- */
+
+static const rl_io io_klctl = {
+  .in = (const rl_input[]) {
+    { "kl", RL_REAL_ARRAY, "the mean KL measured at each controller update, in order" },
+    { "coef", RL_REAL, "the KL coefficient beta before the first update, >= 0" },
+    { "n_steps", RL_INT, "the samples per update (verl: the batch size; OpenRLHF: rollout "
+      "batch size x samples per prompt)" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "err", "clip(kl/target - 1, -0.2, 0.2) at each update (0 for the fixed controller)",
+      .len_of = "kl" },
+    { "coef_after", "beta after each update: beta (1 + err n_steps/horizon)", .len_of = "kl" },
+    RL_END },
+  RL_EVALS (ppo_kl_controller), .part = "controller",
+};
+
+static const rl_io io_early = {
+  .in = (const rl_input[]) {
+    { "kl", RL_REAL_ARRAY, "the mean KL measured on each update (minibatch step) of an "
+      "epoch, in order" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "updates", "the optimiser steps taken before the loop stopped" },
+    { "stopped", "1 when the loop stopped early, 0 when every update ran" },
+    RL_END },
+  RL_EVALS (ppo_early_stop), .part = "early-stop",
 };
 
 static const rl_case c_klctl[] = {
