@@ -56,6 +56,46 @@ static const rl_io io_obj = {
   RL_EVALS (dapo_obj), .part = "objective",
 };
 
+#define OBJ_TOK "logp=-1,-0.3,-2,-0.9,0.5,-0.125,-0.7 old_logp=-1.1,-0.4,-1.9,-1,0.25,-0.2,-0.75"
+
+static const rl_case c_obj[] = {
+  { "*", OBJ_TOK " lengths=2,3,2 rewards=1,0,0", "",
+    "three responses of 2, 3 and 2 tokens, one correct: every token weighs 1/7" },
+  { "*", "logp=-1,-0.3,-2,-0.9,0.5,-0.125,-0.7,-1.5,-0.2,-0.6 old_logp=-1.1,-0.4,-1.9,-1,"
+    "0.25,-0.2,-0.75,-1.45,-0.3,-0.5 lengths=1,2,3,4 rewards=1,0,0,1", "",
+    "000's group [1, 0, 0, 1] (A = +-1 at ddof 0) on answers of 1 to 4 tokens" },
+  { "*", "logp=0.3,-0.2,-1,-0.5 old_logp=0,0,-1.5,-0.5 lengths=2,2 rewards=1,0", "ClipHigher",
+    "rho = e^0.3 clipped at 1.28 for the correct answer; rho = e^0.5 with A < 0 unclipped" },
+  { "*", "logp=-1,-0.5,-2,-0.25 old_logp=-1,-0.5,-2,-0.25 lengths=2,2 rewards=1,0 eps_low=0 "
+    "eps_high=0", "ClipKink OnPolicy",
+    "eps 0/0: every ratio is 1, the end of the range for both signs of A: J has a kink in "
+    "every logp (the gradient given is the unclipped term's, rho A/n)" },
+  { "*", OBJ_TOK " lengths=2,3,2 rewards=1,1,1", "ZeroSpread",
+    "every answer correct: every advantage 0, J = 0 (the group dynamic sampling drops)" },
+  { "seed-000,trl,verl", "logp=-1,-0.5 old_logp=-1.25,-0.5 lengths=2 rewards=1", "SingleSample",
+    "a group of one: 0 (seed, TRL); verl's mean 0, std 1 gives A = 1/(1 + 1e-6)" },
+  { "openrlhf", "logp=-1,-0.5 old_logp=-1.25,-0.5 lengths=2 rewards=1", "SingleSample",
+    "a group of one: OpenRLHF asserts n_samples_per_prompt > 1", .invalid_in = "*" },
+  { "*", OBJ_TOK " lengths=2,3,3 rewards=1,0,0", "LengthMismatch",
+    "the lengths add up to 8 for 7 tokens", .invalid_in = "*" },
+  { "*", OBJ_TOK " lengths=2,3,2 rewards=1,0", "LengthMismatch",
+    "three responses, two rewards", .invalid_in = "*" },
+  { "*", OBJ_TOK " lengths=2,5,0 rewards=1,0,0", "EmptySequence",
+    "a response without a token", .invalid_in = "*" },
+  { "*", OBJ_TOK " lengths=2,6,-1 rewards=1,0,0", "OutOfDomain", "a negative length",
+    .invalid_in = "*" },
+  { "*", "logp=-1,nan old_logp=-1,-0.5 lengths=1,1 rewards=1,0", "NonFinite",
+    "a NaN log-probability", .invalid_in = "*" },
+  { "*", "logp=-1,-0.5 old_logp=-1,-0.5 lengths=1,1 rewards=1,inf", "NonFinite",
+    "an infinite reward", .invalid_in = "*" },
+  { "*", "logp= old_logp= lengths= rewards=", "EmptyBatch", "no response",
+    .invalid_in = "*" },
+  { "*", "logp=-1,-0.5 old_logp=-1,-0.5 lengths=1,1 rewards=1,0 eps_low=1.5", "OutOfDomain",
+    "eps_low >= 1", .invalid_in = "*" },
+  { "*", "logp=-1,-0.5 old_logp=-1,-0.5 lengths=1,1 rewards=1,0 eps_low=-0.2",
+    "OutOfDomain", "eps_low < 0", .invalid_in = "*" },
+  RL_END,
+};
 
 /* --- DAPO-CLIPHIGHER ------------------------------------------------------- */
 
@@ -83,113 +123,6 @@ static const rl_io io_clip = {
 
 /* The checker's departures of the clipped surrogate (ppo_axes.h). */
 PPO_CLIP_AXES (cliphigher, io_clip);
-
-
-/* --- DAPO-TOKLOSS, DAPO-TOKLOSS-EX ----------------------------------------- */
-
-static const rl_io io_tokloss = {
-  .in = (const rl_input[]) {
-    { "lengths", RL_INT_ARRAY, "|y_i| of each response of the group, >= 1" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "token_weight", "the weight of each token of response i in the group's loss",
-      .len_of = "lengths" },
-    { "response_weight", "the share of the loss all tokens of response i carry",
-      .len_of = "lengths" },
-    RL_END },
-  RL_EVALS (dapo_tokloss), .part = "weights",
-};
-
-static const rl_io io_tokloss_ex = {
-  .in = (const rl_input[]) {
-    { "short", RL_INT, "the tokens of the short answer (100)" },
-    { "long", RL_INT, "the tokens of the long answer (1000)" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "short_weight", "the weight of one token of the short answer" },
-    { "long_weight", "the weight of one token of the long answer" },
-    { "weight_ratio", "short_weight / long_weight: 10 under 13.32, 1 under 13.33" },
-    { "long_share", "the share of the loss the long answer carries: 1/2 under 13.32, "
-      "1000/1100 = 90.9% under 13.33" },
-    RL_END },
-  RL_EVALS (dapo_tokloss_ex), .part = "example",
-};
-
-
-
-/* --- DAPO-OVERLONG --------------------------------------------------------- */
-
-static const rl_io io_overlong = {
-  .in = (const rl_input[]) {
-    { "lengths", RL_INT_ARRAY, "|y| of each response, >= 0" },
-    { "L_max", RL_INT, "L_max, the maximum response length (verl max_resp_len, OpenRLHF "
-      "--rollout.max_new_tokens, TRL max_completion_len), >= 1" },
-    { "L_cache", RL_INT, "L_cache, the buffer before L_max in which the penalty grows (verl "
-      "overlong_buffer_cfg.len, OpenRLHF --reward.overlong_buffer_len, TRL soft_punish_cache), 0 to "
-      "L_max" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "penalty", "r_len(|y|), added to the reward (13.34 and the libraries' readings)",
-      .len_of = "lengths" },
-    { "filter", "the overlong filter of seed 000 section 6.4: 0 for a response of L_max "
-      "tokens or more (cut at the limit: its loss masked), else 1 (no library computes it)",
-      .len_of = "lengths" },
-    RL_END },
-  RL_EVALS (dapo_overlong), .part = "penalty",
-};
-
-
-/* --- DAPO-DYNSAMPLE -------------------------------------------------------- */
-
-static const rl_io io_keep = {
-  .in = (const rl_input[]) {
-    { "rewards", RL_REAL_ARRAY, "the rewards of every response, groups of group_size "
-      "consecutive ones" },
-    { "group_size", RL_INT, "G, the responses per prompt (>= 1; default: one group)",
-      .defaults_to_len_of = "rewards" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "keep", "1 when the group of response i is kept, 0 when it is filtered out",
-      .len_of = "rewards" },
-    { "mean", "the mean reward of the group of response i", .len_of = "rewards" },
-    { "std", "the population std (ddof 0) of the group of response i", .len_of = "rewards" },
-    { "kept", "the number of groups kept" },
-    RL_END },
-  RL_EVALS (dapo_keep), .part = "keep",
-};
-
-#define REFILL_IN                                                               \
-  { "p", RL_REAL, "the prompt's success rate: each response is correct (reward 1) with "   \
-    "probability p, independently" },                                           \
-  { "G", RL_INT, "responses per prompt, >= 1" },                                \
-  { "B", RL_INT, "groups wanted in the training batch, 1 to 10000" }
-
-static const rl_io io_refill_batch = {
-  .in = (const rl_input[]) {
-    REFILL_IN,
-    { "M", RL_INT, "prompts generated per round (verl gen_batch_size), 1 to 1e6" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "keep_prob", "q = 1 - p^G - (1 - p)^G, the chance a group is kept (1 for a group of one)" },
-    { "expected_rounds", "E[R] = sum_{r >= 0} P(Bin(rM, q) <= B - 1), the generation rounds "
-      "until B groups are kept" },
-    { "expected_groups", "M E[R], the groups generated" },
-    RL_END },
-  RL_EVALS (dapo_refill_batch), .part = "refill-rounds",
-};
-
-static const rl_io io_refill_prompt = {
-  .in = (const rl_input[]) { REFILL_IN, RL_END },
-  .out = (const rl_output[]) {
-    { "keep_prob", "q = 1 - p^G - (1 - p)^G, the chance a group is kept" },
-    { "expected_groups", "B/q, the groups generated one prompt at a time until B are kept "
-      "(negative binomial)" },
-    RL_END },
-  RL_EVALS (dapo_refill_prompt), .part = "refill-prompts",
-};
-
-
-/* --- golden cases ------------------------------------------------------------ */
 
 #define LOG125 "0.22314355131420976"             /* the double nearest log 1.25 */
 #define LOG5 "1.6094379124341003"                /* the double nearest log 5 */
@@ -247,45 +180,34 @@ static const rl_case c_clip[] = {
   RL_END,
 };
 
-#define OBJ_TOK "logp=-1,-0.3,-2,-0.9,0.5,-0.125,-0.7 old_logp=-1.1,-0.4,-1.9,-1,0.25,-0.2,-0.75"
+/* --- DAPO-TOKLOSS, DAPO-TOKLOSS-EX ----------------------------------------- */
 
-static const rl_case c_obj[] = {
-  { "*", OBJ_TOK " lengths=2,3,2 rewards=1,0,0", "",
-    "three responses of 2, 3 and 2 tokens, one correct: every token weighs 1/7" },
-  { "*", "logp=-1,-0.3,-2,-0.9,0.5,-0.125,-0.7,-1.5,-0.2,-0.6 old_logp=-1.1,-0.4,-1.9,-1,"
-    "0.25,-0.2,-0.75,-1.45,-0.3,-0.5 lengths=1,2,3,4 rewards=1,0,0,1", "",
-    "000's group [1, 0, 0, 1] (A = +-1 at ddof 0) on answers of 1 to 4 tokens" },
-  { "*", "logp=0.3,-0.2,-1,-0.5 old_logp=0,0,-1.5,-0.5 lengths=2,2 rewards=1,0", "ClipHigher",
-    "rho = e^0.3 clipped at 1.28 for the correct answer; rho = e^0.5 with A < 0 unclipped" },
-  { "*", "logp=-1,-0.5,-2,-0.25 old_logp=-1,-0.5,-2,-0.25 lengths=2,2 rewards=1,0 eps_low=0 "
-    "eps_high=0", "ClipKink OnPolicy",
-    "eps 0/0: every ratio is 1, the end of the range for both signs of A: J has a kink in "
-    "every logp (the gradient given is the unclipped term's, rho A/n)" },
-  { "*", OBJ_TOK " lengths=2,3,2 rewards=1,1,1", "ZeroSpread",
-    "every answer correct: every advantage 0, J = 0 (the group dynamic sampling drops)" },
-  { "seed-000,trl,verl", "logp=-1,-0.5 old_logp=-1.25,-0.5 lengths=2 rewards=1", "SingleSample",
-    "a group of one: 0 (seed, TRL); verl's mean 0, std 1 gives A = 1/(1 + 1e-6)" },
-  { "openrlhf", "logp=-1,-0.5 old_logp=-1.25,-0.5 lengths=2 rewards=1", "SingleSample",
-    "a group of one: OpenRLHF asserts n_samples_per_prompt > 1", .invalid_in = "*" },
-  { "*", OBJ_TOK " lengths=2,3,3 rewards=1,0,0", "LengthMismatch",
-    "the lengths add up to 8 for 7 tokens", .invalid_in = "*" },
-  { "*", OBJ_TOK " lengths=2,3,2 rewards=1,0", "LengthMismatch",
-    "three responses, two rewards", .invalid_in = "*" },
-  { "*", OBJ_TOK " lengths=2,5,0 rewards=1,0,0", "EmptySequence",
-    "a response without a token", .invalid_in = "*" },
-  { "*", OBJ_TOK " lengths=2,6,-1 rewards=1,0,0", "OutOfDomain", "a negative length",
-    .invalid_in = "*" },
-  { "*", "logp=-1,nan old_logp=-1,-0.5 lengths=1,1 rewards=1,0", "NonFinite",
-    "a NaN log-probability", .invalid_in = "*" },
-  { "*", "logp=-1,-0.5 old_logp=-1,-0.5 lengths=1,1 rewards=1,inf", "NonFinite",
-    "an infinite reward", .invalid_in = "*" },
-  { "*", "logp= old_logp= lengths= rewards=", "EmptyBatch", "no response",
-    .invalid_in = "*" },
-  { "*", "logp=-1,-0.5 old_logp=-1,-0.5 lengths=1,1 rewards=1,0 eps_low=1.5", "OutOfDomain",
-    "eps_low >= 1", .invalid_in = "*" },
-  { "*", "logp=-1,-0.5 old_logp=-1,-0.5 lengths=1,1 rewards=1,0 eps_low=-0.2",
-    "OutOfDomain", "eps_low < 0", .invalid_in = "*" },
-  RL_END,
+static const rl_io io_tokloss = {
+  .in = (const rl_input[]) {
+    { "lengths", RL_INT_ARRAY, "|y_i| of each response of the group, >= 1" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "token_weight", "the weight of each token of response i in the group's loss",
+      .len_of = "lengths" },
+    { "response_weight", "the share of the loss all tokens of response i carry",
+      .len_of = "lengths" },
+    RL_END },
+  RL_EVALS (dapo_tokloss), .part = "weights",
+};
+
+static const rl_io io_tokloss_ex = {
+  .in = (const rl_input[]) {
+    { "short", RL_INT, "the tokens of the short answer (100)" },
+    { "long", RL_INT, "the tokens of the long answer (1000)" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "short_weight", "the weight of one token of the short answer" },
+    { "long_weight", "the weight of one token of the long answer" },
+    { "weight_ratio", "short_weight / long_weight: 10 under 13.32, 1 under 13.33" },
+    { "long_share", "the share of the loss the long answer carries: 1/2 under 13.32, "
+      "1000/1100 = 90.9% under 13.33" },
+    RL_END },
+  RL_EVALS (dapo_tokloss_ex), .part = "example",
 };
 
 static const rl_case c_tokloss[] = {
@@ -313,6 +235,27 @@ static const rl_case c_tokloss_ex[] = {
   { "*", "short=0 long=1000", "EmptySequence", "an answer without a token",
     .invalid_in = "*" },
   RL_END,
+};
+
+/* --- DAPO-OVERLONG --------------------------------------------------------- */
+
+static const rl_io io_overlong = {
+  .in = (const rl_input[]) {
+    { "lengths", RL_INT_ARRAY, "|y| of each response, >= 0" },
+    { "L_max", RL_INT, "L_max, the maximum response length (verl max_resp_len, OpenRLHF "
+      "--rollout.max_new_tokens, TRL max_completion_len), >= 1" },
+    { "L_cache", RL_INT, "L_cache, the buffer before L_max in which the penalty grows (verl "
+      "overlong_buffer_cfg.len, OpenRLHF --reward.overlong_buffer_len, TRL soft_punish_cache), 0 to "
+      "L_max" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "penalty", "r_len(|y|), added to the reward (13.34 and the libraries' readings)",
+      .len_of = "lengths" },
+    { "filter", "the overlong filter of seed 000 section 6.4: 0 for a response of L_max "
+      "tokens or more (cut at the limit: its loss masked), else 1 (no library computes it)",
+      .len_of = "lengths" },
+    RL_END },
+  RL_EVALS (dapo_overlong), .part = "penalty",
 };
 
 #define OL "L_max=20480 L_cache=4096"
@@ -350,6 +293,55 @@ static const rl_case c_overlong[] = {
   { "verl,openrlhf", "lengths=18000 " OL " factor=nan", "NonFinite", "a NaN factor",
     .invalid_in = "*" },
   RL_END,
+};
+
+/* --- DAPO-DYNSAMPLE -------------------------------------------------------- */
+
+static const rl_io io_keep = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "the rewards of every response, groups of group_size "
+      "consecutive ones" },
+    { "group_size", RL_INT, "G, the responses per prompt (>= 1; default: one group)",
+      .defaults_to_len_of = "rewards" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "keep", "1 when the group of response i is kept, 0 when it is filtered out",
+      .len_of = "rewards" },
+    { "mean", "the mean reward of the group of response i", .len_of = "rewards" },
+    { "std", "the population std (ddof 0) of the group of response i", .len_of = "rewards" },
+    { "kept", "the number of groups kept" },
+    RL_END },
+  RL_EVALS (dapo_keep), .part = "keep",
+};
+
+#define REFILL_IN                                                               \
+  { "p", RL_REAL, "the prompt's success rate: each response is correct (reward 1) with "   \
+    "probability p, independently" },                                           \
+  { "G", RL_INT, "responses per prompt, >= 1" },                                \
+  { "B", RL_INT, "groups wanted in the training batch, 1 to 10000" }
+
+static const rl_io io_refill_batch = {
+  .in = (const rl_input[]) {
+    REFILL_IN,
+    { "M", RL_INT, "prompts generated per round (verl gen_batch_size), 1 to 1e6" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "keep_prob", "q = 1 - p^G - (1 - p)^G, the chance a group is kept (1 for a group of one)" },
+    { "expected_rounds", "E[R] = sum_{r >= 0} P(Bin(rM, q) <= B - 1), the generation rounds "
+      "until B groups are kept" },
+    { "expected_groups", "M E[R], the groups generated" },
+    RL_END },
+  RL_EVALS (dapo_refill_batch), .part = "refill-rounds",
+};
+
+static const rl_io io_refill_prompt = {
+  .in = (const rl_input[]) { REFILL_IN, RL_END },
+  .out = (const rl_output[]) {
+    { "keep_prob", "q = 1 - p^G - (1 - p)^G, the chance a group is kept" },
+    { "expected_groups", "B/q, the groups generated one prompt at a time until B are kept "
+      "(negative binomial)" },
+    RL_END },
+  RL_EVALS (dapo_refill_prompt), .part = "refill-prompts",
 };
 
 #define KEEPV "verl,openrlhf,seed-000"

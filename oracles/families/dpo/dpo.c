@@ -126,14 +126,6 @@ static const rl_io io_orpo_f32 = {
   .in = in_orpo, .out = out_orpo, RL_EVALS (dpo_orpo_f32), .binary32 = 1, .part = "orpo",
 };
 
-/* --- variants ---------------------------------------------------------- */
-
-/* DPO-SIMPO: 1 where the NLL output is TRL's placeholder 0 at cpo_alpha = 0. */
-
-/* The library code the variants model (TRL at commit f2cd577, 1.10.0.dev0;
- * OpenRLHF 0.11.0, 3c3be62). */
-/* The margins the descriptions use (the log-probabilities summed over tokens). */
-/* The pairwise conventions, shared by DPO-LOSS, DPO-CDPO and DPO-IPO. */
 /* --- golden cases ------------------------------------------------------ */
 
 /* The detectors and edges every pairwise convention is held to. */

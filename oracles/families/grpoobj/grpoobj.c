@@ -52,110 +52,6 @@ static const rl_io io_obj = {
   RL_EVALS (grpo_obj), .part = "objective",
 };
 
-/* The conventions: kind, the loss's aggregation, the kl's, the log-ratio
- * clamp, the dual clip and its c, the KL estimate. */
-
-/* --- GRPO-AGG ---------------------------------------------------------- */
-
-#define AGG_IN { "L", RL_REAL_ARRAY, "the per-token losses of the G sequences, one sequence " \
-    "after another" }, IN_LENS, IN_MASK ("L")
-#define AGG_OUT (const rl_output[]) {                                           \
-    { "value", "the aggregated loss, sum_t w_t L_t" },                           \
-    { "weights", "w_t = d value / d L_t, the weight of each token (0 where masked)", \
-      .len_of = "L" },                                                          \
-    RL_END }
-
-static const rl_io io_agg = {
-  .in = (const rl_input[]) { AGG_IN, RL_END }, .out = AGG_OUT,
-  RL_EVALS (grpo_agg), .part = "aggregate",
-};
-static const rl_io io_agg_micro = {
-  .in = (const rl_input[]) { AGG_IN,
-    { "micro", RL_INT, "sequences per micro-batch (dividing G): micro-batch k holds sequences "
-      "k micro to (k + 1) micro - 1" },
-    RL_END },
-  .out = AGG_OUT, RL_EVALS (grpo_agg), .part = "aggregate-micro",
-};
-
-/* mode, micro-batches, B the non-empty sequences */
-
-/* --- GRPO-DR ----------------------------------------------------------- */
-
-static const rl_io io_dr = {
-  .in = (const rl_input[]) {
-    IN_LOGP, IN_OLD, IN_LENS,
-    { "rewards", RL_REAL_ARRAY, "the reward r_i of each sequence", .same_len_as = "lens" },
-    IN_MASK ("logp"),
-    RL_END },
-  .out = (const rl_output[]) {
-    { "loss", "-J of the reading" },
-    { "adv", "the advantage A_i of each sequence under the reading", .len_of = "lens" },
-    { "grad", "d loss / d logp_t", .len_of = "logp" },
-    RL_END },
-  RL_EVALS (grpo_dr), .part = "dr-grpo",
-};
-
-/* advantage, weight, clamp, dual clip and c, a group of one, the clip of A */
-
-/* --- GRPO-GSPO --------------------------------------------------------- */
-
-static const rl_io io_gspo = {
-  .in = (const rl_input[]) { IN_LOGP, IN_OLD, IN_LENS, IN_ADV, IN_MASK ("logp"), RL_END },
-  .out = (const rl_output[]) {
-    { "loss", "-(1/G) sum_i min(s_i A_i, clip(s_i, 1 - eps_low, 1 + eps_high) A_i)" },
-    { "s", "s_i = exp((1/n_i) sum_t (logp_t - old_logp_t)) = (pi(y_i)/pi_old(y_i))^{1/|y_i|}",
-      .len_of = "lens" },
-    { "grad", "d loss / d logp_t = -(1/G) A_i s_i / n_i where s_i A_i is the min, else 0",
-      .len_of = "logp" },
-    RL_END },
-  RL_EVALS (grpo_gspo), .part = "gspo",
-};
-
-/* --- GRPO-GMPO --------------------------------------------------------- */
-
-static const rl_io io_gmpo = {
-  .in = (const rl_input[]) { IN_LOGP, IN_OLD, IN_LENS, IN_ADV, IN_MASK ("logp"), RL_END },
-  .out = (const rl_output[]) {
-    { "loss", "-(1/G) sum_i A_i ratio_i" },
-    { "ratio", "ratio_i = exp((1/n_i) sum_t lm_t), the geometric mean of the sign-aware "
-      "clipped token ratios", .len_of = "lens" },
-    { "grad", "d loss / d logp_t = -(1/G) A_i ratio_i / n_i where the clip does not bind, "
-      "else 0", .len_of = "logp" },
-    RL_END },
-  RL_EVALS (grpo_gmpo), .part = "gmpo",
-};
-
-static const rl_io io_means = {
-  .in = (const rl_input[]) {
-    { "terms", RL_REAL_ARRAY, "the absolute clipped token terms |min(rho A, clip(rho) A)|, "
-      ">= 0" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "arith", "(1/n) sum terms, GRPO's arithmetic mean" },
-    { "geo", "(prod terms)^{1/n}, GMPO's geometric mean" },
-    RL_END },
-  RL_EVALS (grpo_means), .part = "example",
-};
-
-/* --- GRPO-GFPO --------------------------------------------------------- */
-
-static const rl_io io_gfpo = {
-  .in = (const rl_input[]) {
-    { "rewards", RL_REAL_ARRAY, "the reward r_i of each of the N sampled responses" },
-    { "lens", RL_INT_ARRAY, "the length |o_i| of each response (>= 1)", .same_len_as = "rewards" },
-    { "k", RL_INT, "the number of responses kept, 1 to N" },
-    RL_END },
-  .out = (const rl_output[]) {
-    { "keep", "1 for a kept response, 0 for a filtered one", .len_of = "rewards" },
-    { "key", "the filter's key: |o_i|, or r_i/|o_i|", .len_of = "rewards" },
-    { "mean_kept", "the mean reward of the kept responses (the group baseline of the "
-      "retained subset)" },
-    RL_END },
-  RL_EVALS (grpo_gfpo), .part = "filter",
-};
-
-/* --- golden cases ------------------------------------------------------ */
-
 /* Three sequences of 2, 3 and 1 tokens; log-ratios 0.25, 0.325, -0.5, 1.35,
  * 0.125, 0.375: with eps 0.2 the first two and the last are clipped above
  * (A > 0), the third below (A < 0), the fourth (A < 0, rho = 3.86) and the
@@ -217,6 +113,28 @@ static const rl_case c_obj[] = {
   RL_END,
 };
 
+/* --- GRPO-AGG ---------------------------------------------------------- */
+
+#define AGG_IN { "L", RL_REAL_ARRAY, "the per-token losses of the G sequences, one sequence " \
+    "after another" }, IN_LENS, IN_MASK ("L")
+#define AGG_OUT (const rl_output[]) {                                           \
+    { "value", "the aggregated loss, sum_t w_t L_t" },                           \
+    { "weights", "w_t = d value / d L_t, the weight of each token (0 where masked)", \
+      .len_of = "L" },                                                          \
+    RL_END }
+
+static const rl_io io_agg = {
+  .in = (const rl_input[]) { AGG_IN, RL_END }, .out = AGG_OUT,
+  RL_EVALS (grpo_agg), .part = "aggregate",
+};
+static const rl_io io_agg_micro = {
+  .in = (const rl_input[]) { AGG_IN,
+    { "micro", RL_INT, "sequences per micro-batch (dividing G): micro-batch k holds sequences "
+      "k micro to (k + 1) micro - 1" },
+    RL_END },
+  .out = AGG_OUT, RL_EVALS (grpo_agg), .part = "aggregate-micro",
+};
+
 #define V_AGG "token-mean,seq-mean-token-mean,seq-mean-token-sum,group-mean-length,token-sum," \
   "seq-mean-token-sum-norm-width,seq-mean-token-mean-nonempty"
 #define V_NORM "seq-mean-token-sum-norm,seq-mean-token-sum-norm-no-b"
@@ -276,6 +194,22 @@ static const rl_case c_agg[] = {
   RL_END,
 };
 
+/* --- GRPO-DR ----------------------------------------------------------- */
+
+static const rl_io io_dr = {
+  .in = (const rl_input[]) {
+    IN_LOGP, IN_OLD, IN_LENS,
+    { "rewards", RL_REAL_ARRAY, "the reward r_i of each sequence", .same_len_as = "lens" },
+    IN_MASK ("logp"),
+    RL_END },
+  .out = (const rl_output[]) {
+    { "loss", "-J of the reading" },
+    { "adv", "the advantage A_i of each sequence under the reading", .len_of = "lens" },
+    { "grad", "d loss / d logp_t", .len_of = "logp" },
+    RL_END },
+  RL_EVALS (grpo_dr), .part = "dr-grpo",
+};
+
 #define DR_TOK "logp=-1,-0.3,-2,-0.9,0.5,-0.125 old_logp=-1.25,-0.625,-1.5,-2.25,0.375,-0.5" SEQ
 
 /* A group of one: A = r - r = 0, A = r (verl's mean 0: the raw reward leaks
@@ -320,6 +254,20 @@ static const rl_case c_dr[] = {
   RL_END,
 };
 
+/* --- GRPO-GSPO --------------------------------------------------------- */
+
+static const rl_io io_gspo = {
+  .in = (const rl_input[]) { IN_LOGP, IN_OLD, IN_LENS, IN_ADV, IN_MASK ("logp"), RL_END },
+  .out = (const rl_output[]) {
+    { "loss", "-(1/G) sum_i min(s_i A_i, clip(s_i, 1 - eps_low, 1 + eps_high) A_i)" },
+    { "s", "s_i = exp((1/n_i) sum_t (logp_t - old_logp_t)) = (pi(y_i)/pi_old(y_i))^{1/|y_i|}",
+      .len_of = "lens" },
+    { "grad", "d loss / d logp_t = -(1/G) A_i s_i / n_i where s_i A_i is the min, else 0",
+      .len_of = "logp" },
+    RL_END },
+  RL_EVALS (grpo_gspo), .part = "gspo",
+};
+
 /* A sequence without a token: counted with a zero term (TRL, verl) or left
  * out (OpenRLHF), both valid (the case separates them); refused by a
  * variant that refuses it. */
@@ -360,6 +308,32 @@ static const rl_case c_gspo[] = {
   RL_END,
 };
 
+/* --- GRPO-GMPO --------------------------------------------------------- */
+
+static const rl_io io_gmpo = {
+  .in = (const rl_input[]) { IN_LOGP, IN_OLD, IN_LENS, IN_ADV, IN_MASK ("logp"), RL_END },
+  .out = (const rl_output[]) {
+    { "loss", "-(1/G) sum_i A_i ratio_i" },
+    { "ratio", "ratio_i = exp((1/n_i) sum_t lm_t), the geometric mean of the sign-aware "
+      "clipped token ratios", .len_of = "lens" },
+    { "grad", "d loss / d logp_t = -(1/G) A_i ratio_i / n_i where the clip does not bind, "
+      "else 0", .len_of = "logp" },
+    RL_END },
+  RL_EVALS (grpo_gmpo), .part = "gmpo",
+};
+
+static const rl_io io_means = {
+  .in = (const rl_input[]) {
+    { "terms", RL_REAL_ARRAY, "the absolute clipped token terms |min(rho A, clip(rho) A)|, "
+      ">= 0" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "arith", "(1/n) sum terms, GRPO's arithmetic mean" },
+    { "geo", "(prod terms)^{1/n}, GMPO's geometric mean" },
+    RL_END },
+  RL_EVALS (grpo_means), .part = "example",
+};
+
 static const rl_case c_gmpo[] = {
   { "seed-example", "terms=1,1,1,10", "SeedExample",
     "003: [1, 1, 1, 10] -> arithmetic 3.25, geometric 10^{1/4} = 1.778" },
@@ -390,6 +364,23 @@ static const rl_case c_gmpo[] = {
   { "gmpo", GS_TOK ADV ALL6 " clip_low=-0.4", "OutOfDomain", "a negative clip range",
     .invalid_in = "*" },
   RL_END,
+};
+
+/* --- GRPO-GFPO --------------------------------------------------------- */
+
+static const rl_io io_gfpo = {
+  .in = (const rl_input[]) {
+    { "rewards", RL_REAL_ARRAY, "the reward r_i of each of the N sampled responses" },
+    { "lens", RL_INT_ARRAY, "the length |o_i| of each response (>= 1)", .same_len_as = "rewards" },
+    { "k", RL_INT, "the number of responses kept, 1 to N" },
+    RL_END },
+  .out = (const rl_output[]) {
+    { "keep", "1 for a kept response, 0 for a filtered one", .len_of = "rewards" },
+    { "key", "the filter's key: |o_i|, or r_i/|o_i|", .len_of = "rewards" },
+    { "mean_kept", "the mean reward of the kept responses (the group baseline of the "
+      "retained subset)" },
+    RL_END },
+  RL_EVALS (grpo_gfpo), .part = "filter",
 };
 
 static const rl_case c_gfpo[] = {

@@ -142,8 +142,6 @@ static const rl_io io_lim_finite = {
   RL_EVALS (klopt_lim_finite), .part = "finite-beta",
 };
 
-/* --- variants ---------------------------------------------------------- */
-
 /* --- golden cases ------------------------------------------------------ */
 
 /* log 0.5, log 0.2, log 0.3, log 0.25 rounded to binary64 */

@@ -35,7 +35,6 @@ RL_EVAL_DECL (ppo_clip_f32);
 RL_EVAL_DECL (ppo_whiten_f32);
 RL_EVAL_DECL (ppo_value_loss_f32);
 
-/* The float32 readings: the binary32 recurrence of the library's code. */
 #define MASK(of) { "mask", RL_INT_ARRAY, "1 for a token that counts, 0 for padding (or a "   \
     "masked token); other entries are refused", .same_len_as = of }
 
@@ -171,10 +170,6 @@ static const rl_case c_tokrew_ex[] = {
   RL_END,
 };
 
-/* Models of the cases (those of the LM family): A3 a tabular model, V = 3,
- * EOS 2, T = 3 (7 prefixes, 21 logits) against the reference A3_REF; B3 a
- * bigram model against uniform logits. */
-
 /* --- PPO-KLSUM --------------------------------------------------------- */
 
 #define SHAPE_INPUTS                                                          \
@@ -212,6 +207,9 @@ static const rl_io io_klsum_bigram = {
   RL_EVALS (ppo_klsum), .part = "bigram",
 };
 
+/* Models of the cases (those of the LM family): A3 a tabular model, V = 3,
+ * EOS 2, T = 3 (7 prefixes, 21 logits) against the reference A3_REF; B3 a
+ * bigram model against uniform logits. */
 #define A3 "V=3 eos=2 T=3 logits=1,0.5,-1,0.2,0.1,0.3,-0.4,0,0.6,0.5,0,2,0,0,0,1,-1,0,-0.3,0.3,0"
 #define A3_REF " ref_logits=0,0,0,0.5,-0.5,0,0,0,0,1,1,-1,0.1,-0.1,0.3,0.2,0.2,0.2,-1,0,1"
 #define A3_SELF " ref_logits=1,0.5,-1,0.2,0.1,0.3,-0.4,0,0.6,0.5,0,2,0,0,0,1,-1,0,-0.3,0.3,0"

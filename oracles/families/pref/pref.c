@@ -133,8 +133,6 @@ static const rl_io io_bt_mle = {
   RL_EVALS (bt_mle), .sens_mp = rl_sens_bt_mle, .cert = "newton-polish", .part = "mle",
 };
 
-/* --- variants ---------------------------------------------------------- */
-
 /* --- golden cases ------------------------------------------------------ */
 
 static const rl_case c_bt[] = {

@@ -5,11 +5,14 @@
 #include "rlref/convention.h"
 #include "rlref/dpo.h"
 
+/* The library code the conventions model (TRL at commit f2cd577, 1.10.0.dev0;
+ * OpenRLHF 0.11.0, 3c3be62). */
 #define TRL_DPO "TRL (f2cd577, 1.10.0.dev0) trl/trainer/dpo_trainer.py DPOTrainer._compute_loss "
 
 #define ORL_DPO "OpenRLHF 0.11 openrlhf/models/loss.py DPOLoss.forward (built and called by " \
   "openrlhf/trainer/dpo_trainer.py DPOTrainer.__init__ and fit) "
 
+/* The margins the rules use (the log-probabilities summed over tokens). */
 #define D_SUM "D = (logp_w - ref_w) - (logp_l - ref_l); "
 
 #define D_TOK "D_tok = (logp_w - ref_w)/max(n_w, 1) - (logp_l - ref_l)/max(n_l, 1) (a count of " \
@@ -45,6 +48,7 @@ static const rlref_dpo_convention robust = { .form = RLREF_DPO_ROBUST };
 static const rlref_dpo_convention ipo_sum = { .form = RLREF_DPO_IPO };
 static const rlref_dpo_convention ipo_mean = { .form = RLREF_DPO_IPO, .per_token = 1 };
 static const rlref_dpo_convention sigmoid_norm = { .form = RLREF_DPO_SIGMOID, .per_token = 1 };
+/* DPO-SIMPO: 1 where the NLL output is TRL's placeholder 0 at cpo_alpha = 0. */
 static const int trl_nll = 1;
 static const enum rlref_nll_mean token_mean = RLREF_NLL_TOKEN_MEAN;
 static const enum rlref_nll_mean seq_mean = RLREF_NLL_SEQ_MEAN;

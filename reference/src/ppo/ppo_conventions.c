@@ -8,6 +8,7 @@
 #include "rlref/lm.h"
 #include "rlref/ppo.h"
 
+/* The float32 readings: the binary32 recurrence of the library's code. */
 #define F32_RULE "; every operation in binary32 in the library's order (e^x and sqrt correctly " \
   "rounded, a row summed in the order of torch's CPU kernel: for up to 7 terms four "   \
   "accumulators a_j += x_{4k+j}, the rest added to a_0, then ((a_0 + a_1) + a_2) + a_3); "  \
