@@ -26,7 +26,7 @@ typedef enum
  * variants (src/bon/bon_conventions.c), ended by a row of zeros.  The
  * setting of each row, by formula (and part):
  *   BON: none
- *   OVEROPT: "bon" int; "rl" int */
+ *   OVEROPT: int, an rlref_overopt_form */
 extern const rlref_convention rlref_bon_conventions[];
 
 #include "rlref/tmpl/begin_d.h"

@@ -55,8 +55,9 @@ enum rlref_nll_mean
  *   DPO-CDPO: rlref_dpo_convention
  *   DPO-IPO: rlref_dpo_convention
  *   DPO-KTO: none
- *   DPO-SIMPO: int, none
- *   DPO-ORPO: "orpo" enum rlref_nll_mean; "orpo binary32" enum rlref_nll_mean */
+ *   DPO-SIMPO: none, or int 1 where the NLL output is TRL's placeholder 0
+ *       at cpo_alpha = 0
+ *   DPO-ORPO: enum rlref_nll_mean */
 extern const rlref_convention rlref_dpo_conventions[];
 
 #include "rlref/tmpl/begin_d.h"

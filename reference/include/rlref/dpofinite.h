@@ -27,7 +27,8 @@ enum rlref_dpofinite_loss
  * setting of each row, by formula (and part):
  *   DPO-IMPLICIT-R: none
  *   DPO-ZCANCEL: none
- *   DPO-EQUIV: "dpo-bt" none; "dpo-pref" int; "ipo" int */
+ *   DPO-EQUIV: "dpo-bt" none; "dpo-pref" int, the loss (RLREF_DPOFINITE_DPO
+ *       or _IPO); "ipo" int, the loss (RLREF_DPOFINITE_DPO or _IPO) */
 extern const rlref_convention rlref_dpofinite_conventions[];
 
 #include "rlref/tmpl/begin_d.h"

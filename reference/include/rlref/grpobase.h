@@ -50,13 +50,16 @@ enum rlref_rloo_convention
 /* The named conventions of the GRPOBASE formulas, in the order of the golden
  * variants (src/grpobase/grpobase_conventions.c), ended by a row of zeros.  The
  * setting of each row, by formula (and part):
- *   GRPO-ADV-BOUND: int
- *   GRPO-ADV-SCALE: int
+ *   GRPO-ADV-BOUND: int, the ddof
+ *   GRPO-ADV-SCALE: int, the ddof
  *   GRPO-BASELINE: rlref_lm_kind
- *   GRPO-RLOO: "advantage" enum rlref_rloo_convention; "strided" none; "identity" none; "kl-reward" enum rlref_rloo_convention, none; "loss" none
- *   GRPO-VAR: "exact" none; "monte-carlo" none
- *   GRPO-STDBIAS: const char * (a name)
- *   GRPO-REMAX: "token" none; "sequence" none */
+ *   GRPO-RLOO: "advantage" enum rlref_rloo_convention; "strided" none;
+ *       "identity" none; "kl-reward" enum rlref_rloo_convention or none;
+ *       "loss" none
+ *   GRPO-VAR: none
+ *   GRPO-STDBIAS: const char *, the name of its group advantage in
+ *       rlref_adv_conventions
+ *   GRPO-REMAX: none */
 extern const rlref_convention rlref_grpobase_conventions[];
 
 #include "rlref/tmpl/begin_d.h"

@@ -185,10 +185,10 @@ typedef struct
  * variants (src/grpoobj/grpoobj_conventions.c), ended by a row of zeros.  The
  * setting of each row, by formula (and part):
  *   GRPO-OBJ: rlref_grpo_obj_convention
- *   GRPO-AGG: "aggregate" rlref_grpo_agg_convention; "aggregate-micro" rlref_grpo_agg_convention
+ *   GRPO-AGG: rlref_grpo_agg_convention
  *   GRPO-DR: rlref_grpo_dr_convention
  *   GRPO-GSPO: rlref_grpo_gspo_convention
- *   GRPO-GMPO: "gmpo" none; "example" none
+ *   GRPO-GMPO: none
  *   GRPO-GFPO: enum rlref_gfpo_filter */
 extern const rlref_convention rlref_grpoobj_conventions[];
 

@@ -34,11 +34,14 @@ enum rlref_klopt_kind
 /* The named conventions of the KLOPT formulas, in the order of the golden
  * variants (src/klopt/klopt_conventions.c), ended by a row of zeros.  The
  * setting of each row, by formula (and part):
- *   KLOPT-Z: int
- *   KLOPT-PISTAR: int
- *   KLOPT-OBJ: int
- *   KLOPT-IDENT: int
- *   KLOPT-LIMITS: "beta-inf" int; "beta-zero" int; "finite-beta" int */
+ *   KLOPT-Z: int, an rlref_klopt_kind (probabilities or log-probabilities)
+ *   KLOPT-PISTAR: int, an rlref_klopt_kind (probabilities or
+ *       log-probabilities)
+ *   KLOPT-OBJ: int, an rlref_klopt_kind (probabilities or log-probabilities)
+ *   KLOPT-IDENT: int, an rlref_klopt_kind (probabilities or
+ *       log-probabilities)
+ *   KLOPT-LIMITS: int, an rlref_klopt_kind (probabilities or
+ *       log-probabilities) */
 extern const rlref_convention rlref_klopt_conventions[];
 
 #include "rlref/tmpl/begin_d.h"

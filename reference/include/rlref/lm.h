@@ -135,9 +135,9 @@ typedef void rlref_lm_visit_mp (void *ctx, const int *y, int L, int cut, mpfr_sr
 /* The named conventions of the LM formulas, in the order of the golden
  * variants (src/lm/lm_conventions.c), ended by a row of zeros.  The
  * setting of each row, by formula (and part):
- *   LM-ENUM: "bigram" rlref_lm_setting; "tabular" rlref_lm_setting
- *   LM-CHAIN: "bigram" rlref_lm_setting; "tabular" rlref_lm_setting
- *   LM-EXACT: "bigram" rlref_lm_setting; "tabular" rlref_lm_setting; "grad-reward" rlref_lm_setting; "grad-kl" rlref_lm_setting; "grad-kl_reverse" rlref_lm_setting; "grad-rlhf" rlref_lm_setting; "grad-dpo" rlref_lm_setting; "grad-ipo" rlref_lm_setting; "grad-k1" rlref_lm_setting; "grad-k2" rlref_lm_setting; "grad-k3" rlref_lm_setting
+ *   LM-ENUM: rlref_lm_setting
+ *   LM-CHAIN: rlref_lm_setting
+ *   LM-EXACT: rlref_lm_setting
  *   LM-DP: rlref_lm_setting
  *   DPO-DISPLACE: rlref_lm_setting */
 /* The four readings of the tiny model without an objective: bigram or

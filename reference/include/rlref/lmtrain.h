@@ -21,9 +21,9 @@
 /* The named conventions of the LMTRAIN formulas, in the order of the golden
  * variants (src/lmtrain/lmtrain_conventions.c), ended by a row of zeros.  The
  * setting of each row, by formula (and part):
- *   LM-PARAM: "bigram" rlref_lm_setting; "tabular" rlref_lm_setting
+ *   LM-PARAM: rlref_lm_setting
  *   LM-SFT: rlref_lm_setting
- *   LM-TRAIN: "train-rlhf" rlref_lm_setting; "train-reward" rlref_lm_setting; "train-dpo" rlref_lm_setting; "train-ipo" rlref_lm_setting; "sampled-rlhf" rlref_lm_setting; "sampled-reward" rlref_lm_setting; "sampled-dpo" rlref_lm_setting */
+ *   LM-TRAIN: rlref_lm_setting */
 extern const rlref_convention rlref_lmtrain_conventions[];
 
 #include "rlref/tmpl/begin_d.h"

@@ -87,15 +87,16 @@ typedef enum
  * variants (src/mdp/mdp_conventions.c), ended by a row of zeros.  The
  * setting of each row, by formula (and part):
  *   MDP-RETURN: none
- *   MDP-HORIZON: "infinite" none; "finite" none
+ *   MDP-HORIZON: none
  *   MDP-QL-EX1: none
  *   MDP-EGREEDY: rlref_egreedy_kind
  *   MDP-VPI: none
  *   MDP-QPI: none
- *   MDP-OPT: "policy-iteration" none; "value-iteration" none
- *   MDP-QL: none, rlref_egreedy_kind
- *   MDP-PG: "theorem" none; "reinforce" rlref_pg_estimator; "token-theorem" none; "token-reinforce" rlref_pg_estimator
- *   MDP-SOFT: int, none */
+ *   MDP-OPT: none
+ *   MDP-QL: rlref_egreedy_kind or none
+ *   MDP-PG: "theorem" none; "reinforce" rlref_pg_estimator; "token-theorem"
+ *       none; "token-reinforce" rlref_pg_estimator
+ *   MDP-SOFT: none, or int 1 for the sequence-level form */
 extern const rlref_convention rlref_mdp_conventions[];
 
 #include "rlref/tmpl/begin_d.h"

@@ -14,11 +14,11 @@
  *   PREF-BT: none
  *   PREF-BT-GUMBEL: none
  *   PREF-RM-LOSS: none
- *   PREF-BT-EX: "sigma" none; "mle-pair" none
+ *   PREF-BT-EX: none
  *   PREF-MARGIN: none
  *   PREF-SMOOTH: none
  *   PREF-ENSEMBLE: none
- *   PREF-PL: "prob" none; "mle" none
+ *   PREF-PL: none
  *   PREF-BT-MLE: none */
 extern const rlref_convention rlref_pref_conventions[];
 

@@ -12,7 +12,7 @@
 /* The named conventions of the PREFPAIRS formulas, in the order of the golden
  * variants (src/prefpairs/prefpairs_conventions.c), ended by a row of zeros.  The
  * setting of each row, by formula (and part):
- *   PREF-PAIRS: "loss" none; "mle" none; "compare" none */
+ *   PREF-PAIRS: none */
 extern const rlref_convention rlref_prefpairs_conventions[];
 
 #include "rlref/tmpl/begin_d.h"

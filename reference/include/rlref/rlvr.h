@@ -63,7 +63,7 @@ enum rlref_prm_label
 /* The named conventions of the RLVR formulas, in the order of the golden
  * variants (src/rlvr/rlvr_conventions.c), ended by a row of zeros.  The
  * setting of each row, by formula (and part):
- *   RLVR-PRM-MC: "expectation" enum rlref_prm_label; "estimate" enum rlref_prm_label
+ *   RLVR-PRM-MC: enum rlref_prm_label
  *   RLVR-REWARD: enum rlref_prm_aggregation */
 extern const rlref_convention rlref_rlvr_conventions[];
 
