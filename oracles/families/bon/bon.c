@@ -2,7 +2,9 @@
  * discrete space, its KL to the base, the bound log n - (n - 1)/n and the
  * win rate against the base (BON), and the over-optimisation functional
  * forms in d = sqrt(KL) with their peaks (OVEROPT), seed 000 sections 8.2,
- * 8.4 and 10.4: inputs, outputs, variants, golden cases and notes. */
+ * 8.4 and 10.4: inputs, outputs, variants, golden cases and notes.
+ * The variants are the rows of the library's table
+ * (reference/src/bon/bon_conventions.c). */
 #include "rlref/bon.h"
 #include "family.h"
 

@@ -3,7 +3,9 @@
  * tokens per update) and seed 000 Table 2: bytes per parameter by role and
  * optimiser (one variant per convention of the library's table), the
  * model inventory of each method, and the tokens generated per update:
- * inputs, outputs, variants, golden cases and notes. */
+ * inputs, outputs, variants, golden cases and notes.
+ * The variants are the rows of the library's tables (reference/src/cost/:
+ * the ledgers in cost.c, cost_other_conventions.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "rlref/cost.h"

@@ -6,7 +6,9 @@
  * Throughout, for pair i of a batch of B:
  *   D_i = (logp_w,i - ref_w,i) - (logp_l,i - ref_l,i),
  *   D_tok,i = (logp_w,i - ref_w,i)/n_w,i - (logp_l,i - ref_l,i)/n_l,i,
- * the log-probabilities being sums over the completion's tokens. */
+ * the log-probabilities being sums over the completion's tokens.
+ * The variants are the rows of the library's table
+ * (reference/src/dpo/dpo_conventions.c). */
 #include <stdio.h>
 #include "rlref/dpo.h"
 #include "family.h"

@@ -11,7 +11,9 @@
  * pi_ref x pi_ref, i labelled preferred with probability P_ij:
  *   L(h) = sum_{i != j} pi_ref(i) pi_ref(j) P_ij l(h_i - h_j),
  * h = log(pi/pi_ref), DPO l(z) = -log sigma(beta z), IPO l(z) =
- * (z - 1/(2 tau))^2. */
+ * (z - 1/(2 tau))^2.
+ * The variants are the rows of the library's table
+ * (reference/src/dpofinite/dpofinite_conventions.c). */
 #include "rlref/dpofinite.h"
 #include "family.h"
 

@@ -5,7 +5,9 @@
  * reward and sequence ratio (GRPO-RLOO), the variance of the baselines
  * (GRPO-VAR, 13.28'), the difficulty weight of the std normalisation
  * (GRPO-STDBIAS) and ReMax (GRPO-REMAX): inputs, outputs, variants and
- * golden cases. */
+ * golden cases.
+ * The variants are the rows of the library's table
+ * (reference/src/grpobase/grpobase_conventions.c). */
 #include <string.h>
 #include "rlref/grpobase.h"
 #include "family.h"

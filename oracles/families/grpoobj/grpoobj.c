@@ -9,7 +9,9 @@
  * types grpo, bnpo, dr_grpo, dapo, cispo; importance_sampling_level
  * "sequence") and grpo_config.py (defaults); verl
  * verl/trainer/ppo/core_algos.py (agg_loss, compute_policy_loss_gspo,
- * compute_policy_loss_geo_mean, compute_policy_loss_cispo). */
+ * compute_policy_loss_geo_mean, compute_policy_loss_cispo).
+ * The variants are the rows of the library's table
+ * (reference/src/grpoobj/grpoobj_conventions.c). */
 #include <stdio.h>
 #include <string.h>
 #include "rlref/grpoobj.h"

@@ -6,7 +6,9 @@
  * bias and variance on a finite distribution, the tiny LM and two
  * Gaussians with a seeded Monte-Carlo run (KL-EXACT); and the exact
  * expected gradient of each used as a loss (KL-GRAD).  Seed 000 section
- * 12.1, table 5, (13.26); seed 001; CONVENTIONS.md "KL estimators". */
+ * 12.1, table 5, (13.26); seed 001; CONVENTIONS.md "KL estimators".
+ * The variants are the rows of the library's tables (reference/src/kl/:
+ * kl_conventions.c, kl_other_conventions.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

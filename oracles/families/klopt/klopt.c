@@ -9,7 +9,9 @@
  *   J(pi) = E_pi[r] - beta KL(pi || pi_ref),  KL(p || q) = sum_y p log(p/q),
  * with 0 log 0 = 0 and KL = +inf where p > 0 = q.  pi_ref (and a policy pi)
  * is given as probabilities (variant prob) or log-probabilities (variant
- * logprob) and normalised (rlref/klopt.h). */
+ * logprob) and normalised (rlref/klopt.h).
+ * The variants are the rows of the library's table
+ * (reference/src/klopt/klopt_conventions.c). */
 #include <string.h>
 #include "rlref/klopt.h"
 #include "family.h"

@@ -4,7 +4,9 @@
  * training with symmetric clip, clip-higher and dynamic sampling
  * (ENT-COLLAPSE), on the think-then-answer model of rlref/len.h; seed 000
  * sections 12.2-12.3, (13.24), (13.29)-(13.33); seed 003 (Dr.GRPO); seed
- * 004: inputs, outputs, variants and golden cases. */
+ * 004: inputs, outputs, variants and golden cases.
+ * The variants are the rows of the library's table
+ * (reference/src/len/len_conventions.c). */
 #include "rlref/len.h"
 #include "family.h"
 

@@ -1,6 +1,8 @@
 /* lm.c -- the LM family: the tiny language model whose every sequence can
  * be enumerated (LM-ENUM, LM-CHAIN, LM-EXACT, LM-DP; seed 000 (13.1), §1,
- * and the KL-optimal policy of 13.15-13.17 on its sequences). */
+ * and the KL-optimal policy of 13.15-13.17 on its sequences).
+ * The variants are the rows of the library's table
+ * (reference/src/lm/lm_conventions.c). */
 #include <string.h>
 #include "rlref/lm.h"
 #include "family.h"

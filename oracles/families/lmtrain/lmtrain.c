@@ -1,7 +1,9 @@
 /* lmtrain.c -- the LMTRAIN family: the tiny language model's
  * parameterisations (LM-PARAM), supervised fine-tuning on it (LM-SFT) and
  * training runs (LM-TRAIN), by exact gradients or from seeded samples; seed
- * 000 (13.1), section 1, (13.2)-(13.4), (13.8), (13.17), (13.21). */
+ * 000 (13.1), section 1, (13.2)-(13.4), (13.8), (13.17), (13.21).
+ * The variants are the rows of the library's table
+ * (reference/src/lmtrain/lmtrain_conventions.c). */
 #include "rlref/lm.h"
 #include "rlref/lmtrain.h"
 #include "family.h"

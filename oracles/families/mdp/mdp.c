@@ -3,7 +3,9 @@
  * expectation and optimality, value and policy iteration, Q-learning, the
  * policy-gradient theorem and the soft Bellman recursion of the token MDP
  * (seed 003 sections 1-3, seed 000 section 1.3, section 3, 13.2-13.4,
- * 13.11; CONVENTIONS.md "GAE, whitening, value loss"). */
+ * 13.11; CONVENTIONS.md "GAE, whitening, value loss").
+ * The variants are the rows of the library's tables (reference/src/mdp/:
+ * mdp_conventions.c, and GAE's in mdp_gae.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

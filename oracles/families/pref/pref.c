@@ -1,6 +1,8 @@
 /* pref.c -- the PREF-* family: preference and reward models (seed 000
  * sections 2.1 and 10.1, CONVENTIONS.md): inputs, outputs, variants and
- * golden cases. */
+ * golden cases.
+ * The variants are the rows of the library's table
+ * (reference/src/pref/pref_conventions.c). */
 #include <string.h>
 #include "rlref/pref.h"
 #include "family.h"

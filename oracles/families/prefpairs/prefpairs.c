@@ -2,7 +2,9 @@
  * pairwise Bradley-Terry losses, the alternative to Plackett-Luce that
  * seed 000 section 10.1 names; the maximum-likelihood fit of counted
  * rankings by pairs, and its comparison with the Plackett-Luce fit of the
- * same rankings: inputs, outputs, variants and golden cases. */
+ * same rankings: inputs, outputs, variants and golden cases.
+ * The variants are the rows of the library's table
+ * (reference/src/prefpairs/prefpairs_conventions.c). */
 #include "rlref/prefpairs.h"
 #include "family.h"
 

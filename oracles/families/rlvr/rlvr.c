@@ -3,7 +3,9 @@
  * (rlref_verifiers, one variant each), the aggregation of process-reward
  * step scores (ORM against PRM), the seed's binary-verifier example, and
  * Monte-Carlo process-reward labels (Math-Shepherd) with their exact
- * expectation on a tree: inputs, outputs, variants and golden cases. */
+ * expectation on a tree: inputs, outputs, variants and golden cases.
+ * The variants are the rows of the library's tables (reference/src/rlvr/:
+ * the verifiers in rlvr.c, rlvr_conventions.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "rlref/rlvr.h"
