@@ -370,304 +370,66 @@ RL_ENTRY (mdp_soft)
 
 #ifdef RLREF_MP
 
-/* MDP-RETURN: sens G_t = sum_k gamma^k |r_{t+k}| + gamma |dG_t/dgamma|,
- * from A_t = |r_t| + gamma A_{t+1} and
- * gamma dG_t/dgamma = sum_k k gamma^k r_{t+k} = B_t = gamma (G_{t+1} + B_{t+1}). */
+/* MDP-RETURN: x = rewards, gamma; y = G. */
 rl_sens_mp_fn rl_sens_mdp_return;
 int
 rl_sens_mdp_return (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
                     const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
-  size_t T = a->len[0];
-  num_t A, B, t;
   (void) v;
   (void) nondiff;
-  num_init (A);
-  num_init (B);
-  num_init (t);
-  for (size_t k = T; k-- > 0;)
-    {
-      if (k + 1 < T)
-        {
-          num_add (t, AT (y[0], k + 1), B);
-          num_mul (B, t, x[1]);
-        }
-      num_mul (A, A, x[1]);
-      num_abs (t, AT (x[0], k));
-      num_add (A, A, t);
-      num_abs (t, B);
-      num_add (AT (s[0], k), A, t);
-    }
-  num_clear (A);
-  num_clear (B);
-  num_clear (t);
-  return RLREF_SUCCESS;
+  return LIB (mdp_return_sens) (s[0], x[0], a->len[0], x[1], y[0]);
 }
 
-/* MDP-HORIZON: sens h = gamma |dh/dgamma|; infinite: gamma/(1 - gamma)^2;
- * finite: sum_{k<H} k gamma^k = gamma (1 - H gamma^{H-1} + (H-1) gamma^H)/(1 - gamma)^2,
- * H (H - 1)/2 at gamma = 1 (evaluated 64 bits above the working precision:
- * the numerator cancels as gamma -> 1). */
+/* MDP-HORIZON: x = gamma; H (int, input 1) for the finite horizon. */
 rl_sens_mp_fn rl_sens_mdp_horizon;
 int
 rl_sens_mdp_horizon (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
                      const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
-  mpfr_prec_t p = mpfr_get_prec (x[0]) + 64;
-  mpfr_t g, d, t, u;
-  long H = a->len[1] ? a->iv[1][0] : -1;
   (void) v;
   (void) y;
   (void) nondiff;
-  mpfr_inits2 (p, g, d, t, u, (mpfr_ptr) 0);
-  mpfr_set (g, x[0], MPFR_RNDN);
-  mpfr_ui_sub (d, 1, g, MPFR_RNDN);
-  if (H < 0)
-    {
-      mpfr_sqr (d, d, MPFR_RNDN);
-      mpfr_div (t, g, d, MPFR_RNDN);
-    }
-  else if (mpfr_cmp_ui (g, 1) == 0)
-    {
-      mpfr_set_si (t, H, MPFR_RNDN);
-      mpfr_mul_si (t, t, H - 1, MPFR_RNDN);
-      mpfr_div_2ui (t, t, 1, MPFR_RNDN);
-    }
-  else if (H < 2 || mpfr_zero_p (g))
-    mpfr_set_zero (t, 1);
-  else
-    {
-      mpfr_pow_si (t, g, H - 1, MPFR_RNDN);             /* gamma^{H-1} */
-      mpfr_mul (u, t, g, MPFR_RNDN);                    /* gamma^H */
-      mpfr_mul_si (u, u, H - 1, MPFR_RNDN);
-      mpfr_mul_si (t, t, H, MPFR_RNDN);
-      mpfr_sub (u, u, t, MPFR_RNDN);
-      mpfr_add_ui (u, u, 1, MPFR_RNDN);
-      mpfr_mul (u, u, g, MPFR_RNDN);
-      mpfr_sqr (d, d, MPFR_RNDN);
-      mpfr_div (t, u, d, MPFR_RNDN);
-    }
-  mpfr_abs (s[0], t, MPFR_RNDN);
-  mpfr_clears (g, d, t, u, (mpfr_ptr) 0);
-  return RLREF_SUCCESS;
+  return LIB (mdp_horizon_sens) (s[0], x[0], a->len[1] ? a->iv[1][0] : -1);
 }
 
-/* MDP-QL-EX1: y = r + gamma m, m = max q_next; q_new = (1 - alpha) q + alpha y.
- * sens y = |r| + 2 gamma |m| (gamma and the maximal q_next); sens q_new =
- * |1 - alpha| |q| + alpha |y - q| + alpha sens y; done: y = r.  A tie for
- * the maximum is a kink: not differentiable. */
+/* MDP-QL-EX1: x = q, r, gamma, alpha, q_next; done (int, input 5);
+ * y = target, q_new. */
 rl_sens_mp_fn rl_sens_mdp_ql_ex1;
 int
 rl_sens_mdp_ql_ex1 (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
                     const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
-  size_t n = a->len[4], best = 0, ties = 0;
-  int done = a->iv[5][0] != 0;
-  num_t t, u;
+  int kink, status;
   (void) v;
-  num_init (t);
-  num_init (u);
-  if (!done)
-    {
-      for (size_t j = 1; j < n; j++)
-        if (num_cmp (AT (x[4], j), AT (x[4], best)) > 0)
-          best = j;
-      for (size_t j = 0; j < n; j++)
-        ties += num_cmp (AT (x[4], j), AT (x[4], best)) == 0;
-    }
-  num_abs (s[0], x[1]);
-  if (!done)
-    {
-      num_abs (t, AT (x[4], best));
-      num_mul (t, t, x[2]);
-      num_mul_2si (t, t, 1);
-      num_add (s[0], s[0], t);
-    }
-  num_d_sub (t, 1.0, x[3]);
-  num_abs (t, t);
-  num_abs (u, x[0]);
-  num_mul (s[1], t, u);
-  num_sub (t, y[0], x[0]);
-  num_abs (t, t);
-  num_mul (t, t, x[3]);
-  num_add (s[1], s[1], t);
-  num_mul (t, s[0], x[3]);
-  num_add (s[1], s[1], t);
-  if (ties > 1)
+  status = LIB (mdp_q_update_sens) (s[0], s[1], &kink, x[0], x[1], x[2], x[3], x[4],
+                                    a->len[4], a->iv[5][0] != 0, y[0]);
+  if (kink)
     nondiff[0][0] = nondiff[1][0] = 1;
-  num_clear (t);
-  num_clear (u);
-  return RLREF_SUCCESS;
+  return status;
 }
 
-/* MDP-EGREEDY: the probabilities depend on eps alone (and on which action
- * is greedy): include: the greedy eps (1 - 1/A), the others eps/A;
- * exclude: eps and eps/(A - 1).  A tie for the maximum is a jump of the
- * tied actions' probabilities. */
+/* MDP-EGREEDY: x = q, eps; y = probs. */
 rl_sens_mp_fn rl_sens_mdp_egreedy;
 int
 rl_sens_mdp_egreedy (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
                      const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
-  rlref_egreedy_kind kind = *(const rlref_egreedy_kind *) v->data;
-  size_t A = a->len[0], best = 0, ties = 0;
-  num_t o, g;
   (void) y;
-  for (size_t j = 1; j < A; j++)
-    if (num_cmp (AT (x[0], j), AT (x[0], best)) > 0)
-      best = j;
-  for (size_t j = 0; j < A; j++)
-    ties += num_cmp (AT (x[0], j), AT (x[0], best)) == 0;
-  num_init (o);
-  num_init (g);
-  if (kind == RLREF_EGREEDY_EXCLUDE)
-    {
-      num_div_si (o, x[1], (long) (A - 1));
-      num_set (g, x[1]);
-    }
-  else
-    {
-      num_div_si (o, x[1], (long) A);
-      num_sub (g, x[1], o);
-    }
-  for (size_t j = 0; j < A; j++)
-    {
-      num_set (AT (s[0], j), j == best ? g : o);
-      if (ties > 1 && num_cmp (AT (x[0], j), AT (x[0], best)) == 0)
-        nondiff[0][j] = 1;
-    }
-  num_clear (o);
-  num_clear (g);
-  return RLREF_SUCCESS;
+  return LIB (mdp_egreedy_sens) (s[0], nondiff[0], x[0], a->len[0], x[1],
+                                 *(const rlref_egreedy_kind *) v->data);
 }
 
-/* MDP-GAE: on a row, the convention's active positions t_1 < ... < t_K
- * (all W, the response prefix, or the mask's ones for verl) and the values
- * r', v' it uses; A_i = sum_l c^l delta_{i+l}, c = gamma lambda,
- * delta_i = r'_i + gamma v'_{i+1} - v'_i.  Then
- *   sum_j |dA_i/dr'_j| |r'_j| = R_i = |r'_i| + c R_{i+1} (score and reward
- *     at its slot counted apart),
- *   sum_j |dA_i/dv'_j| |v'_j| = |v'_i| + gamma (1 - lambda) U_i,
- *     U_i = |v'_{i+1}| + c U_{i+1},
- *   lambda dA_i/dlambda = D_i = c (A_{i+1} + D_{i+1}),
- *   gamma dA_i/dgamma = D_i + E_i, E_i = gamma v'_{i+1} + c E_{i+1};
- * returns A + v' drop the |v'_i| term.  A masked verl position repeats the
- * next active one (its return adds |v_t|); padding of the seed's rows is 0. */
+/* MDP-GAE: x = rewards, values; mask (ints, input 2); x = score (input 3,
+ * maybe empty); width (int, input 4); x = gamma, lambda; y = adv, ret. */
 rl_sens_mp_fn rl_sens_mdp_gae;
 int
 rl_sens_mdp_gae (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
                  const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
-  const rlref_gae_convention *c = v->data;
-  size_t N = a->len[0], W = (size_t) a->iv[4][0], B = N / W;
-  const long *mask = a->iv[2];
-  num_ptr w = num_vec_new (12);
-  num_ptr cc = AT (w, 0), R = AT (w, 1), U = AT (w, 2), D = AT (w, 3), E = AT (w, 4);
-  num_ptr t = AT (w, 5), an = AT (w, 6), vn = AT (w, 7), sa = AT (w, 8), sr = AT (w, 9);
-  num_ptr lam1 = AT (w, 10), vabs = AT (w, 11);
   (void) nondiff;
-  if (!w)
-    RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-  num_mul (cc, x[5], x[6]);
-  num_d_sub (lam1, 1.0, x[6]);
-  num_mul (lam1, lam1, x[5]);                   /* gamma (1 - lambda) */
-  for (size_t b = 0; b < B; b++)
-    {
-      const long *m = mask + b * W;
-      size_t n = 0, last = 0;
-      int any = 0;
-      while (n < W && m[n])
-        n++;
-      for (size_t q = 0; q < W; q++)
-        if (m[q])
-          last = q, any = 1;
-      if (!any)
-        continue;
-      num_set_zero (R);
-      num_set_zero (U);
-      num_set_zero (D);
-      num_set_zero (E);
-      num_set_zero (an);
-      num_set_zero (vn);
-      num_set_zero (sa);
-      num_set_zero (sr);
-      for (size_t q = W; q-- > 0;)
-        {
-          size_t i = b * W + q;
-          int active, keep_r, keep_v, at_score;
-          switch (c->kind)
-            {
-            case RLREF_GAE_SEED:
-              active = q < n, keep_r = keep_v = 1;
-              at_score = q + 1 == n;
-              break;
-            case RLREF_GAE_TRL:
-              active = 1, keep_r = 1, keep_v = q <= n;
-              at_score = q == (n < W ? n : n - 1);
-              break;
-            case RLREF_GAE_VERL:
-              active = m[q] != 0, keep_r = keep_v = 1;
-              at_score = q == last;
-              break;
-            default:
-              active = 1, keep_r = keep_v = m[q] != 0;
-              at_score = q == last;
-              break;
-            }
-          if (!active)
-            {
-              if (c->kind == RLREF_GAE_SEED)
-                continue;               /* padding: exactly 0 */
-              num_set (AT (s[0], i), sa);
-              num_abs (t, AT (x[1], i));
-              num_add (AT (s[1], i), sa, t);
-              continue;
-            }
-          /* D_i = c (A_{i+1} + D_{i+1}), E_i = gamma v'_{i+1} + c E_{i+1},
-             U_i = |v'_{i+1}| + c U_{i+1}, R_i = |r'_i| + c R_{i+1} */
-          num_add (t, an, D);
-          num_mul (D, cc, t);
-          num_mul (E, E, cc);
-          num_mul (t, x[5], vn);
-          num_add (E, E, t);
-          num_mul (U, U, cc);
-          num_abs (t, vn);
-          num_add (U, U, t);
-          num_mul (R, R, cc);
-          if (keep_r)
-            {
-              num_abs (t, AT (x[0], i));
-              num_add (R, R, t);
-            }
-          if (at_score && a->len[3])
-            {
-              /* OpenRLHF's clamp of the score: constant beyond +-10 */
-              num_abs (t, AT (x[3], b));
-              if (c->kind != RLREF_GAE_OPENRLHF || num_cmp_d (t, RLREF_GAE_SCORE_CLAMP) <= 0)
-                num_add (R, R, t);
-            }
-          /* sens of A_i and of A_i + v'_i */
-          num_mul (sr, lam1, U);
-          num_add (sr, sr, R);
-          num_add (t, D, E);
-          num_abs (t, t);
-          num_add (sr, sr, t);
-          num_abs (t, D);
-          num_add (sr, sr, t);
-          if (keep_v)
-            num_abs (vabs, AT (x[1], i));
-          else
-            num_set_zero (vabs);
-          num_add (sa, sr, vabs);
-          num_set (AT (s[0], i), sa);
-          num_set (AT (s[1], i), sr);
-          /* for the step before: A_{i+1} and v'_{i+1} */
-          num_set (an, AT (y[0], i));
-          num_set (vn, keep_v ? AT (x[1], i) : vabs);
-        }
-    }
-  num_vec_free (w, 12);
-  return RLREF_SUCCESS;
+  return LIB (mdp_gae_sens) (s[0], s[1], x[0], x[1], a->iv[2], a->len[3] ? x[3] : NULL,
+                             a->len[0], (size_t) a->iv[4][0], x[5], x[6], y[0], v->data);
 }
 
 #endif

@@ -790,6 +790,66 @@ START_TEST (test_soft_sequence_eos_reward)
 }
 END_TEST
 
+/* The sensitivities from the formulas' own derivatives, on cases worked
+ * by hand: r = (1, -2), gamma 1/2: G = (0, -2), sens G_1 = 2, sens G_0 =
+ * |1| + gamma |-2| + |gamma r_1| = 3; the horizon's gamma dh/dgamma
+ * (infinite: gamma/(1 - gamma)^2 = 2; H = 3: 0 + 1/2 + 2/4 = 1; gamma =
+ * 1: H (H - 1)/2 = 3); seed 003's Q update (sens target = |r| + 2 gamma
+ * max q' = 2.584, sens q_new = 0.9 |q| + 0.1 |y - q| + 0.1 sens y =
+ * 0.8376); epsilon-greedy over q = (1, 3, 3), eps 0.3: the greedy
+ * (first) eps (1 - 1/3), the others eps/3, a jump at both tied actions;
+ * both backends. */
+START_TEST (test_sensitivities)
+{
+  double r[2] = { 1, -2 }, G[2], s[2], h, t, qn, q_next[2] = { 0.8, 0.2 };
+  double q[3] = { 1, 3, 3 }, p[3];
+  int kink, jump[3];
+  ck_assert_int_eq (rlref_mdp_return_d (G, r, 2, &(double) { 0.5 }), 0);
+  ck_assert_int_eq (rlref_mdp_return_sens_d (s, r, 2, &(double) { 0.5 }, G), 0);
+  TU_ASSERT_REL (s[0], 3.0, TU_TOL0);
+  TU_ASSERT_REL (s[1], 2.0, TU_TOL0);
+  ck_assert_int_eq (rlref_mdp_horizon_sens_d (&h, &(double) { 0.5 }, -1), 0);
+  TU_ASSERT_REL (h, 2.0, TU_TOL0);
+  ck_assert_int_eq (rlref_mdp_horizon_sens_d (&h, &(double) { 0.5 }, 3), 0);
+  TU_ASSERT_REL (h, 1.0, 1e-15);
+  ck_assert_int_eq (rlref_mdp_horizon_sens_d (&h, &(double) { 1.0 }, 3), 0);
+  TU_ASSERT_REL (h, 3.0, TU_TOL0);
+  ck_assert_int_eq (rlref_mdp_q_update_d (&t, &qn, &(double) { 0.5 }, &(double) { 1.0 },
+                                          &(double) { 0.99 }, &(double) { 0.1 }, q_next, 2, 0),
+                    0);
+  ck_assert_int_eq (rlref_mdp_q_update_sens_d (&h, s, &kink, &(double) { 0.5 },
+                                               &(double) { 1.0 }, &(double) { 0.99 },
+                                               &(double) { 0.1 }, q_next, 2, 0, &t), 0);
+  TU_ASSERT_REL (h, 2.584, 1e-15);
+  TU_ASSERT_REL (s[0], 0.8376, 1e-15);
+  ck_assert_int_eq (kink, 0);
+  ck_assert_int_eq (rlref_mdp_egreedy_sens_d (p, jump, q, 3, &(double) { 0.3 },
+                                              RLREF_EGREEDY_INCLUDE), 0);
+  TU_ASSERT_REL (p[1], 0.2, 1e-15);
+  TU_ASSERT_REL (p[0], 0.1, 1e-15);
+  TU_ASSERT_REL (p[2], 0.1, 1e-15);
+  ck_assert (jump[0] == 0 && jump[1] == 1 && jump[2] == 1);
+  {
+    mpfr_t mr[2], mG[2], ms[2], mg;
+    rlref_mp_set_prec (256);
+    for (int k = 0; k < 2; k++)
+      mpfr_inits2 (256, mr[k], mG[k], ms[k], (mpfr_ptr) 0);
+    mpfr_init2 (mg, 256);
+    mpfr_set_d (mr[0], 1, MPFR_RNDN);
+    mpfr_set_d (mr[1], -2, MPFR_RNDN);
+    mpfr_set_d (mg, 0.5, MPFR_RNDN);
+    ck_assert_int_eq (rlref_mdp_return_mp (mG[0], mr[0], 2, mg), 0);
+    ck_assert_int_eq (rlref_mdp_return_sens_mp (ms[0], mr[0], 2, mg, mG[0]), 0);
+    ck_assert (mpfr_cmp_ui (ms[0], 3) == 0 && mpfr_cmp_ui (ms[1], 2) == 0);
+    ck_assert_int_eq (rlref_mdp_horizon_sens_mp (ms[0], mg, 3), 0);
+    ck_assert (mpfr_cmp_ui (ms[0], 1) == 0);
+    for (int k = 0; k < 2; k++)
+      mpfr_clears (mr[k], mG[k], ms[k], (mpfr_ptr) 0);
+    mpfr_clear (mg);
+  }
+}
+END_TEST
+
 static Suite *
 mdp_suite (void)
 {
@@ -798,6 +858,7 @@ mdp_suite (void)
   tcase_add_test (tc, test_return_closed_form);
   tcase_add_test (tc, test_return_long_horizon);
   tcase_add_test (tc, test_horizon);
+  tcase_add_test (tc, test_sensitivities);
   tcase_add_test (tc, test_q_update_example);
   tcase_add_test (tc, test_egreedy);
   tcase_add_test (tc, test_gae_detector);

@@ -132,3 +132,28 @@ RLREF_WUR int RLREF_FN (mdp_soft_bellman) (RLREF_T v_root, RLREF_T logp_star, co
 RLREF_WUR int RLREF_FN (mdp_soft_sequence) (RLREF_T v_root, RLREF_T logp_star,
                                             const rlref_lm *lm, RLREF_CT ref_logits,
                                             RLREF_CT reward, RLREF_CT beta);
+
+/* The sensitivities sens_k = sum_j |dy_k/dx_j| |x_j| of the formulas above
+ * from their own derivatives (as rlref/sens.h's; src/mdp/mdp_sens.c), for
+ * the certification: the inputs those of the formula, already accepted by
+ * it, and y the values it gave.  MDP-RETURN: s[T] of G[T]. */
+RLREF_WUR int RLREF_FN (mdp_return_sens) (RLREF_T s, RLREF_CT r, size_t T, RLREF_CT gamma,
+                                          RLREF_CT G);
+/* MDP-HORIZON: s of h (H < 0: the infinite horizon). */
+RLREF_WUR int RLREF_FN (mdp_horizon_sens) (RLREF_T s, RLREF_CT gamma, long H);
+/* MDP-QL-EX1: s_target, s_q_new of target, q_new; *kink = 1 where the
+ * maximum of q_next[n] is tied (not differentiable), else 0. */
+RLREF_WUR int RLREF_FN (mdp_q_update_sens) (RLREF_T s_target, RLREF_T s_q_new, int *kink,
+                                            RLREF_CT q, RLREF_CT r, RLREF_CT gamma,
+                                            RLREF_CT alpha, RLREF_CT q_next, size_t n,
+                                            int done, RLREF_CT target);
+/* MDP-EGREEDY: s[A] of p[A]; jump[A] = 1 at the actions tied for the
+ * maximum (their probabilities jump), else 0. */
+RLREF_WUR int RLREF_FN (mdp_egreedy_sens) (RLREF_T s, int *jump, RLREF_CT q, size_t A,
+                                           RLREF_CT eps, rlref_egreedy_kind kind);
+/* MDP-GAE: s_adv, s_ret[N] of adv and ret under convention c (score B
+ * values or NULL, adv the advantages it gave). */
+RLREF_WUR int RLREF_FN (mdp_gae_sens) (RLREF_T s_adv, RLREF_T s_ret, RLREF_CT rewards,
+                                       RLREF_CT values, const long *mask, RLREF_CT score,
+                                       size_t N, size_t W, RLREF_CT gamma, RLREF_CT lambda,
+                                       RLREF_CT adv, const rlref_gae_convention *c);
