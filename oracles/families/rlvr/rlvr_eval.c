@@ -49,48 +49,15 @@ RL_ENTRY (prm_mc_label)
 
 #ifdef RLREF_MP
 
-/* RLVR-REWARD aggregate, x = step_scores[n]: sens = sum_k |d score/d s_k|
- * |s_k|: min |s_min| (where the minimum is shared, central differences
- * split the slope among the tied scores, which sums to the same), the
- * product n |prod| (d prod/d s_k s_k = prod), the mean sum_k |s_k|/n, the
- * last |s_n|. */
+/* RLVR-REWARD aggregate: x = step_scores[n]; y = score. */
 rl_sens_mp_fn rl_sens_prm_aggregate;
 int
 rl_sens_prm_aggregate (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
                        const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
-  const enum rlref_prm_aggregation *how = v->data;
-  size_t n = a->len[0];
-  num_t t;
-  int status = RLREF_SUCCESS;
   (void) nondiff;
-  num_init (t);
-  switch (*how)
-    {
-    case RLREF_PRM_MIN:
-      num_abs (s[0], y[0]);
-      break;
-    case RLREF_PRM_PRODUCT:
-      num_abs (t, y[0]);
-      num_mul_si (s[0], t, (long) n);
-      break;
-    case RLREF_PRM_MEAN:
-      num_set_zero (s[0]);
-      for (size_t k = 0; k < n; k++)
-        {
-          num_abs (t, AT (x[0], k));
-          num_add (s[0], s[0], t);
-        }
-      num_div_si (s[0], s[0], (long) n);
-      break;
-    case RLREF_PRM_LAST:
-      num_abs (s[0], AT (x[0], n - 1));
-      break;
-    default:
-      status = RLREF_EINVAL;
-    }
-  num_clear (t);
-  return status;
+  return LIB (prm_aggregate_sens) (s[0], x[0], a->len[0], y[0],
+                                   *(const enum rlref_prm_aggregation *) v->data);
 }
 
 #endif

@@ -422,6 +422,25 @@ START_TEST (test_rlvr_aliasing)
 }
 END_TEST
 
+/* The aggregation's sensitivity from its own derivative, steps (1/2, 1/4,
+ * 1): min |1/4|, product 3 |1/8|, mean (1/2 + 1/4 + 1)/3, last 1. */
+START_TEST (test_aggregate_sens)
+{
+  static const enum rlref_prm_aggregation how[] = { RLREF_PRM_MIN, RLREF_PRM_PRODUCT,
+                                                    RLREF_PRM_MEAN, RLREF_PRM_LAST };
+  static const double want[] = { 0.25, 0.375, 1.75 / 3, 1.0 };
+  double steps[3] = { 0.5, 0.25, 1.0 }, score, s;
+  for (int k = 0; k < 4; k++)
+    {
+      ck_assert_int_eq (rlref_prm_aggregate_d (&score, steps, 3, how[k]), 0);
+      ck_assert_int_eq (rlref_prm_aggregate_sens_d (&s, steps, 3, &score, how[k]), 0);
+      ck_assert_msg (s == want[k], "aggregation %d: %a", k, s);
+    }
+  ck_assert_int_eq (rlref_prm_aggregate_sens_d (&s, steps, 3, &score,
+                                                (enum rlref_prm_aggregation) 99), RLREF_EINVAL);
+}
+END_TEST
+
 static Suite *
 rlvr_suite (void)
 {
@@ -430,6 +449,7 @@ rlvr_suite (void)
 
   tc = tu_tcase ("verify");
   tcase_add_test (tc, test_answer_matching);
+  tcase_add_test (tc, test_aggregate_sens);
   tcase_add_test (tc, test_verify_reward);
   tcase_add_test (tc, test_verify_bad_inputs);
   tcase_add_test (tc, test_verify_group);

@@ -25,6 +25,11 @@ RLREF_WUR int RLREF_FN (verify_group) (RLREF_T reward, RLREF_T correct, RLREF_T 
  * or the mean lies beyond the range. */
 RLREF_WUR int RLREF_FN (prm_aggregate) (RLREF_T score, RLREF_CT steps, size_t n,
                                         enum rlref_prm_aggregation how);
+/* Its sensitivity sum_k |d score/d s_k| |s_k| from its own derivative
+ * (src/rlvr/rlvr_sens.c), score the value it gave; EINVAL for an unknown
+ * aggregation. */
+RLREF_WUR int RLREF_FN (prm_aggregate_sens) (RLREF_T s, RLREF_CT steps, size_t n,
+                                             RLREF_CT score, enum rlref_prm_aggregation how);
 
 /* RLVR-PRM-MC: the exact expectation and variance of Math-Shepherd's label
  * of each step of a solution, on a tree of continuations.  Node 0 is the
