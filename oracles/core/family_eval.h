@@ -1,11 +1,13 @@
 /* family_eval.h -- what a family's glue file (oracles/families/NAME/NAME_eval.c)
  * includes.  The file is compiled twice, binary64 and MPFR; RL_ENTRY (NAME)
  * begins the definition of evaluator rl_entry_NAME_d or rl_entry_NAME_mp,
- * with x[i] the reals of input i, y[k] the elements of output k
- * (registry.h), and LIB (NAME) names the library function rlref_NAME_d or
- * rlref_NAME_mp. */
+ * with x[i] the reals of input i, read by name as IN ("logp"), y[k] the
+ * elements of output k (registry.h), and LIB (NAME) names the library
+ * function rlref_NAME_d or rlref_NAME_mp. */
 #ifndef RLREF_ORACLES_FAMILY_EVAL_H
 #define RLREF_ORACLES_FAMILY_EVAL_H
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "rlref/num.h"
 #include "rlref/rlref.h"
@@ -23,6 +25,24 @@ typedef rl_eval_d_fn rl_eval_num_fn;
   rl_eval_num_fn RL_ENTRY_NAME (name);                                  \
   int RL_ENTRY_NAME (name) (const rl_variant *v, const rl_args *a,      \
                             num_srcptr const *x, num_ptr const *y)
+
+/* The position of the input called name in the variant's io, what IN,
+ * INTS and LEN read in an RL_ENTRY or a sensitivity hook: IN (name) the
+ * reals of that input, INTS (name) its integers, LEN (name) its length.
+ * A name the io does not declare is a defect of the glue: reported, and
+ * the program exits (the generic test runs every entry). */
+static inline size_t
+rl_input_at (const rl_variant *v, const char *name)
+{
+  for (size_t i = 0; v->io->in[i].name; i++)
+    if (strcmp (v->io->in[i].name, name) == 0)
+      return i;
+  fprintf (stderr, "rlref: variant %s has no input %s\n", v->name, name);
+  exit (3);
+}
+#define IN(name) x[rl_input_at (v, name)]
+#define INTS(name) a->iv[rl_input_at (v, name)]
+#define LEN(name) a->len[rl_input_at (v, name)]
 
 /* The value of the variant's parameter called name (after the inputs in
  * x), or NULL when the variant has none of that name; PARAM (name) in an

@@ -6,8 +6,7 @@
 /* BON: x = p[K], r[K]; n an int; y = q[K], kl, bound, win. */
 RL_ENTRY (bon_dist)
 {
-  (void) v;
-  return LIB (bon_dist) (y[0], y[1], y[2], y[3], x[0], x[1], a->len[0], a->iv[2][0]);
+  return LIB (bon_dist) (y[0], y[1], y[2], y[3], IN ("p"), IN ("r"), LEN ("p"), INTS ("n")[0]);
 }
 
 /* OVEROPT: x = kl, alpha, beta; y = d, value, d_star, peak; the variant's
@@ -16,5 +15,6 @@ RL_ENTRY (overopt)
 {
   const int *form = v->data;
   (void) a;
-  return LIB (overopt) (y[0], y[1], y[2], y[3], x[0], x[1], x[2], (rlref_overopt_form) *form);
+  return LIB (overopt) (y[0], y[1], y[2], y[3], IN ("kl"), IN ("alpha"), IN ("beta"),
+                        (rlref_overopt_form) *form);
 }

@@ -6,7 +6,8 @@
  * gb, gib; the variant's data is the convention. */
 RL_ENTRY (cost_mem)
 {
-  return LIB (cost_mem) (y[0], y[1], y[2], y[3], a->iv[0][0], a->iv[1][0], x[2], v->data);
+  return LIB (cost_mem) (y[0], y[1], y[2], y[3], INTS ("trained")[0], INTS ("frozen")[0],
+                         IN ("params"), v->data);
 }
 
 /* COST-MODELS: x = params; y = the RLREF_COST_NMODELS scalars, in the
@@ -18,7 +19,7 @@ RL_ENTRY (cost_models)
   (void) a;
   if (!o)
     RLREF_ERROR ("COST-MODELS: out of memory", RLREF_ENOMEM);
-  status = LIB (cost_models) (o, x[0], v->data);
+  status = LIB (cost_models) (o, IN ("params"), v->data);
   for (int k = 0; k < RLREF_COST_NMODELS; k++)
     num_set (y[k], AT (o, k));
   num_vec_free (o, RLREF_COST_NMODELS);
@@ -29,6 +30,5 @@ RL_ENTRY (cost_models)
  * tokens. */
 RL_ENTRY (cost_rollout)
 {
-  (void) v;
-  return LIB (cost_rollout) (y[0], y[1], a->iv[0][0], a->iv[1][0], x[2]);
+  return LIB (cost_rollout) (y[0], y[1], INTS ("prompts")[0], INTS ("G")[0], IN ("mean_len"));
 }

@@ -14,8 +14,9 @@ RL_ENTRY (dapo_obj)
   const rlref_adv_convention *ac = rlref_adv_convention_find (d->adv);
   if (!ac)
     RLREF_ERROR ("DAPO-OBJ: unknown advantage convention", RLREF_EINVAL);
-  return LIB (dapo_obj) (y[0], y[1], y[2], y[3], x[0], x[1], a->len[0], a->iv[2], x[3],
-                         a->len[3], ac, &d->clip.clip, PARAM ("eps_low"),
+  return LIB (dapo_obj) (y[0], y[1], y[2], y[3], IN ("logp"), IN ("old_logp"), LEN ("logp"),
+                         INTS ("lengths"), IN ("rewards"),
+                         LEN ("rewards"), ac, &d->clip.clip, PARAM ("eps_low"),
                          PARAM ("eps_high"), PARAM ("c"));
 }
 
@@ -24,8 +25,9 @@ RL_ENTRY (dapo_obj)
  * eps_low, eps_high (, c); y = loss, surrogate, ratio, grad, clipfrac. */
 RL_ENTRY (dapo_cliphigher)
 {
-  return LIB (ppo_clip_ex) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3],
-                            a->len[0], v->data, PARAM ("eps_low"), PARAM ("eps_high"),
+  return LIB (ppo_clip_ex) (y[0], y[1], y[2], y[3], y[4], IN ("logp"), IN ("old_logp"),
+                            IN ("adv"), INTS ("mask"),
+                            LEN ("logp"), v->data, PARAM ("eps_low"), PARAM ("eps_high"),
                             PARAM ("c"));
 }
 
@@ -34,7 +36,7 @@ RL_ENTRY (dapo_tokloss)
 {
   const rlref_dapo_convention *t = v->data;
   (void) x;
-  return LIB (dapo_tokloss_conv) (y[0], y[1], a->iv[0], a->len[0], t->norm, t->empty);
+  return LIB (dapo_tokloss_conv) (y[0], y[1], INTS ("lengths"), LEN ("lengths"), t->norm, t->empty);
 }
 
 /* DAPO-TOKLOSS-EX: short, long ints; y = short_weight, long_weight,
@@ -42,7 +44,7 @@ RL_ENTRY (dapo_tokloss)
 RL_ENTRY (dapo_tokloss_ex)
 {
   const rlref_dapo_convention *c = v->data;
-  long len[2] = { a->iv[0][0], a->iv[1][0] };
+  long len[2] = { INTS ("short")[0], INTS ("long")[0] };
   num_ptr tw = NULL, rw = NULL;
   int status;
   (void) x;
@@ -80,7 +82,8 @@ RL_ENTRY (dapo_overlong)
 {
   const rlref_dapo_convention *c = v->data;
   (void) x;
-  return LIB (dapo_overlong) (y[0], y[1], a->iv[0], a->len[0], a->iv[1][0], a->iv[2][0],
+  return LIB (dapo_overlong) (y[0], y[1], INTS ("lengths"), LEN ("lengths"), INTS ("L_max")[0],
+                              INTS ("L_cache")[0],
                               c->overlong, PARAM ("factor"));
 }
 
@@ -90,7 +93,8 @@ RL_ENTRY (dapo_keep)
 {
   const rlref_dapo_convention *c = v->data;
   size_t kept = 0;
-  int status = LIB (dapo_keep) (y[0], y[1], y[2], &kept, x[0], a->len[0], a->iv[1][0], c->keep);
+  int status = LIB (dapo_keep) (y[0], y[1], y[2], &kept, IN ("rewards"), LEN ("rewards"),
+                                INTS ("group_size")[0], c->keep);
   if (status == RLREF_SUCCESS)
     num_set_si (y[3], (long) kept);
   return status;
@@ -101,7 +105,7 @@ RL_ENTRY (dapo_keep)
 RL_ENTRY (dapo_refill_batch)
 {
   const rlref_dapo_convention *c = v->data;
-  return LIB (dapo_refill) (y[0], y[1], y[2], x[0], a->iv[1][0], a->iv[2][0], a->iv[3][0],
+  return LIB (dapo_refill) (y[0], y[1], y[2], IN ("p"), INTS ("G")[0], INTS ("B")[0], INTS ("M")[0],
                             RLREF_DAPO_REFILL_BATCH, c->single_kept);
 }
 
@@ -110,6 +114,6 @@ RL_ENTRY (dapo_refill_batch)
 RL_ENTRY (dapo_refill_prompt)
 {
   const rlref_dapo_convention *c = v->data;
-  return LIB (dapo_refill) (y[0], NULL, y[1], x[0], a->iv[1][0], a->iv[2][0], 1,
+  return LIB (dapo_refill) (y[0], NULL, y[1], IN ("p"), INTS ("G")[0], INTS ("B")[0], 1,
                             RLREF_DAPO_REFILL_PROMPT, c->single_kept);
 }

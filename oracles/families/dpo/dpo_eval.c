@@ -8,8 +8,9 @@
  * reward_l. */
 RL_ENTRY (dpo_pair)
 {
-  return LIB (dpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], x[0], x[1], x[2], x[3],
-                         a->iv[4], a->iv[5], a->len[0], v->data, PARAM ("beta"),
+  return LIB (dpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], IN ("logp_w"), IN ("logp_l"),
+                         IN ("ref_w"), IN ("ref_l"),
+                         INTS ("n_w"), INTS ("n_l"), LEN ("logp_w"), v->data, PARAM ("beta"),
                          PARAM ("eps"));
 }
 
@@ -18,7 +19,8 @@ RL_ENTRY (dpo_pair)
 RL_ENTRY (dpo_grad)
 {
   const rlref_dpo_convention *c = v->data;
-  return LIB (dpo_grad) (y[0], y[1], y[2], x[0], x[1], x[2], x[3], a->len[0],
+  return LIB (dpo_grad) (y[0], y[1], y[2], IN ("logp_w"), IN ("logp_l"), IN ("ref_w"),
+                         IN ("ref_l"), LEN ("logp_w"),
                          c->beta_squared, PARAM ("beta"));
 }
 
@@ -26,8 +28,9 @@ RL_ENTRY (dpo_grad)
  * w_d, w_u; y = loss, losses, grad, reward, z0. */
 RL_ENTRY (dpo_kto)
 {
-  return LIB (kto_loss) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], a->iv[2], a->len[0], x[3],
-                         x[4], a->len[3], PARAM ("beta"), PARAM ("w_d"),
+  return LIB (kto_loss) (y[0], y[1], y[2], y[3], y[4], IN ("logp"), IN ("ref"),
+                         INTS ("desirable"), LEN ("logp"), IN ("kl_logp"),
+                         IN ("kl_ref"), LEN ("kl_logp"), PARAM ("beta"), PARAM ("w_d"),
                          PARAM ("w_u"));
 }
 
@@ -60,8 +63,10 @@ RL_ENTRY (dpo_simpo)
                        RLREF_ERANGE);
         }
     }
-  status = LIB (simpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], x[0], x[1], a->iv[2],
-                             a->iv[3], a->len[0], beta, (gamma || ratio) ? g : NULL, alpha);
+  status = LIB (simpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], IN ("logp_w"),
+                             IN ("logp_l"), INTS ("n_w"),
+                             INTS ("n_l"), LEN ("logp_w"), beta, (gamma || ratio) ? g : NULL,
+                             alpha);
   if (status == RLREF_SUCCESS && no_nll)
     num_set_zero (y[6]);
   num_clear (g);
@@ -73,13 +78,15 @@ RL_ENTRY (dpo_simpo)
 RL_ENTRY (dpo_orpo)
 {
   const enum rlref_nll_mean *mean = v->data;
-  return LIB (orpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], x[0], x[1],
-                          a->iv[2], a->iv[3], a->len[0], *mean, PARAM ("lambda"));
+  return LIB (orpo_loss) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], IN ("logp_w"),
+                          IN ("logp_l"),
+                          INTS ("n_w"), INTS ("n_l"), LEN ("logp_w"), *mean, PARAM ("lambda"));
 }
 
 /* DPO-ORPO in binary32 as TRL computes it: as dpo_orpo (token-mean NLL). */
 RL_ENTRY (dpo_orpo_f32)
 {
-  return LIB (orpo_loss_f32) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], x[0], x[1],
-                              a->iv[2], a->iv[3], a->len[0], PARAM ("lambda"));
+  return LIB (orpo_loss_f32) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], IN ("logp_w"),
+                              IN ("logp_l"),
+                              INTS ("n_w"), INTS ("n_l"), LEN ("logp_w"), PARAM ("lambda"));
 }

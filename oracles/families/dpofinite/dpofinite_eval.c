@@ -7,28 +7,27 @@
  * residual[n]. */
 RL_ENTRY (dpofinite_implicit)
 {
-  (void) v;
-  return LIB (dpofinite_implicit) (y[0], y[1], y[2], y[3], x[0], x[1], a->len[0], x[2]);
+  return LIB (dpofinite_implicit) (y[0], y[1], y[2], y[3], IN ("p_ref"), IN ("r"), LEN ("p_ref"),
+                                   IN ("beta"));
 }
 
 /* DPO-ZCANCEL: x = p_ref[n], r[n], beta, (w), (l); y = h_w, h_l, margin,
  * reward_diff, p_policy, p_reward, logz. */
 RL_ENTRY (dpofinite_zcancel)
 {
-  long w = a->iv[3][0], l = a->iv[4][0];
-  (void) v;
+  long w = INTS ("w")[0], l = INTS ("l")[0];
   if (w < 0 || l < 0)
     RLREF_ERROR ("w or l is not an outcome", RLREF_EINVAL);
-  return LIB (dpofinite_zcancel) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], x[0], x[1],
-                               a->len[0], x[2], (size_t) w, (size_t) l);
+  return LIB (dpofinite_zcancel) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], IN ("p_ref"), IN ("r"),
+                               LEN ("p_ref"), IN ("beta"), (size_t) w, (size_t) l);
 }
 
 /* DPO-EQUIV dpo-bt: x = p_ref[n], r[n], beta; y = logpi[n], h[n], loss,
  * grad_norm, kl. */
 RL_ENTRY (dpofinite_equiv_bt)
 {
-  (void) v;
-  return LIB (dpofinite_equiv_bt) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], a->len[0], x[2]);
+  return LIB (dpofinite_equiv_bt) (y[0], y[1], y[2], y[3], y[4], IN ("p_ref"), IN ("r"),
+                                   LEN ("p_ref"), IN ("beta"));
 }
 
 /* DPO-EQUIV dpo-pref, ipo: x = p_ref[n], P[n n], beta or tau; outputs as

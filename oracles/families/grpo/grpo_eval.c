@@ -5,18 +5,18 @@
 /* GRPO-ADV: x = rewards[N], group_size int; y = adv[N]. */
 RL_ENTRY (grpo_adv)
 {
-  long G = a->iv[1][0];
+  long G = INTS ("group_size")[0];
   if (G <= 0)
     RLREF_ERROR ("group_size must be positive", RLREF_EINVAL);
-  return LIB (grpo_adv) (y[0], x[0], a->len[0], (size_t) G, v->data);
+  return LIB (grpo_adv) (y[0], IN ("rewards"), LEN ("rewards"), (size_t) G, v->data);
 }
 
 /* GRPO-ADV-EX: x = rewards[G]; y = mean, std, adv[G]. */
 RL_ENTRY (grpo_adv_ex)
 {
-  size_t G = a->len[0];
-  int status = LIB (grpo_group_stats) (y[0], y[1], x[0], G, v->data);
+  size_t G = LEN ("rewards");
+  int status = LIB (grpo_group_stats) (y[0], y[1], IN ("rewards"), G, v->data);
   if (status == RLREF_SUCCESS)
-    status = LIB (grpo_adv) (y[2], x[0], G, G, v->data);
+    status = LIB (grpo_adv) (y[2], IN ("rewards"), G, G, v->data);
   return status;
 }

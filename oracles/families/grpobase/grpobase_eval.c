@@ -29,14 +29,14 @@ rows (size_t n, size_t N, size_t *L)
 RL_ENTRY (adv_bound)
 {
   const int *ddof = v->data;
-  return LIB (grpo_adv_bound) (y[0], y[1], x[0], a->len[0], *ddof);
+  return LIB (grpo_adv_bound) (y[0], y[1], IN ("rewards"), LEN ("rewards"), *ddof);
 }
 
 /* GRPO-ADV-SCALE: x = rewards[G], eps; y = std_adv, ratio. */
 RL_ENTRY (adv_scale)
 {
   const int *ddof = v->data;
-  return LIB (grpo_adv_scale) (y[0], y[1], x[0], a->len[0], *ddof, x[1]);
+  return LIB (grpo_adv_scale) (y[0], y[1], IN ("rewards"), LEN ("rewards"), *ddof, IN ("eps"));
 }
 
 /* GRPO-RLOO advantage: x = rewards[N], group_size; y = adv[N]. */
@@ -45,7 +45,7 @@ RL_ENTRY (rloo_adv)
   const enum rlref_rloo_convention *c = v->data;
   size_t G;
   int status = group_size (a, 1, &G);
-  return status ? status : LIB (rloo_adv) (y[0], x[0], a->len[0], G, *c);
+  return status ? status : LIB (rloo_adv) (y[0], IN ("rewards"), LEN ("rewards"), G, *c);
 }
 
 /* GRPO-RLOO sample-major: x = rewards[N] sample-major, group_size; y = adv[N]. */
@@ -53,17 +53,16 @@ RL_ENTRY (rloo_strided)
 {
   size_t G;
   int status = group_size (a, 1, &G);
-  (void) v;
-  return status ? status : LIB (rloo_adv_strided) (y[0], x[0], a->len[0], G);
+  return status ? status : LIB (rloo_adv_strided) (y[0], IN ("rewards"), LEN ("rewards"), G);
 }
 
 /* GRPO-RLOO identity: x = rewards[N], group_size; y = loo[N], centered[N], scale. */
 RL_ENTRY (rloo_identity)
 {
-  (void) v;
   size_t G;
   int status = group_size (a, 1, &G);
-  return status ? status : LIB (rloo_identity) (y[0], y[1], y[2], x[0], a->len[0], G);
+  return status ? status : LIB (rloo_identity) (y[0], y[1], y[2], IN ("rewards"),
+                                                LEN ("rewards"), G);
 }
 
 /* GRPO-RLOO trl-kl, verl-kl: x = rewards[N], logp_old[NL], logp_ref[NL], mask (ints),
@@ -74,63 +73,66 @@ RL_ENTRY (rloo_kl)
   size_t G, L;
   int status = group_size (a, 4, &G);
   if (status == RLREF_SUCCESS)
-    status = rows (a->len[1], a->len[0], &L);
-  return status ? status : LIB (rloo_kl_reward) (y[0], y[1], x[0], x[1], x[2], a->iv[3],
-                                                 a->len[0], L, G, x[5], *c);
+    status = rows (LEN ("logp_old"), LEN ("rewards"), &L);
+  return status ? status : LIB (rloo_kl_reward) (y[0], y[1], IN ("rewards"), IN ("logp_old"),
+                                                 IN ("logp_ref"), INTS ("mask"),
+                                                 LEN ("rewards"), L, G, IN ("beta"), *c);
 }
 
 /* GRPO-RLOO trl-seq-ratio: x = logp[NL], logp_old[NL], mask (ints), adv[N],
  * eps_low, eps_high; y = ratio[N], seq_loss[N], loss. */
 RL_ENTRY (rloo_loss)
 {
-  (void) v;
   size_t L;
-  int status = rows (a->len[0], a->len[3], &L);
-  return status ? status : LIB (rloo_seq_loss) (y[2], y[0], y[1], x[0], x[1], a->iv[2], x[3],
-                                                a->len[3], L, x[4], x[5]);
+  int status = rows (LEN ("logp"), LEN ("adv"), &L);
+  return status ? status : LIB (rloo_seq_loss) (y[2], y[0], y[1], IN ("logp"), IN ("logp_old"),
+                                                INTS ("mask"), IN ("adv"),
+                                                LEN ("adv"), L, IN ("eps_low"), IN ("eps_high"));
 }
 
 /* GRPO-RLOO openrlhf-kl: x = rewards[N], logp_old[NL], logp_ref[NL], mask
  * (ints), group_size, beta; y = penalty[N], adv[N]. */
 RL_ENTRY (rloo_kl_after)
 {
-  (void) v;
   size_t G, L;
   int status = group_size (a, 4, &G);
   if (status == RLREF_SUCCESS)
-    status = rows (a->len[1], a->len[0], &L);
-  return status ? status : LIB (rloo_kl_reward_after_baseline) (y[0], y[1], x[0], x[1], x[2],
-                                                                a->iv[3], a->len[0], L, G, x[5]);
+    status = rows (LEN ("logp_old"), LEN ("rewards"), &L);
+  if (status)
+    return status;
+  return LIB (rloo_kl_reward_after_baseline) (y[0], y[1], IN ("rewards"), IN ("logp_old"),
+                                              IN ("logp_ref"), INTS ("mask"), LEN ("rewards"),
+                                              L, G, IN ("beta"));
 }
 
 /* GRPO-RLOO openrlhf-token-ratio: x = logp[NL], logp_old[NL], mask (ints),
  * adv[N], eps_low, eps_high; y = loss. */
 RL_ENTRY (rloo_token_loss)
 {
-  (void) v;
   size_t L;
-  int status = rows (a->len[0], a->len[3], &L);
-  return status ? status : LIB (rloo_token_loss) (y[0], x[0], x[1], a->iv[2], x[3], a->len[3],
-                                                  L, x[4], x[5]);
+  int status = rows (LEN ("logp"), LEN ("adv"), &L);
+  return status ? status : LIB (rloo_token_loss) (y[0], IN ("logp"), IN ("logp_old"),
+                                                  INTS ("mask"), IN ("adv"), LEN ("adv"),
+                                                  L, IN ("eps_low"), IN ("eps_high"));
 }
 
 /* GRPO-VAR exact: x = values[K], weights (ints), group_size; y = sigma2,
  * var_mean, var_loo, removed. */
 RL_ENTRY (var_exact)
 {
-  (void) v;
-  return LIB (baseline_var) (y[0], y[1], y[2], y[3], x[0], a->iv[1], a->len[0], a->iv[2][0]);
+  return LIB (baseline_var) (y[0], y[1], y[2], y[3], IN ("values"), INTS ("weights"),
+                             LEN ("values"), INTS ("group_size")[0]);
 }
 
 /* GRPO-VAR monte-carlo: x = values[K], weights, group_size, trials, seed
  * (ints); y = var_mean, var_loo. */
 RL_ENTRY (var_mc)
 {
-  (void) v;
-  if (a->iv[4][0] < 0)
+  if (INTS ("seed")[0] < 0)
     RLREF_ERROR ("seed must be 0 to 2^32 - 1", RLREF_EDOM);
-  return LIB (baseline_var_mc) (y[0], y[1], x[0], a->iv[1], a->len[0], a->iv[2][0],
-                                a->iv[3][0], (unsigned long) a->iv[4][0]);
+  return LIB (baseline_var_mc) (y[0], y[1], IN ("values"), INTS ("weights"), LEN ("values"),
+                                INTS ("group_size")[0],
+                                INTS ("trials")[0], (unsigned long) INTS ("seed")[0]);
 }
 
 /* GRPO-STDBIAS: x = p, group_size; y = weight, per_sample; data: the name
@@ -141,24 +143,23 @@ RL_ENTRY (stdbias)
   const rlref_adv_convention *c = NULL;
   if (strcmp (name, "rloo") != 0 && !(c = rlref_adv_convention_find (name)))
     RLREF_ERROR ("GRPO-STDBIAS: unknown advantage convention", RLREF_EINVAL);
-  return LIB (stdbias_weight) (y[0], y[1], x[0], a->iv[1][0], c);
+  return LIB (stdbias_weight) (y[0], y[1], IN ("p"), INTS ("group_size")[0], c);
 }
 
 /* GRPO-REMAX verl: x = token_rewards[BL], mask (ints), baselines[B]; y =
  * adv[BL], returns[BL]. */
 RL_ENTRY (remax)
 {
-  (void) v;
   size_t L;
-  int status = rows (a->len[0], a->len[2], &L);
-  return status ? status : LIB (remax_adv) (y[0], y[1], x[0], a->iv[1], x[2], a->len[2], L);
+  int status = rows (LEN ("token_rewards"), LEN ("baselines"), &L);
+  return status ? status : LIB (remax_adv) (y[0], y[1], IN ("token_rewards"), INTS ("mask"),
+                                            IN ("baselines"), LEN ("baselines"), L);
 }
 
 /* GRPO-REMAX seed-004: x = rewards[N], greedy[M]; y = adv[N]. */
 RL_ENTRY (remax_seq)
 {
-  (void) v;
-  return LIB (remax_seq_adv) (y[0], x[0], a->len[0], x[1], a->len[1]);
+  return LIB (remax_seq_adv) (y[0], IN ("rewards"), LEN ("rewards"), IN ("greedy"), LEN ("greedy"));
 }
 
 /* GRPO-BASELINE: V, eos, T (ints); x = logits, reward[V + 2], b; y = value,
@@ -166,18 +167,19 @@ RL_ENTRY (remax_seq)
 RL_ENTRY (baseline)
 {
   const rlref_lm_kind *kind = v->data;
-  long V = a->iv[0][0];
+  long V = INTS ("V")[0];
   rlref_lm lm;
   int status;
   if (V < 2 || V > RLREF_LM_MAX_V)
     RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
-  if (a->len[3] % (size_t) V)
+  if (LEN ("logits") % (size_t) V)
     RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
-  if (a->len[4] != (size_t) V + 2)
+  if (LEN ("reward") != (size_t) V + 2)
     RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
-  lm = (rlref_lm) { .V = (int) V, .eos = (int) a->iv[1][0], .T = (int) a->iv[2][0],
+  lm = (rlref_lm) { .V = (int) V, .eos = (int) INTS ("eos")[0], .T = (int) INTS ("T")[0],
                     .kind = *kind, .truncation = RLREF_LM_KEEP,
-                    .n_rows = a->len[3] / (size_t) V, .reward = RLREF_REWARD_ADDITIVE };
+                    .n_rows = LEN ("logits") / (size_t) V, .reward = RLREF_REWARD_ADDITIVE };
   status = rlref_lm_check (&lm);
-  return status ? status : LIB (lm_baseline) (y[0], y[1], y[2], y[3], &lm, x[3], x[4], x[5]);
+  return status ? status : LIB (lm_baseline) (y[0], y[1], y[2], y[3], &lm, IN ("logits"),
+                                              IN ("reward"), IN ("b"));
 }

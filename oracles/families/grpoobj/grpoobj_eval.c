@@ -9,8 +9,9 @@
 RL_ENTRY (grpo_obj)
 {
   const rlref_grpo_obj_convention *c = v->data;
-  return LIB (grpo_obj_conv) (y[0], y[1], y[2], x[0], x[1], x[2], x[4], a->iv[3], a->len[3],
-                              a->iv[5], a->len[0], c, PARAM ("eps_low"), PARAM ("eps_high"),
+  return LIB (grpo_obj_conv) (y[0], y[1], y[2], IN ("logp"), IN ("old_logp"), IN ("ref_logp"),
+                              IN ("adv"), INTS ("lens"), LEN ("lens"),
+                              INTS ("mask"), LEN ("logp"), c, PARAM ("eps_low"), PARAM ("eps_high"),
                               PARAM ("beta"));
 }
 
@@ -29,8 +30,9 @@ RL_ENTRY (grpo_agg)
 RL_ENTRY (grpo_dr)
 {
   const rlref_grpo_dr_convention *c = v->data;
-  return LIB (grpo_dr_conv) (y[0], y[1], y[2], x[0], x[1], x[3], a->iv[2], a->len[2],
-                             a->iv[4], a->len[0], c, PARAM ("eps_low"), PARAM ("eps_high"),
+  return LIB (grpo_dr_conv) (y[0], y[1], y[2], IN ("logp"), IN ("old_logp"), IN ("rewards"),
+                             INTS ("lens"), LEN ("lens"),
+                             INTS ("mask"), LEN ("logp"), c, PARAM ("eps_low"), PARAM ("eps_high"),
                              PARAM ("L_const"));
 }
 
@@ -39,8 +41,9 @@ RL_ENTRY (grpo_dr)
 RL_ENTRY (grpo_gspo)
 {
   const rlref_grpo_gspo_convention *c = v->data;
-  return LIB (grpo_gspo_conv) (y[0], y[1], y[2], x[0], x[1], x[3], a->iv[2], a->len[2],
-                               a->iv[4], a->len[0], c->cap, c->empty, PARAM ("eps_low"),
+  return LIB (grpo_gspo_conv) (y[0], y[1], y[2], IN ("logp"), IN ("old_logp"), IN ("adv"),
+                               INTS ("lens"), LEN ("lens"),
+                               INTS ("mask"), LEN ("logp"), c->cap, c->empty, PARAM ("eps_low"),
                                PARAM ("eps_high"));
 }
 
@@ -48,20 +51,21 @@ RL_ENTRY (grpo_gspo)
  * clip_low, clip_high; y = loss, ratio, grad. */
 RL_ENTRY (grpo_gmpo)
 {
-  return LIB (grpo_gmpo) (y[0], y[1], y[2], x[0], x[1], x[3], a->iv[2], a->len[2], a->iv[4],
-                          a->len[0], PARAM ("clip_low"), PARAM ("clip_high"));
+  return LIB (grpo_gmpo) (y[0], y[1], y[2], IN ("logp"), IN ("old_logp"), IN ("adv"),
+                          INTS ("lens"), LEN ("lens"), INTS ("mask"),
+                          LEN ("logp"), PARAM ("clip_low"), PARAM ("clip_high"));
 }
 
 /* GRPO-GMPO example: x = terms [n]; y = arith, geo. */
 RL_ENTRY (grpo_means)
 {
-  (void) v;
-  return LIB (grpo_means) (y[0], y[1], x[0], a->len[0]);
+  return LIB (grpo_means) (y[0], y[1], IN ("terms"), LEN ("terms"));
 }
 
 /* GRPO-GFPO: x = rewards [N], lens ints [N], k int; y = keep, key, mean_kept. */
 RL_ENTRY (grpo_gfpo)
 {
   const enum rlref_gfpo_filter *filter = v->data;
-  return LIB (grpo_gfpo) (y[0], y[1], y[2], x[0], a->iv[1], a->len[0], a->iv[2][0], *filter);
+  return LIB (grpo_gfpo) (y[0], y[1], y[2], IN ("rewards"), INTS ("lens"), LEN ("rewards"),
+                          INTS ("k")[0], *filter);
 }

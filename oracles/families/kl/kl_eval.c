@@ -18,7 +18,7 @@ RL_ENTRY (kl_est)
 {
   size_t n;
   int status = same_lengths (a, 2, &n);
-  return status ? status : LIB (kl_estimate) (y[0], y[1], x[0], x[1], n, v->data);
+  return status ? status : LIB (kl_estimate) (y[0], y[1], IN ("logp"), IN ("ref_logp"), n, v->data);
 }
 
 /* KL-K3 bias-corrected: x = logp, ref_logp, old_logp; y = k, grad. */
@@ -26,8 +26,8 @@ RL_ENTRY (kl_bias)
 {
   size_t n;
   int status = same_lengths (a, 3, &n);
-  (void) v;
-  return status ? status : LIB (kl_k3_bias_corrected) (y[0], y[1], x[0], x[1], x[2], n);
+  return status ? status : LIB (kl_k3_bias_corrected) (y[0], y[1], IN ("logp"), IN ("ref_logp"),
+                                                       IN ("old_logp"), n);
 }
 
 /* KL-K3 naive: x = logp, ref_logp; y = k, k_naive, ulp_naive, k_expm1, ulp_expm1. */
@@ -35,8 +35,8 @@ RL_ENTRY (kl_naive)
 {
   size_t n;
   int status = same_lengths (a, 2, &n);
-  (void) v;
-  return status ? status : LIB (kl_k3_binary64) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], n);
+  return status ? status : LIB (kl_k3_binary64) (y[0], y[1], y[2], y[3], y[4], IN ("logp"),
+                                                 IN ("ref_logp"), n);
 }
 
 /* KL-VARIANTS full: x = logp, ref_logp over the vocabulary; y = kl, grad. */
@@ -44,8 +44,7 @@ RL_ENTRY (kl_full)
 {
   size_t n;
   int status = same_lengths (a, 2, &n);
-  (void) v;
-  return status ? status : LIB (kl_full) (y[0], y[1], x[0], x[1], n);
+  return status ? status : LIB (kl_full) (y[0], y[1], IN ("logp"), IN ("ref_logp"), n);
 }
 
 /* KL-EXACT discrete: x = p, p_ref; y = the eight outputs of kl_exact. */
@@ -54,9 +53,8 @@ RL_ENTRY (kl_exact)
   size_t n;
   num_ptr o = num_vec_new (RLREF_KL_NEXACT);
   int status = o ? same_lengths (a, 2, &n) : RLREF_ENOMEM;
-  (void) v;
   if (status == RLREF_SUCCESS)
-    status = LIB (kl_exact) (o, x[0], x[1], n);
+    status = LIB (kl_exact) (o, IN ("p"), IN ("p_ref"), n);
   for (int k = 0; status == RLREF_SUCCESS && k < RLREF_KL_NEXACT; k++)
     num_set (y[k], AT (o, k));
   num_vec_free (o, RLREF_KL_NEXACT);
@@ -91,7 +89,7 @@ RL_ENTRY (kl_exact_lm)
   static const int from[] = { RLREF_KL_KL, RLREF_KL_E_K2, RLREF_KL_E_K3, RLREF_KL_BIAS_K2,
                               RLREF_KL_VAR_K1, RLREF_KL_VAR_K2, RLREF_KL_VAR_K3 };
   if (status == RLREF_SUCCESS)
-    status = LIB (kl_exact_lm) (o, &lm, x[3], x[4], *(const int *) v->data);
+    status = LIB (kl_exact_lm) (o, &lm, IN ("logits"), IN ("ref_logits"), *(const int *) v->data);
   for (int k = 0; status == RLREF_SUCCESS && k < 7; k++)
     num_set (y[k], AT (o, from[k]));
   num_vec_free (o, RLREF_KL_NEXACT);
@@ -103,8 +101,8 @@ RL_ENTRY (kl_exact_lm)
 RL_ENTRY (kl_gauss)
 {
   num_ptr o = num_vec_new (RLREF_KL_NGAUSS);
-  int status = o ? LIB (kl_gauss) (o, x[0], x[1], x[2], x[3]) : RLREF_ENOMEM;
-  (void) v;
+  int status = o ? LIB (kl_gauss) (o, IN ("mu"), IN ("sigma"), IN ("mu_ref"),
+                                   IN ("sigma_ref")) : RLREF_ENOMEM;
   (void) a;
   for (int k = 0; status == RLREF_SUCCESS && k < RLREF_KL_NGAUSS; k++)
     num_set (y[k], AT (o, k));
@@ -116,14 +114,14 @@ RL_ENTRY (kl_gauss)
  * (ints 4, 5); y = the twelve outputs of kl_gauss_mc. */
 RL_ENTRY (kl_mc)
 {
-  long n = a->iv[4][0], seed = a->iv[5][0];
+  long n = INTS ("n")[0], seed = INTS ("seed")[0];
   num_ptr o;
   int status;
-  (void) v;
   if (seed < 0)
     RLREF_ERROR ("the seed must be >= 0", RLREF_EDOM);
   o = num_vec_new (RLREF_KL_NMC);
-  status = o ? LIB (kl_gauss_mc) (o, x[0], x[1], x[2], x[3], n, (unsigned long) seed)
+  status = o ? LIB (kl_gauss_mc) (o, IN ("mu"), IN ("sigma"), IN ("mu_ref"), IN ("sigma_ref"), n,
+                                  (unsigned long) seed)
     : RLREF_ENOMEM;
   for (int k = 0; status == RLREF_SUCCESS && k < RLREF_KL_NMC; k++)
     num_set (y[k], AT (o, k));
@@ -140,7 +138,8 @@ RL_ENTRY (kl_grad)
   int status = same_lengths (a, 2, &n);
   if (status)
     return status;
-  return LIB (kl_grad_softmax) (y[0], y[1], y[2], y[3], y[4], y[5], x[0], x[1], n,
+  return LIB (kl_grad_softmax) (y[0], y[1], y[2], y[3], y[4], y[5], IN ("logits"),
+                                IN ("ref_logits"), n,
                                 rlref_kl_convention_find (g->estimator_formula, g->estimator),
                                 g->mode);
 }
@@ -153,7 +152,7 @@ RL_ENTRY (kl_grad_lm)
 {
   static const int extra[2] = { RLREF_LM_OBJ_KL, RLREF_LM_OBJ_KL_REVERSE };
   rlref_lm lm;
-  size_t nl = a->len[3];
+  size_t nl = LEN ("logits");
   num_ptr t = NULL;
   num_t beta;
   int status = shape (a, &lm);
@@ -165,8 +164,8 @@ RL_ENTRY (kl_grad_lm)
   status = t ? RLREF_SUCCESS : RLREF_ENOMEM;
   for (size_t i = 0; status == RLREF_SUCCESS && i < nl; i++)
     {
-      num_set (AT (t, i), AT (x[3], i));
-      num_set (AT (t, nl + i), AT (x[4], i));
+      num_set (AT (t, i), AT (IN ("logits"), i));
+      num_set (AT (t, nl + i), AT (IN ("ref_logits"), i));
     }
   for (int j = 0; status == RLREF_SUCCESS && j < 3; j++)
     status = LIB (lm_objective) (AT (t, 5 * nl + (size_t) j), AT (t, (2 + (size_t) j) * nl),

@@ -58,13 +58,13 @@ RL_ENTRY (klopt_ident)
 /* KLOPT-LIMITS beta-inf: x = ref[n], r[n]; y = pi[n], er. */
 RL_ENTRY (klopt_lim_ref)
 {
-  return LIB (klopt_limit_ref) (y[0], y[1], x[0], kind_of (v), x[1], a->len[0]);
+  return LIB (klopt_limit_ref) (y[0], y[1], IN ("p_ref"), kind_of (v), IN ("r"), LEN ("p_ref"));
 }
 
 /* KLOPT-LIMITS beta-zero: x = ref[n], r[n]; y = pi[n], er. */
 RL_ENTRY (klopt_lim_argmax)
 {
-  return LIB (klopt_limit_argmax) (y[0], y[1], x[0], kind_of (v), x[1], a->len[0]);
+  return LIB (klopt_limit_argmax) (y[0], y[1], IN ("p_ref"), kind_of (v), IN ("r"), LEN ("p_ref"));
 }
 
 /* KLOPT-LIMITS finite-beta: x = ref[n], r[n], beta; y = pi[n], er, tv_ref,
@@ -75,10 +75,11 @@ RL_ENTRY (klopt_lim_finite)
   int status;
   num_init (tr);
   num_init (ta);
-  status = LIB (klopt_approach) (tr, ta, x[0], kind_of (v), x[1], a->len[0], x[2]);
+  status = LIB (klopt_approach) (tr, ta, IN ("p_ref"), kind_of (v), IN ("r"), LEN ("p_ref"),
+                                 IN ("beta"));
   if (status == RLREF_SUCCESS)
-    status = LIB (klopt_pistar) (y[0], NULL, y[1], NULL, NULL, x[0], kind_of (v), x[1],
-                                 a->len[0], x[2]);
+    status = LIB (klopt_pistar) (y[0], NULL, y[1], NULL, NULL, IN ("p_ref"), kind_of (v), IN ("r"),
+                                 LEN ("p_ref"), IN ("beta"));
   if (status == RLREF_SUCCESS)
     {
       num_set (y[2], tr);

@@ -10,14 +10,15 @@ RL_ENTRY (len_weights)
 {
   const rlref_len_norm *norm = v->data;
   num_srcptr max_len = NULL;
-  long G = a->iv[1][0];
+  long G = INTS ("group_size")[0];
   size_t n_in = rl_n_in (v->io);
   for (size_t p = 0; v->params[p].name; p++)
     if (strcmp (v->params[p].name, "max_len") == 0)
       max_len = x[n_in + p];
   if (G <= 0)
     RLREF_ERROR ("LEN-WEIGHTS: group_size must be positive", RLREF_EINVAL);
-  return LIB (len_weights) (y[0], y[1], y[2], x[0], a->len[0], (size_t) G, *norm, max_len);
+  return LIB (len_weights) (y[0], y[1], y[2], IN ("lengths"), LEN ("lengths"), (size_t) G, *norm,
+                            max_len);
 }
 
 /* LEN-DRIFT: x = logits[3T], (G an int), eta; y = the nine scalars in the
@@ -29,7 +30,7 @@ RL_ENTRY (len_drift)
   int status;
   if (!out)
     RLREF_ERROR ("LEN-DRIFT: out of memory", RLREF_ENOMEM);
-  status = LIB (len_drift) (out, x[0], a->len[0], a->iv[1][0], *norm, x[2]);
+  status = LIB (len_drift) (out, IN ("logits"), LEN ("logits"), INTS ("G")[0], *norm, IN ("eta"));
   if (status == RLREF_SUCCESS)
     for (int k = 0; k < RLREF_LEN_NDRIFT; k++)
       num_set (y[k], AT (out, k));
@@ -42,6 +43,7 @@ RL_ENTRY (len_drift)
  * recipe. */
 RL_ENTRY (ent_collapse)
 {
-  return LIB (ent_collapse) (y[0], y[1], y[2], y[3], x[0], a->len[0], a->iv[1][0], x[2],
-                             a->iv[3][0], a->iv[4][0], v->data);
+  return LIB (ent_collapse) (y[0], y[1], y[2], y[3], IN ("logits"), LEN ("logits"),
+                             INTS ("G")[0], IN ("lr"),
+                             INTS ("mu")[0], INTS ("steps")[0], v->data);
 }

@@ -31,8 +31,9 @@ RL_ENTRY (lm_exact)
   num_ptr m = num_vec_new (RLREF_LM_NMOMENTS);
   int status = m ? shape (v, a, &lm, 1) : RLREF_ENOMEM;
   if (status == RLREF_SUCCESS)
-    status = d->dp ? LIB (lm_moments_dp) (m, &lm, x[3], x[4], x[5])
-      : LIB (lm_moments) (m, &lm, x[3], x[4], x[5], RLREF_LM_ALL, NULL, NULL);
+    status = d->dp ? LIB (lm_moments_dp) (m, &lm, IN ("logits"), IN ("reward"), IN ("beta"))
+      : LIB (lm_moments) (m, &lm, IN ("logits"), IN ("reward"), IN ("beta"), RLREF_LM_ALL, NULL,
+                          NULL);
   for (int k = 0; status == RLREF_SUCCESS && k < RLREF_LM_NMOMENTS; k++)
     num_set (y[k], AT (m, k));
   num_vec_free (m, RLREF_LM_NMOMENTS);
@@ -48,7 +49,7 @@ RL_ENTRY (lm_enum)
   if (status == RLREF_SUCCESS)
     {
       num_set_d (AT (m, RLREF_LM_NMOMENTS), 1.0);       /* beta: no reward */
-      status = LIB (lm_moments) (m, &lm, x[3], NULL, AT (m, RLREF_LM_NMOMENTS),
+      status = LIB (lm_moments) (m, &lm, IN ("logits"), NULL, AT (m, RLREF_LM_NMOMENTS),
                                  1u << RLREF_LM_ENTROPY, NULL, NULL);
     }
   if (status == RLREF_SUCCESS)
@@ -67,18 +68,18 @@ RL_ENTRY (lm_chain)
 {
   rlref_lm lm;
   int status = shape (v, a, &lm, 0), toks[RLREF_LM_MAX_T];
-  size_t L = a->len[4];
+  size_t L = LEN ("y");
   if (status)
     return status;
   if (L < 1 || L > (size_t) lm.T)
     RLREF_ERROR ("a sequence has 1 to T tokens", RLREF_EINVAL);
   for (size_t t = 0; t < L; t++)
     {
-      if (a->iv[4][t] < 0 || a->iv[4][t] >= lm.V)
+      if (INTS ("y")[t] < 0 || INTS ("y")[t] >= lm.V)
         RLREF_ERROR ("a token is not in 0..V-1", RLREF_EDOM);
-      toks[t] = (int) a->iv[4][t];
+      toks[t] = (int) INTS ("y")[t];
     }
-  return LIB (lm_logprob) (y[0], y[1], &lm, x[3], toks, (int) L);
+  return LIB (lm_logprob) (y[0], y[1], &lm, IN ("logits"), toks, (int) L);
 }
 
 /* LM-EXACT gradients: x = logits, ref_logits, reward, beta (inputs 3 to 6);
@@ -88,17 +89,18 @@ RL_ENTRY (lm_grad)
   const rlref_lm_setting *d = v->data;
   rlref_lm lm;
   int status;
-  if (a->len[4] != a->len[3])
+  if (LEN ("ref_logits") != LEN ("logits"))
     RLREF_ERROR ("ref_logits and logits differ in length", RLREF_EINVAL);
   /* the shape check reads the reward from input 4: give it input 5 */
   {
     rl_args b = *a;
-    b.len[4] = a->len[5];
+    b.len[4] = LEN ("reward");
     status = shape (v, &b, &lm, 1);
   }
   if (status)
     return status;
-  return LIB (lm_objective) (y[0], y[1], &lm, x[3], x[4], x[5], x[6], d->objective);
+  return LIB (lm_objective) (y[0], y[1], &lm, IN ("logits"), IN ("ref_logits"), IN ("reward"),
+                             IN ("beta"), d->objective);
 }
 
 /* DPO-DISPLACE: V, eos, T; x = logits (input 3, also the reference); y_w,
@@ -108,7 +110,7 @@ RL_ENTRY (lm_displace)
 {
   const rlref_lm_setting *d = v->data;
   rlref_lm lm;
-  long steps = a->iv[8][0];
+  long steps = INTS ("steps")[0];
   int yw[RLREF_LM_MAX_T], yl[RLREF_LM_MAX_T], status;
   num_ptr lw, ll;
   {
@@ -120,20 +122,21 @@ RL_ENTRY (lm_displace)
     return status;
   if (steps < 0 || steps > 100000)
     RLREF_ERROR ("steps must be 0 to 100000", RLREF_EDOM);
-  if (a->len[4] < 1 || a->len[4] > (size_t) lm.T || a->len[5] < 1 || a->len[5] > (size_t) lm.T)
+  if (LEN ("y_w") < 1 || LEN ("y_w") > (size_t) lm.T
+      || LEN ("y_l") < 1 || LEN ("y_l") > (size_t) lm.T)
     RLREF_ERROR ("a sequence has 1 to T tokens", RLREF_EINVAL);
-  for (size_t t = 0; t < a->len[4]; t++)
-    yw[t] = (int) a->iv[4][t];
-  for (size_t t = 0; t < a->len[5]; t++)
-    yl[t] = (int) a->iv[5][t];
+  for (size_t t = 0; t < LEN ("y_w"); t++)
+    yw[t] = (int) INTS ("y_w")[t];
+  for (size_t t = 0; t < LEN ("y_l"); t++)
+    yl[t] = (int) INTS ("y_l")[t];
   /* y[0], y[1] and y[2], y[3] are each one value: lm_displace writes
    * before and after into two-element arrays */
   lw = num_vec_new (2);
   ll = num_vec_new (2);
   status = lw && ll ? RLREF_SUCCESS : RLREF_ENOMEM;
   if (status == RLREF_SUCCESS)
-    status = LIB (lm_displace) (lw, ll, y[4], &lm, x[3], x[6], d->objective, yw,
-                                (int) a->len[4], yl, (int) a->len[5], x[7], (int) steps);
+    status = LIB (lm_displace) (lw, ll, y[4], &lm, IN ("logits"), IN ("beta"), d->objective, yw,
+                                (int) LEN ("y_w"), yl, (int) LEN ("y_l"), IN ("lr"), (int) steps);
   if (status == RLREF_SUCCESS)
     {
       num_set (y[0], lw);

@@ -33,7 +33,7 @@ RL_ENTRY (lm_param)
   int status = shape (v, a, &lm, RLREF_REWARD_NONE);
   if (status)
     return status;
-  return LIB (lm_policy) (y[0], y[1], &lm, x[3]);
+  return LIB (lm_policy) (y[0], y[1], &lm, IN ("logits"));
 }
 
 /* LM-SFT: x = logits (input 3), data (input 4, ints), x = weights (input
@@ -42,7 +42,7 @@ RL_ENTRY (lm_sft)
 {
   rlref_lm lm;
   int status = shape (v, a, &lm, RLREF_REWARD_NONE), *data;
-  size_t n = a->len[4];
+  size_t n = LEN ("data");
   if (status)
     return status;
   data = malloc ((n ? n : 1) * sizeof *data);
@@ -50,8 +50,9 @@ RL_ENTRY (lm_sft)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
   /* tokens beyond int are no tokens: V - 1 + 1 = V is refused the same way */
   for (size_t i = 0; i < n; i++)
-    data[i] = a->iv[4][i] < 0 || a->iv[4][i] >= lm.V ? lm.V : (int) a->iv[4][i];
-  status = LIB (lm_sft) (y[0], y[1], y[2], y[3], &lm, x[3], data, n, x[5], a->len[5]);
+    data[i] = INTS ("data")[i] < 0 || INTS ("data")[i] >= lm.V ? lm.V : (int) INTS ("data")[i];
+  status = LIB (lm_sft) (y[0], y[1], y[2], y[3], &lm, IN ("logits"), data, n, IN ("weights"),
+                         LEN ("weights"));
   free (data);
   return status;
 }
@@ -63,18 +64,19 @@ RL_ENTRY (lm_train)
   const rlref_lm_setting *d = v->data;
   rlref_lm lm;
   int status = shape (v, a, &lm, RLREF_REWARD_ADDITIVE), *at;
-  size_t n = a->len[7];
+  size_t n = LEN ("at");
   if (status)
     return status;
-  if (a->len[4] != (size_t) lm.V + 2)
+  if (LEN ("reward") != (size_t) lm.V + 2)
     RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
   at = malloc ((n ? n : 1) * sizeof *at);
   if (!at)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
   /* a step beyond int is beyond the longest run: -1 is refused as well */
   for (size_t i = 0; i < n; i++)
-    at[i] = a->iv[7][i] < 0 || a->iv[7][i] > INT_MAX ? -1 : (int) a->iv[7][i];
-  status = LIB (lm_train_report) (y[0], y[1], &lm, x[3], x[4], x[5], d->objective, x[6], at,
+    at[i] = INTS ("at")[i] < 0 || INTS ("at")[i] > INT_MAX ? -1 : (int) INTS ("at")[i];
+  status = LIB (lm_train_report) (y[0], y[1], &lm, IN ("logits"), IN ("reward"), IN ("beta"),
+                                  d->objective, IN ("lr"), at,
                                   n);
   free (at);
   return status;
@@ -107,21 +109,22 @@ RL_ENTRY (lm_train_sampled)
 {
   const rlref_lm_setting *d = v->data;
   rlref_lm lm;
-  long batch = a->iv[7][0], seed = a->iv[8][0];
-  size_t n_at = a->len[9];
+  long batch = INTS ("n")[0], seed = INTS ("seed")[0];
+  size_t n_at = LEN ("at");
   int status = shape (v, a, &lm, RLREF_REWARD_ADDITIVE), *at = NULL;
   if (status)
     return status;
-  if (a->len[4] != (size_t) lm.V + 2)
+  if (LEN ("reward") != (size_t) lm.V + 2)
     RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
   if (batch < 2 || batch > SAMPLED_MAX_BATCH || seed < 0 || seed > 0xffffffffL)
     RLREF_ERROR ("n must be 2 to 1e4 and seed 0 to 2^32 - 1", RLREF_EDOM);
   at = malloc ((n_at ? n_at : 1) * sizeof *at);
   if (!at)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-  status = steps_of (at, a->iv[9], n_at);
+  status = steps_of (at, INTS ("at"), n_at);
   if (status == RLREF_SUCCESS)
-    status = LIB (lm_sampled_report) (y[0], y[1], &lm, x[3], x[4], x[5], d->objective, x[6],
+    status = LIB (lm_sampled_report) (y[0], y[1], &lm, IN ("logits"), IN ("reward"), IN ("beta"),
+                                      d->objective, IN ("lr"),
                                       (int) batch, (unsigned long) seed, at, n_at);
   free (at);
   return status;

@@ -6,49 +6,45 @@
 /* MDP-RETURN: x = rewards[T], gamma; y = G[T]. */
 RL_ENTRY (mdp_return)
 {
-  (void) v;
-  return LIB (mdp_return) (y[0], x[0], a->len[0], x[1]);
+  return LIB (mdp_return) (y[0], IN ("rewards"), LEN ("rewards"), IN ("gamma"));
 }
 
 RL_ENTRY (mdp_return_sum)
 {
-  (void) v;
-  return LIB (mdp_return_sum) (y[0], x[0], a->len[0], x[1]);
+  return LIB (mdp_return_sum) (y[0], IN ("rewards"), LEN ("rewards"), IN ("gamma"));
 }
 
 /* MDP-HORIZON infinite: x = gamma; y = 1/(1 - gamma). */
 RL_ENTRY (mdp_horizon_inf)
 {
-  (void) v;
   (void) a;
-  return LIB (mdp_horizon) (y[0], x[0], -1);
+  return LIB (mdp_horizon) (y[0], IN ("gamma"), -1);
 }
 
 /* MDP-HORIZON finite: x = gamma, H (int); y = sum_{k<H} gamma^k. */
 RL_ENTRY (mdp_horizon)
 {
-  (void) v;
-  if (a->iv[1][0] < 0)
+  if (INTS ("H")[0] < 0)
     RLREF_ERROR ("H must be >= 0", RLREF_EDOM);
-  return LIB (mdp_horizon) (y[0], x[0], a->iv[1][0]);
+  return LIB (mdp_horizon) (y[0], IN ("gamma"), INTS ("H")[0]);
 }
 
 /* MDP-QL-EX1: x = q, r, gamma, alpha, q_next[n]; done (int); y = target, q_new. */
 RL_ENTRY (mdp_ql_ex1)
 {
-  long done = a->iv[5][0];
-  (void) v;
+  long done = INTS ("done")[0];
   if (done != 0 && done != 1)
     RLREF_ERROR ("done must be 0 or 1", RLREF_EDOM);
-  return LIB (mdp_q_update) (y[0], y[1], x[0], x[1], x[2], x[3], a->len[4] ? x[4] : NULL,
-                             a->len[4], (int) done);
+  return LIB (mdp_q_update) (y[0], y[1], IN ("q"), IN ("r"), IN ("gamma"), IN ("alpha"),
+                             LEN ("q_next") ? IN ("q_next") : NULL,
+                             LEN ("q_next"), (int) done);
 }
 
 /* MDP-EGREEDY: x = q[A], eps; y = probs[A]. */
 RL_ENTRY (mdp_egreedy)
 {
   rlref_egreedy_kind kind = *(const rlref_egreedy_kind *) v->data;
-  return LIB (mdp_egreedy) (y[0], x[0], a->len[0], x[1], kind);
+  return LIB (mdp_egreedy) (y[0], IN ("q"), LEN ("q"), IN ("eps"), kind);
 }
 
 /* MDP-GAE: x = rewards[B W], values[B W]; mask (ints); x = score[B or 0];
@@ -56,26 +52,27 @@ RL_ENTRY (mdp_egreedy)
 RL_ENTRY (mdp_gae)
 {
   const rlref_gae_convention *c = v->data;
-  size_t N = a->len[0], W, B;
+  size_t N = LEN ("rewards"), W, B;
   unsigned char *mask;
   int status;
-  if (a->iv[4][0] <= 0 || N == 0 || N % (size_t) a->iv[4][0])
+  if (INTS ("W")[0] <= 0 || N == 0 || N % (size_t) INTS ("W")[0])
     RLREF_ERROR ("the rewards are not rows of W", RLREF_EINVAL);
-  W = (size_t) a->iv[4][0];
+  W = (size_t) INTS ("W")[0];
   B = N / W;
-  if (a->len[1] != N || a->len[2] != N)
+  if (LEN ("values") != N || LEN ("mask") != N)
     RLREF_ERROR ("rewards, values and mask differ in length", RLREF_EINVAL);
-  if (a->len[3] != 0 && a->len[3] != B)
+  if (LEN ("score") != 0 && LEN ("score") != B)
     RLREF_ERROR ("score has one value per row, or none", RLREF_EINVAL);
   mask = malloc (N);
   if (!mask)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
   for (size_t i = 0; i < N; i++)
     {
-      long m = a->iv[2][i];
+      long m = INTS ("mask")[i];
       mask[i] = (unsigned char) (m == 0 || m == 1 ? m : 2);
     }
-  status = LIB (mdp_gae) (y[0], y[1], x[0], x[1], mask, a->len[3] ? x[3] : NULL, B, W, x[5],
+  status = LIB (mdp_gae) (y[0], y[1], IN ("rewards"), IN ("values"), mask,
+                          LEN ("score") ? IN ("score") : NULL, B, W, x[5],
                           x[6], c->kind);
   free (mask);
   return status;
@@ -136,9 +133,8 @@ RL_ENTRY (mdp_vpi)
   rlref_mdp m;
   unsigned char *term;
   int status = mdp_with_policy (a, &m, &term);
-  (void) v;
   if (status == RLREF_SUCCESS)
-    status = LIB (mdp_vpi) (y[0], &m, x[2], x[3], x[4], x[6]);
+    status = LIB (mdp_vpi) (y[0], &m, IN ("P"), IN ("R"), IN ("pi"), IN ("gamma"));
   free (term);
   return status;
 }
@@ -149,9 +145,8 @@ RL_ENTRY (mdp_qpi)
   rlref_mdp m;
   unsigned char *term;
   int status = mdp_with_policy (a, &m, &term);
-  (void) v;
   if (status == RLREF_SUCCESS)
-    status = LIB (mdp_qpi) (y[0], &m, x[2], x[3], x[4], x[6]);
+    status = LIB (mdp_qpi) (y[0], &m, IN ("P"), IN ("R"), IN ("pi"), IN ("gamma"));
   free (term);
   return status;
 }
@@ -165,14 +160,14 @@ RL_ENTRY (mdp_pi)
   size_t *pol = NULL;
   long steps = 0;
   int status = mdp_of (a, 4, &m, &term);
-  (void) v;
   if (status == RLREF_SUCCESS && !(pol = calloc (m.S, sizeof *pol)))
     {
       rlref_error ("out of memory", __FILE__, __LINE__, RLREF_ENOMEM);
       status = RLREF_ENOMEM;
     }
   if (status == RLREF_SUCCESS)
-    status = LIB (mdp_policy_iteration) (y[0], y[1], pol, &steps, &m, x[2], x[3], x[5]);
+    status = LIB (mdp_policy_iteration) (y[0], y[1], pol, &steps, &m, IN ("P"), IN ("R"),
+                                         IN ("gamma"));
   for (size_t s = 0; status == RLREF_SUCCESS && s < m.S; s++)
     num_set_si (AT (y[2], s), (long) pol[s]);
   if (status == RLREF_SUCCESS)
@@ -188,10 +183,9 @@ RL_ENTRY (mdp_vi)
 {
   rlref_mdp m;
   unsigned char *term;
-  long k = a->iv[6][0];
+  long k = INTS ("k")[0];
   num_ptr err = NULL, bound = NULL;
   int status = mdp_of (a, 4, &m, &term);
-  (void) v;
   if (status == RLREF_SUCCESS && (k < 0 || k > 100000))
     {
       rlref_error ("k must be 0 to 100000", __FILE__, __LINE__, RLREF_EDOM);
@@ -208,9 +202,10 @@ RL_ENTRY (mdp_vi)
         }
     }
   if (status == RLREF_SUCCESS)
-    status = LIB (mdp_policy_iteration) (y[0], NULL, NULL, NULL, &m, x[2], x[3], x[5]);
+    status = LIB (mdp_policy_iteration) (y[0], NULL, NULL, NULL, &m, IN ("P"), IN ("R"),
+                                         IN ("gamma"));
   if (status == RLREF_SUCCESS)
-    status = LIB (mdp_value_iteration) (y[1], err, bound, k, &m, x[2], x[3], x[5]);
+    status = LIB (mdp_value_iteration) (y[1], err, bound, k, &m, IN ("P"), IN ("R"), IN ("gamma"));
   if (status == RLREF_SUCCESS)
     {
       num_set (y[2], AT (err, k));
@@ -233,7 +228,7 @@ RL_ENTRY (mdp_ql)
   const rlref_egreedy_kind *kind = v->data;
   rlref_mdp m;
   unsigned char *term;
-  long start = a->iv[6][0], steps = a->iv[7][0], seed = a->iv[8][0];
+  long start = INTS ("start")[0], steps = INTS ("steps")[0], seed = INTS ("seed")[0];
   gsl_rng *rng = NULL;
   num_ptr err = NULL;
   int status = mdp_of (a, 4, &m, &term);
@@ -262,7 +257,8 @@ RL_ENTRY (mdp_ql)
   if (status == RLREF_SUCCESS)
     {
       gsl_rng_set (rng, (unsigned long) seed);
-      status = LIB (mdp_qlearn) (y[0], err, &m, x[2], x[3], x[5], (size_t) start, steps,
+      status = LIB (mdp_qlearn) (y[0], err, &m, IN ("P"), IN ("R"), IN ("gamma"), (size_t) start,
+                                 steps,
                                  kind ? x[9] : NULL, kind ? *kind : RLREF_EGREEDY_INCLUDE,
                                  rng);
     }
@@ -280,30 +276,31 @@ RL_ENTRY (mdp_ql)
  * (input 7); y = J, grad[S A]. */
 RL_ENTRY (mdp_pg_theorem)
 {
-  long S = a->iv[0][0], A = a->iv[1][0];
+  long S = INTS ("S")[0], A = INTS ("A")[0];
   rlref_mdp m = { (size_t) (S > 0 ? S : 0), (size_t) (A > 0 ? A : 0), NULL };
-  (void) v;
   if (S < 1 || A < 1)
     RLREF_ERROR ("S and A must be >= 1", RLREF_EDOM);
-  if (S > RLREF_MDP_MAX_S || A > RLREF_MDP_MAX_A || a->len[2] != (size_t) (S * A * S)
-      || a->len[3] != (size_t) (S * A) || a->len[4] != (size_t) S
-      || a->len[5] != (size_t) (S * A))
+  if (S > RLREF_MDP_MAX_S || A > RLREF_MDP_MAX_A || LEN ("P") != (size_t) (S * A * S)
+      || LEN ("R") != (size_t) (S * A) || LEN ("rho") != (size_t) S
+      || LEN ("theta") != (size_t) (S * A))
     RLREF_ERROR ("P, R, rho, theta must hold S A S, S A, S, S A values", RLREF_EINVAL);
-  return LIB (mdp_pg_theorem) (y[0], y[1], &m, x[2], x[3], x[4], x[5], x[6], a->iv[7][0]);
+  return LIB (mdp_pg_theorem) (y[0], y[1], &m, IN ("P"), IN ("R"), IN ("rho"), IN ("theta"),
+                               IN ("gamma"), INTS ("H")[0]);
 }
 
 /* MDP-PG REINFORCE: as the theorem; y = grad[S A], var. */
 RL_ENTRY (mdp_pg_reinforce)
 {
-  long S = a->iv[0][0], A = a->iv[1][0];
+  long S = INTS ("S")[0], A = INTS ("A")[0];
   rlref_mdp m = { (size_t) (S > 0 ? S : 0), (size_t) (A > 0 ? A : 0), NULL };
   if (S < 1 || A < 1)
     RLREF_ERROR ("S and A must be >= 1", RLREF_EDOM);
-  if (S > RLREF_MDP_MAX_S || A > RLREF_MDP_MAX_A || a->len[2] != (size_t) (S * A * S)
-      || a->len[3] != (size_t) (S * A) || a->len[4] != (size_t) S
-      || a->len[5] != (size_t) (S * A))
+  if (S > RLREF_MDP_MAX_S || A > RLREF_MDP_MAX_A || LEN ("P") != (size_t) (S * A * S)
+      || LEN ("R") != (size_t) (S * A) || LEN ("rho") != (size_t) S
+      || LEN ("theta") != (size_t) (S * A))
     RLREF_ERROR ("P, R, rho, theta must hold S A S, S A, S, S A values", RLREF_EINVAL);
-  return LIB (mdp_pg_reinforce) (y[0], y[1], &m, x[2], x[3], x[4], x[5], x[6], a->iv[7][0],
+  return LIB (mdp_pg_reinforce) (y[0], y[1], &m, IN ("P"), IN ("R"), IN ("rho"), IN ("theta"),
+                                 IN ("gamma"), INTS ("H")[0],
                                  *(const rlref_pg_estimator *) v->data);
 }
 
@@ -332,12 +329,12 @@ RL_ENTRY (mdp_pg_token_theorem)
   rlref_lm lm;
   num_t one;
   int status = token_lm (a, &lm);
-  (void) v;
   if (status)
     return status;
   num_init (one);
   num_set_d (one, 1.0);
-  status = LIB (lm_objective) (y[0], y[1], &lm, x[3], x[3], x[4], one, RLREF_LM_OBJ_REWARD);
+  status = LIB (lm_objective) (y[0], y[1], &lm, IN ("logits"), IN ("logits"), IN ("reward"), one,
+                               RLREF_LM_OBJ_REWARD);
   num_clear (one);
   return status;
 }
@@ -349,7 +346,7 @@ RL_ENTRY (mdp_pg_token)
   int status = token_lm (a, &lm);
   if (status)
     return status;
-  return LIB (mdp_token_reinforce) (y[0], y[1], &lm, x[3], x[4],
+  return LIB (mdp_token_reinforce) (y[0], y[1], &lm, IN ("logits"), IN ("reward"),
                                     *(const rlref_pg_estimator *) v->data);
 }
 
@@ -362,8 +359,8 @@ RL_ENTRY (mdp_soft)
   if (status)
     return status;
   if (v->data)
-    return LIB (mdp_soft_sequence) (y[0], y[1], &lm, x[3], x[4], x[5]);
-  return LIB (mdp_soft_bellman) (y[0], y[1], &lm, x[3], x[4], x[5]);
+    return LIB (mdp_soft_sequence) (y[0], y[1], &lm, IN ("ref_logits"), IN ("reward"), IN ("beta"));
+  return LIB (mdp_soft_bellman) (y[0], y[1], &lm, IN ("ref_logits"), IN ("reward"), IN ("beta"));
 }
 
 /* --- sensitivities: the formulas' own derivatives (MPFR only) --------- */
@@ -376,9 +373,8 @@ int
 rl_sens_mdp_return (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
                     const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
-  (void) v;
   (void) nondiff;
-  return LIB (mdp_return_sens) (s[0], x[0], a->len[0], x[1], y[0]);
+  return LIB (mdp_return_sens) (s[0], IN ("rewards"), LEN ("rewards"), IN ("gamma"), y[0]);
 }
 
 /* MDP-HORIZON: x = gamma; H (int, input 1) for the finite horizon. */
@@ -401,9 +397,9 @@ rl_sens_mdp_ql_ex1 (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
                     const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
   int kink, status;
-  (void) v;
-  status = LIB (mdp_q_update_sens) (s[0], s[1], &kink, x[0], x[1], x[2], x[3], x[4],
-                                    a->len[4], a->iv[5][0] != 0, y[0]);
+  status = LIB (mdp_q_update_sens) (s[0], s[1], &kink, IN ("q"), IN ("r"), IN ("gamma"),
+                                    IN ("alpha"), IN ("q_next"),
+                                    LEN ("q_next"), INTS ("done")[0] != 0, y[0]);
   if (kink)
     nondiff[0][0] = nondiff[1][0] = 1;
   return status;
@@ -416,7 +412,7 @@ rl_sens_mdp_egreedy (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x
                      const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
   (void) y;
-  return LIB (mdp_egreedy_sens) (s[0], nondiff[0], x[0], a->len[0], x[1],
+  return LIB (mdp_egreedy_sens) (s[0], nondiff[0], IN ("q"), LEN ("q"), IN ("eps"),
                                  *(const rlref_egreedy_kind *) v->data);
 }
 
@@ -428,8 +424,9 @@ rl_sens_mdp_gae (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
                  const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
   (void) nondiff;
-  return LIB (mdp_gae_sens) (s[0], s[1], x[0], x[1], a->iv[2], a->len[3] ? x[3] : NULL,
-                             a->len[0], (size_t) a->iv[4][0], x[5], x[6], y[0], v->data);
+  return LIB (mdp_gae_sens) (s[0], s[1], IN ("rewards"), IN ("values"), INTS ("mask"),
+                             LEN ("score") ? IN ("score") : NULL,
+                             LEN ("rewards"), (size_t) INTS ("W")[0], x[5], x[6], y[0], v->data);
 }
 
 #endif

@@ -7,14 +7,16 @@
  * reward_sum, kl_sum. */
 RL_ENTRY (ppo_tokrew)
 {
-  return LIB (ppo_tokrew) (y[0], y[1], y[2], y[3], x[0], x[1], a->iv[2], a->len[0], x[3],
+  return LIB (ppo_tokrew) (y[0], y[1], y[2], y[3], IN ("logp"), IN ("ref"), INTS ("mask"),
+                           LEN ("logp"), IN ("score"),
                            PARAM ("beta"), v->data);
 }
 
 /* PPO-TOKREW in binary32 (OpenRLHF): as ppo_tokrew. */
 RL_ENTRY (ppo_tokrew_f32)
 {
-  return LIB (ppo_tokrew_f32) (y[0], y[1], y[2], y[3], x[0], x[1], a->iv[2], a->len[0], x[3],
+  return LIB (ppo_tokrew_f32) (y[0], y[1], y[2], y[3], IN ("logp"), IN ("ref"), INTS ("mask"),
+                               LEN ("logp"), IN ("score"),
                                PARAM ("beta"), v->data);
 }
 
@@ -22,8 +24,7 @@ RL_ENTRY (ppo_tokrew_f32)
 RL_ENTRY (ppo_tokrew_ex)
 {
   (void) a;
-  (void) v;
-  return LIB (ppo_tokrew_ex) (y[0], y[1], y[2], y[3], x[0], x[1]);
+  return LIB (ppo_tokrew_ex) (y[0], y[1], y[2], y[3], IN ("p"), IN ("p_ref"));
 }
 
 /* PPO-KLSUM: V, eos, T ints (inputs 0-2); x = logits, ref_logits, reward,
@@ -32,18 +33,18 @@ RL_ENTRY (ppo_tokrew_ex)
 RL_ENTRY (ppo_klsum)
 {
   const rlref_lm_kind *kind = v->data;
-  long V = a->iv[0][0];
-  size_t L = a->len[7];
+  long V = INTS ("V")[0];
+  size_t L = LEN ("y");
   int toks[RLREF_LM_MAX_T], status;
   rlref_lm lm;
   if (V < 2 || V > RLREF_LM_MAX_V)
     RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
-  lm = (rlref_lm) { .V = (int) V, .eos = (int) a->iv[1][0], .T = (int) a->iv[2][0],
-                    .kind = *kind, .truncation = RLREF_LM_KEEP, .n_rows = a->len[3] / (size_t) V,
-                    .reward = RLREF_REWARD_ADDITIVE };
-  if (a->len[3] % (size_t) V)
+  lm = (rlref_lm) { .V = (int) V, .eos = (int) INTS ("eos")[0], .T = (int) INTS ("T")[0],
+                    .kind = *kind, .truncation = RLREF_LM_KEEP,
+                    .n_rows = LEN ("logits") / (size_t) V, .reward = RLREF_REWARD_ADDITIVE };
+  if (LEN ("logits") % (size_t) V)
     RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
-  if (a->len[5] != (size_t) V + 2)
+  if (LEN ("reward") != (size_t) V + 2)
     RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
   status = rlref_lm_check (&lm);
   if (status)
@@ -52,36 +53,38 @@ RL_ENTRY (ppo_klsum)
     RLREF_ERROR ("a sequence has 1 to T tokens", RLREF_EINVAL);
   for (size_t t = 0; t < L; t++)
     {
-      if (a->iv[7][t] < 0 || a->iv[7][t] >= lm.V)
+      if (INTS ("y")[t] < 0 || INTS ("y")[t] >= lm.V)
         RLREF_ERROR ("a token is not in 0..V-1", RLREF_EDOM);
-      toks[t] = (int) a->iv[7][t];
+      toks[t] = (int) INTS ("y")[t];
     }
-  return LIB (ppo_klsum) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], &lm, x[3], x[4], x[5],
-                          x[6], toks, (int) L);
+  return LIB (ppo_klsum) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], &lm, IN ("logits"),
+                          IN ("ref_logits"), IN ("reward"),
+                          IN ("beta"), toks, (int) L);
 }
 
 /* PPO-RATIO: x = logp, old_logp [n]; y = ratio, log_ratio, grad. */
 RL_ENTRY (ppo_ratio)
 {
   const int *clamp = v->data;
-  return LIB (ppo_ratio) (y[0], y[1], y[2], x[0], x[1], a->len[0], *clamp);
+  return LIB (ppo_ratio) (y[0], y[1], y[2], IN ("logp"), IN ("old_logp"), LEN ("logp"), *clamp);
 }
 
 /* PPO-IS: x = logits_old, logits, f [K]; y = e_old, e_is, e_new, e_cpi,
  * p_old, p, ratio, cpi_grad, pg_old. */
 RL_ENTRY (ppo_is)
 {
-  (void) v;
-  return LIB (ppo_is) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], y[8], x[0], x[1], x[2],
-                       a->len[0]);
+  return LIB (ppo_is) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], y[7], y[8], IN ("logits_old"),
+                       IN ("logits"), IN ("f"),
+                       LEN ("logits_old"));
 }
 
 /* PPO-CLIP, PPO-DUALCLIP: x = logp, old_logp, adv [n], mask ints; eps_low,
  * eps_high (, c); y = loss, surrogate, ratio, grad, clipfrac. */
 RL_ENTRY (ppo_clip)
 {
-  return LIB (ppo_clip_ex) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3],
-                            a->len[0], v->data, PARAM ("eps_low"), PARAM ("eps_high"),
+  return LIB (ppo_clip_ex) (y[0], y[1], y[2], y[3], y[4], IN ("logp"), IN ("old_logp"),
+                            IN ("adv"), INTS ("mask"),
+                            LEN ("logp"), v->data, PARAM ("eps_low"), PARAM ("eps_high"),
                             PARAM ("c"));
 }
 
@@ -89,41 +92,42 @@ RL_ENTRY (ppo_clip)
 RL_ENTRY (ppo_clip_one)
 {
   (void) a;
-  return LIB (ppo_clip_one) (y[0], y[1], y[2], x[0], x[1], PARAM ("eps"));
+  return LIB (ppo_clip_one) (y[0], y[1], y[2], IN ("rho"), IN ("adv"), PARAM ("eps"));
 }
 
 /* PPO-VALUE loss: x = values, old_values, returns [n], mask ints (, clip);
  * y = loss, losses, grad, clipfrac. */
 RL_ENTRY (ppo_value_loss)
 {
-  return LIB (ppo_value_loss) (y[0], y[1], y[2], y[3], x[0], x[1], x[2], a->iv[3], a->len[0],
+  return LIB (ppo_value_loss) (y[0], y[1], y[2], y[3], IN ("values"), IN ("old_values"),
+                               IN ("returns"), INTS ("mask"), LEN ("values"),
                                v->data, PARAM ("clip"));
 }
 
 /* PPO-VALUE gae-return: x = old_values, adv [n]; y = target. */
 RL_ENTRY (ppo_gae_target)
 {
-  (void) v;
-  return LIB (ppo_gae_target) (y[0], x[0], x[1], a->len[0]);
+  return LIB (ppo_gae_target) (y[0], IN ("old_values"), IN ("adv"), LEN ("old_values"));
 }
 
 /* PPO-VALUE mc-return: x = rewards [n]; gamma; y = target. */
 RL_ENTRY (ppo_mc_return)
 {
-  return LIB (ppo_mc_return) (y[0], x[0], a->len[0], PARAM ("gamma"));
+  return LIB (ppo_mc_return) (y[0], IN ("rewards"), LEN ("rewards"), PARAM ("gamma"));
 }
 
 /* PPO-VALUE objective: x = logits [T V], V int, mask ints [T], l_clip,
  * l_vf; c1, c2; y = entropy[T], entropy_mean, objective, loss. */
 RL_ENTRY (ppo_objective)
 {
-  long V = a->iv[1][0];
-  size_t T = a->len[2];
+  long V = INTS ("V")[0];
+  size_t T = LEN ("mask");
   if (V < 1)
     RLREF_ERROR ("V must be >= 1", RLREF_EDOM);
-  if (T == 0 || a->len[0] != T * (size_t) V)
+  if (T == 0 || LEN ("logits") != T * (size_t) V)
     RLREF_ERROR ("logits must hold len(mask) rows of V", RLREF_EINVAL);
-  return LIB (ppo_objective) (y[0], y[1], y[2], y[3], x[0], (size_t) V, a->iv[2], T, x[3], x[4],
+  return LIB (ppo_objective) (y[0], y[1], y[2], y[3], IN ("logits"), (size_t) V, INTS ("mask"),
+                              T, IN ("l_clip"), IN ("l_vf"),
                               PARAM ("c1"), PARAM ("c2"), v->data);
 }
 
@@ -131,7 +135,8 @@ RL_ENTRY (ppo_objective)
  * scale. */
 RL_ENTRY (ppo_whiten)
 {
-  return LIB (ppo_whiten) (y[0], y[1], y[2], y[3], x[0], a->iv[1], a->len[0], v->data,
+  return LIB (ppo_whiten) (y[0], y[1], y[2], y[3], IN ("values"), INTS ("mask"), LEN ("values"),
+                           v->data,
                            PARAM ("eps"));
 }
 
@@ -140,7 +145,8 @@ RL_ENTRY (ppo_whiten)
 RL_ENTRY (ppo_kl_controller)
 {
   const int *adaptive = v->data;
-  return LIB (ppo_kl_controller) (y[0], y[1], x[0], a->len[0], x[1], a->iv[2][0],
+  return LIB (ppo_kl_controller) (y[0], y[1], IN ("kl"), LEN ("kl"), IN ("coef"),
+                                  INTS ("n_steps")[0],
                                   PARAM ("target"), PARAM ("horizon"), *adaptive);
 }
 
@@ -151,7 +157,7 @@ RL_ENTRY (ppo_early_stop)
   const int *check_first = v->data;
   size_t updates = 0;
   int stopped = 0;
-  int status = LIB (ppo_early_stop) (&updates, &stopped, x[0], a->len[0],
+  int status = LIB (ppo_early_stop) (&updates, &stopped, IN ("kl"), LEN ("kl"),
                                      PARAM ("target_kl"), PARAM ("factor"),
                                      *check_first);
   if (status == RLREF_SUCCESS)
@@ -166,27 +172,30 @@ RL_ENTRY (ppo_early_stop)
 RL_ENTRY (ppo_ratio_f32)
 {
   const int *clamp = v->data;
-  return LIB (ppo_ratio_f32) (y[0], y[1], y[2], x[0], x[1], a->len[0], *clamp);
+  return LIB (ppo_ratio_f32) (y[0], y[1], y[2], IN ("logp"), IN ("old_logp"), LEN ("logp"), *clamp);
 }
 
 /* PPO-CLIP, PPO-DUALCLIP in binary32: as ppo_clip. */
 RL_ENTRY (ppo_clip_f32)
 {
-  return LIB (ppo_clip_f32) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], x[2], a->iv[3],
-                             a->len[0], v->data, PARAM ("eps_low"),
+  return LIB (ppo_clip_f32) (y[0], y[1], y[2], y[3], y[4], IN ("logp"), IN ("old_logp"),
+                             IN ("adv"), INTS ("mask"),
+                             LEN ("logp"), v->data, PARAM ("eps_low"),
                              PARAM ("eps_high"), PARAM ("c"));
 }
 
 /* PPO-WHITEN in binary32: as ppo_whiten. */
 RL_ENTRY (ppo_whiten_f32)
 {
-  return LIB (ppo_whiten_f32) (y[0], y[1], y[2], y[3], x[0], a->iv[1], a->len[0], v->data,
+  return LIB (ppo_whiten_f32) (y[0], y[1], y[2], y[3], IN ("values"), INTS ("mask"),
+                               LEN ("values"), v->data,
                                PARAM ("eps"));
 }
 
 /* PPO-VALUE loss in binary32: as ppo_value_loss. */
 RL_ENTRY (ppo_value_loss_f32)
 {
-  return LIB (ppo_value_loss_f32) (y[0], y[1], y[2], y[3], x[0], x[1], x[2], a->iv[3],
-                                   a->len[0], v->data, PARAM ("clip"));
+  return LIB (ppo_value_loss_f32) (y[0], y[1], y[2], y[3], IN ("values"), IN ("old_values"),
+                                   IN ("returns"), INTS ("mask"),
+                                   LEN ("values"), v->data, PARAM ("clip"));
 }

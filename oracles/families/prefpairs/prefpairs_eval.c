@@ -7,12 +7,13 @@
  * is the mean over the pairs. */
 RL_ENTRY (pairs_loss)
 {
-  size_t K = a->len[0];
+  size_t K = LEN ("scores");
   /* C(K,2) pairs and K^2 gradient terms: K = 256 takes about 1.5 s at 256
    * bits and 5 s at 1024; K = 64 about 2 s at 4096 */
   if (K > 256 || (K > 64 && num_prec () > 1024))
     RLREF_ERROR ("PREF-PAIRS takes K <= 256 items (K <= 64 above 1024 bits)", RLREF_EINVAL);
-  return LIB (pairs_loss) (y[0], y[1], y[2], x[0], a->iv[1], K, v->params[0].value != 0);
+  return LIB (pairs_loss) (y[0], y[1], y[2], IN ("scores"), INTS ("ranking"), K,
+                           v->params[0].value != 0);
 }
 
 /* The sizes of the fits: K items, rankings[M K], counts[M]. */
@@ -36,9 +37,8 @@ RL_ENTRY (pairs_mle)
 {
   size_t M, K;
   int status = fit_sizes (a, &M, &K);
-  (void) v;
   if (status == RLREF_SUCCESS)
-    status = LIB (pairs_mle) (y[0], y[1], a->iv[1], x[2], M, K);
+    status = LIB (pairs_mle) (y[0], y[1], INTS ("rankings"), IN ("counts"), M, K);
   return status;
 }
 
@@ -48,8 +48,8 @@ RL_ENTRY (pairs_compare)
 {
   size_t M, K;
   int status = fit_sizes (a, &M, &K);
-  (void) v;
   if (status == RLREF_SUCCESS)
-    status = LIB (pairs_compare) (y[0], y[1], y[2], y[3], y[4], a->iv[1], x[2], M, K);
+    status = LIB (pairs_compare) (y[0], y[1], y[2], y[3], y[4], INTS ("rankings"), IN ("counts"),
+                                  M, K);
   return status;
 }
