@@ -62,19 +62,19 @@ RL_ENTRY (kl_exact)
 }
 
 /* The tabular model (cut sequences kept) of inputs V, eos, T and the
- * logits (input 3), the reference logits (input 4) of the same length. */
+ * logits, the reference logits of the same length. */
 static int
-shape (const rl_args *a, rlref_lm *lm)
+shape (const rl_variant *v, const rl_args *a, rlref_lm *lm)
 {
-  long V = a->iv[0][0];
+  long V = INTS ("V")[0];
   if (V < 2 || V > RLREF_LM_MAX_V)
     RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
-  if (a->len[4] != a->len[3])
+  if (LEN ("ref_logits") != LEN ("logits"))
     RLREF_ERROR ("ref_logits and logits differ in length", RLREF_EINVAL);
-  *lm = (rlref_lm) { .V = (int) V, .eos = (int) a->iv[1][0], .T = (int) a->iv[2][0],
+  *lm = (rlref_lm) { .V = (int) V, .eos = (int) INTS ("eos")[0], .T = (int) INTS ("T")[0],
                      .kind = RLREF_LM_TABULAR, .truncation = RLREF_LM_KEEP,
-                     .n_rows = a->len[3] / (size_t) V, .reward = RLREF_REWARD_NONE };
-  if (a->len[3] % (size_t) V)
+                     .n_rows = LEN ("logits") / (size_t) V, .reward = RLREF_REWARD_NONE };
+  if (LEN ("logits") % (size_t) V)
     RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
   return rlref_lm_check (lm);
 }
@@ -85,7 +85,7 @@ RL_ENTRY (kl_exact_lm)
 {
   rlref_lm lm;
   num_ptr o = num_vec_new (RLREF_KL_NEXACT);
-  int status = o ? shape (a, &lm) : RLREF_ENOMEM;
+  int status = o ? shape (v, a, &lm) : RLREF_ENOMEM;
   static const int from[] = { RLREF_KL_KL, RLREF_KL_E_K2, RLREF_KL_E_K3, RLREF_KL_BIAS_K2,
                               RLREF_KL_VAR_K1, RLREF_KL_VAR_K2, RLREF_KL_VAR_K3 };
   if (status == RLREF_SUCCESS)
@@ -155,7 +155,7 @@ RL_ENTRY (kl_grad_lm)
   size_t nl = LEN ("logits");
   num_ptr t = NULL;
   num_t beta;
-  int status = shape (a, &lm);
+  int status = shape (v, a, &lm);
   if (status)
     return status;
   num_init (beta);

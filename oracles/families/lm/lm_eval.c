@@ -3,22 +3,23 @@
 #include "rlref/lm.h"
 #include "family_eval.h"
 
-/* The model's shape from the integer inputs V, eos, T (inputs 0, 1, 2) and
- * the length of the logits (input 3); EINVAL when they do not fit. */
+/* The model's shape from the integer inputs V, eos, T and the length of
+ * the logits (and of the reward where additive); EINVAL when they do not
+ * fit. */
 static int
 shape (const rl_variant *v, const rl_args *a, rlref_lm *lm, int additive)
 {
   const rlref_lm_setting *d = v->data;
-  long V = a->iv[0][0];
+  long V = INTS ("V")[0];
   if (V < 2 || V > RLREF_LM_MAX_V)
     RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
-  *lm = (rlref_lm) { .V = (int) V, .eos = (int) a->iv[1][0], .T = (int) a->iv[2][0],
+  *lm = (rlref_lm) { .V = (int) V, .eos = (int) INTS ("eos")[0], .T = (int) INTS ("T")[0],
                      .kind = d->kind, .truncation = d->truncation,
-                     .n_rows = a->len[3] / (size_t) V,
+                     .n_rows = LEN ("logits") / (size_t) V,
                      .reward = additive ? RLREF_REWARD_ADDITIVE : RLREF_REWARD_NONE };
-  if (a->len[3] % (size_t) V)
+  if (LEN ("logits") % (size_t) V)
     RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
-  if (additive && a->len[4] != (size_t) V + 2)
+  if (additive && LEN ("reward") != (size_t) V + 2)
     RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
   return rlref_lm_check (lm);
 }

@@ -6,22 +6,22 @@
 #include "rlref/lm.h"
 #include "family_eval.h"
 
-/* The model's shape from the integer inputs V, eos, T (inputs 0, 1, 2) and
- * the length of the logits (input 3), the kind and reading of the variant;
+/* The model's shape from the integer inputs V, eos, T and the length of
+ * the logits, the kind and reading of the variant;
  * EDOM or EINVAL when they do not fit. */
 static int
 shape (const rl_variant *v, const rl_args *a, rlref_lm *lm, rlref_reward_kind reward)
 {
   const rlref_lm_setting *d = v->data;
-  long V = a->iv[0][0], eos = a->iv[1][0], T = a->iv[2][0];
+  long V = INTS ("V")[0], eos = INTS ("eos")[0], T = INTS ("T")[0];
   if (V < 2 || V > RLREF_LM_MAX_V)
     RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
   if (eos < 0 || eos >= V || T < 1 || T > RLREF_LM_MAX_T)
     RLREF_ERROR ("EOS must be a token and T 1 to 32", RLREF_EDOM);
-  if (a->len[3] % (size_t) V)
+  if (LEN ("logits") % (size_t) V)
     RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
   *lm = (rlref_lm) { .V = (int) V, .eos = (int) eos, .T = (int) T, .kind = d->kind,
-                     .truncation = d->truncation, .n_rows = a->len[3] / (size_t) V,
+                     .truncation = d->truncation, .n_rows = LEN ("logits") / (size_t) V,
                      .reward = reward };
   return rlref_lm_check (lm);
 }

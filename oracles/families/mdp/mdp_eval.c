@@ -72,35 +72,35 @@ RL_ENTRY (mdp_gae)
       mask[i] = (unsigned char) (m == 0 || m == 1 ? m : 2);
     }
   status = LIB (mdp_gae) (y[0], y[1], IN ("rewards"), IN ("values"), mask,
-                          LEN ("score") ? IN ("score") : NULL, B, W, x[5],
-                          x[6], c->kind);
+                          LEN ("score") ? IN ("score") : NULL, B, W, PARAM ("gamma"),
+                          PARAM ("lambda"), c->kind);
   free (mask);
   return status;
 }
 
 /* --- finite MDPs --------------------------------------------------------- */
 
-/* The MDP of inputs S, A (ints 0, 1), the lengths of P and R (inputs 2, 3)
- * and the terminal states (int array input iterm): *term is allocated (S
- * flags) and freed by the caller.  EDOM for S or A < 1, EINVAL for lengths
- * that do not fit or terminal states out of range or repeated. */
+/* The MDP of inputs S, A (ints), the lengths of P and R and the terminal
+ * states (ints): *term is allocated (S flags) and freed by the caller.
+ * EDOM for S or A < 1, EINVAL for lengths that do not fit or terminal
+ * states out of range or repeated. */
 static int
-mdp_of (const rl_args *a, size_t iterm, rlref_mdp *m, unsigned char **term)
+mdp_of (const rl_variant *v, const rl_args *a, rlref_mdp *m, unsigned char **term)
 {
-  long S = a->iv[0][0], A = a->iv[1][0];
+  long S = INTS ("S")[0], A = INTS ("A")[0];
   *term = NULL;
   if (S < 1 || A < 1)
     RLREF_ERROR ("S and A must be >= 1", RLREF_EDOM);
   if (S > RLREF_MDP_MAX_S || A > RLREF_MDP_MAX_A)
     RLREF_ERROR ("the MDP is too large", RLREF_EINVAL);
-  if (a->len[2] != (size_t) (S * A * S) || a->len[3] != (size_t) (S * A))
+  if (LEN ("P") != (size_t) (S * A * S) || LEN ("R") != (size_t) (S * A))
     RLREF_ERROR ("P must hold S A S values and R S A", RLREF_EINVAL);
   *term = calloc ((size_t) S, 1);
   if (!*term)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
-  for (size_t i = 0; i < a->len[iterm]; i++)
+  for (size_t i = 0; i < LEN ("terminal"); i++)
     {
-      long s = a->iv[iterm][i];
+      long s = INTS ("terminal")[i];
       if (s < 0 || s >= S || (*term)[s])
         {
           free (*term);
@@ -113,13 +113,13 @@ mdp_of (const rl_args *a, size_t iterm, rlref_mdp *m, unsigned char **term)
   return RLREF_SUCCESS;
 }
 
-/* The MDP of MDP-VPI and MDP-QPI (terminal states input 5) and the length
- * of their policy pi (input 4, S A values). */
+/* The MDP of MDP-VPI and MDP-QPI and the length of their policy pi (S A
+ * values). */
 static int
-mdp_with_policy (const rl_args *a, rlref_mdp *m, unsigned char **term)
+mdp_with_policy (const rl_variant *v, const rl_args *a, rlref_mdp *m, unsigned char **term)
 {
-  int status = mdp_of (a, 5, m, term);
-  if (status == RLREF_SUCCESS && a->len[4] != m->S * m->A)
+  int status = mdp_of (v, a, m, term);
+  if (status == RLREF_SUCCESS && LEN ("pi") != m->S * m->A)
     {
       rlref_error ("pi must hold S A values", __FILE__, __LINE__, RLREF_EINVAL);
       status = RLREF_EINVAL;
@@ -132,7 +132,7 @@ RL_ENTRY (mdp_vpi)
 {
   rlref_mdp m;
   unsigned char *term;
-  int status = mdp_with_policy (a, &m, &term);
+  int status = mdp_with_policy (v, a, &m, &term);
   if (status == RLREF_SUCCESS)
     status = LIB (mdp_vpi) (y[0], &m, IN ("P"), IN ("R"), IN ("pi"), IN ("gamma"));
   free (term);
@@ -144,7 +144,7 @@ RL_ENTRY (mdp_qpi)
 {
   rlref_mdp m;
   unsigned char *term;
-  int status = mdp_with_policy (a, &m, &term);
+  int status = mdp_with_policy (v, a, &m, &term);
   if (status == RLREF_SUCCESS)
     status = LIB (mdp_qpi) (y[0], &m, IN ("P"), IN ("R"), IN ("pi"), IN ("gamma"));
   free (term);
@@ -159,7 +159,7 @@ RL_ENTRY (mdp_pi)
   unsigned char *term;
   size_t *pol = NULL;
   long steps = 0;
-  int status = mdp_of (a, 4, &m, &term);
+  int status = mdp_of (v, a, &m, &term);
   if (status == RLREF_SUCCESS && !(pol = calloc (m.S, sizeof *pol)))
     {
       rlref_error ("out of memory", __FILE__, __LINE__, RLREF_ENOMEM);
@@ -185,7 +185,7 @@ RL_ENTRY (mdp_vi)
   unsigned char *term;
   long k = INTS ("k")[0];
   num_ptr err = NULL, bound = NULL;
-  int status = mdp_of (a, 4, &m, &term);
+  int status = mdp_of (v, a, &m, &term);
   if (status == RLREF_SUCCESS && (k < 0 || k > 100000))
     {
       rlref_error ("k must be 0 to 100000", __FILE__, __LINE__, RLREF_EDOM);
@@ -231,7 +231,7 @@ RL_ENTRY (mdp_ql)
   long start = INTS ("start")[0], steps = INTS ("steps")[0], seed = INTS ("seed")[0];
   gsl_rng *rng = NULL;
   num_ptr err = NULL;
-  int status = mdp_of (a, 4, &m, &term);
+  int status = mdp_of (v, a, &m, &term);
   if (status == RLREF_SUCCESS && (start < 0 || (size_t) start >= m.S))
     {
       rlref_error ("start is not a state", __FILE__, __LINE__, RLREF_EINVAL);
@@ -259,7 +259,7 @@ RL_ENTRY (mdp_ql)
       gsl_rng_set (rng, (unsigned long) seed);
       status = LIB (mdp_qlearn) (y[0], err, &m, IN ("P"), IN ("R"), IN ("gamma"), (size_t) start,
                                  steps,
-                                 kind ? x[9] : NULL, kind ? *kind : RLREF_EGREEDY_INCLUDE,
+                                 kind ? PARAM ("eps") : NULL, kind ? *kind : RLREF_EGREEDY_INCLUDE,
                                  rng);
     }
   if (status == RLREF_SUCCESS)
@@ -304,21 +304,21 @@ RL_ENTRY (mdp_pg_reinforce)
                                  *(const rlref_pg_estimator *) v->data);
 }
 
-/* The tabular tiny LM of inputs V, eos, T (ints 0 to 2), logits (input
- * 3) and the additive reward (input 4), cut sequences kept. */
+/* The tabular tiny LM of inputs V, eos, T (ints), the logits (the input
+ * called logits) and the additive reward, cut sequences kept. */
 static int
-token_lm (const rl_args *a, rlref_lm *lm)
+token_lm (const rl_variant *v, const rl_args *a, const char *logits, rlref_lm *lm)
 {
-  long V = a->iv[0][0];
+  long V = INTS ("V")[0];
   if (V < 2 || V > RLREF_LM_MAX_V)
     RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
-  if (a->len[3] % (size_t) V)
+  if (LEN (logits) % (size_t) V)
     RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
-  if (a->len[4] != (size_t) V + 2)
+  if (LEN ("reward") != (size_t) V + 2)
     RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
-  *lm = (rlref_lm) { .V = (int) V, .eos = (int) a->iv[1][0], .T = (int) a->iv[2][0],
+  *lm = (rlref_lm) { .V = (int) V, .eos = (int) INTS ("eos")[0], .T = (int) INTS ("T")[0],
                      .kind = RLREF_LM_TABULAR, .truncation = RLREF_LM_KEEP,
-                     .n_rows = a->len[3] / (size_t) V, .reward = RLREF_REWARD_ADDITIVE };
+                     .n_rows = LEN (logits) / (size_t) V, .reward = RLREF_REWARD_ADDITIVE };
   return rlref_lm_check (lm);
 }
 
@@ -328,7 +328,7 @@ RL_ENTRY (mdp_pg_token_theorem)
 {
   rlref_lm lm;
   num_t one;
-  int status = token_lm (a, &lm);
+  int status = token_lm (v, a, "logits", &lm);
   if (status)
     return status;
   num_init (one);
@@ -343,7 +343,7 @@ RL_ENTRY (mdp_pg_token_theorem)
 RL_ENTRY (mdp_pg_token)
 {
   rlref_lm lm;
-  int status = token_lm (a, &lm);
+  int status = token_lm (v, a, "logits", &lm);
   if (status)
     return status;
   return LIB (mdp_token_reinforce) (y[0], y[1], &lm, IN ("logits"), IN ("reward"),
@@ -355,7 +355,7 @@ RL_ENTRY (mdp_pg_token)
 RL_ENTRY (mdp_soft)
 {
   rlref_lm lm;
-  int status = token_lm (a, &lm);
+  int status = token_lm (v, a, "ref_logits", &lm);
   if (status)
     return status;
   if (v->data)
@@ -426,7 +426,8 @@ rl_sens_mdp_gae (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
   (void) nondiff;
   return LIB (mdp_gae_sens) (s[0], s[1], IN ("rewards"), IN ("values"), INTS ("mask"),
                              LEN ("score") ? IN ("score") : NULL,
-                             LEN ("rewards"), (size_t) INTS ("W")[0], x[5], x[6], y[0], v->data);
+                             LEN ("rewards"), (size_t) INTS ("W")[0], PARAM ("gamma"),
+                             PARAM ("lambda"), y[0], v->data);
 }
 
 #endif

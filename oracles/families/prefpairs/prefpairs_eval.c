@@ -18,11 +18,11 @@ RL_ENTRY (pairs_loss)
 
 /* The sizes of the fits: K items, rankings[M K], counts[M]. */
 static int
-fit_sizes (const rl_args *a, size_t *M, size_t *K)
+fit_sizes (const rl_variant *v, const rl_args *a, size_t *M, size_t *K)
 {
-  long k = a->iv[0][0];
-  *M = a->len[2];
-  if (k < 2 || a->len[1] != *M * (size_t) k)
+  long k = INTS ("K")[0];
+  *M = LEN ("counts");
+  if (k < 2 || LEN ("rankings") != *M * (size_t) k)
     RLREF_ERROR ("rankings must hold M x K items (M = length of counts), K >= 2",
                  RLREF_EINVAL);
   if (k > 64 || *M * (size_t) k > 4096 || (k > 32 && num_prec () > 1024))
@@ -36,7 +36,7 @@ fit_sizes (const rl_args *a, size_t *M, size_t *K)
 RL_ENTRY (pairs_mle)
 {
   size_t M, K;
-  int status = fit_sizes (a, &M, &K);
+  int status = fit_sizes (v, a, &M, &K);
   if (status == RLREF_SUCCESS)
     status = LIB (pairs_mle) (y[0], y[1], INTS ("rankings"), IN ("counts"), M, K);
   return status;
@@ -47,7 +47,7 @@ RL_ENTRY (pairs_mle)
 RL_ENTRY (pairs_compare)
 {
   size_t M, K;
-  int status = fit_sizes (a, &M, &K);
+  int status = fit_sizes (v, a, &M, &K);
   if (status == RLREF_SUCCESS)
     status = LIB (pairs_compare) (y[0], y[1], y[2], y[3], y[4], INTS ("rankings"), IN ("counts"),
                                   M, K);
