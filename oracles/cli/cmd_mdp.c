@@ -326,22 +326,10 @@ eval_mp (const void *vc, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
   (void) ny;
   for (size_t i = 0; r && i < S * A; i++)
     mpfr_init2 (r + i, rlref_mp_prec ());
-  /* r(s,a) = sum_s' P(s'|s,a) R(s,a,s'), one exactly rounded dot product */
-  for (size_t i = 0; status == RLREF_SUCCESS && i < S * A; i++)
-    {
-      if (!c->f->sas)
-        mpfr_set (r + i, R + i, MPFR_RNDN);
-      else
-        {
-          mpfr_ptr a[RLREF_MDP_MAX_S], b[RLREF_MDP_MAX_S];
-          for (size_t k = 0; k < S; k++)
-            {
-              a[k] = (mpfr_ptr) (P + i * S + k);
-              b[k] = (mpfr_ptr) (R + i * S + k);
-            }
-          mpfr_dot (r + i, a, b, (unsigned long) S, MPFR_RNDN);
-        }
-    }
+  if (status == RLREF_SUCCESS && c->f->sas)
+    status = rlref_mdp_expected_reward_mp (r, P, R, S, A);
+  for (size_t i = 0; status == RLREF_SUCCESS && !c->f->sas && i < S * A; i++)
+    mpfr_set (r + i, R + i, MPFR_RNDN);
   if (status == RLREF_SUCCESS && c->f->pi)
     {
       status = rlref_mdp_vpi_mp (out, &c->m, P, r, pi, x);
@@ -358,59 +346,41 @@ eval_mp (const void *vc, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
   return status;
 }
 
-/* r(s, a) = R(s, a), or sum_s' P(s'|s, a) R(s, a, s') rounded once
- * (mpfr_dot: exact products, one rounding), into r (S A values of the
- * precision r was given; initialised by the caller). */
+/* r(s, a) = R(s, a), or rlref_mdp_expected_reward of the file's P and
+ * R(s, a, s'), into r (S A values of the precision r was given; initialised
+ * by the caller). */
 static void
 expected_reward_mp (mpfr_ptr r, const mdp_file *f)
 {
-  size_t S = f->S;
-  mpfr_t p[RLREF_MDP_MAX_S], q[RLREF_MDP_MAX_S];
-  mpfr_ptr a[RLREF_MDP_MAX_S], b[RLREF_MDP_MAX_S];
-  for (size_t k = 0; f->sas && k < S; k++)
+  size_t n = f->S * f->A * f->S;
+  mpfr_ptr P = f->sas ? malloc (2 * n * sizeof *P) : NULL, R = P ? P + n : NULL;
+  int ok = P != NULL;
+  for (size_t i = 0; P && i < n; i++)
     {
-      mpfr_init2 (p[k], 53);
-      mpfr_init2 (q[k], 53);
-      a[k] = p[k];
-      b[k] = q[k];
+      mpfr_init2 (P + i, 53);
+      mpfr_init2 (R + i, 53);
+      mpfr_set_d (P + i, f->P[i], MPFR_RNDN);
+      mpfr_set_d (R + i, f->R[i], MPFR_RNDN);
     }
-  for (size_t i = 0; i < S * f->A; i++)
+  if (P)
+    ok = rlref_mdp_expected_reward_mp (r, P, R, f->S, f->A) == RLREF_SUCCESS;
+  for (size_t i = 0; i < f->S * f->A && !ok; i++)
+    mpfr_set_d (r + i, f->sas ? 0.0 : f->R[i], MPFR_RNDN);
+  for (size_t i = 0; P && i < n; i++)
     {
-      if (!f->sas)
-        {
-          mpfr_set_d (r + i, f->R[i], MPFR_RNDN);
-          continue;
-        }
-      for (size_t k = 0; k < S; k++)
-        {
-          mpfr_set_d (p[k], f->P[i * S + k], MPFR_RNDN);
-          mpfr_set_d (q[k], f->R[i * S + k], MPFR_RNDN);
-        }
-      mpfr_dot (r + i, a, b, (unsigned long) S, MPFR_RNDN);
+      mpfr_clear (P + i);
+      mpfr_clear (R + i);
     }
-  for (size_t k = 0; f->sas && k < S; k++)
-    {
-      mpfr_clear (p[k]);
-      mpfr_clear (q[k]);
-    }
+  free (P);
 }
 
-/* The same rounded to binary64. */
+/* The same in binary64. */
 static void
 expected_reward_d (const mdp_file *f, double *r)
 {
-  mpfr_ptr t = malloc (f->S * f->A * sizeof *t);
-  for (size_t i = 0; t && i < f->S * f->A; i++)
-    mpfr_init2 (t + i, 53);
-  if (t)
-    expected_reward_mp (t, f);
-  for (size_t i = 0; i < f->S * f->A; i++)
-    {
-      r[i] = t ? mpfr_get_d (t + i, MPFR_RNDN) : f->R[i];
-      if (t)
-        mpfr_clear (t + i);
-    }
-  free (t);
+  if (!f->sas || rlref_mdp_expected_reward_d (r, f->P, f->R, f->S, f->A) != RLREF_SUCCESS)
+    for (size_t i = 0; i < f->S * f->A; i++)
+      r[i] = f->sas ? 0.0 : f->R[i];
 }
 
 /* One certified value as {"value", "digits", "double"}. */

@@ -8,8 +8,8 @@
  * A finite MDP (S states, A actions) is given by its transition
  * probabilities P[(s A + a) S + s'] = P(s' | s, a) and expected rewards
  * r[s A + a] = r(s, a) (a reward R(s, a, s') enters as
- * r(s, a) = sum_s' P(s' | s, a) R(s, a, s'), as `rlref mdp` forms it
- * from a model file),
+ * r(s, a) = sum_s' P(s' | s, a) R(s, a, s'), rlref_mdp_expected_reward,
+ * as `rlref mdp` forms it from a model file),
  * both vectors of the backend.  A state may be terminal: its value is 0,
  * and its rows of P and r must be 0 (an episode that reaches it ends).
  * The rows of P of the other states, and of a policy pi[s A + a], are

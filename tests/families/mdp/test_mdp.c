@@ -850,6 +850,34 @@ START_TEST (test_sensitivities)
 }
 END_TEST
 
+/* The expected reward of a reward on the next state: P rows (1/4, 3/4)
+ * and (1, 0), R (4, -2) and (3, 7): r = (1 - 3/2, 3) = (-1/2, 3) in both
+ * backends; a NaN reward refused (ENAN). */
+START_TEST (test_expected_reward)
+{
+  double P[4] = { 0.25, 0.75, 1, 0 }, R[4] = { 4, -2, 3, 7 }, r[2];
+  mpfr_t mP[4], mR[4], mr[2];
+  ck_assert_int_eq (rlref_mdp_expected_reward_d (r, P, R, 2, 1), 0);
+  ck_assert (r[0] == -0.5 && r[1] == 3.0);
+  rlref_mp_set_prec (256);
+  for (int k = 0; k < 4; k++)
+    {
+      mpfr_init2 (mP[k], 256);
+      mpfr_init2 (mR[k], 256);
+      mpfr_set_d (mP[k], P[k], MPFR_RNDN);
+      mpfr_set_d (mR[k], R[k], MPFR_RNDN);
+    }
+  mpfr_inits2 (256, mr[0], mr[1], (mpfr_ptr) 0);
+  ck_assert_int_eq (rlref_mdp_expected_reward_mp (mr[0], mP[0], mR[0], 2, 1), 0);
+  ck_assert (mpfr_cmp_d (mr[0], -0.5) == 0 && mpfr_cmp_ui (mr[1], 3) == 0);
+  for (int k = 0; k < 4; k++)
+    mpfr_clears (mP[k], mR[k], (mpfr_ptr) 0);
+  mpfr_clears (mr[0], mr[1], (mpfr_ptr) 0);
+  R[3] = NAN;
+  TU_ASSERT_STATUS (rlref_mdp_expected_reward_d (r, P, R, 2, 1), RLREF_ENAN);
+}
+END_TEST
+
 static Suite *
 mdp_suite (void)
 {
@@ -859,6 +887,7 @@ mdp_suite (void)
   tcase_add_test (tc, test_return_long_horizon);
   tcase_add_test (tc, test_horizon);
   tcase_add_test (tc, test_sensitivities);
+  tcase_add_test (tc, test_expected_reward);
   tcase_add_test (tc, test_q_update_example);
   tcase_add_test (tc, test_egreedy);
   tcase_add_test (tc, test_gae_detector);

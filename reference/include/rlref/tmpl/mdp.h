@@ -49,6 +49,13 @@ RLREF_WUR int RLREF_FN (mdp_gae) (RLREF_T adv, RLREF_T ret, RLREF_CT rewards, RL
                                   const unsigned char *mask, RLREF_CT score, size_t B, size_t W,
                                   RLREF_CT gamma, RLREF_CT lambda, rlref_gae_rule c);
 
+/* r[S A] the expected reward r(s, a) = sum_s' P(s' | s, a) R(s, a, s') of
+ * a reward R[(s A + a) S + s'] that depends on the next state, each rounded
+ * once (src/mdp/mdp_reward.c); ENAN for a non-finite P or R.  r may share
+ * storage with P or R only when S = 1. */
+RLREF_WUR int RLREF_FN (mdp_expected_reward) (RLREF_T r, RLREF_CT P, RLREF_CT R, size_t S,
+                                              size_t A);
+
 /* MDP-VPI (003, Bellman expectation): V^pi[S] of the policy pi[S A],
  * (I - gamma P_pi) V = R_pi over the non-terminal states: GSL's LU in
  * binary64, then iterative refinement in the working precision (the
