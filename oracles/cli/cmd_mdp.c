@@ -2,16 +2,7 @@
  * a finite MDP given as data, and its V^pi, Q^pi (when the file has a
  * policy), V*, Q*, the optimal policy and the iteration counts, with
  * certified digits (MDP-VPI, MDP-QPI, MDP-OPT, MDP-QL; seed 003 section 1-2).
- *
- * A model file is one JSON object:
- *   {"states": S or ["name", ...], "actions": A or ["name", ...],
- *    "P": [[[P(s'|s,a) for s'] for a] for s],
- *    "R": [[r(s,a) for a] for s]  or  [[[R(s,a,s') for s'] for a] for s],
- *    "gamma": g, "terminal": [states], "policy": [[pi(a|s) for a] for s],
- *    "start": state}
- * Numbers are JSON numbers or strings (decimal, C99 hex); states in
- * "terminal" and "start" are indices or names.  "terminal", "policy" and
- * "start" are optional.  A terminal state's rows of P and R are 0. */
+ * The model file is read by mdp_json.c (its format in mdp_json.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +17,7 @@
 #include "check/rules.h"
 #include "commands.h"
 #include "options.h"
+#include "mdp_json.h"
 
 /* The value-iteration sweeps to a fixed point are counted only where their
    predicted work, S A S sweeps with sweeps = ((p + 2) ln 2 + ln(1/(1 -
@@ -77,25 +69,11 @@ static const char *usage =
   "exit status: 0 success; 1 the model is rejected (a message says why);\n"
   "2 usage error or unreadable file.\n";
 
-/* A model as read. */
-typedef struct
-{
-  size_t S, A;
-  char **state_names, **action_names;   /* NULL: indices */
-  double *P;                            /* S A S */
-  double *R;                            /* S A, or S A S when sas */
-  int sas;
-  double *pi;                           /* S A, or NULL */
-  unsigned char *terminal;              /* S */
-  double gamma;
-  long start;
-  const char *path;                     /* the file, for messages */
-} mdp_file;
 
 /* The predicted multiply-adds of value iteration to its fixed point at P
    bits, for the MDP F: S A S a sweep.  */
 static double
-vi_work (const mdp_file *f, double p)
+vi_work (const rl_mdp_model *f, double p)
 {
   double g = f->gamma, sweeps;
   if (g <= 0)
@@ -104,208 +82,11 @@ vi_work (const mdp_file *f, double p)
   return (double) f->S * f->A * f->S * (sweeps + 1);
 }
 
-static void
-mdp_file_free (mdp_file *f)
-{
-  for (size_t i = 0; f->state_names && i < f->S; i++)
-    free (f->state_names[i]);
-  for (size_t i = 0; f->action_names && i < f->A; i++)
-    free (f->action_names[i]);
-  free (f->state_names);
-  free (f->action_names);
-  free (f->P);
-  free (f->R);
-  free (f->pi);
-  free (f->terminal);
-}
-
-static int
-fail (char *err, size_t errlen, const char *msg)
-{
-  snprintf (err, errlen, "%s", msg);
-  return -1;
-}
-
-/* A count or a list of names: *n, and *names (NULL for a count). */
-static int
-sizes (json_t *v, size_t *n, char ***names, size_t max)
-{
-  *names = NULL;
-  if (json_is_integer (v))
-    {
-      json_int_t k = json_integer_value (v);
-      if (k < 1 || (size_t) k > max)
-        return -1;
-      *n = (size_t) k;
-      return 0;
-    }
-  if (!json_is_array (v) || json_array_size (v) < 1 || json_array_size (v) > max)
-    return -1;
-  *n = json_array_size (v);
-  *names = calloc (*n, sizeof **names);
-  if (!*names)
-    return -1;
-  for (size_t i = 0; i < *n; i++)
-    {
-      json_t *s = json_array_get (v, i);
-      if (!json_is_string (s) || !((*names)[i] = strdup (json_string_value (s))))
-        return -1;
-    }
-  return 0;
-}
-
-/* A state given as an index or a name. */
-static long
-state_of (const mdp_file *f, json_t *v)
-{
-  if (json_is_integer (v))
-    {
-      json_int_t k = json_integer_value (v);
-      return k >= 0 && (size_t) k < f->S ? (long) k : -1;
-    }
-  for (size_t i = 0; json_is_string (v) && f->state_names && i < f->S; i++)
-    if (strcmp (f->state_names[i], json_string_value (v)) == 0)
-      return (long) i;
-  return -1;
-}
-
-/* n1 x n2 (x n3 when n3 > 0) nested arrays of numbers into x. */
-static int
-grid (json_t *v, double *x, size_t n1, size_t n2, size_t n3)
-{
-  if (!json_is_array (v) || json_array_size (v) != n1)
-    return -1;
-  for (size_t i = 0; i < n1; i++)
-    {
-      json_t *row = json_array_get (v, i);
-      if (!json_is_array (row) || json_array_size (row) != n2)
-        return -1;
-      for (size_t j = 0; j < n2; j++)
-        {
-          json_t *e = json_array_get (row, j);
-          if (n3 == 0)
-            {
-              if (rl_json_number (e, &x[i * n2 + j]))
-                return -1;
-              continue;
-            }
-          if (!json_is_array (e) || json_array_size (e) != n3)
-            return -1;
-          for (size_t k = 0; k < n3; k++)
-            if (rl_json_number (json_array_get (e, k), &x[(i * n2 + j) * n3 + k]))
-              return -1;
-        }
-    }
-  return 0;
-}
-
-static int
-read_model (const char *path, mdp_file *f, char *err, size_t errlen)
-{
-  static const char *const keys[] = { "states", "actions", "gamma", "P", "R", "terminal",
-                                      "policy", "start", NULL };
-  json_t *root, *v;
-  const char *unknown;
-  int rc = -1;
-  memset (f, 0, sizeof *f);
-  if (!(root = rl_json_load (path, err, errlen, NULL)))
-    return -2;
-  if (!json_is_object (root))
-    {
-      fail (err, errlen, "the model must be a JSON object");
-      goto done;
-    }
-  if ((unknown = rl_json_unknown_key (root, keys)))
-    {
-      snprintf (err, errlen, "unknown key \"%.60s\" (a model reads states, actions, gamma, "
-                "P, R, terminal, policy, start)", unknown);
-      goto done;
-    }
-  if (sizes (json_object_get (root, "states"), &f->S, &f->state_names, RLREF_MDP_MAX_S))
-    {
-      fail (err, errlen, "\"states\" must be a count (1 to 512) or a list of names");
-      goto done;
-    }
-  if (sizes (json_object_get (root, "actions"), &f->A, &f->action_names, RLREF_MDP_MAX_A))
-    {
-      fail (err, errlen, "\"actions\" must be a count (1 to 64) or a list of names");
-      goto done;
-    }
-  f->P = calloc (f->S * f->A * f->S, sizeof *f->P);
-  f->R = calloc (f->S * f->A * f->S, sizeof *f->R);
-  f->terminal = calloc (f->S, 1);
-  if (!f->P || !f->R || !f->terminal)
-    {
-      fail (err, errlen, "out of memory");
-      goto done;
-    }
-  if (grid (json_object_get (root, "P"), f->P, f->S, f->A, f->S))
-    {
-      fail (err, errlen, "\"P\" must be S lists of A lists of S numbers, P(s'|s,a)");
-      goto done;
-    }
-  v = json_object_get (root, "R");
-  if (grid (v, f->R, f->S, f->A, 0) == 0)
-    f->sas = 0;
-  else if (grid (v, f->R, f->S, f->A, f->S) == 0)
-    f->sas = 1;
-  else
-    {
-      fail (err, errlen, "\"R\" must be S lists of A numbers, r(s,a), or of A lists of S, "
-            "R(s,a,s')");
-      goto done;
-    }
-  if (!json_object_get (root, "gamma")
-      || rl_json_number (json_object_get (root, "gamma"), &f->gamma))
-    {
-      fail (err, errlen, "\"gamma\" must be a number");
-      goto done;
-    }
-  if ((v = json_object_get (root, "terminal")))
-    {
-      size_t i;
-      json_t *e;
-      if (!json_is_array (v))
-        {
-          fail (err, errlen, "\"terminal\" must be a list of states");
-          goto done;
-        }
-      json_array_foreach (v, i, e)
-        {
-          long s = state_of (f, e);
-          if (s < 0 || f->terminal[s])
-            {
-              fail (err, errlen, "\"terminal\" must list distinct states");
-              goto done;
-            }
-          f->terminal[s] = 1;
-        }
-    }
-  if ((v = json_object_get (root, "policy")))
-    {
-      f->pi = calloc (f->S * f->A, sizeof *f->pi);
-      if (!f->pi || grid (v, f->pi, f->S, f->A, 0))
-        {
-          fail (err, errlen, "\"policy\" must be S lists of A numbers, pi(a|s)");
-          goto done;
-        }
-    }
-  f->start = 0;
-  if ((v = json_object_get (root, "start")) && (f->start = state_of (f, v)) < 0)
-    {
-      fail (err, errlen, "\"start\" must be a state");
-      goto done;
-    }
-  rc = 0;
-done:
-  json_decref (root);
-  return rc;
-}
 
 /* What the certified evaluation computes. */
 struct ctx
 {
-  const mdp_file *f;
+  const rl_mdp_model *f;
   rlref_mdp m;
   size_t *policy;               /* S: the greedy actions of the last call */
   long steps;
@@ -350,7 +131,7 @@ eval_mp (const void *vc, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
  * R(s, a, s'), into r (S A values of the precision r was given; initialised
  * by the caller). */
 static void
-expected_reward_mp (mpfr_ptr r, const mdp_file *f)
+expected_reward_mp (mpfr_ptr r, const rl_mdp_model *f)
 {
   size_t n = f->S * f->A * f->S;
   mpfr_ptr P = f->sas ? malloc (2 * n * sizeof *P) : NULL, R = P ? P + n : NULL;
@@ -376,7 +157,7 @@ expected_reward_mp (mpfr_ptr r, const mdp_file *f)
 
 /* The same in binary64. */
 static void
-expected_reward_d (const mdp_file *f, double *r)
+expected_reward_d (const rl_mdp_model *f, double *r)
 {
   if (!f->sas || rlref_mdp_expected_reward_d (r, f->P, f->R, f->S, f->A) != RLREF_SUCCESS)
     for (size_t i = 0; i < f->S * f->A; i++)
@@ -435,7 +216,7 @@ name_of (char **names, size_t i, char *buf)
 
 /* --vi K: k, max |V_k - V*|, gamma^k max |V_0 - V*|. */
 static int
-vi_table (const mdp_file *f, const rlref_mdp *m, long K, long prec)
+vi_table (const rl_mdp_model *f, const rlref_mdp *m, long K, long prec)
 {
   size_t S = f->S, A = f->A;
   double *r = malloc (S * A * sizeof *r);
@@ -498,7 +279,7 @@ vi_table (const mdp_file *f, const rlref_mdp *m, long K, long prec)
 
 /* --qlearn N: t and max |Q_t - Q*|, every M steps. */
 static int
-ql_table (const mdp_file *f, const rlref_mdp *m, long N, unsigned long seed, double eps,
+ql_table (const rl_mdp_model *f, const rlref_mdp *m, long N, unsigned long seed, double eps,
           int behaviour, long every, long prec)
 {
   size_t S = f->S, A = f->A;
@@ -569,7 +350,7 @@ rlref_cmd_mdp (int argc, char **argv)
   double eps = 0.1;
   int behaviour = 0, missing, status, rc = 0;
   char err[512], buf[32];
-  mdp_file f;
+  rl_mdp_model f;
   struct ctx c;
   rlref_certified cert;
   json_t *out, *o;
@@ -640,18 +421,18 @@ rlref_cmd_mdp (int argc, char **argv)
     }
   if (every < 1)
     every = 1;
-  status = read_model (path, &f, err, sizeof err);
+  status = rl_mdp_model_read (path, &f, err, sizeof err);
   f.path = path;
   if (status)
     {
       fprintf (stderr, "rlref mdp: %s: %s\n", path, err);
-      mdp_file_free (&f);
+      rl_mdp_model_free (&f);
       return status == -2 ? 2 : 1;
     }
   c = (struct ctx) { &f, { f.S, f.A, f.terminal }, calloc (f.S, sizeof (size_t)), 0 };
   if (!c.policy)
     {
-      mdp_file_free (&f);
+      rl_mdp_model_free (&f);
       return 2;
     }
   if ((vi >= 0 && ((double) vi + 1) * f.S * f.A * f.S > TABLE_WORK)
@@ -661,7 +442,7 @@ rlref_cmd_mdp (int argc, char **argv)
                "of 1e8 multiply-adds (%s)\n", path, vi >= 0 ? "--vi" : "--qlearn",
                vi >= 0 ? vi : ql, f.S, f.A, vi >= 0 ? "(K + 1) S A S" : "(N + 1) S A");
       free (c.policy);
-      mdp_file_free (&f);
+      rl_mdp_model_free (&f);
       return 2;
     }
   if (vi >= 0 || ql >= 0)
@@ -669,7 +450,7 @@ rlref_cmd_mdp (int argc, char **argv)
       rc = vi >= 0 ? vi_table (&f, &c.m, vi, prec)
         : ql_table (&f, &c.m, ql, seed, eps, behaviour, every, prec);
       free (c.policy);
-      mdp_file_free (&f);
+      rl_mdp_model_free (&f);
       return rc;
     }
   {
@@ -725,7 +506,7 @@ rlref_cmd_mdp (int argc, char **argv)
         json_decref (states);
         json_decref (actions);
         json_decref (term);
-        mdp_file_free (&f);
+        rl_mdp_model_free (&f);
         return 1;
       }
     /* value iteration to its certified fixed point at the certified precision */
@@ -825,6 +606,6 @@ rlref_cmd_mdp (int argc, char **argv)
     free (yd);
   }
   free (c.policy);
-  mdp_file_free (&f);
+  rl_mdp_model_free (&f);
   return rc;
 }
