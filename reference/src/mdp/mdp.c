@@ -200,13 +200,7 @@ FN (mdp_horizon) (num_ptr h, num_srcptr gamma, long H)
     num_set_d (h, 1.0);
   else
     {
-      if (num_cmp_d (gamma, 0.5) >= 0)
-        {
-          num_sub_d (l, gamma, 1.0);
-          num_log1p (l, l);
-        }
-      else
-        num_log (l, gamma);
+      mdp_log_gamma (l, gamma);
       num_mul_si (l, l, H);
       num_expm1 (l, l);
       num_neg (l, l);

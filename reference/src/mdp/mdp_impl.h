@@ -29,6 +29,21 @@ mdp_sum_hilo (num_ptr hi, num_ptr lo, num_ptr t, size_t n)
   return num_sum (lo, t, n + 1);
 }
 
+/* r = log gamma for gamma in (0, 1], as log1p(gamma - 1) for gamma >= 1/2
+ * (gamma - 1 is exact there, Sterbenz), where log would lose the digits
+ * of a gamma near 1. */
+static inline void
+mdp_log_gamma (num_ptr r, num_srcptr gamma)
+{
+  if (num_cmp_d (gamma, 0.5) >= 0)
+    {
+      num_sub_d (r, gamma, 1.0);
+      num_log1p (r, r);
+    }
+  else
+    num_log (r, gamma);
+}
+
 /* ERANGE (recorded) when one of the n values of y is not finite: a
  * result beyond the range of the format (an overflow on the way). */
 static inline int

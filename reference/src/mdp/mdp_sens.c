@@ -36,18 +36,11 @@ FN (mdp_return_sens) (num_ptr s, num_srcptr r, size_t T, num_srcptr gamma, num_s
   return RLREF_SUCCESS;
 }
 
-/* gamma^n for gamma in (0, 1], n >= 0: e^{n log gamma}, log gamma as
- * log1p(gamma - 1) for gamma >= 1/2 (gamma - 1 exact there). */
+/* gamma^n for gamma in (0, 1], n >= 0: e^{n log gamma}. */
 static void
 power (num_ptr r, num_srcptr gamma, long n)
 {
-  if (num_cmp_d (gamma, 0.5) >= 0)
-    {
-      num_sub_d (r, gamma, 1.0);
-      num_log1p (r, r);
-    }
-  else
-    num_log (r, gamma);
+  mdp_log_gamma (r, gamma);
   num_mul_si (r, r, n);
   num_exp (r, r);
 }
