@@ -1606,68 +1606,6 @@ START_TEST (test_bad_inputs)
 }
 END_TEST
 
-/* ===== aliasing (reference/README.md) ================================================ */
-
-#define NA 3
-static const double al_logp[NA] = { -1.5, 0.2, -3 }, al_ref[NA] = { -2, -0.3, -1 };
-static const double al_old[NA] = { -1.7, 0.25, -3.5 };
-
-static int
-est_d (double *const *s, const void *c)
-{
-  return rlref_kl_estimate_d (s[0], s[1], s[2], s[3], NA, c);
-}
-
-static int
-est_mp (mpfr_ptr const *s, const void *c)
-{
-  return rlref_kl_estimate_mp (s[0], s[1], s[2], s[3], NA, c);
-}
-
-static int
-bias_d (double *const *s, const void *c)
-{
-  (void) c;
-  return rlref_kl_k3_bias_corrected_d (s[0], s[1], s[2], s[3], s[4], NA);
-}
-
-static int
-bias_mp (mpfr_ptr const *s, const void *c)
-{
-  (void) c;
-  return rlref_kl_k3_bias_corrected_mp (s[0], s[1], s[2], s[3], s[4], NA);
-}
-
-static int
-naive_d (double *const *s, const void *c)
-{
-  (void) c;
-  return rlref_kl_k3_binary64_d (s[0], s[1], s[2], s[3], s[4], s[5], s[6], NA);
-}
-
-static int
-naive_mp (mpfr_ptr const *s, const void *c)
-{
-  (void) c;
-  return rlref_kl_k3_binary64_mp (s[0], s[1], s[2], s[3], s[4], s[5], s[6], NA);
-}
-
-static int
-grad_d (double *const *s, const void *c)
-{
-  return rlref_kl_grad_softmax_d (s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], NA, c,
-                                  RLREF_KL_AS_RATIO_LOSS);
-}
-
-static int
-grad_mp (mpfr_ptr const *s, const void *c)
-{
-  return rlref_kl_grad_softmax_mp (s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], NA, c,
-                                   RLREF_KL_AS_RATIO_LOSS);
-}
-
-/* Every output of kl_estimate (each convention), kl_k3_bias_corrected,
- * kl_k3_binary64 and kl_grad_softmax over every input of its length. */
 /* KL-K3 naive: the emulated binary64 program's exp is correctly rounded
  * in both backends.  At l = -2^-53, e^-l = 1 + 2^-53 + 2^-107 + ... rounds
  * up to 1 + 2^-52, so exp(-l) - 1 + l = 2^-53 (glibc's exp gives 1 there,
@@ -1685,35 +1623,6 @@ START_TEST (test_naive_near_tie)
   TU_ASSERT_SAME (mpfr_get_d (Kn, MPFR_RNDN), kn);
   TU_ASSERT_SAME (mpfr_get_d (Ke, MPFR_RNDN), ke);
   mpfr_clears (Lp, Rp, K, Kn, Un, Ke, Ue, (mpfr_ptr) 0);
-}
-END_TEST
-
-START_TEST (test_aliasing)
-{
-  for (size_t i = 0; i < rlref_kl_num_conventions; i++)
-    {
-      tu_alias_case c = { rlref_kl_conventions[i].name, 4, 2, { NA, NA, NA, NA },
-                          { NULL, NULL, al_logp, al_ref }, est_d, est_mp,
-                          &rlref_kl_conventions[i] };
-      ck_assert_int_eq (tu_check_aliasing (&c), 4);
-    }
-  {
-    tu_alias_case c = { "bias-corrected", 5, 2, { NA, NA, NA, NA, NA },
-                        { NULL, NULL, al_logp, al_ref, al_old }, bias_d, bias_mp, NULL };
-    ck_assert_int_eq (tu_check_aliasing (&c), 6);
-  }
-  {
-    tu_alias_case c = { "binary64", 7, 5, { NA, NA, NA, NA, NA, NA, NA },
-                        { NULL, NULL, NULL, NULL, NULL, al_logp, al_ref }, naive_d, naive_mp,
-                        NULL };
-    ck_assert_int_eq (tu_check_aliasing (&c), 10);
-  }
-  {
-    tu_alias_case c = { "grad softmax", 8, 6, { 1, NA, 1, NA, 1, NA, NA, NA },
-                        { NULL, NULL, NULL, NULL, NULL, NULL, al_logp, al_ref }, grad_d, grad_mp,
-                        conv ("KL-K3", "stable") };
-    ck_assert_int_eq (tu_check_aliasing (&c), 6);
-  }
 }
 END_TEST
 
@@ -1782,7 +1691,6 @@ kl_suite (void)
   tc = tu_tcase ("bad input and aliasing");
   tcase_add_test (tc, test_bad_inputs);
   tcase_add_test (tc, test_naive_near_tie);
-  tcase_add_test (tc, test_aliasing);
   suite_add_tcase (s, tc);
   return s;
 }

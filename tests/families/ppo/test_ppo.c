@@ -746,43 +746,6 @@ START_TEST (test_clip_bad_inputs)
 }
 END_TEST
 
-/* Every output of ppo_clip aliased with every input of its length. */
-static int
-clip_slots_d (double *const *s, const void *ctx)
-{
-  static const long m[4] = { 1, 1, 0, 1 };
-  double e = 0.2, c = 3;
-  (void) ctx;
-  return rlref_ppo_clip_d (s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], m, 4, &clip_conv[2],
-                           &e, &e, &c);
-}
-
-static int
-clip_slots_mp (mpfr_ptr const *s, const void *ctx)
-{
-  static const long m[4] = { 1, 1, 0, 1 };
-  mpfr_t e, c;
-  int st;
-  (void) ctx;
-  mps (e, 0.2);
-  mps (c, 3);
-  st = rlref_ppo_clip_mp (s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], m, 4, &clip_conv[2],
-                          e, e, c);
-  mpfr_clears (e, c, (mpfr_ptr) 0);
-  return st;
-}
-
-START_TEST (test_aliasing)
-{
-  static const double lp[4] = { -1, 0.5, -2, 25 }, old[4] = { -1.5, 0.25, -1, 0 },
-    adv[4] = { 1, -2, 0.5, -1 };
-  tu_alias_case c = { "ppo_clip", 8, 5, { 1, 4, 4, 4, 1, 4, 4, 4 },
-                      { NULL, NULL, NULL, NULL, NULL, lp, old, adv }, clip_slots_d,
-                      clip_slots_mp, NULL };
-  ck_assert_int_eq (tu_check_aliasing (&c), 9);
-}
-END_TEST
-
 /* ===== PPO-VALUE ========================================================= */
 
 /* One token each, by hand (V, V_old, R, c): the four readings of the value
@@ -1849,7 +1812,6 @@ ppo_suite (void)
   tcase_add_test (tc, test_clip_batch);
   tcase_add_test (tc, test_clip_exact_edges);
   tcase_add_test (tc, test_clip_bad_inputs);
-  tcase_add_test (tc, test_aliasing);
   suite_add_tcase (s, tc);
 
   tc = tu_tcase ("value");
