@@ -129,39 +129,43 @@ eval_mp (const void *vc, mpfr_srcptr x, size_t nx, mpfr_ptr y, size_t ny)
 
 /* r(s, a) = R(s, a), or rlref_mdp_expected_reward of the file's P and
  * R(s, a, s'), into r (S A values of the precision r was given; initialised
- * by the caller). */
-static void
+ * by the caller); the library's status (the reader let only finite numbers
+ * in). */
+static int
 expected_reward_mp (mpfr_ptr r, const rl_mdp_model *f)
 {
   size_t n = f->S * f->A * f->S;
-  mpfr_ptr P = f->sas ? malloc (2 * n * sizeof *P) : NULL, R = P ? P + n : NULL;
-  int ok = P != NULL;
-  for (size_t i = 0; P && i < n; i++)
+  mpfr_ptr P = NULL, R = NULL;
+  int status;
+  if (!f->sas)
+    {
+      for (size_t i = 0; i < f->S * f->A; i++)
+        mpfr_set_d (r + i, f->R[i], MPFR_RNDN);
+      return RLREF_SUCCESS;
+    }
+  if (n == 0 || !(P = calloc (2 * n, sizeof *P)))
+    return RLREF_ENOMEM;
+  R = P + n;
+  for (size_t i = 0; i < 2 * n; i++)
     {
       mpfr_init2 (P + i, 53);
-      mpfr_init2 (R + i, 53);
-      mpfr_set_d (P + i, f->P[i], MPFR_RNDN);
-      mpfr_set_d (R + i, f->R[i], MPFR_RNDN);
+      mpfr_set_d (P + i, i < n ? f->P[i] : f->R[i - n], MPFR_RNDN);
     }
-  if (P)
-    ok = rlref_mdp_expected_reward_mp (r, P, R, f->S, f->A) == RLREF_SUCCESS;
-  for (size_t i = 0; i < f->S * f->A && !ok; i++)
-    mpfr_set_d (r + i, f->sas ? 0.0 : f->R[i], MPFR_RNDN);
-  for (size_t i = 0; P && i < n; i++)
-    {
-      mpfr_clear (P + i);
-      mpfr_clear (R + i);
-    }
+  status = rlref_mdp_expected_reward_mp (r, P, R, f->S, f->A);
+  for (size_t i = 0; i < 2 * n; i++)
+    mpfr_clear (P + i);
   free (P);
+  return status;
 }
 
 /* The same in binary64. */
-static void
+static int
 expected_reward_d (const rl_mdp_model *f, double *r)
 {
-  if (!f->sas || rlref_mdp_expected_reward_d (r, f->P, f->R, f->S, f->A) != RLREF_SUCCESS)
-    for (size_t i = 0; i < f->S * f->A; i++)
-      r[i] = f->sas ? 0.0 : f->R[i];
+  if (f->sas)
+    return rlref_mdp_expected_reward_d (r, f->P, f->R, f->S, f->A);
+  memcpy (r, f->R, f->S * f->A * sizeof *r);
+  return RLREF_SUCCESS;
 }
 
 /* One certified value as {"value", "digits", "double"}. */
@@ -219,13 +223,9 @@ static int
 vi_table (const rl_mdp_model *f, const rlref_mdp *m, long K, long prec)
 {
   size_t S = f->S, A = f->A;
-  double *r = malloc (S * A * sizeof *r);
   mpfr_ptr P = NULL, rm = NULL, g = NULL, Vk = NULL, err = NULL, bound = NULL;
   int status;
   rlref_mp_set_prec (prec);
-  if (!r)
-    return 2;
-  expected_reward_d (f, r);
   P = malloc (S * A * S * sizeof *P);
   rm = malloc (S * A * sizeof *rm);
   g = malloc (sizeof *g);
@@ -237,7 +237,7 @@ vi_table (const rl_mdp_model *f, const rlref_mdp *m, long K, long prec)
   for (size_t i = 0; i < S * A * S; i++)
     mpfr_init2 (P + i, prec), mpfr_set_d (P + i, f->P[i], MPFR_RNDN);
   for (size_t i = 0; i < S * A; i++)
-    mpfr_init2 (rm + i, prec), mpfr_set_d (rm + i, r[i], MPFR_RNDN);
+    mpfr_init2 (rm + i, prec);
   mpfr_init2 (g, prec);
   mpfr_set_d (g, f->gamma, MPFR_RNDN);
   for (size_t i = 0; i < S; i++)
@@ -245,8 +245,9 @@ vi_table (const rl_mdp_model *f, const rlref_mdp *m, long K, long prec)
   for (long k = 0; k <= K; k++)
     mpfr_init2 (err + k, prec), mpfr_init2 (bound + k, prec);
   /* with R(s,a,s'), r is formed in MPFR from the exact P and R */
-  expected_reward_mp (rm, f);
-  status = rlref_mdp_value_iteration_mp (Vk, err, bound, K, m, P, rm, g);
+  status = expected_reward_mp (rm, f);
+  if (status == RLREF_SUCCESS)
+    status = rlref_mdp_value_iteration_mp (Vk, err, bound, K, m, P, rm, g);
   if (status)
     fprintf (stderr, "rlref mdp: %s: %s: %s\n", f->path, rlref_status_name (status),
              rl_error_text (status));
@@ -272,7 +273,6 @@ vi_table (const rl_mdp_model *f, const rlref_mdp *m, long K, long prec)
   free (Vk);
   free (err);
   free (bound);
-  free (r);
   rlref_mp_set_prec (RLREF_DEFAULT_PREC);
   return status ? 1 : 0;
 }
@@ -283,16 +283,14 @@ ql_table (const rl_mdp_model *f, const rlref_mdp *m, long N, unsigned long seed,
           int behaviour, long every, long prec)
 {
   size_t S = f->S, A = f->A;
-  double *r = malloc (S * A * sizeof *r);
   mpfr_ptr P = malloc (S * A * S * sizeof *P), rm = malloc (S * A * sizeof *rm);
   mpfr_ptr Q = malloc (S * A * sizeof *Q), ge = malloc (2 * sizeof *ge);
   mpfr_ptr err = malloc (((size_t) N + 1) * sizeof *err);
   gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
   int status;
-  if (!r || !P || !rm || !Q || !ge || !err || !rng)
+  if (!P || !rm || !Q || !ge || !err || !rng)
     return 2;
   rlref_mp_set_prec (prec);
-  expected_reward_d (f, r);
   for (size_t i = 0; i < S * A * S; i++)
     mpfr_init2 (P + i, prec), mpfr_set_d (P + i, f->P[i], MPFR_RNDN);
   for (size_t i = 0; i < S * A; i++)
@@ -300,7 +298,7 @@ ql_table (const rl_mdp_model *f, const rlref_mdp *m, long N, unsigned long seed,
       mpfr_init2 (rm + i, prec);
       mpfr_init2 (Q + i, prec);
     }
-  expected_reward_mp (rm, f);
+  status = expected_reward_mp (rm, f);
   mpfr_init2 (ge, prec);
   mpfr_init2 (ge + 1, prec);
   mpfr_set_d (ge, f->gamma, MPFR_RNDN);
@@ -308,10 +306,11 @@ ql_table (const rl_mdp_model *f, const rlref_mdp *m, long N, unsigned long seed,
   for (long k = 0; k <= N; k++)
     mpfr_init2 (err + k, prec);
   gsl_rng_set (rng, seed);
-  status = rlref_mdp_qlearn_mp (Q, err, m, P, rm, ge, (size_t) f->start, N,
-                                behaviour == 2 ? NULL : ge + 1,
-                                behaviour == 1 ? RLREF_EGREEDY_EXCLUDE : RLREF_EGREEDY_INCLUDE,
-                                rng);
+  if (status == RLREF_SUCCESS)
+    status = rlref_mdp_qlearn_mp (Q, err, m, P, rm, ge, (size_t) f->start, N,
+                                  behaviour == 2 ? NULL : ge + 1,
+                                  behaviour == 1 ? RLREF_EGREEDY_EXCLUDE
+                                  : RLREF_EGREEDY_INCLUDE, rng);
   if (status)
     fprintf (stderr, "rlref mdp: %s: %s: %s\n", f->path, rlref_status_name (status),
              rl_error_text (status));
@@ -335,7 +334,6 @@ ql_table (const rl_mdp_model *f, const rlref_mdp *m, long N, unsigned long seed,
   free (Q);
   free (ge);
   free (err);
-  free (r);
   gsl_rng_free (rng);
   rlref_mp_set_prec (RLREF_DEFAULT_PREC);
   return status ? 1 : 0;
@@ -471,10 +469,9 @@ rlref_cmd_mdp (int argc, char **argv)
     if (f.pi)
       memcpy (x + 1 + S * A * S + nR, f.pi, S * A * sizeof *x);
     /* binary64 */
-    expected_reward_d (&f, r);
     yo = yd;
-    status_d = RLREF_SUCCESS;
-    if (f.pi)
+    status_d = expected_reward_d (&f, r);
+    if (f.pi && !status_d)
       {
         status_d = rlref_mdp_vpi_d (yo, &c.m, f.P, r, f.pi, &f.gamma);
         if (!status_d)
@@ -527,15 +524,14 @@ rlref_cmd_mdp (int argc, char **argv)
         mpfr_init2 (P + i, cert.prec), mpfr_set_d (P + i, f.P[i], MPFR_RNDN);
       for (size_t i = 0; P && rm && V && g && i < S * A; i++)
         mpfr_init2 (rm + i, cert.prec);
-      if (P && rm && V && g)
-        expected_reward_mp (rm, &f);
       for (size_t i = 0; P && rm && V && g && i < S; i++)
         mpfr_init2 (V + i, cert.prec);
       if (P && rm && V && g)
         {
           mpfr_init2 (g, cert.prec);
           mpfr_set_d (g, f.gamma, MPFR_RNDN);
-          if (rlref_mdp_value_iteration_fixed_mp (V, &sweeps_mp, &c.m, P, rm, g))
+          if (expected_reward_mp (rm, &f)
+              || rlref_mdp_value_iteration_fixed_mp (V, &sweeps_mp, &c.m, P, rm, g))
             sweeps_mp = -1;
           for (size_t i = 0; i < S * A * S; i++)
             mpfr_clear (P + i);

@@ -1,4 +1,5 @@
 /* mdp_json.c -- reading a finite MDP's model file (mdp_json.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,8 @@ state_of (const rl_mdp_model *f, json_t *v)
   return -1;
 }
 
-/* n1 x n2 (x n3 when n3 > 0) nested arrays of numbers into x. */
+/* n1 x n2 (x n3 when n3 > 0) nested arrays of finite numbers into x; -1
+   for another shape, -2 for a NaN or an infinity. */
 static int
 grid (json_t *v, double *x, size_t n1, size_t n2, size_t n3)
 {
@@ -90,13 +92,19 @@ grid (json_t *v, double *x, size_t n1, size_t n2, size_t n3)
             {
               if (rl_json_number (e, &x[i * n2 + j]))
                 return -1;
+              if (!isfinite (x[i * n2 + j]))
+                return -2;
               continue;
             }
           if (!json_is_array (e) || json_array_size (e) != n3)
             return -1;
           for (size_t k = 0; k < n3; k++)
-            if (rl_json_number (json_array_get (e, k), &x[(i * n2 + j) * n3 + k]))
-              return -1;
+            {
+              if (rl_json_number (json_array_get (e, k), &x[(i * n2 + j) * n3 + k]))
+                return -1;
+              if (!isfinite (x[(i * n2 + j) * n3 + k]))
+                return -2;
+            }
         }
     }
   return 0;
@@ -109,7 +117,7 @@ rl_mdp_model_read (const char *path, rl_mdp_model *f, char *err, size_t errlen)
                                       "policy", "start", NULL };
   json_t *root, *v;
   const char *unknown;
-  int rc = -1;
+  int rc = -1, k;
   memset (f, 0, sizeof *f);
   if (!(root = rl_json_load (path, err, errlen, NULL)))
     return -2;
@@ -142,20 +150,21 @@ rl_mdp_model_read (const char *path, rl_mdp_model *f, char *err, size_t errlen)
       fail (err, errlen, "out of memory");
       goto done;
     }
-  if (grid (json_object_get (root, "P"), f->P, f->S, f->A, f->S))
+  if ((k = grid (json_object_get (root, "P"), f->P, f->S, f->A, f->S)))
     {
-      fail (err, errlen, "\"P\" must be S lists of A lists of S numbers, P(s'|s,a)");
+      fail (err, errlen, k == -2 ? "\"P\" holds a NaN or an infinity"
+            : "\"P\" must be S lists of A lists of S numbers, P(s'|s,a)");
       goto done;
     }
   v = json_object_get (root, "R");
-  if (grid (v, f->R, f->S, f->A, 0) == 0)
+  if ((k = grid (v, f->R, f->S, f->A, 0)) == 0)
     f->sas = 0;
-  else if (grid (v, f->R, f->S, f->A, f->S) == 0)
+  else if (k != -2 && (k = grid (v, f->R, f->S, f->A, f->S)) == 0)
     f->sas = 1;
   else
     {
-      fail (err, errlen, "\"R\" must be S lists of A numbers, r(s,a), or of A lists of S, "
-            "R(s,a,s')");
+      fail (err, errlen, k == -2 ? "\"R\" holds a NaN or an infinity"
+            : "\"R\" must be S lists of A numbers, r(s,a), or of A lists of S, R(s,a,s')");
       goto done;
     }
   if (!json_object_get (root, "gamma")
@@ -187,9 +196,10 @@ rl_mdp_model_read (const char *path, rl_mdp_model *f, char *err, size_t errlen)
   if ((v = json_object_get (root, "policy")))
     {
       f->pi = calloc (f->S * f->A, sizeof *f->pi);
-      if (!f->pi || grid (v, f->pi, f->S, f->A, 0))
+      if (!f->pi || (k = grid (v, f->pi, f->S, f->A, 0)))
         {
-          fail (err, errlen, "\"policy\" must be S lists of A numbers, pi(a|s)");
+          fail (err, errlen, f->pi && k == -2 ? "\"policy\" holds a NaN or an infinity"
+                : "\"policy\" must be S lists of A numbers, pi(a|s)");
           goto done;
         }
     }

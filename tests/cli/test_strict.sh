@@ -54,6 +54,14 @@ refused 2 "^rlref table: --sweep N '5abc' is not a whole number from 2 to 10000$
 refused 2 "^rlref lm: --beta '-1' is not a number > 0" "lm --beta -1" \
   -- lm "$root/oracles/models/w1.json" --beta -1
 
+# --- model files: a NaN or an infinity is refused as the file is read -------
+printf '{"states": 1, "actions": 1, "P": [[[1]]], "R": [[["inf"]]], "gamma": 0.5}' \
+  > "$tmp/mdp_inf.json"
+refused 1 '"R" holds a NaN or an infinity$' "mdp R(s,a,s') = inf" -- mdp "$tmp/mdp_inf.json"
+printf '{"states": 1, "actions": 1, "P": [[["nan"]]], "R": [[0]], "gamma": 0.5}' \
+  > "$tmp/mdp_nan.json"
+refused 1 '"P" holds a NaN or an infinity$' "mdp P = nan" -- mdp "$tmp/mdp_nan.json"
+
 # --- the swept points: the double nearest each, in its shortest form -------
 "$RLREF" table PREF-BT --sweep rw=-6:6:241 rl=0 > "$tmp/out" 2>"$tmp/err"
 if [ "$(sed -n 3p "$tmp/out" | cut -d' ' -f1)" = "-5.95" ] \
