@@ -127,24 +127,6 @@ ref_pair_loss (mpfr_ptr l, size_t k, double pw, double pl, double rw, double rl,
 /* A scalar loss of the MPFR inputs the context holds. */
 typedef void loss_eval (mpfr_ptr loss, void *ctx);
 
-/* d = (f(v + h) - f(v - h))/(2h) with h = 2^-80, v an input of f changed
- * in place and restored (truncation ~1e-48, rounding ~1e-53 at 256 bits). */
-static void
-central_diff (mpfr_ptr d, mpfr_ptr v, loss_eval *f, void *ctx)
-{
-  mpfr_t save, hi;
-  mpfr_inits2 (PREC, save, hi, (mpfr_ptr) 0);
-  mpfr_set (save, v, MPFR_RNDN);
-  mpfr_add_d (v, save, 0x1p-80, MPFR_RNDN);
-  f (hi, ctx);
-  mpfr_sub_d (v, save, 0x1p-80, MPFR_RNDN);
-  f (d, ctx);
-  mpfr_set (v, save, MPFR_RNDN);
-  mpfr_sub (d, hi, d, MPFR_RNDN);
-  mpfr_mul_2si (d, d, 79, MPFR_RNDN);
-  mpfr_clears (save, hi, (mpfr_ptr) 0);
-}
-
 /* The analytic derivative g agrees with the central difference in v to
  * >= 40 digits, or both are below 1e-40 (a zero derivative). */
 static void
@@ -152,7 +134,7 @@ assert_fd (mpfr_srcptr g, mpfr_ptr v, loss_eval *f, void *ctx, const char *what,
 {
   mpfr_t d;
   mpfr_init2 (d, PREC);
-  central_diff (d, v, f, ctx);
+  tu_mp_central_diff (d, v, f, ctx);
   if (fabs (mpfr_get_d (d, MPFR_RNDN)) < 1e-40)
     ck_assert_msg (fabs (mpfr_get_d (g, MPFR_RNDN)) < 1e-40, "%s[%zu]: analytic %s, "
                    "differences %s", what, i, tu_mp_str (g), tu_mp_str (d));

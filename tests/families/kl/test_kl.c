@@ -555,23 +555,6 @@ token_eval (mpfr_ptr out, void *vctx)
   tu_mp_vec_free (k, t->n);
 }
 
-/* d = (f(v + h) - f(v - h))/(2h), h = 2^-80, v restored. */
-static void
-central_diff (mpfr_ptr d, mpfr_ptr v, void (*f) (mpfr_ptr, void *), void *ctx)
-{
-  mpfr_t save, hi;
-  mpfr_inits2 (PREC, save, hi, (mpfr_ptr) 0);
-  mpfr_set (save, v, MPFR_RNDN);
-  mpfr_add_d (v, save, 0x1p-80, MPFR_RNDN);
-  f (hi, ctx);
-  mpfr_sub_d (v, save, 0x1p-80, MPFR_RNDN);
-  f (d, ctx);
-  mpfr_set (v, save, MPFR_RNDN);
-  mpfr_sub (d, hi, d, MPFR_RNDN);
-  mpfr_mul_2si (d, d, 79, MPFR_RNDN);
-  mpfr_clears (save, hi, (mpfr_ptr) 0);
-}
-
 /* The analytic gradient g agrees with the central difference of f in v to
  * >= 40 digits, or both vanish (below 1e-40). */
 static void
@@ -579,7 +562,7 @@ assert_fd (mpfr_srcptr g, mpfr_ptr v, void (*f) (mpfr_ptr, void *), void *ctx, c
 {
   mpfr_t d;
   mpfr_init2 (d, PREC);
-  central_diff (d, v, f, ctx);
+  tu_mp_central_diff (d, v, f, ctx);
   if (fabs (mpfr_get_d (d, MPFR_RNDN)) < 1e-40)
     ck_assert_msg (fabs (mpfr_get_d (g, MPFR_RNDN)) < 1e-40, "%s: analytic %s, differences %s",
                    what, tu_mp_str (g), tu_mp_str (d));
