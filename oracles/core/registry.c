@@ -476,11 +476,15 @@ static const rl_note common_notes[] = {
   { "UnderflowsDouble", "EDGE_CASE",
     "The exact value is below the binary64 normal range: hex holds 0x0p+0 or a subnormal "
     "though the value is not zero." },
-  /* The refusals of bad input, in the wording a family keeps unless it
-     says more (the error a formula gives, say). */
+  /* The refusals of bad input.  A family writes its own note of one of
+     these flags only when it says more than this (which inputs, which
+     bound); the error each case must give is in the case. */
   { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: must be rejected." },
-  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain: must be rejected." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together." },
+  { "OutOfDomain", "INVALID_INPUT", "An input outside its domain: must be rejected." },
+  { "LengthMismatch", "INVALID_INPUT",
+    "Inputs whose lengths do not fit together: must be rejected." },
+  { "Empty", "INVALID_INPUT", "No data: must be rejected." },
+  { "EmptyBatch", "INVALID_INPUT", "An empty batch: must be rejected." },
   { NULL, NULL, NULL },
 };
 

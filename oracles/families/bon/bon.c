@@ -152,9 +152,6 @@ static const rl_note notes[] = {
   { "NoRise", "EDGE_CASE",
     "bon with alpha <= 0: the curve never rises; its maximum over d >= 0 is R(0) = 0." },
   { "Origin", "EDGE_CASE", "KL = 0: d = 0 and R(0) = 0 in both forms." },
-  { "OutOfDomain", "INVALID_INPUT", "A value outside its domain." },
-  { "NonFinite", "INVALID_INPUT", "NaN or infinite input where a number is needed." },
-  { "Empty", "INVALID_INPUT", "No data: must be rejected." },
   RL_END,
 };
 

@@ -140,7 +140,6 @@ static const rl_note notes[] = {
     "nearest double. GB is 10^9 bytes, GiB 2^30 bytes." },
   { "OutOfDomain", "INVALID_INPUT", "A negative count, length or number of parameters, or a "
     "count of prompts or responses below 1." },
-  { "NonFinite", "INVALID_INPUT", "NaN or infinite input where a number is needed." },
   RL_END,
 };
 

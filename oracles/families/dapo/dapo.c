@@ -459,10 +459,6 @@ static const rl_note n_dapo[] = {
     "the token-level mean is that of the other tokens, the sample-level mean counts it in G "
     "(TRL's mean over rows, verl's trainer global_batch_size) or leaves it out (OpenRLHF's "
     "global_batch_size of the non-empty sequences): both valid, the case separates them." },
-  { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected (ENAN)." },
-  { "OutOfDomain", "INVALID_INPUT", "A parameter or length outside its domain (EDOM)." },
-  { "EmptyBatch", "INVALID_INPUT", "An empty input: must be rejected (EINVAL)." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together (EINVAL)." },
   RL_END,
 };
 

@@ -469,10 +469,6 @@ static const rl_note n_dpo[] = {
     "backward 0/0, so its gradient is NaN. The exact value is finite; trl-float32 refuses the "
     "case (ERANGE)." },
   { "BadLabel", "INVALID_INPUT", "A desirability label other than 1 and 0." },
-  { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected (ENAN)." },
-  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain (EDOM)." },
-  { "EmptyBatch", "INVALID_INPUT", "An empty batch: must be rejected (EINVAL)." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together (EINVAL)." },
   RL_END,
 };
 

@@ -225,8 +225,6 @@ static const rl_note n_dpofinite[] = {
   { "ZeroRef", "INVALID_INPUT", "An outcome with pi_ref = 0: log(pi/pi_ref) is undefined." },
   { "NotADistribution", "INVALID_INPUT", "p_ref does not sum to 1 within 2^-20." },
   { "NotAPreference", "INVALID_INPUT", "P_ij + P_ji differs from 1 by more than 2^-20." },
-  { "NonFinite", "INVALID_INPUT", "A NaN or infinite input." },
-  { "LengthMismatch", "INVALID_INPUT", "Arrays whose lengths do not fit." },
   { "SamePair", "INVALID_INPUT", "w = l: a pair needs two outcomes." },
   { "IndexOutOfRange", "INVALID_INPUT", "w or l is not an outcome." },
   { "TooFewOutcomes", "INVALID_INPUT", "A population loss needs 2 to 64 outcomes." },

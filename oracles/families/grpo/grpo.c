@@ -192,7 +192,6 @@ static const rl_note n_grpo[] = {
   { "Float32Subnormal", "NUMERICAL",
     "Rewards below the binary32 normal range: a binary32 convention rounds them to the "
     "subnormal grid, as a C cast to float does." },
-  { "Empty", "INVALID_INPUT", "No rewards: must be rejected." },
   { "LengthMismatch", "INVALID_INPUT", "The rewards do not divide into groups of group_size." },
   RL_END,
 };

@@ -567,7 +567,6 @@ static const rl_note notes[] = {
   { "NaNReward", "CONVENTION",
     "Unscorable (NaN) rewards: TRL leaves them out of the leave-one-out sums and gives them 0; "
     "the other conventions refuse the input (ENAN) rather than return NaN." },
-  { "NonFinite", "INVALID_INPUT", "NaN or infinite input where a number is needed." },
   { "Clipped", "CONVENTION",
     "The PPO clip of the ratio: of one ratio per sequence, exp of the summed token log-ratios "
     "(TRL's RLOO; not GSPO's length-normalised 1/|y| power), or of each token's (OpenRLHF)." },
@@ -585,8 +584,6 @@ static const rl_note notes[] = {
     "A hard or easy prompt (p near 0 or 1): dividing by the group std multiplies its weight "
     "(difficulty bias, seed 000 section 11); no-std and rloo weigh every p the same." },
   { "TooLarge", "INVALID_INPUT", "More sequences than the enumeration takes." },
-  { "Empty", "INVALID_INPUT", "No data: must be rejected." },
-  { "OutOfDomain", "INVALID_INPUT", "A value outside its domain." },
   RL_END,
 };
 

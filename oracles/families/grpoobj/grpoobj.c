@@ -458,10 +458,6 @@ static const rl_note n_grpoobj[] = {
   { "MaskNotBinary", "INVALID_INPUT", "A mask entry other than 0 and 1 (EDOM)." },
   { "EmptySequence", "INVALID_INPUT", "A sequence of length 0 (EINVAL) or one without a token "
     "in the mask (EDOM): its 1/|y_i| is 1/0." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together (EINVAL)." },
-  { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected (ENAN)." },
-  { "EmptyBatch", "INVALID_INPUT", "An empty input: must be rejected (EINVAL)." },
-  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain (EDOM)." },
   RL_END,
 };
 

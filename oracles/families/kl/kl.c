@@ -588,11 +588,8 @@ static const rl_note n_kl[] = {
     "sigma_ref^2 >= 2 sigma^2: the ratio p_ref/p has no second moment under p, Var[k3] = +inf." },
   { "OnPolicy", "CONVENTION", "old_logp = logp: the importance ratio is 1 in value but not in "
     "its gradient." },
-  { "NonFinite", "INVALID_INPUT", "A NaN or infinite input: refused (ENAN)." },
   { "OutOfDomain", "INVALID_INPUT", "Outside the domain: refused (EDOM), or a result beyond "
     "the binary64 range (ERANGE)." },
-  { "Empty", "INVALID_INPUT", "No tokens or outcomes: refused (EINVAL)." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together (EINVAL)." },
   RL_END,
 };
 

@@ -426,8 +426,6 @@ static const rl_note n_klopt[] = {
   { "NotADistribution", "INVALID_INPUT",
     "A negative probability, no positive mass, or a sum (log-sum-exp) farther than 2^-20 from 1 "
     "(0): must be rejected (EDOM)." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs of different lengths: must be rejected (EINVAL)." },
-  { "Empty", "INVALID_INPUT", "No outcome: must be rejected (EINVAL)." },
   RL_END,
 };
 

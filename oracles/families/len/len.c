@@ -197,7 +197,6 @@ static const rl_note notes[] = {
   { "NegativeLength", "INVALID_INPUT", "A length <= 0: a response has at least one token." },
   { "TooLarge", "INVALID_INPUT",
     "More groups than the enumeration takes (G at most 20, at most 5e4 multisets)." },
-  { "Empty", "INVALID_INPUT", "No data: must be rejected." },
   RL_END,
 };
 

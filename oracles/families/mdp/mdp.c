@@ -553,7 +553,6 @@ static const rl_note n_mdp[] = {
   { "MultiRow", "PROPERTY", "Several padded rows: rows do not mix." },
   { "FullRow", "EDGE_CASE", "A row without padding: TRL's slot past the last token is outside." },
   { "EmptyResponse", "INVALID_INPUT", "A row whose mask is all 0: no token to place the score." },
-  { "Empty", "INVALID_INPUT", "No data: must be rejected." },
   { "Convergence", "PROPERTY",
     "Q-learning with alpha = 1/n(s, a) (Robbins-Monro) approaches Q*; the run is one seeded "
     "stream of GSL's mt19937, the same to the last bit for the same seed." },

@@ -950,10 +950,6 @@ static const rl_note n_ppo[] = {
     "A padded position whose square or loss overflows binary32: mask * inf is NaN (TRL, "
     "OpenRLHF); verl's masked_sum (torch.where(mask, x, 0)) leaves it out; TRL's policy loss "
     "has rho = 1 there." },
-  { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected (ENAN)." },
-  { "OutOfDomain", "INVALID_INPUT", "A parameter outside its domain (EDOM)." },
-  { "EmptyBatch", "INVALID_INPUT", "An empty input: must be rejected (EINVAL)." },
-  { "LengthMismatch", "INVALID_INPUT", "Inputs whose lengths do not fit together (EINVAL)." },
   RL_END,
 };
 

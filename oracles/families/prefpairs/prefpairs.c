@@ -120,7 +120,6 @@ static const rl_note notes[] = {
     "is below its maximum." },
   { "SingleItem", "INVALID_INPUT", "One item: a ranking without a pair." },
   { "BadRanking", "INVALID_INPUT", "The ranking is not a permutation of the items." },
-  { "NonFinite", "INVALID_INPUT", "NaN or infinite input: must be rejected." },
   { "NoFiniteMLE", "INVALID_INPUT",
     "Some set of items is never ranked below the others: the likelihood has no finite "
     "maximum." },

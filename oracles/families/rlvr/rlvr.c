@@ -232,9 +232,6 @@ static const rl_note notes[] = {
   { "ZeroWeights", "INVALID_INPUT", "A step whose continuations all have weight 0." },
   { "BadPath", "INVALID_INPUT", "The path does not follow the tree." },
   { "BadTree", "INVALID_INPUT", "A node whose parent is not an earlier node." },
-  { "OutOfDomain", "INVALID_INPUT", "A value outside its domain." },
-  { "NonFinite", "INVALID_INPUT", "NaN or infinite input where a number is needed." },
-  { "Empty", "INVALID_INPUT", "No data: must be rejected." },
   RL_END,
 };
 
