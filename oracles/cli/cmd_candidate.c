@@ -82,21 +82,18 @@ rlref_cmd_candidate (int argc, char **argv)
       json_decref (results);
       return 0;
     }
-  for (int i = 1; i < argc; i++)
-    {
-      const char *val;
-      int missing;
-      if ((val = rl_option (argc, argv, &i, "--variant", &missing)))
-        variant = val;
-      else if (!path && !missing && (argv[i][0] != '-' || strcmp (argv[i], "-") == 0))
-        path = argv[i];
-      else
-        {
-          fprintf (stderr, "rlref candidate: unexpected argument '%s'\n%s", argv[i], usage);
-          json_decref (results);
-          return 2;
-        }
-    }
+  {
+    const rl_opt opts[] = {
+      { .name = "--variant", .kind = RL_OPT_TEXT, .text = &variant },
+      { .name = NULL },
+    };
+    int nwords;
+    if (rl_parse_options ("candidate", usage, argc, argv, 1, opts, &path, 1, &nwords))
+      {
+        json_decref (results);
+        return 2;
+      }
+  }
   if (!path || !variant)
     {
       fprintf (stderr, "rlref candidate: need GOLDEN and --variant\n%s", usage);

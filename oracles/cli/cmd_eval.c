@@ -98,38 +98,20 @@ rlref_cmd_eval (int argc, char **argv)
       free (words);
       return 2;
     }
-  for (int i = 2; i < argc; i++)
-    {
-      const char *val;
-      int missing;
-      if ((val = rl_option (argc, argv, &i, "--variant", &missing)))
-        variant = val;
-      else if ((val = rl_option (argc, argv, &i, "--prec", &missing)))
-        {
-          if (rl_parse_prec (val, &prec, err, sizeof err))
-            {
-              fprintf (stderr, "rlref eval: %s\n", err);
-              free (words);
-              return 2;
-            }
-        }
-      else if ((val = rl_option (argc, argv, &i, "--inputs", &missing)))
-        inputs_path = val;
-      else if (missing)
-        {
-          fprintf (stderr, "rlref eval: option '%s' needs a value\n%s", argv[i], usage);
-          free (words);
-          return 2;
-        }
-      else if (argv[i][0] == '-' && argv[i][1] == '-')
-        {
-          fprintf (stderr, "rlref eval: unknown option '%s'\n%s", argv[i], usage);
-          free (words);
-          return 2;
-        }
-      else
-        words[nwords++] = argv[i];
-    }
+  {
+    const rl_opt opts[] = {
+      { .name = "--variant", .kind = RL_OPT_TEXT, .text = &variant },
+      { .name = "--prec", .kind = RL_OPT_PREC, .prec = &prec },
+      { .name = "--inputs", .kind = RL_OPT_TEXT, .text = &inputs_path },
+      { .name = NULL },
+    };
+    if (rl_parse_options ("eval", usage, argc, argv, 2, opts, (const char **) words, argc,
+                          &nwords))
+      {
+        free (words);
+        return 2;
+      }
+  }
   if (inputs_path)
     {
       /* the file's inputs, then the command line's (which must not repeat them) */

@@ -120,10 +120,10 @@ table_row (void *ctx, const int *y, int L, int cut, mpfr_srcptr logp, mpfr_srcpt
 int
 rlref_cmd_lm (int argc, char **argv)
 {
-  const char *path = NULL, *table = NULL, *val;
+  const char *path = NULL, *table = NULL;
   long prec = RL_WORKING_BITS;
   double beta = 0;
-  int have_beta = 0, dp = 0, want_table = 0, missing, status, rc = 0;
+  int have_beta = 0, dp = 0, want_table = 0, status, rc = 0;
   char err[512];
   rl_lm_model m;
   struct progress prog = { 0, 0 };
@@ -137,40 +137,19 @@ rlref_cmd_lm (int argc, char **argv)
       fputs (usage, stdout);
       return 0;
     }
-  for (int i = 1; i < argc; i++)
-    {
-      if ((val = rl_option (argc, argv, &i, "--beta", &missing)))
-        {
-          if (rl_opt_real ("lm", "--beta", val, 0, DBL_MAX, 1, &beta))
-            return 2;
-          have_beta = 1;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--prec", &missing)))
-        {
-          if (rl_parse_prec (val, &prec, err, sizeof err))
-            {
-              fprintf (stderr, "rlref lm: %s\n", err);
-              return 2;
-            }
-        }
-      else if (strcmp (argv[i], "--dp") == 0)
-        dp = 1;
-      else if (strcmp (argv[i], "--table") == 0)
-        want_table = 1;
-      else if (strncmp (argv[i], "--table=", 8) == 0)
-        {
-          want_table = 1;
-          table = argv[i] + 8;
-        }
-      else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0') || path)
-        {
-          fprintf (stderr, "rlref lm: %s '%s'\n%s", missing ? "a value is missing after"
-                   : "unexpected argument", argv[i], usage);
-          return 2;
-        }
-      else
-        path = argv[i];
-    }
+  {
+    const rl_opt opts[] = {
+      { .name = "--beta", .kind = RL_OPT_REAL, .real = &beta, .rlo = 0, .rhi = DBL_MAX,
+        .open_lo = 1, .given = &have_beta },
+      { .name = "--prec", .kind = RL_OPT_PREC, .prec = &prec },
+      { .name = "--dp", .kind = RL_OPT_FLAG, .flag = &dp },
+      { .name = "--table", .kind = RL_OPT_FLAG_TEXT, .flag = &want_table, .text = &table },
+      { .name = NULL },
+    };
+    int nwords;
+    if (rl_parse_options ("lm", usage, argc, argv, 1, opts, &path, 1, &nwords))
+      return 2;
+  }
   if (!path)
     {
       fprintf (stderr, "rlref lm: missing MODEL.json\n%s", usage);

@@ -342,11 +342,11 @@ ql_table (const rl_mdp_model *f, const rlref_mdp *m, long N, unsigned long seed,
 int
 rlref_cmd_mdp (int argc, char **argv)
 {
-  const char *path = NULL, *val;
-  long prec = RL_WORKING_BITS, vi = -1, ql = -1, every = 1;
-  unsigned long seed = 1;
+  const char *path = NULL;
+  long prec = RL_WORKING_BITS;
+  long long vi = -1, ql = -1, every = 1, seed = 1;
   double eps = 0.1;
-  int behaviour = 0, missing, status, rc = 0;
+  int behaviour = 0, status, rc = 0;
   char err[512], buf[32];
   rl_mdp_model f;
   struct ctx c;
@@ -357,61 +357,22 @@ rlref_cmd_mdp (int argc, char **argv)
       fputs (usage, stdout);
       return 0;
     }
-  for (int i = 1; i < argc; i++)
-    {
-      static const char *const behaviours[] = { "include", "exclude", "uniform", NULL };
-      long long whole;
-      if ((val = rl_option (argc, argv, &i, "--prec", &missing)))
-        {
-          if (rl_parse_prec (val, &prec, err, sizeof err))
-            {
-              fprintf (stderr, "rlref mdp: %s\n", err);
-              return 2;
-            }
-        }
-      else if ((val = rl_option (argc, argv, &i, "--vi", &missing)))
-        {
-          if (rl_opt_whole ("mdp", "--vi", val, 0, 10000000, &whole))
-            return 2;
-          vi = (long) whole;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--qlearn", &missing)))
-        {
-          if (rl_opt_whole ("mdp", "--qlearn", val, 0, 10000000, &whole))
-            return 2;
-          ql = (long) whole;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--every", &missing)))
-        {
-          if (rl_opt_whole ("mdp", "--every", val, 0, 10000000, &whole))
-            return 2;
-          every = (long) whole;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--seed", &missing)))
-        {
-          if (rl_opt_whole ("mdp", "--seed", val, 0, 0xffffffffLL, &whole))
-            return 2;
-          seed = (unsigned long) whole;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--eps", &missing)))
-        {
-          if (rl_opt_real ("mdp", "--eps", val, 0, 1, 0, &eps))
-            return 2;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--behaviour", &missing)))
-        {
-          if ((behaviour = rl_opt_word ("mdp", "--behaviour", val, behaviours)) < 0)
-            return 2;
-        }
-      else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0') || path)
-        {
-          fprintf (stderr, "rlref mdp: %s '%s'\n%s", missing ? "a value is missing after"
-                   : "unexpected argument", argv[i], usage);
-          return 2;
-        }
-      else
-        path = argv[i];
-    }
+  {
+    static const char *const behaviours[] = { "include", "exclude", "uniform", NULL };
+    const rl_opt opts[] = {
+      { .name = "--prec", .kind = RL_OPT_PREC, .prec = &prec },
+      { .name = "--vi", .kind = RL_OPT_WHOLE, .whole = &vi, .lo = 0, .hi = 10000000 },
+      { .name = "--qlearn", .kind = RL_OPT_WHOLE, .whole = &ql, .lo = 0, .hi = 10000000 },
+      { .name = "--every", .kind = RL_OPT_WHOLE, .whole = &every, .lo = 0, .hi = 10000000 },
+      { .name = "--seed", .kind = RL_OPT_WHOLE, .whole = &seed, .lo = 0, .hi = 0xffffffffLL },
+      { .name = "--eps", .kind = RL_OPT_REAL, .real = &eps, .rlo = 0, .rhi = 1 },
+      { .name = "--behaviour", .kind = RL_OPT_WORD, .flag = &behaviour, .words = behaviours },
+      { .name = NULL },
+    };
+    int nwords;
+    if (rl_parse_options ("mdp", usage, argc, argv, 1, opts, &path, 1, &nwords))
+      return 2;
+  }
   if (!path)
     {
       fprintf (stderr, "rlref mdp: missing MODEL.json\n%s", usage);
@@ -436,7 +397,7 @@ rlref_cmd_mdp (int argc, char **argv)
   if ((vi >= 0 && ((double) vi + 1) * f.S * f.A * f.S > TABLE_WORK)
       || (ql >= 0 && ((double) ql + 1) * f.S * f.A > TABLE_WORK))
     {
-      fprintf (stderr, "rlref mdp: %s: %s %ld on %zu states and %zu actions is over the limit "
+      fprintf (stderr, "rlref mdp: %s: %s %lld on %zu states and %zu actions is over the limit "
                "of 1e8 multiply-adds (%s)\n", path, vi >= 0 ? "--vi" : "--qlearn",
                vi >= 0 ? vi : ql, f.S, f.A, vi >= 0 ? "(K + 1) S A S" : "(N + 1) S A");
       free (c.policy);
@@ -445,8 +406,9 @@ rlref_cmd_mdp (int argc, char **argv)
     }
   if (vi >= 0 || ql >= 0)
     {
-      rc = vi >= 0 ? vi_table (&f, &c.m, vi, prec)
-        : ql_table (&f, &c.m, ql, seed, eps, behaviour, every, prec);
+      rc = vi >= 0 ? vi_table (&f, &c.m, (long) vi, prec)
+        : ql_table (&f, &c.m, (long) ql, (unsigned long) seed, eps, behaviour, (long) every,
+                    prec);
       free (c.policy);
       rl_mdp_model_free (&f);
       return rc;

@@ -97,24 +97,19 @@ rlref_cmd_table (int argc, char **argv)
       free (words);
       return 2;
     }
-  for (int i = 2; i < argc; i++)
-    {
-      const char *val;
-      int missing;
-      if ((val = rl_option (argc, argv, &i, "--variant", &missing)))
-        variant = val;
-      else if ((val = rl_option (argc, argv, &i, "--sweep", &missing)))
-        sweep = val;
-      else if (missing || (argv[i][0] == '-' && argv[i][1] == '-'))
-        {
-          fprintf (stderr, "rlref table: %s '%s'\n%s",
-                   missing ? "a value is missing after" : "unknown option", argv[i], usage);
-          free (words);
-          return 2;
-        }
-      else
-        words[nwords++] = argv[i];
-    }
+  {
+    const rl_opt opts[] = {
+      { .name = "--variant", .kind = RL_OPT_TEXT, .text = &variant },
+      { .name = "--sweep", .kind = RL_OPT_TEXT, .text = &sweep },
+      { .name = NULL },
+    };
+    if (rl_parse_options ("table", usage, argc, argv, 2, opts, (const char **) words, argc,
+                          &nwords))
+      {
+        free (words);
+        return 2;
+      }
+  }
   v = rl_find_variant (f, variant);
   if (!v)
     {

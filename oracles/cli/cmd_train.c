@@ -93,10 +93,10 @@ extremes_visit (void *ctx, const int *y, int L, int cut, const double *logp, con
 int
 rlref_cmd_train (int argc, char **argv)
 {
-  const char *path = NULL, *val, *pw = NULL, *pl = NULL;
-  int objective = -1, missing, steps = 1000, every = 0, have_beta = 0, rc = 0, sampled = 0;
-  long long whole;
-  unsigned long seed = 1;
+  const char *path = NULL, *pw = NULL, *pl = NULL;
+  int objective = -1, objective_index = -1, steps, every, have_beta = 0, rc = 0, sampled;
+  long long steps_ll = 1000, every_ll = 0, sampled_ll = 0, seed_ll = 1;
+  unsigned long seed;
   gsl_rng *rng = NULL;
   double lr = 1.0, beta = 0;
   char err[512];
@@ -110,65 +110,33 @@ rlref_cmd_train (int argc, char **argv)
       fputs (usage, stdout);
       return 0;
     }
-  for (int i = 1; i < argc; i++)
-    {
-      if ((val = rl_option (argc, argv, &i, "--objective", &missing)))
-        {
-          int k = rl_opt_word ("train", "--objective", val, objective_names);
-          if (k < 0)
-            return 2;
-          objective = objective_codes[k];
-        }
-      else if ((val = rl_option (argc, argv, &i, "--steps", &missing)))
-        {
-          if (rl_opt_whole ("train", "--steps", val, 0, 10000000, &whole))
-            return 2;
-          steps = (int) whole;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--every", &missing)))
-        {
-          if (rl_opt_whole ("train", "--every", val, 1, 10000000, &whole))
-            return 2;
-          every = (int) whole;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--lr", &missing)))
-        {
-          /* below 2^53: a step that moves logits of order 1 */
-          if (rl_opt_real ("train", "--lr", val, 0, 0x1p53, 1, &lr))
-            return 2;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--beta", &missing)))
-        {
-          if (rl_opt_real ("train", "--beta", val, 0, 0x1p53, 1, &beta))
-            return 2;
-          have_beta = 1;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--sampled", &missing)))
-        {
-          if (rl_opt_whole ("train", "--sampled", val, 2, 10000000, &whole))
-            return 2;
-          sampled = (int) whole;
-        }
-      else if ((val = rl_option (argc, argv, &i, "--seed", &missing)))
-        {
-          if (rl_opt_whole ("train", "--seed", val, 0, 0xffffffffLL, &whole))
-            return 2;
-          seed = (unsigned long) whole;
-        }
-      else if (strcmp (argv[i], "--pair") == 0 && i + 2 < argc)
-        {
-          pw = argv[++i];
-          pl = argv[++i];
-        }
-      else if (missing || (argv[i][0] == '-' && argv[i][1] != '\0') || path)
-        {
-          fprintf (stderr, "rlref train: %s '%s'\n%s", missing ? "a value is missing after"
-                   : "unexpected argument", argv[i], usage);
-          return 2;
-        }
-      else
-        path = argv[i];
-    }
+  {
+    /* below 2^53: a step that moves logits of order 1 */
+    const rl_opt opts[] = {
+      { .name = "--objective", .kind = RL_OPT_WORD, .flag = &objective_index,
+        .words = objective_names },
+      { .name = "--steps", .kind = RL_OPT_WHOLE, .whole = &steps_ll, .lo = 0, .hi = 10000000 },
+      { .name = "--every", .kind = RL_OPT_WHOLE, .whole = &every_ll, .lo = 1, .hi = 10000000 },
+      { .name = "--lr", .kind = RL_OPT_REAL, .real = &lr, .rlo = 0, .rhi = 0x1p53,
+        .open_lo = 1 },
+      { .name = "--beta", .kind = RL_OPT_REAL, .real = &beta, .rlo = 0, .rhi = 0x1p53,
+        .open_lo = 1, .given = &have_beta },
+      { .name = "--sampled", .kind = RL_OPT_WHOLE, .whole = &sampled_ll, .lo = 2,
+        .hi = 10000000 },
+      { .name = "--seed", .kind = RL_OPT_WHOLE, .whole = &seed_ll, .lo = 0,
+        .hi = 0xffffffffLL },
+      { .name = "--pair", .kind = RL_OPT_PAIR, .text = &pw, .text2 = &pl },
+      { .name = NULL },
+    };
+    int nwords;
+    if (rl_parse_options ("train", usage, argc, argv, 1, opts, &path, 1, &nwords))
+      return 2;
+    objective = objective_index < 0 ? -1 : objective_codes[objective_index];
+    steps = (int) steps_ll;
+    every = (int) every_ll;
+    sampled = (int) sampled_ll;
+    seed = (unsigned long) seed_ll;
+  }
   if (!path || objective < 0 || (sampled && pw))
     {
       fprintf (stderr, "rlref train: %s\n%s", !path ? "missing MODEL.json"

@@ -126,6 +126,113 @@ rl_opt_word (const char *cmd, const char *name, const char *s, const char *const
   return -1;
 }
 
+/* The value VAL of option O, checked and stored: 0, or 2 after a message. */
+static int
+store_option (const char *cmd, const rl_opt *o, const char *val)
+{
+  char err[256];
+  int k;
+  switch (o->kind)
+    {
+    case RL_OPT_TEXT:
+      *o->text = val;
+      return 0;
+    case RL_OPT_PREC:
+      if (rl_parse_prec (val, o->prec, err, sizeof err))
+        {
+          fprintf (stderr, "rlref %s: %s\n", cmd, err);
+          return 2;
+        }
+      return 0;
+    case RL_OPT_WHOLE:
+      return rl_opt_whole (cmd, o->name, val, o->lo, o->hi, o->whole);
+    case RL_OPT_REAL:
+      return rl_opt_real (cmd, o->name, val, o->rlo, o->rhi, o->open_lo, o->real);
+    case RL_OPT_WORD:
+      if ((k = rl_opt_word (cmd, o->name, val, o->words)) < 0)
+        return 2;
+      *o->flag = k;
+      return 0;
+    default:
+      return 2;
+    }
+}
+
+/* Option O at argv[*i], advancing *i past its values: 0, 1 when argv[*i]
+ * is not O, or 2 after a message. */
+static int
+read_option (const char *cmd, const rl_opt *o, int argc, char **argv, int *i)
+{
+  const char *arg = argv[*i], *val;
+  size_t n = strlen (o->name);
+  int missing;
+  if (strncmp (arg, o->name, n) != 0 || (arg[n] != '\0' && arg[n] != '='))
+    return 1;
+  if (o->kind == RL_OPT_FLAG || o->kind == RL_OPT_FLAG_TEXT)
+    {
+      if (arg[n] == '=' && o->kind == RL_OPT_FLAG)
+        {
+          fprintf (stderr, "rlref %s: option %s takes no value\n", cmd, o->name);
+          return 2;
+        }
+      *o->flag = 1;
+      if (arg[n] == '=')
+        *o->text = arg + n + 1;
+      return 0;
+    }
+  if (o->kind == RL_OPT_PAIR)
+    {
+      if (arg[n] != '\0' || *i + 2 >= argc)
+        {
+          fprintf (stderr, "rlref %s: option %s needs two values\n", cmd, o->name);
+          return 2;
+        }
+      *o->text = argv[++*i];
+      *o->text2 = argv[++*i];
+      return 0;
+    }
+  val = rl_option (argc, argv, i, o->name, &missing);
+  if (!val)
+    {
+      fprintf (stderr, "rlref %s: option %s needs a value\n", cmd, o->name);
+      return 2;
+    }
+  return store_option (cmd, o, val);
+}
+
+int
+rl_parse_options (const char *cmd, const char *usage, int argc, char **argv, int from,
+                  const rl_opt *opts, const char **words, int max_words, int *nwords)
+{
+  *nwords = 0;
+  for (int i = from; i < argc; i++)
+    {
+      int r = 1;
+      for (const rl_opt *o = opts; o->name && r == 1; o++)
+        if ((r = read_option (cmd, o, argc, argv, &i)) == 0 && o->given)
+          *o->given = 1;
+      if (r == 2)
+        {
+          fputs (usage, stderr);
+          return 2;
+        }
+      if (r == 0)
+        continue;
+      if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+          fprintf (stderr, "rlref %s: unknown option '%s'\n%s", cmd, argv[i], usage);
+          return 2;
+        }
+      if (*nwords >= max_words)
+        {
+          fprintf (stderr, "rlref %s: unexpected argument '%s'\n%s", cmd, argv[i], usage);
+          return 2;
+        }
+      words[(*nwords)++] = argv[i];
+    }
+  return 0;
+}
+
 const char *
 rl_error_text (int status)
 {

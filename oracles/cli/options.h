@@ -12,6 +12,46 @@ int rl_wants_help (int argc, char **argv);
  * *missing is set when NAME stands last without a value. */
 const char *rl_option (int argc, char **argv, int *i, const char *name, int *missing);
 
+/* The kinds of option a subcommand takes, each with what it writes. */
+typedef enum
+{
+  RL_OPT_TEXT,      /* --name VALUE: const char *                            */
+  RL_OPT_FLAG,      /* --name: int, set to 1                                 */
+  RL_OPT_FLAG_TEXT, /* --name or --name=VALUE: int set to 1; text the VALUE  */
+  RL_OPT_PAIR,      /* --name A B: text A, text2 B                           */
+  RL_OPT_PREC,      /* --name BITS: long, 32 to RLREF_CERTIFY_MAX_PREC       */
+  RL_OPT_WHOLE,     /* --name N: long long in [lo, hi]                       */
+  RL_OPT_REAL,      /* --name X: double in [lo, hi], lo excluded if open_lo  */
+  RL_OPT_WORD       /* --name WORD: int, the index of WORD in words          */
+} rl_opt_kind;
+
+/* One option: its name, its kind, where its value goes (the field of its
+ * kind), and, when given is not NULL, a flag set when the option appears. */
+typedef struct
+{
+  const char *name;
+  rl_opt_kind kind;
+  const char **text, **text2;
+  int *flag;
+  long *prec;
+  long long *whole;
+  double *real;
+  long long lo, hi;
+  double rlo, rhi;
+  int open_lo;
+  const char *const *words;
+  int *given;
+} rl_opt;
+
+/* Reads argv[from] to argv[argc - 1] of subcommand CMD: each option of
+ * OPTS (ended by a NULL name) is parsed and checked into its place, and
+ * every other argument is a word, stored in words (at most max_words:
+ * more is an "unexpected argument"); "-" is a word (standard input), any
+ * other argument starting with '-' that is not in OPTS an "unknown
+ * option".  0, or 2 after a message on stderr and USAGE. */
+int rl_parse_options (const char *cmd, const char *usage, int argc, char **argv, int from,
+                      const rl_opt *opts, const char **words, int max_words, int *nwords);
+
 /* A precision in bits from 32 to RLREF_CERTIFY_MAX_PREC; 0, or -1 with a
  * message in err ("not a whole number", "too large", ...). */
 int rl_parse_prec (const char *s, long *bits, char *err, size_t errlen);

@@ -53,6 +53,23 @@ refused 2 "^rlref table: --sweep N '5abc' is not a whole number from 2 to 10000$
   "table N 5abc" -- table PREF-BT --sweep rw=-6:6:5abc rl=0
 refused 2 "^rlref lm: --beta '-1' is not a number > 0" "lm --beta -1" \
   -- lm "$root/oracles/models/w1.json" --beta -1
+# the one parser's own refusals, the same words in every subcommand
+for c in "eval PREF-BT rw=1 rl=0" "table PREF-BT rl=0 --sweep rw=0:1:2" "lm $TAB3" "mdp $MDP" \
+         "train $TAB3 --objective dpo" "candidate $root/golden/PREF-BT.json --variant bt"; do
+  set -- $c
+  refused 2 "^rlref $1: unknown option '--frobnicate'$" "$1 --frobnicate" -- "$@" --frobnicate
+  refused 2 "^rlref $1: unknown option '-x'$" "$1 -x" -- "$@" -x
+done
+for c in "lm $TAB3" "mdp $MDP" "train $TAB3 --objective dpo" \
+         "candidate $root/golden/PREF-BT.json --variant bt"; do
+  set -- $c
+  refused 2 "^rlref $1: unexpected argument 'second.json'$" "$1 second.json" -- "$@" second.json
+done
+refused 2 "^rlref eval: option --prec needs a value$" "eval --prec" -- eval PREF-BT rw=1 rl=0 --prec
+refused 2 "^rlref mdp: option --vi needs a value$" "mdp --vi" -- mdp "$MDP" --vi
+refused 2 "^rlref lm: option --dp takes no value$" "lm --dp=1" -- lm "$TAB3" --dp=1
+refused 2 "^rlref train: option --pair needs two values$" "train --pair Y" \
+  -- train "$TAB3" --objective dpo --pair 0,1
 
 # --- model files: a NaN or an infinity is refused as the file is read -------
 printf '{"states": 1, "actions": 1, "P": [[[1]]], "R": [[["inf"]]], "gamma": 0.5}' \
