@@ -32,7 +32,7 @@
 
 #include "check_impl.h"
 
-/* Print the usage text to F.  */
+/* Print the usage text to f.  */
 static void
 usage (FILE *f)
 {
@@ -102,7 +102,7 @@ usage (FILE *f)
          "otherwise, 2 usage error or unreadable or malformed file.\n", f);
 }
 
-/* Read the finite number S >= 0 given to option OPT into *V; 0 or 2.  */
+/* Read the finite number s >= 0 given to option opt into *v; 0 or 2.  */
 static int
 opt_number (const char *opt, const char *s, double *v)
 {
@@ -122,7 +122,7 @@ opt_number (const char *opt, const char *s, double *v)
   return 2;
 }
 
-/* Set the report format named S; 0 or 2.  */
+/* Set the report format named s; 0 or 2.  */
 static int
 opt_format (ctx *c, const char *s)
 {
@@ -140,7 +140,7 @@ opt_format (ctx *c, const char *s)
   return 0;
 }
 
-/* Set the dtype named S; 0 or 2.  */
+/* Set the dtype named s; 0 or 2.  */
 static int
 opt_dtype (ctx *c, const char *s)
 {
@@ -159,7 +159,7 @@ opt_dtype (ctx *c, const char *s)
   return 0;
 }
 
-/* Apply option NAME with value VAL; 0 or 2.  */
+/* Apply option name with value val; 0 or 2.  */
 static int
 set_option (ctx *c, const char *name, const char *val)
 {
@@ -203,7 +203,7 @@ set_option (ctx *c, const char *name, const char *val)
   return 0;
 }
 
-/* Parse the command line into C; sets *HELP for --help; 0 or 2.  */
+/* Parse the command line into c; sets *help for --help; 0 or 2.  */
 static int
 parse_args (ctx *c, int argc, char **argv, int *help)
 {
@@ -314,7 +314,7 @@ report_json (ctx *c)
   return wrc;
 }
 
-/* Run the check described by the options in C; the exit status.  */
+/* Run the check described by the options in c; the exit status.  */
 static int
 run (ctx *c)
 {

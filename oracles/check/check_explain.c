@@ -128,7 +128,7 @@ typedef struct
   json_t *outputs;              /* the outputs judged of the part */
 } search;
 
-/* Whether search S has used its processor time (then it stops
+/* Whether search s has used its processor time (then it stops
    evaluating).  */
 static int
 out_of_time (search *s)
@@ -140,7 +140,7 @@ out_of_time (search *s)
 
 /* --- models ----------------------------------------------------------- */
 
-/* A new model appended to S, or NULL without memory.  */
+/* A new model appended to s, or NULL without memory.  */
 static model *
 add_model (search *s, enum mkind kind, const rl_formula *f, const rl_variant *v,
            const char *base)
@@ -179,14 +179,14 @@ add_model (search *s, enum mkind kind, const rl_formula *f, const rl_variant *v,
   return m;
 }
 
-/* The variant model M evaluates.  */
+/* The variant model m evaluates.  */
 static const rl_variant *
 model_variant (const model *m)
 {
   return m->kind == M_AXIS || m->kind == M_PARAM ? &m->own : m->v;
 }
 
-/* Whether input I of IO is documented as a log-probability.  */
+/* Whether input i of io is documented as a log-probability.  */
 static int
 is_logprob (const rl_io *io, size_t i)
 {
@@ -196,7 +196,7 @@ is_logprob (const rl_io *io, size_t i)
   return d != NULL && (strncmp (d, "log pi", 6) == 0 || strstr (d, "log-probabilit"));
 }
 
-/* Whether the inputs of variants A and B have the same names.  */
+/* Whether the inputs of variants a and b have the same names.  */
 static int
 same_inputs (const rl_io *a, const rl_io *b)
 {
@@ -209,15 +209,15 @@ same_inputs (const rl_io *a, const rl_io *b)
   return 1;
 }
 
-/* Format the number X for a label: %.10g.  */
+/* Format the number x for a label: %.10g.  */
 static void
 fmt_value (char *buf, size_t size, double x)
 {
   snprintf (buf, size, "%.10g", x);
 }
 
-/* Add the parameter models of variant V: each real parameter at 1, at 0
-   and at the values the other variants of F give a parameter of that
+/* Add the parameter models of variant v: each real parameter at 1, at 0
+   and at the values the other variants of its formula give a parameter of that
    name; 0 or -1.  */
 static int
 param_models (search *s, const rl_variant *v)
@@ -272,7 +272,7 @@ param_models (search *s, const rl_variant *v)
   return 0;
 }
 
-/* Add the scale models of model index SRC (a variant of the part); 0 or
+/* Add the scale models of model index src (a variant of the part); 0 or
    -1.  */
 static int
 scale_models (search *s, size_t src)
@@ -330,7 +330,7 @@ scale_models (search *s, size_t src)
   return 0;
 }
 
-/* Build the models of part P: each variant of the part with its
+/* Build the models of the part s searches: each variant of the part with its
    departures, and the variants of the formulas with the same inputs; 0 or
    -1 without memory.  */
 static int
@@ -403,7 +403,7 @@ build_models (search *s)
 
 /* --- evaluation --------------------------------------------------------- */
 
-/* Bind point U's inputs to model M's variant in A, with M's departures on
+/* Bind point u's inputs to model m's variant in a, with m's departures on
    the inputs; 0 or -1.  */
 static int
 model_args (model *m, json_t *u, rl_args *a)
@@ -421,7 +421,7 @@ model_args (model *m, json_t *u, rl_args *a)
   return 0;
 }
 
-/* Evaluate model M (not M_SCALE) in binary64 at point U of S.  */
+/* Evaluate model m (not of kind M_SCALE) in binary64 at point u of s.  */
 static void
 evaluate_point (search *s, model *m, size_t u)
 {
@@ -454,7 +454,7 @@ evaluate_point (search *s, model *m, size_t u)
   rl_args_free (&a);
 }
 
-/* The factor of scale model M at point U: its constant, or the count of
+/* The factor of scale model m at point u: its constant, or the count of
    its input (to the power +-1).  */
 static double
 factor_at (search *s, const model *m, size_t u)
@@ -476,8 +476,8 @@ factor_at (search *s, const model *m, size_t u)
   return m->factor > 0 ? n : 1.0 / n;
 }
 
-/* The elements of output NAME of model M at point U: *Y and *N, or -1
-   when M does not give it there.  */
+/* The elements of output name of model mi at point u: *y and *n, or -1
+   when the model does not give it there.  */
 static int
 model_output (search *s, size_t mi, size_t u, const char *name, const double **y,
               size_t *n)
@@ -499,8 +499,8 @@ model_output (search *s, size_t mi, size_t u, const char *name, const double **y
   return -1;
 }
 
-/* The candidate's values of output NAME in case K: up to MAX into BUF,
-   their number in *N; -1 when it gives none.  */
+/* The candidate's values of output name in case k: up to max into buf,
+   their number in *n; -1 when it gives none.  */
 static int
 cand_output (const gcase *k, const char *name, double *buf, size_t max, size_t *n)
 {
@@ -522,7 +522,7 @@ cand_output (const gcase *k, const char *name, double *buf, size_t max, size_t *
   return 0;
 }
 
-/* The golden's sensitivity of element I of output NAME in case K, or 0.  */
+/* The golden's sensitivity of element i of output name in case k, or 0.  */
 static double
 golden_sens (const gcase *k, const char *name, size_t i)
 {
@@ -535,8 +535,8 @@ golden_sens (const gcase *k, const char *name, size_t i)
   return json_is_number (s) ? json_number_value (s) : 0.0;
 }
 
-/* The largest of the golden's sensitivities of element I of output NAME
-   over the cases with case K's inputs (index KI): a case of another
+/* The largest of the golden's sensitivities of element i of output name
+   over the cases with the inputs of index ki: a case of another
    variant carries its own variant's sensitivity (0 where its guard makes
    the value flat), which would screen out a model that holds on the
    certified values, so the screen takes the widest; verify() then holds
@@ -550,8 +550,8 @@ screen_sens (const search *s, size_t ki, const char *name, size_t i)
   return m;
 }
 
-/* Whether G is within the screening tolerance of Y (sensitivity S) at
-   level L.  */
+/* Whether g is within the screening tolerance of y (sensitivity sens) at
+   level l.  */
 static int
 screen_close (const ctx *c, double g, double y, double sens, int l)
 {
@@ -565,9 +565,9 @@ screen_close (const ctx *c, double g, double y, double sens, int l)
   return fabs (g - y) <= tol;
 }
 
-/* Screen model MI on output NAME at level L over the part's cases: 1 when
+/* Screen model mi on output name at level l over the part's cases: 1 when
    it explains it (at least one case compared), with the number compared in
-   *NCMP.  */
+   *ncmp.  */
 static int
 screen (search *s, size_t mi, const char *name, int l, size_t *ncmp)
 {
@@ -608,7 +608,7 @@ screen (search *s, size_t mi, const char *name, int l, size_t *ncmp)
   return *ncmp > 0;
 }
 
-/* Whether scale model MI is the identity at every point it is compared at
+/* Whether scale model mi is the identity at every point it is compared at
    (then it is its source model over again).  */
 static int
 scale_is_identity (search *s, size_t mi)
@@ -623,7 +623,7 @@ scale_is_identity (search *s, size_t mi)
   return 1;
 }
 
-/* Verify model MI on output NAME at level L against certified values and
+/* Verify model mi on output name at level l against certified values and
    their own sensitivities, with the tolerance rule; 1 when it holds.  */
 static int
 verify (search *s, size_t mi, const char *name, int l)
@@ -728,7 +728,7 @@ verify (search *s, size_t mi, const char *name, int l)
 
 /* --- the search ----------------------------------------------------------- */
 
-/* Collect the distinct inputs of part P's tests into S; 0 or -1.  */
+/* Collect the distinct inputs of the tests of s's part into s; 0 or -1.  */
 static int
 collect_points (search *s)
 {
@@ -792,7 +792,7 @@ kind_rank (enum mkind k)
   return (int) k;
 }
 
-/* Search part P at level L into the new explanation X; 0 or -1.  */
+/* Search s's part at level l into the new explanation x; 0 or -1.  */
 static int
 search_level (search *s, int l, struct explanation *x, const char *nearest)
 {
@@ -936,7 +936,7 @@ oom:
   return -1;
 }
 
-/* Free the values of model M over NPOINTS points (the model itself, its
+/* Free the values of model m over npoints points (the model itself, its
    label, stays for the report).  */
 static void
 model_free (model *m, size_t npoints)
@@ -970,7 +970,7 @@ new_explanation (void)
   return x;
 }
 
-/* Free explanation X (not its models).  */
+/* Free explanation x (not its models).  */
 static void
 explanation_clear (struct explanation *x)
 {
@@ -984,7 +984,7 @@ explanation_clear (struct explanation *x)
   json_array_clear (x->unexplained);
 }
 
-/* Whether the registry reproduces the golden's values of part P (the
+/* Whether the registry reproduces the golden's values of s's part (the
    golden is this build's): the first variant of the part, at its first
    valid test, in binary64, against the golden's nearest doubles.  */
 static int
@@ -1033,7 +1033,7 @@ golden_is_ours (search *s)
 }
 
 /* The error the candidate gives on every valid or acceptable case of part
-   P it answers, when it answers every one of them with an error (it
+   p it answers, when it answers every one of them with an error (it
    computes none of them), else NULL.  */
 static const char *
 rejects_all (const ctx *c, size_t p)
@@ -1053,7 +1053,7 @@ rejects_all (const ctx *c, size_t p)
   return first;
 }
 
-/* Explain part P into c->parts[P].why; 0 or -1 without memory.  */
+/* Explain part p into c->parts[p].why; 0 or -1 without memory.  */
 static int
 explain_part (ctx *c, size_t p, const rl_formula *f)
 {
@@ -1152,8 +1152,8 @@ explain_part (ctx *c, size_t p, const rl_formula *f)
 
 /* --- rendering ----------------------------------------------------------- */
 
-/* Write the phrase of entry E of X ("follow trl with ddof 0 in place of
-   1") to F; PLURAL: the outputs are several.  */
+/* Write the phrase of entry e of x ("follow trl with ddof 0 in place of
+   1") to f; plural: the outputs are several.  */
 static void
 phrase (const struct explanation *x, const entry *e, FILE *f, int plural)
 {
@@ -1175,7 +1175,7 @@ phrase (const struct explanation *x, const entry *e, FILE *f, int plural)
     }
 }
 
-/* Write the names of the array A joined by ", " to F.  */
+/* Write the names of the array a joined by ", " to f.  */
 static void
 names (json_t *a, FILE *f)
 {
@@ -1185,7 +1185,7 @@ names (json_t *a, FILE *f)
     fprintf (f, "%s%s", i ? ", " : "", json_string_value (v));
 }
 
-/* Write explanation X as one line (no newline) to F.  */
+/* Write explanation x as one line (no newline) to f.  */
 static void
 line_text (const ctx *c, const struct explanation *x, FILE *f)
 {
@@ -1286,7 +1286,7 @@ ck_explain (ctx *c)
   return 0;
 }
 
-/* Write part P's explanation as a text line (starting with IND) to F.  */
+/* Write part p's explanation as a text line (starting with ind) to f.  */
 void
 ck_explain_text (const ctx *c, size_t p, FILE *f, const char *ind)
 {
@@ -1296,7 +1296,7 @@ ck_explain_text (const ctx *c, size_t p, FILE *f, const char *ind)
     fprintf (f, "%s%s\n", ind, x->line);
 }
 
-/* One line summing up part P's explanation, or NULL.  */
+/* One line summing up part p's explanation, or NULL.  */
 const char *
 ck_explain_line (const ctx *c, size_t p)
 {
@@ -1304,7 +1304,7 @@ ck_explain_line (const ctx *c, size_t p)
   return x != NULL ? x->line : NULL;
 }
 
-/* The JSON object of part P's explanation, or null.  */
+/* The JSON object of part p's explanation, or null.  */
 json_t *
 ck_explain_json (ctx *c, size_t p)
 {

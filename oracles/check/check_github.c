@@ -16,8 +16,8 @@
 
 #include "check_impl.h"
 
-/* Write S to F escaped for a workflow command: its message (PROP 0) or a
-   property value (PROP 1).  */
+/* Write s to f escaped for a workflow command: its message (prop 0) or a
+   property value (prop 1).  */
 static void
 escaped (FILE *f, const char *s, int prop)
 {
@@ -33,7 +33,7 @@ escaped (FILE *f, const char *s, int prop)
       }
 }
 
-/* Write one annotation of kind KIND with title TITLE and message MSG.  */
+/* Write one annotation of kind kind with title title and message msg.  */
 static void
 annotation (const ctx *c, FILE *f, const char *kind, const char *title, const char *msg)
 {
@@ -46,7 +46,7 @@ annotation (const ctx *c, FILE *f, const char *kind, const char *title, const ch
   putc ('\n', f);
 }
 
-/* Annotate each line of the text TEXT as an error titled TITLE.  */
+/* Annotate each line of the text text as an error titled title.  */
 static void
 each_line (const ctx *c, FILE *f, const char *title, char *text)
 {

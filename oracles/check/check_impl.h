@@ -188,29 +188,29 @@ typedef struct
 
 /* --- check_util.c ----------------------------------------------------- */
 
-/* Print a message about file PATH to stderr; returns 2.  */
+/* Print a message about file path to stderr; returns 2.  */
 int ck_bad (const char *path, const char *fmt, ...);
 
-/* Print to F at most SHOW_CHARS bytes of S, control characters as '?'.  */
+/* Print to f at most SHOW_CHARS bytes of s, control characters as '?'.  */
 void ck_print_clean (FILE *f, const char *s);
 
-/* Set KEY of the JSON object O to the new reference V (NULL: none could
+/* Set key of the JSON object o to the new reference v (NULL: none could
    be made); a failure sets c->oom.  */
 void ck_put (ctx *c, json_t *o, const char *key, json_t *v);
 
-/* The description of the golden's note FLAG when its bugType is
+/* The description of the golden's note flag when its bugType is
    INVALID_INPUT (a reason to reject an input), else NULL.  */
 const char *ck_invalid_note (const ctx *c, const char *flag);
 
 /* --- check_read.c ----------------------------------------------------- */
 
-/* Load the JSON file PATH ("-": standard input); NULL after a message.  */
+/* Load the JSON file path ("-": standard input); NULL after a message.  */
 json_t *ck_load_json (const char *path);
 
-/* Read the decimal string V (or "nan", "inf", "-inf") into X; 0 or -1.  */
+/* Read the decimal string v (or "nan", "inf", "-inf") into x; 0 or -1.  */
 int ck_read_decimal (mpfr_t x, json_t *v);
 
-/* Read the candidate's number V (JSON number or string) into *G; 0 or -1.  */
+/* Read the candidate's number v (JSON number or string) into *g; 0 or -1.  */
 int ck_cand_number (json_t *v, double *g);
 
 /* Check the golden's structure and collect its cases and variants; 0 or 2.  */
@@ -227,7 +227,7 @@ int ck_read_candidate (ctx *c);
    without memory.  */
 int ck_judge (ctx *c);
 
-/* Whether element E passes at level L under the options of C.  */
+/* Whether element e passes at level l under the options of c.  */
 int ck_elem_pass (const ctx *c, const elem *e, int l);
 
 /* Free the records of ck_judge.  */
@@ -240,14 +240,14 @@ void ck_judge_free (ctx *c);
    without memory.  */
 int ck_verdict (ctx *c);
 
-/* Whether variant V is judged at all (every variant, or the one named by
+/* Whether variant v is judged at all (every variant, or the one named by
    --variant).  */
 int ck_in_scope (const ctx *c, const variant *v);
 
-/* The answer of part P, or NULL.  */
+/* The answer of part p, or NULL.  */
 const variant *ck_answer (const ctx *c, size_t p);
 
-/* Whether case K's variant is the answer of its part (its cases are
+/* Whether case k's variant is the answer of its part (its cases are
    counted and shown).  */
 int ck_counted (const ctx *c, const gcase *k);
 
@@ -262,14 +262,14 @@ const char *ck_class_name (enum vclass cls);
    know, or does not reproduce, is left unexplained with a reason.  */
 int ck_explain (ctx *c);
 
-/* Write part P's explanation as text lines (each starting with IND) to F;
+/* Write part p's explanation as text lines (each starting with ind) to f;
    nothing when it has none.  */
 void ck_explain_text (const ctx *c, size_t p, FILE *f, const char *ind);
 
-/* The JSON object of part P's explanation, or null.  */
+/* The JSON object of part p's explanation, or null.  */
 json_t *ck_explain_json (ctx *c, size_t p);
 
-/* One line summing up part P's explanation (for annotations and
+/* One line summing up part p's explanation (for annotations and
    properties), or NULL.  */
 const char *ck_explain_line (const ctx *c, size_t p);
 
@@ -278,18 +278,18 @@ void ck_explain_free (ctx *c);
 
 /* --- check_text.c ----------------------------------------------------- */
 
-/* Write the lines of case K at the declared level to F (its failures, or
-   with ALL every element); nothing for a passing case unless ALL.  */
+/* Write the lines of case k at the declared level to f (its failures, or
+   with all every element); nothing for a passing case unless all.  */
 void ck_case_lines (const ctx *c, const gcase *k, FILE *f, int all);
 
-/* The case lines of K as a new string (NULL without memory).  */
+/* The case lines of k as a new string (NULL without memory).  */
 char *ck_case_text (const ctx *c, const gcase *k, int all);
 
-/* The verdict line of part P ("Candidate follows: X", ...) as a new
+/* The verdict line of part p ("Candidate follows: X", ...) as a new
    string (NULL without memory).  */
 char *ck_verdict_line (const ctx *c, size_t p);
 
-/* The input-validation line of part P, or NULL when its answer has no
+/* The input-validation line of part p, or NULL when its answer has no
    must-reject cases.  */
 char *ck_validation_line (const ctx *c, size_t p);
 

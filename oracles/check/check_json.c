@@ -18,7 +18,7 @@
 
 #define REPORT_VERSION 2        /* of the JSON report (report.schema.json) */
 
-/* Append the new reference V to the array A; a failure sets c->oom.  */
+/* Append the new reference v to the array a; a failure sets c->oom.  */
 static void
 push (ctx *c, json_t *a, json_t *v)
 {
@@ -26,8 +26,8 @@ push (ctx *c, json_t *a, json_t *v)
     c->oom = 1;
 }
 
-/* A new JSON string S (bytes that are not UTF-8, as in a file name, as
-   '?'), or null when S is NULL; NULL without memory.  */
+/* A new JSON string s (bytes that are not UTF-8, as in a file name, as
+   '?'), or null when s is NULL; NULL without memory.  */
 static json_t *
 text_json (const char *s)
 {
@@ -45,7 +45,7 @@ text_json (const char *s)
   return j;
 }
 
-/* A JSON string of the new text S (freed here), or null when S is NULL.  */
+/* A JSON string of the new text s (freed here), or null when s is NULL.  */
 static json_t *
 owned_text (char *s)
 {
@@ -54,21 +54,21 @@ owned_text (char *s)
   return j;
 }
 
-/* A new reference to V, or null when V is NULL.  */
+/* A new reference to v, or null when v is NULL.  */
 static json_t *
 ref_or_null (json_t *v)
 {
   return v != NULL ? json_incref (v) : json_null ();
 }
 
-/* A new JSON number for X; null when X is not finite.  */
+/* A new JSON number for x; null when x is not finite.  */
 static json_t *
 number_or_null (double x)
 {
   return isfinite (x) ? json_real (x) : json_null ();
 }
 
-/* The names of the set S as a new array.  */
+/* The names of the set s as a new array.  */
 static json_t *
 names_of (ctx *c, json_t *s)
 {
@@ -79,7 +79,7 @@ names_of (ctx *c, json_t *s)
   return a;
 }
 
-/* The object of element E at the declared level.  */
+/* The object of element e at the declared level.  */
 static json_t *
 element_json (ctx *c, const elem *e)
 {
@@ -123,7 +123,7 @@ element_json (ctx *c, const elem *e)
   return o;
 }
 
-/* The status of case K at the declared level, for the report.  */
+/* The status of case k at the declared level, for the report.  */
 static const char *
 case_status (const ctx *c, const gcase *k)
 {
@@ -133,7 +133,7 @@ case_status (const ctx *c, const gcase *k)
   return names[k->st[c->level]];
 }
 
-/* How the candidate treats must-reject case K, or NULL for another case.  */
+/* How the candidate treats must-reject case k, or NULL for another case.  */
 static const char *
 validation_of (const gcase *k)
 {
@@ -148,7 +148,7 @@ validation_of (const gcase *k)
   return k->nonfinite_out ? "accepted-nonfinite" : "accepted";
 }
 
-/* The object of case K.  */
+/* The object of case k.  */
 static json_t *
 case_json (ctx *c, const gcase *k)
 {
@@ -184,7 +184,7 @@ case_json (ctx *c, const gcase *k)
   return o;
 }
 
-/* The object of variant V.  */
+/* The object of variant v.  */
 static json_t *
 variant_json (ctx *c, const variant *v)
 {
@@ -228,7 +228,7 @@ variant_json (ctx *c, const variant *v)
   return o;
 }
 
-/* The input validation of answer A (index AI) as an object.  */
+/* The input validation of answer ai as an object.  */
 static json_t *
 validation_json (ctx *c, size_t ai)
 {
@@ -284,7 +284,7 @@ validation_json (ctx *c, size_t ai)
   return o;
 }
 
-/* The object of part P.  */
+/* The object of part p.  */
 static json_t *
 part_json (ctx *c, size_t p)
 {
@@ -344,7 +344,7 @@ part_json (ctx *c, size_t p)
   return o;
 }
 
-/* Write the JSON report (text report TEXT) to standard output; 0 or 2.  */
+/* Write the JSON report (text report text) to standard output; 0 or 2.  */
 int
 ck_write_json (ctx *c, const char *text)
 {

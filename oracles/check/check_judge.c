@@ -27,7 +27,7 @@ const dtype_info ck_dtypes[NLEVELS] = {
   { "float64", 53, -1022 }, { "float32", 24, -126 }, { "bfloat16", 8, -126 },
 };
 
-/* Whether any real of the golden input value V (an object {"dec", "hex"},
+/* Whether any real of the golden input value v (an object {"dec", "hex"},
    an array of them, or an integer) is finite and beyond the binary32
    range.  */
 static int
@@ -50,7 +50,7 @@ input_beyond32 (json_t *v)
   return isfinite (d) && fabs (d) > FLOAT32_MAX;
 }
 
-/* Whether the finite expected value E is beyond the binary32 range.  */
+/* Whether the finite expected value e is beyond the binary32 range.  */
 static int
 expected_beyond32 (ctx *c, json_t *e)
 {
@@ -60,7 +60,7 @@ expected_beyond32 (ctx *c, json_t *e)
   return mpfr_cmpabs (c->x, c->w) > 0;
 }
 
-/* Whether test T has an input or an expected value beyond the binary32
+/* Whether test t has an input or an expected value beyond the binary32
    range.  */
 static int
 case_beyond32 (ctx *c, json_t *t)
@@ -86,7 +86,7 @@ case_beyond32 (ctx *c, json_t *t)
   return 0;
 }
 
-/* The exponent e of the ulp 2^(e - p + 1) of level L at c->x: below the
+/* The exponent e of the ulp 2^(e - p + 1) of level l at c->x: below the
    normal range (and at 0), that of the smallest normal.  */
 static mpfr_exp_t
 ulp_exp (const ctx *c, int l)
@@ -95,7 +95,7 @@ ulp_exp (const ctx *c, int l)
   return e < ck_dtypes[l].emin ? ck_dtypes[l].emin : e;
 }
 
-/* Measure the finite comparison of E: c->x the expected value, c->d =
+/* Measure the finite comparison of e: c->x the expected value, c->d =
    |got - x|, c->t its sensitivity.  */
 static void
 measure (ctx *c, elem *e)
@@ -148,8 +148,8 @@ measure (ctx *c, elem *e)
     }
 }
 
-/* Judge expected object X of output NAME[IDX] against the candidate's
-   value GOT into E.  */
+/* Judge expected object x of output name[idx] against the candidate's
+   value got into e.  */
 static void
 judge_element (ctx *c, elem *e, const char *name, long idx, json_t *x, double got)
 {
@@ -192,8 +192,8 @@ judge_element (ctx *c, elem *e, const char *name, long idx, json_t *x, double go
   measure (c, e);
 }
 
-/* An element of output NAME that could not be compared (KIND), for the
-   reason MSG.  */
+/* An element of output name that could not be compared (kind), for the
+   reason msg.  */
 static void
 problem_element (elem *e, const char *name, const char *msg, enum ekind kind)
 {
@@ -205,14 +205,14 @@ problem_element (elem *e, const char *name, const char *msg, enum ekind kind)
   e->problem = e->problem_buf != NULL ? e->problem_buf : "not compared";
 }
 
-/* The number of elements output V of a golden test holds.  */
+/* The number of elements output v of a golden test holds.  */
 static size_t
 n_elements (json_t *v)
 {
   return json_is_array (v) ? json_array_size (v) : 1;
 }
 
-/* Whether the candidate outputs OUT hold a NaN or an infinity.  */
+/* Whether the candidate outputs out hold a NaN or an infinity.  */
 static int
 nonfinite_output (json_t *out)
 {
@@ -235,7 +235,7 @@ nonfinite_output (json_t *out)
   return 0;
 }
 
-/* Judge the outputs of case K against the candidate's; 0 or 2.  */
+/* Judge the outputs of case k against the candidate's; 0 or 2.  */
 static int
 judge_outputs (ctx *c, gcase *k)
 {
@@ -295,7 +295,7 @@ judge_outputs (ctx *c, gcase *k)
   return 0;
 }
 
-/* Whether element E passes at level L under the options of C.  */
+/* Whether element e passes at level l under the options of c.  */
 int
 ck_elem_pass (const ctx *c, const elem *e, int l)
 {
@@ -310,7 +310,7 @@ ck_elem_pass (const ctx *c, const elem *e, int l)
     }
 }
 
-/* The status of valid or acceptable case K at level L.  */
+/* The status of valid or acceptable case k at level l.  */
 static enum status
 case_status (const ctx *c, const gcase *k, int l)
 {

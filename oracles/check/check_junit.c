@@ -24,10 +24,10 @@
 
 #include "check_impl.h"
 /* How xml_text writes: element text, an attribute value, or the first line
-   of S as an attribute value.  */
+   of the text as an attribute value.  */
 enum xml_mode { XML_TEXT, XML_ATTR, XML_ATTR_LINE };
 
-/* Write S to F escaped for XML: & < > " ' as entities; a carriage return,
+/* Write s to f escaped for XML: & < > " ' as entities; a carriage return,
    and in an attribute a tab or a newline, as character references (which
    a parser keeps, where it would normalise the characters); the characters
    XML 1.0 does not allow (other controls, U+FFFE, U+FFFF) as '?'.  */
@@ -64,7 +64,7 @@ xml_text (FILE *f, const char *s, enum xml_mode mode)
     }
 }
 
-/* Write the attribute NAME="S" (S escaped) to F, with a leading space.  */
+/* Write the attribute name="s" (s escaped) to f, with a leading space.  */
 static void
 xml_attr (FILE *f, const char *name, const char *s)
 {
@@ -73,7 +73,7 @@ xml_attr (FILE *f, const char *name, const char *s)
   putc ('"', f);
 }
 
-/* Write the property NAME="S" to F (nothing when S is NULL).  */
+/* Write the property name="s" to f (nothing when s is NULL).  */
 static void
 property (FILE *f, const char *name, const char *s)
 {
@@ -85,7 +85,7 @@ property (FILE *f, const char *name, const char *s)
   fputs ("/>\n", f);
 }
 
-/* How case K is reported: 'p' passed, 'f' failure, 's' skipped.  */
+/* How case k is reported: 'p' passed, 'f' failure, 's' skipped.  */
 static int
 disposition (const ctx *c, const gcase *k)
 {
@@ -98,7 +98,7 @@ disposition (const ctx *c, const gcase *k)
   return k->st[c->level] == S_PASS ? 'p' : k->st[c->level] == S_FAIL ? 'f' : 's';
 }
 
-/* The reason case K is skipped, for its <skipped> message.  */
+/* The reason case k is skipped, for its <skipped> message.  */
 static void
 skip_reason (const ctx *c, const gcase *k, char *buf, size_t size, const char *msg)
 {
@@ -126,7 +126,7 @@ skip_reason (const ctx *c, const gcase *k, char *buf, size_t size, const char *m
               c->dtype);
 }
 
-/* Write the testcase of case K.  */
+/* Write the testcase of case k.  */
 static void
 testcase (FILE *f, const ctx *c, const gcase *k, const char *formula)
 {
@@ -190,8 +190,8 @@ testcase (FILE *f, const ctx *c, const gcase *k, const char *formula)
   free (msg);
 }
 
-/* Whether case K belongs to suite (V, INVALID): the cases of variant V,
-   its must-reject ones when INVALID.  */
+/* Whether case k belongs to suite (v, invalid): the cases of variant v,
+   its must-reject ones when invalid.  */
 static int
 in_suite (const ctx *c, const gcase *k, size_t v, int invalid)
 {
@@ -199,8 +199,8 @@ in_suite (const ctx *c, const gcase *k, size_t v, int invalid)
   return k->var == v && (k->kind == K_INVALID) == invalid;
 }
 
-/* Count the dispositions of suite (V, INVALID), or of every suite written
-   when V is (size_t) -1, into N[0] tests, N[1] failures, N[2] skipped.  */
+/* Count the dispositions of suite (v, invalid), or of every suite written
+   when v is (size_t) -1, into n[0] tests, n[1] failures, n[2] skipped.  */
 static void
 count (const ctx *c, size_t v, int invalid, size_t n[3])
 {
@@ -221,7 +221,7 @@ count (const ctx *c, size_t v, int invalid, size_t n[3])
     }
 }
 
-/* Write suite (V, INVALID) to F.  */
+/* Write suite (v, invalid) to f.  */
 static void
 suite (FILE *f, const ctx *c, size_t v, int invalid, const char *formula)
 {

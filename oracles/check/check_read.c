@@ -14,7 +14,7 @@
 #include "check_impl.h"
 #include "core/jsonio.h"
 
-/* Load the JSON file PATH ("-": standard input); NULL after a message.
+/* Load the JSON file path ("-": standard input); NULL after a message.
    Read as every file of rlref is (rl_json_load: whole, a byte-order mark
    skipped, a key given twice refused).  */
 json_t *
@@ -29,7 +29,7 @@ ck_load_json (const char *path)
   return j;
 }
 
-/* Whether the JSON string V holds no NUL byte and no leading space.  */
+/* Whether the JSON string v holds no NUL byte and no leading space.  */
 static int
 plain_string (json_t *v)
 {
@@ -38,7 +38,7 @@ plain_string (json_t *v)
     && !isspace ((unsigned char) s[0]);
 }
 
-/* Read the decimal string V (or "nan", "inf", "-inf") into X; 0 or -1.  */
+/* Read the decimal string v (or "nan", "inf", "-inf") into x; 0 or -1.  */
 int
 ck_read_decimal (mpfr_t x, json_t *v)
 {
@@ -55,7 +55,7 @@ ck_read_decimal (mpfr_t x, json_t *v)
   return 0;
 }
 
-/* Read the candidate's number V (JSON number or string) into *G; 0 or -1.  */
+/* Read the candidate's number v (JSON number or string) into *g; 0 or -1.  */
 int
 ck_cand_number (json_t *v, double *g)
 {
@@ -75,7 +75,7 @@ ck_cand_number (json_t *v, double *g)
   return 0;
 }
 
-/* Check the expected-value object E at WHERE in the golden; 0 or 2.  */
+/* Check the expected-value object e at where in the golden; 0 or 2.  */
 static int
 check_expected (ctx *c, json_t *e, const char *where)
 {
@@ -107,7 +107,7 @@ check_expected (ctx *c, json_t *e, const char *where)
   return 0;
 }
 
-/* Check the "outputs" object O of a golden test at WHERE; 0 or 2.  */
+/* Check the "outputs" object o of a golden test at where; 0 or 2.  */
 static int
 check_outputs (ctx *c, json_t *o, const char *where)
 {
@@ -136,7 +136,7 @@ check_outputs (ctx *c, json_t *o, const char *where)
   return 0;
 }
 
-/* Find or add the variant NAME; its index, or (size_t) -1 without memory.  */
+/* Find or add the variant name; its index, or (size_t) -1 without memory.  */
 static size_t
 variant_index (ctx *c, json_t *map, const char *name)
 {
@@ -160,7 +160,7 @@ variant_index (ctx *c, json_t *map, const char *name)
   return c->nvars++;
 }
 
-/* Whether an expected value of the outputs O is certified as a binary32
+/* Whether an expected value of the outputs o is certified as a binary32
    emulation (its variant models binary32 arithmetic, overflow included).  */
 static int
 emulates32 (json_t *o)
@@ -182,7 +182,7 @@ emulates32 (json_t *o)
   return 0;
 }
 
-/* Check test T (group GI, test TI) of variant VAR and record it; 0 or 2.  */
+/* Check test t (group gi, test ti) of variant var and record it; 0 or 2.  */
 static int
 read_test (ctx *c, json_t *t, size_t gi, size_t ti, size_t var)
 {
@@ -256,7 +256,7 @@ read_test (ctx *c, json_t *t, size_t gi, size_t ti, size_t var)
   return 0;
 }
 
-/* Count the tests of the golden's groups GROUPS into *N; 0 or 2.  */
+/* Count the tests of the golden's groups groups into *n; 0 or 2.  */
 static int
 count_tests (ctx *c, json_t *groups, size_t *n)
 {
@@ -314,7 +314,7 @@ cmp_str (const void *a, const void *b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-/* The key that decides variant V's part: the golden's "part" name when it
+/* The key that decides variant v's part: the golden's "part" name when it
    gives one, else the sorted names of its tests' inputs; NULL without
    memory.  */
 static char *
@@ -449,7 +449,7 @@ ck_read_golden (ctx *c)
   return rc ? rc : assign_parts (c);
 }
 
-/* Check candidate output V: a number, a string or an array; 0 or -1.  */
+/* Check candidate output v: a number, a string or an array; 0 or -1.  */
 static int
 check_cand_value (json_t *v)
 {
@@ -464,7 +464,7 @@ check_cand_value (json_t *v)
   return 0;
 }
 
-/* Check candidate result R (index I) and store its tcId in *REF; 0 or 2.  */
+/* Check candidate result r (index i) and store its tcId in *ref; 0 or 2.  */
 static int
 read_result (ctx *c, json_t *r, size_t i, tc_ref *ref)
 {

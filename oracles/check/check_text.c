@@ -14,7 +14,7 @@
 
 #include "check_impl.h"
 
-/* Copy the decimal S to BUF (SIZE bytes), cut after SHOW_DIGITS significant
+/* Copy the decimal s to buf (size bytes), cut after SHOW_DIGITS significant
    digits ("..." marks the cut; an exponent is kept).  */
 static void
 shorten (const char *s, char *buf, size_t size)
@@ -38,7 +38,7 @@ shorten (const char *s, char *buf, size_t size)
   strncat (buf, s + i, size - strlen (buf) - 1);
 }
 
-/* Write the candidate's value G to BUF as %.17g, specials as nan/inf/-inf.  */
+/* Write the candidate's value g to buf as %.17g, specials as nan/inf/-inf.  */
 static void
 format_got (double g, char *buf, size_t size)
 {
@@ -50,8 +50,8 @@ format_got (double g, char *buf, size_t size)
     snprintf (buf, size, "%.17g", g);
 }
 
-/* Print the head of a report line on case K, with the word WORD, output
-   NAME[IDX] (IDX < 0: a scalar; NAME NULL: the case as a whole).  */
+/* Print the head of a report line on case k, with the word word, output
+   name[idx] (idx < 0: a scalar; name NULL: the case as a whole).  */
 static void
 line_start (const ctx *c, const gcase *k, FILE *f, const char *word,
             const char *name, long idx)
@@ -69,7 +69,7 @@ line_start (const ctx *c, const gcase *k, FILE *f, const char *word,
   fputs (": ", f);
 }
 
-/* End a report line on case K: the flags of a noted mismatch, a newline.  */
+/* End a report line on case k: the flags of a noted mismatch, a newline.  */
 static void
 line_end (const gcase *k, FILE *f, int pass)
 {
@@ -89,14 +89,14 @@ line_end (const gcase *k, FILE *f, int pass)
   putc ('\n', f);
 }
 
-/* The word of a line: PASS, or NOTE for an acceptable case, else FAIL.  */
+/* The word of a line: pass, or NOTE for an acceptable case, else FAIL.  */
 static const char *
 word (const gcase *k, int pass)
 {
   return pass ? "PASS" : k->kind == K_ACCEPTABLE ? "NOTE" : "FAIL";
 }
 
-/* Print the error measures of finite element E at level L after "got".  */
+/* Print the error measures of finite element e at level l after "got".  */
 static void
 print_measures (const ctx *c, const elem *e, int l, FILE *f)
 {
@@ -113,7 +113,7 @@ print_measures (const ctx *c, const elem *e, int l, FILE *f)
              e->err_ulps[l], e->rel, e->digits > cap ? cap : e->digits, tol);
 }
 
-/* Write the line of element E of case K at level L to F.  */
+/* Write the line of element e of case k at level l to f.  */
 static void
 element_line (const ctx *c, const gcase *k, const elem *e, int l, FILE *f)
 {
@@ -134,8 +134,8 @@ element_line (const ctx *c, const gcase *k, const elem *e, int l, FILE *f)
   line_end (k, f, pass);
 }
 
-/* Write the lines of case K at the declared level to F (its failures, or
-   with ALL every element); nothing for a passing case unless ALL.  A
+/* Write the lines of case k at the declared level to f (its failures, or
+   with all every element); nothing for a passing case unless all.  A
    must-reject case the candidate does not reject gets its line (FAIL with
    --strict, else INPUT).  */
 void
@@ -224,7 +224,7 @@ ck_case_lines (const ctx *c, const gcase *k, FILE *f, int all)
     }
 }
 
-/* The case lines of K as a new string (NULL without memory).  */
+/* The case lines of k as a new string (NULL without memory).  */
 char *
 ck_case_text (const ctx *c, const gcase *k, int all)
 {
@@ -252,8 +252,8 @@ qualifier (const variant *v)
     }
 }
 
-/* Write the verdict on answer A (of a part whose other variants follow in
-   ORDER) to F.  */
+/* Write the verdict on answer a (of a part whose other variants follow in
+   ORDER) to f.  */
 static void
 verdict_text (const ctx *c, const part *pt, const variant *a, FILE *f)
 {
@@ -307,7 +307,7 @@ verdict_text (const ctx *c, const part *pt, const variant *a, FILE *f)
     }
 }
 
-/* The verdict line of part P as a new string (NULL without memory).  */
+/* The verdict line of part p as a new string (NULL without memory).  */
 char *
 ck_verdict_line (const ctx *c, size_t p)
 {
@@ -322,8 +322,8 @@ ck_verdict_line (const ctx *c, size_t p)
   return buf;
 }
 
-/* Write to F the tcIds of A's must-reject cases the candidate does not
-   reject whose first INVALID_INPUT flag is FLAG (NULL: those without
+/* Write to f the tcIds of answer ai's must-reject cases the candidate does not
+   reject whose first INVALID_INPUT flag is flag (NULL: those without
    one); the number written.  */
 static size_t
 accepted_ids (const ctx *c, size_t ai, const char *flag, FILE *f)
@@ -350,7 +350,7 @@ accepted_ids (const ctx *c, size_t ai, const char *flag, FILE *f)
 }
 
 /* The number of A's must-reject cases accepted whose first INVALID_INPUT
-   flag is FLAG (NULL: none).  */
+   flag is flag (NULL: none).  */
 static size_t
 count_ids (const ctx *c, size_t ai, const char *flag)
 {
@@ -363,7 +363,7 @@ count_ids (const ctx *c, size_t ai, const char *flag)
   return n;
 }
 
-/* Write the input-validation text of answer A (index AI) to F.  */
+/* Write the input-validation text of answer A (index ai) to f.  */
 static void
 validation_text (const ctx *c, size_t ai, FILE *f)
 {
@@ -420,7 +420,7 @@ validation_text (const ctx *c, size_t ai, FILE *f)
   json_decref (done);
 }
 
-/* The input-validation line of part P, or NULL when its answer has no
+/* The input-validation line of part p, or NULL when its answer has no
    must-reject cases.  */
 char *
 ck_validation_line (const ctx *c, size_t p)
@@ -440,7 +440,7 @@ ck_validation_line (const ctx *c, size_t p)
   return buf;
 }
 
-/* Print the heading of part P: the input names its tests take.  */
+/* Print the heading of part p: the input names its tests take.  */
 static void
 part_heading (const ctx *c, size_t p)
 {
@@ -467,7 +467,7 @@ part_heading (const ctx *c, size_t p)
   fputs (*sep ? ":\n" : "(none):\n", c->out);
 }
 
-/* Print the table row of variant V.  */
+/* Print the table row of variant v.  */
 static void
 variant_row (const ctx *c, const variant *v, const char *ind)
 {
@@ -520,7 +520,7 @@ header (const ctx *c)
   putc ('\n', c->out);
 }
 
-/* The reason case K gives for omitting output NAME, or NULL.  */
+/* The reason case k gives for omitting output name, or NULL.  */
 static const char *
 omitted_why (const gcase *k, const char *name)
 {

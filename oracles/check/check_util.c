@@ -8,7 +8,7 @@
 #include <string.h>
 #include "check_impl.h"
 
-/* Print a message about file PATH to stderr; returns 2.  */
+/* Print a message about file path to stderr; returns 2.  */
 int
 ck_bad (const char *path, const char *fmt, ...)
 {
@@ -21,8 +21,8 @@ ck_bad (const char *path, const char *fmt, ...)
   return 2;
 }
 
-/* Print to F at most SHOW_CHARS bytes of S, control characters as '?'; a
-   longer S is cut before the UTF-8 character that would cross the limit,
+/* Print to f at most SHOW_CHARS bytes of s, control characters as '?'; a
+   longer s is cut before the UTF-8 character that would cross the limit,
    and "..." marks the cut.  */
 void
 ck_print_clean (FILE *f, const char *s)
@@ -37,7 +37,7 @@ ck_print_clean (FILE *f, const char *s)
     fputs ("...", f);
 }
 
-/* Set KEY of the JSON object O to the new reference V (NULL: none could
+/* Set key of the JSON object o to the new reference v (NULL: none could
    be made); a failure sets c->oom.  */
 void
 ck_put (ctx *c, json_t *o, const char *key, json_t *v)
@@ -46,7 +46,7 @@ ck_put (ctx *c, json_t *o, const char *key, json_t *v)
     c->oom = 1;
 }
 
-/* The description of the golden's note FLAG when its bugType is
+/* The description of the golden's note flag when its bugType is
    INVALID_INPUT (a reason to reject an input), else NULL.  */
 const char *
 ck_invalid_note (const ctx *c, const char *flag)

@@ -32,7 +32,7 @@
 
 #include "check_impl.h"
 
-/* Whether variant V is judged at all (every variant, or the one named by
+/* Whether variant v is judged at all (every variant, or the one named by
    --variant).  */
 int
 ck_in_scope (const ctx *c, const variant *v)
@@ -40,7 +40,7 @@ ck_in_scope (const ctx *c, const variant *v)
   return c->only == NULL || strcmp (c->only, v->name) == 0;
 }
 
-/* The answer of part P, or NULL.  */
+/* The answer of part p, or NULL.  */
 const variant *
 ck_answer (const ctx *c, size_t p)
 {
@@ -48,7 +48,7 @@ ck_answer (const ctx *c, size_t p)
   return a == (size_t) -1 ? NULL : &c->vars[a];
 }
 
-/* Whether case K's variant is the answer of its part.  */
+/* Whether case k's variant is the answer of its part.  */
 int
 ck_counted (const ctx *c, const gcase *k)
 {
@@ -66,7 +66,7 @@ ck_class_name (enum vclass cls)
   return names[cls];
 }
 
-/* Tally variant V at level L from its cases.  */
+/* Tally variant V at level l from its cases.  */
 static void
 tally_level (ctx *c, size_t vi, int l)
 {
@@ -148,7 +148,7 @@ tally_validation (ctx *c, size_t vi)
     }
 }
 
-/* The class of variant V and its level.  */
+/* The class of variant v and its level.  */
 static void
 classify (ctx *c, variant *v)
 {
@@ -213,7 +213,7 @@ cmp_variants (const void *pa, const void *pb)
   return a < b ? -1 : a > b;
 }
 
-/* Order the variants in scope of part P and name its answer; 0 or 2.  */
+/* Order the variants in scope of part p and name its answer; 0 or 2.  */
 static int
 order_part (ctx *c, size_t p)
 {

@@ -70,8 +70,8 @@ static const char *usage =
   "2 usage error or unreadable file.\n";
 
 
-/* The predicted multiply-adds of value iteration to its fixed point at P
-   bits, for the MDP F: S A S a sweep.  */
+/* The predicted multiply-adds of value iteration to its fixed point at p
+   bits, for the MDP f: S A S a sweep.  */
 static double
 vi_work (const rl_mdp_model *f, double p)
 {

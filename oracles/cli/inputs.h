@@ -4,7 +4,7 @@
 #define RLREF_ORACLES_INPUTS_H
 #include <stddef.h>
 
-/* Reads PATH ("-": standard input), a JSON object {"name": value, ...}; a
+/* Reads path ("-": standard input), a JSON object {"name": value, ...}; a
  * value is a number, a string ("nan", "inf", "-inf", decimal or C99 hex),
  * a golden input object {"dec", "hex"}, or an array of those.  Returns a
  * NULL-terminated array of "name=value" words (free with

@@ -35,7 +35,7 @@ numbers (json_t *v, double *x, size_t n)
   return 0;
 }
 
-/* Refuses a key of object O that is not in KNOWN, naming it (WHERE says
+/* Refuses a key of object o that is not in known, naming it (where says
  * which object); 0 or -1. */
 static int
 known_keys (json_t *o, const char *const *known, const char *where, char *err, size_t errlen)

@@ -15,7 +15,7 @@ typedef struct
   int have_beta;
 } rl_lm_model;
 
-/* Reads PATH ("-": standard input) into m and checks it; 0, or -1 with a
+/* Reads path ("-": standard input) into m and checks it; 0, or -1 with a
  * message in err.  Free with rl_lm_model_free. */
 int rl_lm_model_read (const char *path, rl_lm_model *m, char *err, size_t errlen);
 void rl_lm_model_free (rl_lm_model *m);

@@ -28,7 +28,7 @@ typedef struct
   const char *path;                     /* the file, for messages */
 } rl_mdp_model;
 
-/* Reads PATH ("-": standard input) into f and checks it: 0, or -1 with a
+/* Reads path ("-": standard input) into f and checks it: 0, or -1 with a
  * message in err (-2 where the file cannot be read).  Free with
  * rl_mdp_model_free. */
 int rl_mdp_model_read (const char *path, rl_mdp_model *f, char *err, size_t errlen);

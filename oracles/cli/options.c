@@ -126,7 +126,7 @@ rl_opt_word (const char *cmd, const char *name, const char *s, const char *const
   return -1;
 }
 
-/* The value VAL of option O, checked and stored: 0, or 2 after a message. */
+/* The value val of option o, checked and stored: 0, or 2 after a message. */
 static int
 store_option (const char *cmd, const rl_opt *o, const char *val)
 {
@@ -158,8 +158,8 @@ store_option (const char *cmd, const rl_opt *o, const char *val)
     }
 }
 
-/* Option O at argv[*i], advancing *i past its values: 0, 1 when argv[*i]
- * is not O, or 2 after a message. */
+/* Option o at argv[*i], advancing *i past its values: 0, 1 when argv[*i]
+ * is not o, or 2 after a message. */
 static int
 read_option (const char *cmd, const rl_opt *o, int argc, char **argv, int *i)
 {

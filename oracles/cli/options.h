@@ -7,9 +7,9 @@
 /* 1 when argv holds -h or --help. */
 int rl_wants_help (int argc, char **argv);
 
-/* The value of option NAME at argv[*i], written "NAME VALUE" or
- * "NAME=VALUE"; advances *i past it.  NULL when argv[*i] is not NAME;
- * *missing is set when NAME stands last without a value. */
+/* The value of option name at argv[*i], written "name VALUE" or
+ * "name=VALUE"; advances *i past it.  NULL when argv[*i] is not name;
+ * *missing is set when name stands last without a value. */
 const char *rl_option (int argc, char **argv, int *i, const char *name, int *missing);
 
 /* The kinds of option a subcommand takes, each with what it writes. */
@@ -43,12 +43,12 @@ typedef struct
   int *given;
 } rl_opt;
 
-/* Reads argv[from] to argv[argc - 1] of subcommand CMD: each option of
- * OPTS (ended by a NULL name) is parsed and checked into its place, and
+/* Reads argv[from] to argv[argc - 1] of subcommand cmd: each option of
+ * opts (ended by a NULL name) is parsed and checked into its place, and
  * every other argument is a word, stored in words (at most max_words:
  * more is an "unexpected argument"); "-" is a word (standard input), any
- * other argument starting with '-' that is not in OPTS an "unknown
- * option".  0, or 2 after a message on stderr and USAGE. */
+ * other argument starting with '-' that is not in opts an "unknown
+ * option".  0, or 2 after a message on stderr and usage. */
 int rl_parse_options (const char *cmd, const char *usage, int argc, char **argv, int from,
                       const rl_opt *opts, const char **words, int max_words, int *nwords);
 
@@ -56,25 +56,25 @@ int rl_parse_options (const char *cmd, const char *usage, int argc, char **argv,
  * message in err ("not a whole number", "too large", ...). */
 int rl_parse_prec (const char *s, long *bits, char *err, size_t errlen);
 
-/* The value S of option NAME of subcommand CMD as a whole decimal number
+/* The value s of option name of subcommand cmd as a whole decimal number
  * in [lo, hi]: digits only (a leading '-' where lo < 0), no exponent, no
  * trailing text; 0, or 2 after a message on stderr naming the option and
  * the range. */
 int rl_opt_whole (const char *cmd, const char *name, const char *s, long long lo,
                   long long hi, long long *out);
 
-/* The value S of option NAME as a real number (decimal or C99 hex) in
+/* The value s of option name as a real number (decimal or C99 hex) in
  * [lo, hi] (the lower end excluded when open_lo); 0, or 2 after a message
  * naming the option and the range. */
 int rl_opt_real (const char *cmd, const char *name, const char *s, double lo, double hi,
                  int open_lo, double *out);
 
-/* The value S of option NAME as one of WORDS (NULL-terminated); its index,
+/* The value s of option name as one of words (NULL-terminated); its index,
  * or -1 after a message listing them. */
 int rl_opt_word (const char *cmd, const char *name, const char *s, const char *const *words);
 
 /* The message of the last library error, or, when the library gave none,
- * the sentence of STATUS (rlref_strerror): never an empty reason. */
+ * the sentence of status (rlref_strerror): never an empty reason. */
 const char *rl_error_text (int status);
 
 /* Flushes and closes standard output: 0, or 2 after a message naming cmd
