@@ -31,6 +31,7 @@
 #include "check.h"
 
 #include "check_impl.h"
+#include "core/options.h"
 
 /* Print the usage text to f.  */
 static void
@@ -159,132 +160,79 @@ opt_dtype (ctx *c, const char *s)
   return 0;
 }
 
-/* Apply option name with value val; 0 or 2.  */
+/* Check the value val of --outputs (a comma list of names) or --junit (a
+   file name) into *out; 0 or 2.  */
 static int
-set_option (ctx *c, const char *name, const char *val)
+opt_list (const char *opt, const char *val, const char **out)
 {
-  if (strcmp (name, "--rtol") == 0)
+  int list = strcmp (opt, "--outputs") == 0;
+  if (*val == '\0' || (list && (*val == ',' || val[strlen (val) - 1] == ','
+                                || strstr (val, ",,") != NULL)))
     {
-      c->have_rtol = 1;
-      return opt_number (name, val, &c->rtol);
+      fprintf (stderr, "rlref check: %s needs %s, not '%s'\n", opt,
+               list ? "a comma list of output names" : "a file name", val);
+      return 2;
     }
-  if (strcmp (name, "--ulps") == 0)
-    {
-      c->have_ulps = 1;
-      return opt_number (name, val, &c->ulps);
-    }
-  if (strcmp (name, "--dtype") == 0)
-    return opt_dtype (c, val);
-  if (strcmp (name, "--format") == 0)
-    return opt_format (c, val);
-  if (strcmp (name, "--outputs") == 0)
-    {
-      if (*val == '\0' || *val == ',' || val[strlen (val) - 1] == ','
-          || strstr (val, ",,") != NULL)
-        {
-          fprintf (stderr, "rlref check: --outputs needs a comma list of output "
-                   "names, not '%s'\n", val);
-          return 2;
-        }
-      c->outputs_opt = val;
-      return 0;
-    }
-  if (strcmp (name, "--junit") == 0)
-    {
-      if (*val == '\0')
-        {
-          fprintf (stderr, "rlref check: --junit needs a file name\n");
-          return 2;
-        }
-      c->junit = val;
-      return 0;
-    }
-  c->only = val;
+  *out = val;
   return 0;
 }
 
-/* Parse the command line into c; sets *help for --help; 0 or 2.  */
+/* Parse the command line into c (the parser the subcommands share,
+   core/options.h); sets *help for --help; 0 or 2.  */
 static int
 parse_args (ctx *c, int argc, char **argv, int *help)
 {
-  static const char *const valued[] = { "--rtol", "--ulps", "--dtype", "--variant",
-                                        "--format", "--junit", "--outputs" };
-  int i, npos = 0, opts_done = 0;
-  size_t j;
-  for (i = 1; i < argc; i++)
+  const char *rtol = NULL, *ulps = NULL, *dtype = NULL, *format = NULL, *junit = NULL;
+  const char *outputs = NULL, **paths = calloc ((size_t) argc + 1, sizeof *paths);
+  int no_explain = 0, npos, rc;
+  const rl_opt opts[] = {
+    { .name = "--rtol", .kind = RL_OPT_TEXT, .text = &rtol },
+    { .name = "--ulps", .kind = RL_OPT_TEXT, .text = &ulps },
+    { .name = "--dtype", .kind = RL_OPT_TEXT, .text = &dtype },
+    { .name = "--variant", .kind = RL_OPT_TEXT, .text = &c->only },
+    { .name = "--format", .kind = RL_OPT_TEXT, .text = &format },
+    { .name = "--junit", .kind = RL_OPT_TEXT, .text = &junit },
+    { .name = "--outputs", .kind = RL_OPT_TEXT, .text = &outputs },
+    { .name = "--verbose", .kind = RL_OPT_FLAG, .flag = &c->verbose },
+    { .name = "--strict", .kind = RL_OPT_FLAG, .flag = &c->strict },
+    { .name = "--junit-all", .kind = RL_OPT_FLAG, .flag = &c->junit_all },
+    { .name = "--no-explain", .kind = RL_OPT_FLAG, .flag = &no_explain },
+    { .name = NULL },
+  };
+  if (!paths)
+    return 2;
+  if (rl_wants_help (argc, argv))
     {
-      const char *a = argv[i];
-      int known = 0;
-      if (opts_done || a[0] != '-' || strcmp (a, "-") == 0)
-        {
-          if (npos == 0)
-            c->gpath = a;
-          else if (npos == 1)
-            c->cpath = a;
-          npos++;
-          continue;
-        }
-      if (strcmp (a, "--") == 0)
-        {
-          opts_done = 1;
-          continue;
-        }
-      if (strcmp (a, "-h") == 0 || strcmp (a, "--help") == 0)
-        {
-          *help = 1;
-          return 0;
-        }
-      if (strcmp (a, "--verbose") == 0 || strcmp (a, "--strict") == 0
-          || strcmp (a, "--junit-all") == 0 || strcmp (a, "--no-explain") == 0)
-        {
-          if (a[2] == 'v')
-            c->verbose = 1;
-          else if (a[2] == 's')
-            c->strict = 1;
-          else if (a[2] == 'j')
-            c->junit_all = 1;
-          else
-            c->explain = 0;
-          continue;
-        }
-      for (j = 0; j < sizeof valued / sizeof valued[0] && !known; j++)
-        {
-          size_t n = strlen (valued[j]);
-          char name[16];
-          if (strncmp (a, valued[j], n) != 0 || (a[n] != '\0' && a[n] != '='))
-            continue;
-          known = 1;
-          strcpy (name, valued[j]);
-          if (a[n] == '=')
-            {
-              if (set_option (c, name, a + n + 1))
-                return 2;
-            }
-          else if (i + 1 < argc)
-            {
-              if (set_option (c, name, argv[++i]))
-                return 2;
-            }
-          else
-            {
-              fprintf (stderr, "rlref check: option %s needs a value\n", name);
-              return 2;
-            }
-        }
-      if (!known)
-        {
-          fprintf (stderr, "rlref check: unknown option '%s' "
-                   "(try 'rlref check --help')\n", a);
-          return 2;
-        }
+      free (paths);
+      *help = 1;
+      return 0;
     }
-  if (npos != 2)
+  rc = rl_parse_options ("check", "(try 'rlref check --help')\n", argc, argv, 1, opts, paths,
+                         argc, &npos);
+  if (rc == 0 && npos != 2)
     {
       fprintf (stderr, "rlref check: expected GOLDEN and CANDIDATE, got %d "
                "file name%s (try 'rlref check --help')\n", npos,
                npos == 1 ? "" : "s");
-      return 2;
+      rc = 2;
     }
+  if (rc == 0)
+    {
+      c->gpath = paths[0];
+      c->cpath = paths[1];
+    }
+  free (paths);
+  if (rc)
+    return rc;
+  c->explain = !no_explain;
+  c->have_rtol = rtol != NULL;
+  c->have_ulps = ulps != NULL;
+  if ((rtol && opt_number ("--rtol", rtol, &c->rtol))
+      || (ulps && opt_number ("--ulps", ulps, &c->ulps))
+      || (dtype && opt_dtype (c, dtype)) || (format && opt_format (c, format))
+      || (junit && opt_list ("--junit", junit, &c->junit))
+      || (outputs && opt_list ("--outputs", outputs, &c->outputs_opt)))
+    return 2;
   if (strcmp (c->gpath, "-") == 0 && strcmp (c->cpath, "-") == 0)
     {
       fprintf (stderr, "rlref check: only one file can be standard input\n");

@@ -12,7 +12,7 @@
 #include "core/evaluate.h"
 #include "core/numfmt.h"
 #include "commands.h"
-#include "options.h"
+#include "core/options.h"
 
 static const char *usage =
   "usage: rlref candidate GOLDEN --variant V\n"

@@ -11,7 +11,7 @@
 #include "check/rules.h"
 #include "core/numfmt.h"
 #include "commands.h"
-#include "options.h"
+#include "core/options.h"
 #include "inputs.h"
 
 static const char *usage =

@@ -4,7 +4,7 @@
 #include "core/registry.h"
 #include "core/golden.h"
 #include "commands.h"
-#include "options.h"
+#include "core/options.h"
 
 static const char *usage =
   "usage: rlref golden DIR [ID ...]\n"

@@ -5,7 +5,7 @@
 #include <jansson.h>
 #include "core/registry.h"
 #include "commands.h"
-#include "options.h"
+#include "core/options.h"
 
 static const char *usage =
   "usage: rlref list [--json | --markdown]\n"

@@ -14,7 +14,7 @@
 #include "core/numfmt.h"
 #include "check/rules.h"
 #include "commands.h"
-#include "options.h"
+#include "core/options.h"
 #include "lm_json.h"
 
 static const char *usage =

@@ -16,7 +16,7 @@
 #include "core/numfmt.h"
 #include "check/rules.h"
 #include "commands.h"
-#include "options.h"
+#include "core/options.h"
 #include "mdp_json.h"
 
 /* The value-iteration sweeps to a fixed point are counted only where their

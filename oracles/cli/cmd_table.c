@@ -11,7 +11,7 @@
 #include "core/numfmt.h"
 #include "check/rules.h"
 #include "commands.h"
-#include "options.h"
+#include "core/options.h"
 
 static const char *usage =
   "usage: rlref table ID [--variant V] --sweep NAME=FROM:TO:N name=value ...\n"

@@ -8,7 +8,7 @@
 #include "rlref/rlref.h"
 #include "core/args.h"
 #include "commands.h"
-#include "options.h"
+#include "core/options.h"
 #include "lm_json.h"
 
 static const char *usage =

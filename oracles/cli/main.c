@@ -3,7 +3,7 @@
 #include <string.h>
 #include "rlref/rlref.h"
 #include "commands.h"
-#include "options.h"
+#include "core/options.h"
 
 static const char *usage =
   "usage: rlref COMMAND [ARGS]\n"

@@ -55,7 +55,8 @@ refused 2 "^rlref lm: --beta '-1' is not a number > 0" "lm --beta -1" \
   -- lm "$root/oracles/models/w1.json" --beta -1
 # the one parser's own refusals, the same words in every subcommand
 for c in "eval PREF-BT rw=1 rl=0" "table PREF-BT rl=0 --sweep rw=0:1:2" "lm $TAB3" "mdp $MDP" \
-         "train $TAB3 --objective dpo" "candidate $root/golden/PREF-BT.json --variant bt"; do
+         "train $TAB3 --objective dpo" "candidate $root/golden/PREF-BT.json --variant bt" \
+         "check $root/golden/PREF-BT.json $root/golden/PREF-BT.json"; do
   set -- $c
   refused 2 "^rlref $1: unknown option '--frobnicate'$" "$1 --frobnicate" -- "$@" --frobnicate
   refused 2 "^rlref $1: unknown option '-x'$" "$1 -x" -- "$@" -x
@@ -65,6 +66,10 @@ for c in "lm $TAB3" "mdp $MDP" "train $TAB3 --objective dpo" \
   set -- $c
   refused 2 "^rlref $1: unexpected argument 'second.json'$" "$1 second.json" -- "$@" second.json
 done
+refused 2 "^rlref check: expected GOLDEN and CANDIDATE, got 1 file name" "check -- -x" \
+  -- check -- -x
+refused 2 "^rlref check: option --junit needs a value$" "check --junit" \
+  -- check "$root/golden/PREF-BT.json" "$root/golden/PREF-BT.json" --junit
 refused 2 "^rlref eval: option --prec needs a value$" "eval --prec" -- eval PREF-BT rw=1 rl=0 --prec
 refused 2 "^rlref mdp: option --vi needs a value$" "mdp --vi" -- mdp "$MDP" --vi
 refused 2 "^rlref lm: option --dp takes no value$" "lm --dp=1" -- lm "$TAB3" --dp=1

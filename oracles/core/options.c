@@ -8,7 +8,7 @@
 #include "rlref/certify.h"
 #include "rlref/status.h"
 #include "core/args.h"
-#include "options.h"
+#include "core/options.h"
 
 int
 rl_wants_help (int argc, char **argv)
@@ -204,11 +204,17 @@ int
 rl_parse_options (const char *cmd, const char *usage, int argc, char **argv, int from,
                   const rl_opt *opts, const char **words, int max_words, int *nwords)
 {
+  int words_only = 0;
   *nwords = 0;
   for (int i = from; i < argc; i++)
     {
       int r = 1;
-      for (const rl_opt *o = opts; o->name && r == 1; o++)
+      if (!words_only && strcmp (argv[i], "--") == 0)
+        {
+          words_only = 1;
+          continue;
+        }
+      for (const rl_opt *o = opts; !words_only && o->name && r == 1; o++)
         if ((r = read_option (cmd, o, argc, argv, &i)) == 0 && o->given)
           *o->given = 1;
       if (r == 2)
@@ -218,7 +224,7 @@ rl_parse_options (const char *cmd, const char *usage, int argc, char **argv, int
         }
       if (r == 0)
         continue;
-      if (argv[i][0] == '-' && argv[i][1] != '\0')
+      if (!words_only && argv[i][0] == '-' && argv[i][1] != '\0')
         {
           fprintf (stderr, "rlref %s: unknown option '%s'\n%s", cmd, argv[i], usage);
           return 2;

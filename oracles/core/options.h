@@ -1,5 +1,6 @@
-/* options.h -- what the subcommands share: options, help, and the check
- * that everything written to standard output arrived. */
+/* options.h -- what the subcommands (oracles/cli and rlref check) share:
+ * options, help, and the check that everything written to standard output
+ * arrived. */
 #ifndef RLREF_ORACLES_OPTIONS_H
 #define RLREF_ORACLES_OPTIONS_H
 #include <stddef.h>
@@ -48,7 +49,7 @@ typedef struct
  * every other argument is a word, stored in words (at most max_words:
  * more is an "unexpected argument"); "-" is a word (standard input), any
  * other argument starting with '-' that is not in opts an "unknown
- * option".  0, or 2 after a message on stderr and usage. */
+ * option", and every argument after "--" a word.  0, or 2 after a message on stderr and usage. */
 int rl_parse_options (const char *cmd, const char *usage, int argc, char **argv, int from,
                       const rl_opt *opts, const char **words, int max_words, int *nwords);
 
