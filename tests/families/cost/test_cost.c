@@ -6,8 +6,8 @@
  * parameter and 196 against 98 GB for 7B; 36 against 18 and 252 against
  * 126 GB with master copies; 16 bytes for the critic alone; 64 x 4000 =
  * 256,000 tokens), seed 000 Table 2's inventory (SFT 12, DPO 14), exact
- * integers and the correctly rounded ratios 3/7 and 4/9.  Every function
- * is held to the aliasing rule of reference/README.md. */
+ * integers and the correctly rounded ratios 3/7 and 4/9.  The generic test
+ * holds every function to the aliasing rule of reference/README.md. */
 #include "testutil.h"
 
 #define PREC 256
@@ -185,45 +185,6 @@ START_TEST (test_cost_bad_inputs)
 }
 END_TEST
 
-/* --- aliasing ------------------------------------------------------------ */
-
-struct cost_ctx
-{
-  int f;                        /* 0: mem, 1: rollout */
-};
-
-/* Slots: mem (bytes_per_param, bytes, gb, gib; params), 1 trained and 2
- * frozen; rollout (per_prompt, tokens; mean_len), 3 prompts, G = 7. */
-static int
-cost_d (double *const *x, const void *ctx)
-{
-  const struct cost_ctx *c = ctx;
-  if (c->f == 0)
-    return rlref_cost_mem_d (x[0], x[1], x[2], x[3], 1, 2, x[4], conv ("adam-master"));
-  return rlref_cost_rollout_d (x[0], x[1], 3, 7, x[2]);
-}
-
-static int
-cost_mp (mpfr_ptr const *x, const void *ctx)
-{
-  const struct cost_ctx *c = ctx;
-  if (c->f == 0)
-    return rlref_cost_mem_mp (x[0], x[1], x[2], x[3], 1, 2, x[4], conv ("adam-master"));
-  return rlref_cost_rollout_mp (x[0], x[1], 3, 7, x[2]);
-}
-
-START_TEST (test_cost_aliasing)
-{
-  static const double P[1] = { 1.5e9 }, L[1] = { 1000.5 };
-  struct cost_ctx cm = { 0 }, cr = { 1 };
-  tu_alias_case m = { "cost_mem", 5, 4, { 1, 1, 1, 1, 1 }, { NULL, NULL, NULL, NULL, P },
-                      cost_d, cost_mp, &cm };
-  tu_alias_case r = { "cost_rollout", 3, 2, { 1, 1, 1 }, { NULL, NULL, L }, cost_d, cost_mp,
-                      &cr };
-  ck_assert_int_eq (tu_check_aliasing (&m) + tu_check_aliasing (&r), 4 + 2);
-}
-END_TEST
-
 static Suite *
 cost_suite (void)
 {
@@ -240,10 +201,6 @@ cost_suite (void)
   tc = tu_tcase ("rollout");
   tcase_add_test (tc, test_cost_rollout);
   tcase_add_test (tc, test_cost_bad_inputs);
-  suite_add_tcase (s, tc);
-
-  tc = tu_tcase ("aliasing");
-  tcase_add_test (tc, test_cost_aliasing);
   suite_add_tcase (s, tc);
 
   return s;

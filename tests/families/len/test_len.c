@@ -485,22 +485,10 @@ END_TEST
 
 /* --- aliasing -------------------------------------------------------------- */
 
-static int
-weights_d (double *const *s, const void *ctx)
-{
-  (void) ctx;
-  return rlref_len_weights_d (s[0], s[1], s[2], s[3], 3, 3, RLREF_LEN_SEQ_MEAN_TOKEN_SUM_NORM,
-                              s[4]);
-}
-
-static int
-weights_mp (mpfr_ptr const *s, const void *ctx)
-{
-  (void) ctx;
-  return rlref_len_weights_mp (s[0], s[1], s[2], s[3], 3, 3, RLREF_LEN_SEQ_MEAN_TOKEN_SUM_NORM,
-                               s[4]);
-}
-
+/* The generic test holds LEN-WEIGHTS and ENT-COLLAPSE to the aliasing rule
+ * on their golden cases; LEN-DRIFT's glue writes through a temporary, so
+ * the library's len_drift is held to it here: the nine outputs as one
+ * vector, the same length as the logits. */
 static int
 drift_d (double *const *s, const void *ctx)
 {
@@ -515,39 +503,12 @@ drift_mp (mpfr_ptr const *s, const void *ctx)
   return rlref_len_drift_mp (s[0], s[1], 9, 2, RLREF_LEN_SEQ_MEAN_TOKEN_MEAN, s[2]);
 }
 
-/* entropy[3], acc[3], mean_len[3] the length of the logits (T = 1, 3
- * steps), entropy0 a scalar like lr. */
-static int
-ent_d (double *const *s, const void *ctx)
-{
-  (void) ctx;
-  return rlref_ent_collapse_d (s[0], s[1], s[2], s[3], s[4], 3, 2, s[5], 3, 3, &higher);
-}
-
-static int
-ent_mp (mpfr_ptr const *s, const void *ctx)
-{
-  (void) ctx;
-  return rlref_ent_collapse_mp (s[0], s[1], s[2], s[3], s[4], 3, 2, s[5], 3, 3, &higher);
-}
-
 START_TEST (test_len_aliasing)
 {
-  static const double len[3] = { 2, 5, 9 }, lc[1] = { 16 };
   static const double th9[9] = { 0.2, -0.3, 0.1, 0, 0.5, -0.5, 0.4, 0, -0.2 }, eta[1] = { 1 };
-  static const double th3[3] = { 0.5, -1, 0.2 }, lr[1] = { 3 };
-  int pairs = 0;
-  tu_alias_case w = { "len_weights", 5, 3, { 3, 3, 1, 3, 1 }, { NULL, NULL, NULL, len, lc },
-                      weights_d, weights_mp, NULL };
-  /* the nine outputs as one vector: the same length as the logits */
   tu_alias_case d = { "len_drift", 3, 1, { RLREF_LEN_NDRIFT, 9, 1 }, { NULL, th9, eta },
                       drift_d, drift_mp, NULL };
-  tu_alias_case e = { "ent_collapse", 6, 4, { 1, 3, 3, 3, 3, 1 },
-                      { NULL, NULL, NULL, NULL, th3, lr }, ent_d, ent_mp, NULL };
-  pairs += tu_check_aliasing (&w);
-  pairs += tu_check_aliasing (&d);
-  pairs += tu_check_aliasing (&e);
-  ck_assert_int_ge (pairs, 8);
+  ck_assert_int_ge (tu_check_aliasing (&d), 1);
 }
 END_TEST
 

@@ -8,8 +8,9 @@
  * math.isclose on the listed doubles); closed forms (advantages
  * sqrt((1 - p)/p) and -sqrt(p/(1 - p)) for a pass rate p, label 1/4 and
  * 1 - (3/4)^8 on the seed's integral tree); the definitions evaluated
- * directly with MPFR at 512 bits (1 - (1 - p)^N for a rare success).  Every
- * function is held to the aliasing rule of reference/README.md. */
+ * directly with MPFR at 512 bits (1 - (1 - p)^N for a rare success).  The
+ * generic test holds every function to the aliasing rule of
+ * reference/README.md; a group of one answer is held to it here. */
 #include "testutil.h"
 
 #define PREC 256
@@ -348,30 +349,27 @@ END_TEST
 
 /* --- aliasing ------------------------------------------------------------ */
 
-enum { F_VERIFY, F_GROUP, F_AGGREGATE };
+/* The generic test holds RLVR-REWARD to the aliasing rule on its golden
+ * cases; none has a group of one answer, where every output meets the
+ * reference's length.  Slots: verify (reward; answers, reference); group
+ * (reward, correct, mean, adv; answers, reference). */
+enum { F_VERIFY, F_GROUP };
 
 struct rlvr_ctx
 {
   int f;
-  size_t n;
   const char *verifier;
 };
 
-/* Slots: verify (reward; answers, reference); group (reward, correct,
- * mean, adv; answers, reference); aggregate (score; steps). */
 static int
 rlvr_d (double *const *x, const void *ctx)
 {
   const struct rlvr_ctx *c = ctx;
   const rlref_verifier *v = rlref_verifier_find (c->verifier);
-  switch (c->f)
-    {
-    case F_VERIFY: return rlref_verify_reward_d (x[0], x[1], c->n, x[2], v);
-    case F_GROUP:
-      return rlref_verify_group_d (x[0], x[1], x[2], x[3], x[4], c->n, x[5], v,
-                                   rlref_adv_convention_find ("seed-000"));
-    default: return rlref_prm_aggregate_d (x[0], x[1], c->n, RLREF_PRM_MEAN);
-    }
+  if (c->f == F_VERIFY)
+    return rlref_verify_reward_d (x[0], x[1], 1, x[2], v);
+  return rlref_verify_group_d (x[0], x[1], x[2], x[3], x[4], 1, x[5], v,
+                               rlref_adv_convention_find ("seed-000"));
 }
 
 static int
@@ -379,46 +377,30 @@ rlvr_mp (mpfr_ptr const *x, const void *ctx)
 {
   const struct rlvr_ctx *c = ctx;
   const rlref_verifier *v = rlref_verifier_find (c->verifier);
-  switch (c->f)
-    {
-    case F_VERIFY: return rlref_verify_reward_mp (x[0], x[1], c->n, x[2], v);
-    case F_GROUP:
-      return rlref_verify_group_mp (x[0], x[1], x[2], x[3], x[4], c->n, x[5], v,
-                                    rlref_adv_convention_find ("seed-000"));
-    default: return rlref_prm_aggregate_mp (x[0], x[1], c->n, RLREF_PRM_MEAN);
-    }
+  if (c->f == F_VERIFY)
+    return rlref_verify_reward_mp (x[0], x[1], 1, x[2], v);
+  return rlref_verify_group_mp (x[0], x[1], x[2], x[3], x[4], 1, x[5], v,
+                                rlref_adv_convention_find ("seed-000"));
 }
 
-/* Every output over every input of its length, both backends: the rewards
- * and advantages over the answers, a one-answer group's rewards over the
- * reference, the counts and means over the reference, a one-step score
- * over the step. */
+/* Every output over the answer and over the reference, one answer, each
+ * verifier. */
 START_TEST (test_rlvr_aliasing)
 {
-  static const double ans[5] = { 1, 0.5, 1, 2, 1 }, one[1] = { 1.00005 }, ref[1] = { 1 };
-  static const double step[1] = { 0.7 };
+  static const double one[1] = { 1.00005 }, ref[1] = { 1 };
   static const char *const names[3] = { "binary", "dapo", "prime-math" };
   int pairs = 0;
   for (int k = 0; k < 3; k++)
-    for (int n = 1; n <= 5; n += 4)
-      {
-        struct rlvr_ctx cv = { F_VERIFY, (size_t) n, names[k] };
-        struct rlvr_ctx cg = { F_GROUP, (size_t) n, names[k] };
-        tu_alias_case v = { "verify_reward", 3, 1, { (size_t) n, (size_t) n, 1 },
-                            { NULL, n == 1 ? one : ans, ref }, rlvr_d, rlvr_mp, &cv };
-        tu_alias_case g = { "verify_group", 6, 4,
-                            { (size_t) n, 1, 1, (size_t) n, (size_t) n, 1 },
-                            { NULL, NULL, NULL, NULL, n == 1 ? one : ans, ref },
-                            rlvr_d, rlvr_mp, &cg };
-        pairs += tu_check_aliasing (&v);
-        pairs += tu_check_aliasing (&g);
-      }
-  {
-    struct rlvr_ctx ca = { F_AGGREGATE, 1, NULL };
-    tu_alias_case a = { "prm_aggregate", 2, 1, { 1, 1 }, { NULL, step }, rlvr_d, rlvr_mp, &ca };
-    pairs += tu_check_aliasing (&a);
-  }
-  ck_assert_int_ge (pairs, 30);
+    {
+      struct rlvr_ctx cv = { F_VERIFY, names[k] }, cg = { F_GROUP, names[k] };
+      tu_alias_case v = { "verify_reward", 3, 1, { 1, 1, 1 }, { NULL, one, ref },
+                          rlvr_d, rlvr_mp, &cv };
+      tu_alias_case g = { "verify_group", 6, 4, { 1, 1, 1, 1, 1, 1 },
+                          { NULL, NULL, NULL, NULL, one, ref }, rlvr_d, rlvr_mp, &cg };
+      pairs += tu_check_aliasing (&v);
+      pairs += tu_check_aliasing (&g);
+    }
+  ck_assert_int_eq (pairs, 3 * (2 + 8));
 }
 END_TEST
 
