@@ -6,8 +6,8 @@
  * draw sequences in MPFR at 512 bits, keeping the first maximum of each
  * (the tie rule itself, not its closed form); F(v)^n - F(v^-)^n formed
  * directly with mpfr_pow at 512 bits; the peaks checked by evaluating the
- * curves around them.  Every function is held to the aliasing rule of
- * reference/README.md. */
+ * curves around them.  The generic test holds every function to the
+ * aliasing rule of reference/README.md. */
 #include "testutil.h"
 
 #define PREC 256

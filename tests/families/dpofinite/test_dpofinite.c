@@ -160,39 +160,19 @@ START_TEST (test_identities)
 }
 END_TEST
 
-/* aliasing: r_hat in r gives the same values */
-START_TEST (test_aliasing)
-{
-  double p[3] = { 0.2, 0.3, 0.5 }, r[3] = { 1, -0.5, 2 }, r2[3] = { 1, -0.5, 2 }, beta = 0.5;
-  double ps[3], lz, rh[3], res[3], ps2[3], lz2, res2[3];
-  TU_OK (rlref_dpofinite_implicit_d (ps, &lz, rh, res, p, r, 3, &beta));
-  TU_OK (rlref_dpofinite_implicit_d (ps2, &lz2, r2, res2, p, r2, 3, &beta));
-  for (int i = 0; i < 3; i++)
-    {
-      TU_ASSERT_SAME (r2[i], rh[i]);
-      TU_ASSERT_SAME (ps2[i], ps[i]);
-    }
-}
-END_TEST
-
+/* The refusals whose status the golden cases do not pin: the golden's
+ * invalid cases (beta = 0, p_ref with a 0 or off 1, w = l, l not an
+ * outcome, one outcome, P_ij + P_ji != 1) fail the generic test when their
+ * check goes; a NaN beta, no outcome and a negative P would each still be
+ * refused, by a later check with another status, and a loss kind outside
+ * the enum is not a registry input. */
 START_TEST (test_bad_inputs)
 {
-  double p[2] = { 0.5, 0.5 }, r[2] = { 1, 0 }, beta = 1, zero = 0, nan_ = NAN;
-  double o[2], o2[2], o3[2], a, b, c, d, e, f, g;
-  double p0[2] = { 0, 1 }, psum[2] = { 0.5, 0.6 };
+  double p[2] = { 0.5, 0.5 }, r[2] = { 1, 0 }, beta = 1, nan_ = NAN;
+  double o[2], o2[2], o3[2], a, b, c;
   double Pbad[4] = { 0.5, 0.9, 0.9, 0.5 }, Pneg[4] = { 0.5, -0.25, 1.25, 0.5 };
-  TU_ASSERT_STATUS (rlref_dpofinite_implicit_d (o, &a, o2, o3, p, r, 2, &zero), RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_dpofinite_implicit_d (o, &a, o2, o3, p, r, 2, &nan_), RLREF_ENAN);
-  TU_ASSERT_STATUS (rlref_dpofinite_implicit_d (o, &a, o2, o3, p0, r, 2, &beta), RLREF_EDOM);
-  TU_ASSERT_STATUS (rlref_dpofinite_implicit_d (o, &a, o2, o3, psum, r, 2, &beta), RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_dpofinite_implicit_d (o, &a, o2, o3, p, r, 0, &beta), RLREF_EINVAL);
-  TU_ASSERT_STATUS (rlref_dpofinite_zcancel_d (&a, &b, &c, &d, &e, &f, &g, p, r, 2, &beta, 1, 1),
-                    RLREF_EDOM);
-  TU_ASSERT_STATUS (rlref_dpofinite_zcancel_d (&a, &b, &c, &d, &e, &f, &g, p, r, 2, &beta, 0, 2),
-                    RLREF_EINVAL);
-  TU_ASSERT_STATUS (rlref_dpofinite_equiv_bt_d (o, o2, &a, &b, &c, p, r, 1, &beta), RLREF_EINVAL);
-  TU_ASSERT_STATUS (rlref_dpofinite_equiv_d (o, o2, &a, &b, &c, p, Pbad, 2, &beta,
-                                          RLREF_DPOFINITE_IPO), RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_dpofinite_equiv_d (o, o2, &a, &b, &c, p, Pneg, 2, &beta,
                                           RLREF_DPOFINITE_DPO), RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_dpofinite_equiv_d (o, o2, &a, &b, &c, p, Pbad, 2, &beta, 7),
@@ -389,7 +369,6 @@ dpofinite_suite (void)
   suite_add_tcase (s, tc);
   tc = tu_tcase ("identities");
   tcase_add_test (tc, test_identities);
-  tcase_add_test (tc, test_aliasing);
   tcase_add_test (tc, test_bad_inputs);
   tcase_add_test (tc, test_extreme_beta);
   tcase_add_test (tc, test_far_magnitudes);

@@ -538,12 +538,16 @@ END_TEST
 
 /* ===== bad input ========================================================== */
 
+/* Refusals with their status.  A mask entry other than 0 and 1, a
+ * sequence without a token in the mask and one of length 0 are golden
+ * cases of GRPO-OBJ: the generic test, and the goldens' statuses, fail
+ * when their checks go. */
 START_TEST (test_bad_inputs)
 {
   double lp[3] = { -1, -2, -3 }, old[3] = { -1, -2, -3 }, ref[3] = { -1, -2, -3 },
     adv[2] = { 1, -1 }, el = 0.2, eh = 0.2, beta = 0.04, loss, g[3];
   double bad = -0.1, one = 1, nan_lp[3] = { -1, NAN, -3 }, inf_lp[3] = { -1, -2, INFINITY };
-  long lens[2] = { 1, 2 }, mask[3] = { 1, 1, 1 }, mask2[3] = { 1, 2, 1 }, mask0[3] = { 1, 0, 0 };
+  long lens[2] = { 1, 2 }, mask[3] = { 1, 1, 1 }, mask0[3] = { 1, 0, 0 };
   long lens0[2] = { 3, 0 }, lens4[2] = { 2, 2 };
   mpfr_ptr L = mpv (lp, 3), A = mpv (adv, 2);
   mpfr_t lm, EL, EH, B, NEG;
@@ -556,9 +560,6 @@ START_TEST (test_bad_inputs)
   rlref_grpo_obj_d (&loss, NULL, g, lpx, old, ref, adv, lensx, 2, maskx, 3,     \
                     RLREF_GRPO_OBJ_KL_INSIDE, elx, ehx, bx)
   TU_OK (OBJ_D (lp, lens, mask, &el, &eh, &beta));
-  TU_ASSERT_STATUS (OBJ_D (lp, lens, mask2, &el, &eh, &beta), RLREF_EDOM);
-  TU_ASSERT_STATUS (OBJ_D (lp, lens, mask0, &el, &eh, &beta), RLREF_EDOM);
-  TU_ASSERT_STATUS (OBJ_D (lp, lens0, mask, &el, &eh, &beta), RLREF_EINVAL);
   TU_ASSERT_STATUS (OBJ_D (lp, lens4, mask, &el, &eh, &beta), RLREF_EINVAL);
   TU_ASSERT_STATUS (OBJ_D (nan_lp, lens, mask, &el, &eh, &beta), RLREF_ENAN);
   TU_ASSERT_STATUS (OBJ_D (inf_lp, lens, mask, &el, &eh, &beta), RLREF_ENAN);
@@ -568,8 +569,6 @@ START_TEST (test_bad_inputs)
   TU_ASSERT_STATUS (OBJ_D (lp, lens, mask, &el, &eh, &bad), RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_grpo_obj_d (&loss, NULL, g, lp, old, ref, adv, lens, 2, mask, 0,
                                       RLREF_GRPO_OBJ_KL_INSIDE, &el, &eh, &beta), RLREF_EINVAL);
-  TU_ASSERT_STATUS (rlref_grpo_obj_mp (lm, NULL, NULL, L, L, L, A, lens, 2, mask2, 3,
-                                       RLREF_GRPO_OBJ_KL_OUTSIDE, EL, EH, B), RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_grpo_gspo_mp (lm, NULL, NULL, L, L, A, lens, 2, mask, 3, 0.0, NEG, EH),
                     RLREF_EDOM);
   TU_ASSERT_STATUS (rlref_grpo_gmpo_mp (lm, NULL, NULL, L, L, A, lens0, 2, mask, 3, EL, EH),

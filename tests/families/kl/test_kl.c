@@ -1516,6 +1516,12 @@ END_TEST
 
 /* ===== bad input =================================================================== */
 
+/* What the golden cases do not pin: the range errors and the float32
+ * clamps, the normalisation tolerance's edge, NaNs, the Monte-Carlo
+ * bound, conventions and models outside the registry.  A distribution off
+ * 1, p_ref = 0 where p > 0, a negative p, two identical Gaussians, sigma =
+ * 0 and one Monte-Carlo draw are golden cases: the generic test or the
+ * goldens' statuses fail when their checks go. */
 START_TEST (test_bad_inputs)
 {
   double k[2], g[2], lp[2] = { -1, NAN }, rf[2] = { 0, 0 }, out[RLREF_KL_NGAUSS];
@@ -1553,22 +1559,15 @@ START_TEST (test_bad_inputs)
     tu_mp_vec_free (y, 2);
   }
   {
-    double p[2] = { 0.5, 0.6 }, q[2] = { 0.5, 0.5 }, q0[2] = { 1, 0 }, pn[2] = { 1.5, -0.5 };
-    double pok[2] = { 0.5, 0.5000005 };
-    TU_ASSERT_STATUS (rlref_kl_exact_d (ex, p, q, 2), RLREF_EDOM);
-    TU_ASSERT_STATUS (rlref_kl_exact_d (ex, q, q0, 2), RLREF_EDOM);
-    TU_ASSERT_STATUS (rlref_kl_exact_d (ex, pn, q, 2), RLREF_EDOM);
+    double p[2] = { 0.5, 0.6 }, q[2] = { 0.5, 0.5 }, pok[2] = { 0.5, 0.5000005 };
     TU_OK (rlref_kl_exact_d (ex, pok, q, 2));
     p[0] = NAN;
     TU_ASSERT_STATUS (rlref_kl_exact_d (ex, p, q, 2), RLREF_ENAN);
   }
   {
-    double mu = 0, s = 1, mr = 0, t = 1, z = 0, nan = NAN;
-    TU_ASSERT_STATUS (rlref_kl_gauss_d (out, &mu, &s, &mr, &t), RLREF_EDOM);
-    TU_ASSERT_STATUS (rlref_kl_gauss_d (out, &mu, &z, &mr, &t), RLREF_EDOM);
+    double mu = 0, s = 1, mr = 0, t = 1, nan = NAN;
     TU_ASSERT_STATUS (rlref_kl_gauss_d (out, &nan, &s, &mr, &t), RLREF_ENAN);
     mr = 1;
-    TU_ASSERT_STATUS (rlref_kl_gauss_mc_d (mo, &mu, &s, &mr, &t, 1, 1), RLREF_EDOM);
     TU_ASSERT_STATUS (rlref_kl_gauss_mc_d (mo, &mu, &s, &mr, &t, RLREF_KL_MC_MAX + 1, 1),
                       RLREF_EDOM);
   }
@@ -1671,7 +1670,7 @@ kl_suite (void)
   tcase_add_test (tc, test_grad_rounded_once);
   tcase_add_test (tc, test_grad_log_ratio);
   suite_add_tcase (s, tc);
-  tc = tu_tcase ("bad input and aliasing");
+  tc = tu_tcase ("bad input");
   tcase_add_test (tc, test_bad_inputs);
   tcase_add_test (tc, test_naive_near_tie);
   suite_add_tcase (s, tc);

@@ -249,24 +249,14 @@ START_TEST (test_small_beta)
 }
 END_TEST
 
+/* What the golden cases do not reach: a NaN logit, and a model too large
+ * to enumerate that the DP form takes.  beta = 0, an eos outside the
+ * vocabulary, T = 0 and a wrong number of rows are golden cases of
+ * LM-EXACT: the generic test fails when their checks go. */
 START_TEST (test_bad_models)
 {
-  double m[RLREF_LM_NMOMENTS], beta = 1, zero = 0, nan_logits[(V + 1) * V] = { 0 };
+  double m[RLREF_LM_NMOMENTS], beta = 1, nan_logits[(V + 1) * V] = { 0 };
   rlref_lm lm = model (RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
-  ck_assert_int_eq (rlref_lm_moments_d (m, &lm, B3, R3, &zero, RLREF_LM_ALL, NULL, NULL),
-                    RLREF_EDOM);
-  lm.eos = 3;
-  ck_assert_int_eq (rlref_lm_moments_d (m, &lm, B3, R3, &beta, RLREF_LM_ALL, NULL, NULL),
-                    RLREF_EDOM);
-  lm = model (RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
-  lm.T = 0;
-  ck_assert_int_eq (rlref_lm_moments_d (m, &lm, B3, R3, &beta, RLREF_LM_ALL, NULL, NULL),
-                    RLREF_EDOM);
-  lm = model (RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
-  lm.n_rows = V;
-  ck_assert_int_eq (rlref_lm_moments_d (m, &lm, B3, R3, &beta, RLREF_LM_ALL, NULL, NULL),
-                    RLREF_EINVAL);
-  lm = model (RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE);
   nan_logits[4] = NAN;
   ck_assert_int_eq (rlref_lm_moments_d (m, &lm, nan_logits, R3, &beta, RLREF_LM_ALL, NULL,
                                         NULL), RLREF_ENAN);

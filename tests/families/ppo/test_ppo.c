@@ -1314,16 +1314,6 @@ START_TEST (test_clip_f32)
     ck_assert (loss == -0.6f && r[0] == (float) exp (20.0) && s[1] == 0);
   }
   {
-    /* aliasing: the surrogate written over logp */
-    double x[6], y[6];
-    memcpy (x, lp, sizeof x);
-    TU_OK (rlref_ppo_clip_f32_d (&loss, y, NULL, NULL, NULL, lp, old, adv, m, 6, &orl, &eps,
-                                 &eps, NULL));
-    TU_OK (rlref_ppo_clip_f32_d (&loss, x, NULL, NULL, NULL, x, old, adv, m, 6, &orl, &eps,
-                                 &eps, NULL));
-    ck_assert (memcmp (x, y, sizeof x) == 0);
-  }
-  {
     double bad = 1, m1 = 1;
     long mb[1] = { 2 };
     TU_ASSERT_STATUS (rlref_ppo_clip_f32_d (&loss, NULL, NULL, NULL, NULL, &m1, &m1, &m1, mb, 1,
