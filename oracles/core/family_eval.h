@@ -44,6 +44,28 @@ rl_input_at (const rl_variant *v, const char *name)
 #define INTS(name) a->iv[rl_input_at (v, name)]
 #define LEN(name) a->len[rl_input_at (v, name)]
 
+/* Whether the variant's io declares an input called name (an optional
+ * input of one form of a formula, such as GRPO-AGG's micro). */
+static inline int
+rl_has_input (const rl_variant *v, const char *name)
+{
+  for (size_t i = 0; v->io->in[i].name; i++)
+    if (strcmp (v->io->in[i].name, name) == 0)
+      return 1;
+  return 0;
+}
+
+/* The position of the input called name, or else of the one called other:
+ * one entry serving two forms whose inputs differ in name (KLOPT's p_ref
+ * and logp_ref, DPO-EQUIV's beta and tau).  IN_OF, LEN_OF read it. */
+static inline size_t
+rl_input_of (const rl_variant *v, const char *name, const char *other)
+{
+  return rl_input_at (v, rl_has_input (v, name) ? name : other);
+}
+#define IN_OF(name, other) x[rl_input_of (v, name, other)]
+#define LEN_OF(name, other) a->len[rl_input_of (v, name, other)]
+
 /* The value of the variant's parameter called name (after the inputs in
  * x), or NULL when the variant has none of that name; PARAM (name) in an
  * RL_ENTRY. */
@@ -57,5 +79,19 @@ rl_param_value (const rl_variant *v, num_srcptr const *x, const char *name)
   return NULL;
 }
 #define PARAM(name) rl_param_value (v, x, name)
+
+/* The value of the variant's integer parameter called name (ddof), which
+ * is not among the reals in x; a name the variant lacks is a defect of
+ * the glue, as in rl_input_at. */
+static inline int
+rl_param_int (const rl_variant *v, const char *name)
+{
+  for (size_t p = 0; v->params[p].name; p++)
+    if (strcmp (v->params[p].name, name) == 0)
+      return (int) v->params[p].value;
+  fprintf (stderr, "rlref: variant %s has no parameter %s\n", v->name, name);
+  exit (3);
+}
+#define PARAM_INT(name) rl_param_int (v, name)
 
 #endif

@@ -34,9 +34,10 @@ RL_ENTRY (dpofinite_equiv_bt)
  * dpo-bt.  P must hold n^2 entries. */
 RL_ENTRY (dpofinite_equiv)
 {
-  size_t n = a->len[0];
-  if (a->len[1] != n * n)
+  size_t n = LEN ("p_ref");
+  if (LEN ("P") != n * n)
     RLREF_ERROR ("P must hold n^2 entries (n x n by rows)", RLREF_EINVAL);
-  return LIB (dpofinite_equiv) (y[0], y[1], y[2], y[3], y[4], x[0], x[1], n, x[2],
+  return LIB (dpofinite_equiv) (y[0], y[1], y[2], y[3], y[4], IN ("p_ref"), IN ("P"), n,
+                                IN_OF ("beta", "tau"),
                              *(const int *) v->data);
 }

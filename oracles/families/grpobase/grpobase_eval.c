@@ -3,11 +3,11 @@
 #include <string.h>
 #include "family_eval.h"
 
-/* The group size of input i: given, else the length of the rewards. */
+/* The group size: given, else the length of the rewards. */
 static int
-group_size (const rl_args *a, int i, size_t *G)
+group_size (const rl_variant *v, const rl_args *a, size_t *G)
 {
-  long g = a->iv[i][0];
+  long g = INTS ("group_size")[0];
   if (g <= 0)
     RLREF_ERROR ("group_size must be positive", RLREF_EINVAL);
   *G = (size_t) g;
@@ -44,7 +44,7 @@ RL_ENTRY (rloo_adv)
 {
   const enum rlref_rloo_convention *c = v->data;
   size_t G;
-  int status = group_size (a, 1, &G);
+  int status = group_size (v, a, &G);
   return status ? status : LIB (rloo_adv) (y[0], IN ("rewards"), LEN ("rewards"), G, *c);
 }
 
@@ -52,7 +52,7 @@ RL_ENTRY (rloo_adv)
 RL_ENTRY (rloo_strided)
 {
   size_t G;
-  int status = group_size (a, 1, &G);
+  int status = group_size (v, a, &G);
   return status ? status : LIB (rloo_adv_strided) (y[0], IN ("rewards"), LEN ("rewards"), G);
 }
 
@@ -60,7 +60,7 @@ RL_ENTRY (rloo_strided)
 RL_ENTRY (rloo_identity)
 {
   size_t G;
-  int status = group_size (a, 1, &G);
+  int status = group_size (v, a, &G);
   return status ? status : LIB (rloo_identity) (y[0], y[1], y[2], IN ("rewards"),
                                                 LEN ("rewards"), G);
 }
@@ -71,7 +71,7 @@ RL_ENTRY (rloo_kl)
 {
   const enum rlref_rloo_convention *c = v->data;
   size_t G, L;
-  int status = group_size (a, 4, &G);
+  int status = group_size (v, a, &G);
   if (status == RLREF_SUCCESS)
     status = rows (LEN ("logp_old"), LEN ("rewards"), &L);
   return status ? status : LIB (rloo_kl_reward) (y[0], y[1], IN ("rewards"), IN ("logp_old"),
@@ -95,7 +95,7 @@ RL_ENTRY (rloo_loss)
 RL_ENTRY (rloo_kl_after)
 {
   size_t G, L;
-  int status = group_size (a, 4, &G);
+  int status = group_size (v, a, &G);
   if (status == RLREF_SUCCESS)
     status = rows (LEN ("logp_old"), LEN ("rewards"), &L);
   if (status)

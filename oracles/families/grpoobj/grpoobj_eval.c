@@ -20,8 +20,9 @@ RL_ENTRY (grpo_obj)
 RL_ENTRY (grpo_agg)
 {
   const rlref_grpo_agg_convention *c = v->data;
-  long micro = rl_n_in (v->io) > 3 ? a->iv[3][0] : 1;
-  return LIB (grpo_agg_conv) (y[0], y[1], x[0], a->iv[1], a->len[1], a->iv[2], a->len[0], c,
+  long micro = rl_has_input (v, "micro") ? INTS ("micro")[0] : 1;
+  return LIB (grpo_agg_conv) (y[0], y[1], IN ("L"), INTS ("lens"), LEN ("lens"), INTS ("mask"),
+                              LEN ("L"), c,
                               PARAM ("L_const"), micro);
 }
 

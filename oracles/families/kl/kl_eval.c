@@ -2,14 +2,15 @@
  * Compiled twice (binary64 and MPFR). */
 #include "family_eval.h"
 
-/* Arrays 0 .. k-1 of the same length, returned in *n. */
+/* The inputs named in1 and in2 (and in3, when not NULL) of one length, returned
+ * in *n. */
 static int
-same_lengths (const rl_args *a, int k, size_t *n)
+same_lengths (const rl_variant *v, const rl_args *a, const char *in1, const char *in2,
+              const char *in3, size_t *n)
 {
-  for (int i = 1; i < k; i++)
-    if (a->len[i] != a->len[0])
-      RLREF_ERROR ("inputs of different lengths", RLREF_EINVAL);
-  *n = a->len[0];
+  *n = LEN (in1);
+  if (LEN (in2) != *n || (in3 && LEN (in3) != *n))
+    RLREF_ERROR ("inputs of different lengths", RLREF_EINVAL);
   return RLREF_SUCCESS;
 }
 
@@ -17,7 +18,7 @@ same_lengths (const rl_args *a, int k, size_t *n)
 RL_ENTRY (kl_est)
 {
   size_t n;
-  int status = same_lengths (a, 2, &n);
+  int status = same_lengths (v, a, "logp", "ref_logp", NULL, &n);
   return status ? status : LIB (kl_estimate) (y[0], y[1], IN ("logp"), IN ("ref_logp"), n, v->data);
 }
 
@@ -25,7 +26,7 @@ RL_ENTRY (kl_est)
 RL_ENTRY (kl_bias)
 {
   size_t n;
-  int status = same_lengths (a, 3, &n);
+  int status = same_lengths (v, a, "logp", "ref_logp", "old_logp", &n);
   return status ? status : LIB (kl_k3_bias_corrected) (y[0], y[1], IN ("logp"), IN ("ref_logp"),
                                                        IN ("old_logp"), n);
 }
@@ -34,7 +35,7 @@ RL_ENTRY (kl_bias)
 RL_ENTRY (kl_naive)
 {
   size_t n;
-  int status = same_lengths (a, 2, &n);
+  int status = same_lengths (v, a, "logp", "ref_logp", NULL, &n);
   return status ? status : LIB (kl_k3_binary64) (y[0], y[1], y[2], y[3], y[4], IN ("logp"),
                                                  IN ("ref_logp"), n);
 }
@@ -43,7 +44,7 @@ RL_ENTRY (kl_naive)
 RL_ENTRY (kl_full)
 {
   size_t n;
-  int status = same_lengths (a, 2, &n);
+  int status = same_lengths (v, a, "logp", "ref_logp", NULL, &n);
   return status ? status : LIB (kl_full) (y[0], y[1], IN ("logp"), IN ("ref_logp"), n);
 }
 
@@ -52,7 +53,7 @@ RL_ENTRY (kl_exact)
 {
   size_t n;
   num_ptr o = num_vec_new (RLREF_KL_NEXACT);
-  int status = o ? same_lengths (a, 2, &n) : RLREF_ENOMEM;
+  int status = o ? same_lengths (v, a, "p", "p_ref", NULL, &n) : RLREF_ENOMEM;
   if (status == RLREF_SUCCESS)
     status = LIB (kl_exact) (o, IN ("p"), IN ("p_ref"), n);
   for (int k = 0; status == RLREF_SUCCESS && k < RLREF_KL_NEXACT; k++)
@@ -135,7 +136,7 @@ RL_ENTRY (kl_grad)
 {
   const rlref_kl_grad_convention *g = v->data;
   size_t n;
-  int status = same_lengths (a, 2, &n);
+  int status = same_lengths (v, a, "logits", "ref_logits", NULL, &n);
   if (status)
     return status;
   return LIB (kl_grad_softmax) (y[0], y[1], y[2], y[3], y[4], y[5], IN ("logits"),

@@ -12,18 +12,23 @@ kind_of (const rl_variant *v)
   return *(const int *) v->data;
 }
 
+/* The reference distribution in either form (p_ref or logp_ref) and its
+ * number of outcomes. */
+#define REF IN_OF ("p_ref", "logp_ref")
+#define NREF LEN_OF ("p_ref", "logp_ref")
+
 /* KLOPT-Z: x = ref[n], r[n], beta; y = logz, z. */
 RL_ENTRY (klopt_z)
 {
-  return LIB (klopt_logz) (y[0], y[1], x[0], kind_of (v), x[1], a->len[0], x[2]);
+  return LIB (klopt_logz) (y[0], y[1], REF, kind_of (v), IN ("r"), NREF, IN ("beta"));
 }
 
 /* KLOPT-PISTAR: x = ref[n], r[n], beta; y = pistar[n], logpistar[n], er,
  * kl_star_ref, kl_ref_star. */
 RL_ENTRY (klopt_pistar)
 {
-  return LIB (klopt_pistar) (y[0], y[1], y[2], y[3], y[4], x[0], kind_of (v), x[1], a->len[0],
-                             x[2]);
+  return LIB (klopt_pistar) (y[0], y[1], y[2], y[3], y[4], REF, kind_of (v), IN ("r"), NREF,
+                             IN ("beta"));
 }
 
 /* KLOPT-OBJ: x = ref[n], r[n], beta, pi[n]; y = obj, er, kl, obj_star,
@@ -34,10 +39,10 @@ RL_ENTRY (klopt_obj)
   int status;
   num_init (js);
   num_init (bz);
-  status = LIB (klopt_optimum) (js, bz, x[0], kind_of (v), x[1], a->len[0], x[2]);
+  status = LIB (klopt_optimum) (js, bz, REF, kind_of (v), IN ("r"), NREF, IN ("beta"));
   if (status == RLREF_SUCCESS)
-    status = LIB (klopt_objective) (y[0], y[1], y[2], x[3], x[0], kind_of (v), x[1],
-                                    a->len[0], x[2]);
+    status = LIB (klopt_objective) (y[0], y[1], y[2], IN_OF ("pi", "logpi"), REF, kind_of (v), IN ("r"),
+                                    NREF, IN ("beta"));
   if (status == RLREF_SUCCESS)
     {
       num_set (y[3], js);
@@ -51,8 +56,8 @@ RL_ENTRY (klopt_obj)
 /* KLOPT-IDENT: x = ref[n], r[n], beta, pi[n]; y = obj, ident, kl_pistar. */
 RL_ENTRY (klopt_ident)
 {
-  return LIB (klopt_identity) (y[0], y[1], y[2], x[3], x[0], kind_of (v), x[1], a->len[0],
-                               x[2]);
+  return LIB (klopt_identity) (y[0], y[1], y[2], IN_OF ("pi", "logpi"), REF, kind_of (v), IN ("r"), NREF,
+                               IN ("beta"));
 }
 
 /* KLOPT-LIMITS beta-inf: x = ref[n], r[n]; y = pi[n], er. */

@@ -383,10 +383,10 @@ int
 rl_sens_mdp_horizon (const rl_variant *v, const rl_args *a, const mpfr_srcptr *x,
                      const mpfr_srcptr *y, const mpfr_ptr *s, int *const *nondiff)
 {
-  (void) v;
   (void) y;
   (void) nondiff;
-  return LIB (mdp_horizon_sens) (s[0], x[0], a->len[1] ? a->iv[1][0] : -1);
+  return LIB (mdp_horizon_sens) (s[0], IN ("gamma"),
+                                 rl_has_input (v, "H") && LEN ("H") ? INTS ("H")[0] : -1);
 }
 
 /* MDP-QL-EX1: x = q, r, gamma, alpha, q_next; done (int, input 5);

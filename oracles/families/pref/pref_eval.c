@@ -23,7 +23,7 @@ RL_ENTRY (bt_gumbel)
 /* PREF-RM-LOSS: x = rw[B], rl[B], c; y = loss, grad_rw[B], grad_rl[B]. */
 RL_ENTRY (rm_loss)
 {
-  return LIB (rm_loss) (y[0], y[1], y[2], IN ("rw"), IN ("rl"), LEN ("rw"), x[2]);
+  return LIB (rm_loss) (y[0], y[1], y[2], IN ("rw"), IN ("rl"), LEN ("rw"), PARAM ("c"));
 }
 
 /* PREF-BT-EX mle-pair: x = wins_w, wins_l; y = delta, p, delta the
@@ -56,11 +56,11 @@ RL_ENTRY (ensemble)
    * storage of lambda */
   num_ptr pv = num_vec_new (1);
   int status = pv ? LIB (ensemble_var_penalized) (pv, IN ("scores"), LEN ("scores"),
-                                                  (int) v->params[0].value, x[2])
+                                                  PARAM_INT ("ddof"), PARAM ("lambda"))
     : RLREF_ENOMEM;
   if (status == RLREF_SUCCESS)
     status = LIB (ensemble) (y[0], y[1], y[2], y[3], IN ("scores"), LEN ("scores"),
-                             (int) v->params[0].value, x[2]);
+                             PARAM_INT ("ddof"), PARAM ("lambda"));
   if (status == RLREF_SUCCESS)
     num_set (y[4], pv);
   num_vec_free (pv, 1);
