@@ -48,7 +48,7 @@ RL_ENTRY (mdp_egreedy)
 }
 
 /* MDP-GAE: x = rewards[B W], values[B W]; mask (ints); x = score[B or 0];
- * W (int); the parameters gamma, lambda (x[5], x[6]); y = adv, returns. */
+ * W (int); the parameters gamma, lambda; y = adv, returns. */
 RL_ENTRY (mdp_gae)
 {
   const rlref_gae_convention *c = v->data;
@@ -219,8 +219,8 @@ RL_ENTRY (mdp_vi)
   return status;
 }
 
-/* MDP-QL: S, A; x = P, R; terminal; x = gamma (input 5); start, steps,
- * seed (inputs 6, 7, 8); the parameter eps (x[9], egreedy variants);
+/* MDP-QL: S, A; x = P, R; terminal; x = gamma; start, steps,
+ * seed; the parameter eps (egreedy variants);
  * y = Q[S A], error = max |Q - Q*|.  The stream: GSL's mt19937 seeded with
  * seed. */
 RL_ENTRY (mdp_ql)
