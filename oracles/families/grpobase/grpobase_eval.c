@@ -2,6 +2,7 @@
  * GRPO baseline formulas.  Compiled twice (binary64 and MPFR). */
 #include <string.h>
 #include "family_eval.h"
+#include "lm_args.h"
 
 /* The group size: given, else the length of the rewards. */
 static int
@@ -167,19 +168,8 @@ RL_ENTRY (remax_seq)
 RL_ENTRY (baseline)
 {
   const rlref_lm_kind *kind = v->data;
-  long V = INTS ("V")[0];
   rlref_lm lm;
-  int status;
-  if (V < 2 || V > RLREF_LM_MAX_V)
-    RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
-  if (LEN ("logits") % (size_t) V)
-    RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
-  if (LEN ("reward") != (size_t) V + 2)
-    RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
-  lm = (rlref_lm) { .V = (int) V, .eos = (int) INTS ("eos")[0], .T = (int) INTS ("T")[0],
-                    .kind = *kind, .truncation = RLREF_LM_KEEP,
-                    .n_rows = LEN ("logits") / (size_t) V, .reward = RLREF_REWARD_ADDITIVE };
-  status = rlref_lm_check (&lm);
+  int status = rl_lm_of_args (v, a, "logits", *kind, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE, &lm);
   return status ? status : LIB (lm_baseline) (y[0], y[1], y[2], y[3], &lm, IN ("logits"),
                                               IN ("reward"), IN ("b"));
 }

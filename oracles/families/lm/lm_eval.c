@@ -2,26 +2,16 @@
  * Compiled twice (binary64 and MPFR). */
 #include "rlref/lm.h"
 #include "family_eval.h"
+#include "lm_args.h"
 
-/* The model's shape from the integer inputs V, eos, T and the length of
- * the logits (and of the reward where additive); EINVAL when they do not
- * fit. */
+/* The model of the variant's kind and reading from V, eos, T and the
+ * logits (and the reward where additive). */
 static int
 shape (const rl_variant *v, const rl_args *a, rlref_lm *lm, int additive)
 {
   const rlref_lm_setting *d = v->data;
-  long V = INTS ("V")[0];
-  if (V < 2 || V > RLREF_LM_MAX_V)
-    RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
-  *lm = (rlref_lm) { .V = (int) V, .eos = (int) INTS ("eos")[0], .T = (int) INTS ("T")[0],
-                     .kind = d->kind, .truncation = d->truncation,
-                     .n_rows = LEN ("logits") / (size_t) V,
-                     .reward = additive ? RLREF_REWARD_ADDITIVE : RLREF_REWARD_NONE };
-  if (LEN ("logits") % (size_t) V)
-    RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
-  if (additive && LEN ("reward") != (size_t) V + 2)
-    RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
-  return rlref_lm_check (lm);
+  return rl_lm_of_args (v, a, "logits", d->kind, d->truncation,
+                        additive ? RLREF_REWARD_ADDITIVE : RLREF_REWARD_NONE, lm);
 }
 
 /* LM-EXACT, LM-DP: x = logits, reward, beta (inputs 3, 4, 5); y = the nine moments. */
@@ -69,18 +59,10 @@ RL_ENTRY (lm_chain)
 {
   rlref_lm lm;
   int status = shape (v, a, &lm, 0), toks[RLREF_LM_MAX_T];
-  size_t L = LEN ("y");
-  if (status)
-    return status;
-  if (L < 1 || L > (size_t) lm.T)
-    RLREF_ERROR ("a sequence has 1 to T tokens", RLREF_EINVAL);
-  for (size_t t = 0; t < L; t++)
-    {
-      if (INTS ("y")[t] < 0 || INTS ("y")[t] >= lm.V)
-        RLREF_ERROR ("a token is not in 0..V-1", RLREF_EDOM);
-      toks[t] = (int) INTS ("y")[t];
-    }
-  return LIB (lm_logprob) (y[0], y[1], &lm, IN ("logits"), toks, (int) L);
+  size_t L;
+  if (status == RLREF_SUCCESS)
+    status = rl_lm_tokens (v, a, "y", &lm, toks, &L);
+  return status ? status : LIB (lm_logprob) (y[0], y[1], &lm, IN ("logits"), toks, (int) L);
 }
 
 /* LM-EXACT gradients: x = logits, ref_logits, reward, beta (inputs 3 to 6);
@@ -92,12 +74,7 @@ RL_ENTRY (lm_grad)
   int status;
   if (LEN ("ref_logits") != LEN ("logits"))
     RLREF_ERROR ("ref_logits and logits differ in length", RLREF_EINVAL);
-  /* the shape check reads the reward from input 4: give it input 5 */
-  {
-    rl_args b = *a;
-    b.len[4] = LEN ("reward");
-    status = shape (v, &b, &lm, 1);
-  }
+  status = shape (v, a, &lm, 1);
   if (status)
     return status;
   return LIB (lm_objective) (y[0], y[1], &lm, IN ("logits"), IN ("ref_logits"), IN ("reward"),
@@ -114,11 +91,7 @@ RL_ENTRY (lm_displace)
   long steps = INTS ("steps")[0];
   int yw[RLREF_LM_MAX_T], yl[RLREF_LM_MAX_T], status;
   num_ptr lw, ll;
-  {
-    rl_args b = *a;
-    b.len[4] = 0;
-    status = shape (v, &b, &lm, 0);
-  }
+  status = shape (v, a, &lm, 0);
   if (status)
     return status;
   if (steps < 0 || steps > 100000)

@@ -5,25 +5,15 @@
 #include <gsl/gsl_rng.h>
 #include "rlref/lm.h"
 #include "family_eval.h"
+#include "lm_args.h"
 
-/* The model's shape from the integer inputs V, eos, T and the length of
- * the logits, the kind and reading of the variant;
- * EDOM or EINVAL when they do not fit. */
+/* The model of the variant's kind and reading from V, eos, T and the
+ * logits (and the reward where additive). */
 static int
 shape (const rl_variant *v, const rl_args *a, rlref_lm *lm, rlref_reward_kind reward)
 {
   const rlref_lm_setting *d = v->data;
-  long V = INTS ("V")[0], eos = INTS ("eos")[0], T = INTS ("T")[0];
-  if (V < 2 || V > RLREF_LM_MAX_V)
-    RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
-  if (eos < 0 || eos >= V || T < 1 || T > RLREF_LM_MAX_T)
-    RLREF_ERROR ("EOS must be a token and T 1 to 32", RLREF_EDOM);
-  if (LEN ("logits") % (size_t) V)
-    RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
-  *lm = (rlref_lm) { .V = (int) V, .eos = (int) eos, .T = (int) T, .kind = d->kind,
-                     .truncation = d->truncation, .n_rows = LEN ("logits") / (size_t) V,
-                     .reward = reward };
-  return rlref_lm_check (lm);
+  return rl_lm_of_args (v, a, "logits", d->kind, d->truncation, reward, lm);
 }
 
 /* LM-PARAM: x = logits (input 3); y = pi, log_pi (n_rows V each). */
@@ -67,8 +57,6 @@ RL_ENTRY (lm_train)
   size_t n = LEN ("at");
   if (status)
     return status;
-  if (LEN ("reward") != (size_t) lm.V + 2)
-    RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
   at = malloc ((n ? n : 1) * sizeof *at);
   if (!at)
     RLREF_ERROR ("out of memory", RLREF_ENOMEM);
@@ -114,8 +102,6 @@ RL_ENTRY (lm_train_sampled)
   int status = shape (v, a, &lm, RLREF_REWARD_ADDITIVE), *at = NULL;
   if (status)
     return status;
-  if (LEN ("reward") != (size_t) lm.V + 2)
-    RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
   if (batch < 2 || batch > SAMPLED_MAX_BATCH || seed < 0 || seed > 0xffffffffL)
     RLREF_ERROR ("n must be 2 to 1e4 and seed 0 to 2^32 - 1", RLREF_EDOM);
   at = malloc ((n_at ? n_at : 1) * sizeof *at);

@@ -2,6 +2,7 @@
  * Compiled twice (binary64 and MPFR). */
 #include <stdlib.h>
 #include "family_eval.h"
+#include "lm_args.h"
 
 /* MDP-RETURN: x = rewards[T], gamma; y = G[T]. */
 RL_ENTRY (mdp_return)
@@ -309,17 +310,8 @@ RL_ENTRY (mdp_pg_reinforce)
 static int
 token_lm (const rl_variant *v, const rl_args *a, const char *logits, rlref_lm *lm)
 {
-  long V = INTS ("V")[0];
-  if (V < 2 || V > RLREF_LM_MAX_V)
-    RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
-  if (LEN (logits) % (size_t) V)
-    RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
-  if (LEN ("reward") != (size_t) V + 2)
-    RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
-  *lm = (rlref_lm) { .V = (int) V, .eos = (int) INTS ("eos")[0], .T = (int) INTS ("T")[0],
-                     .kind = RLREF_LM_TABULAR, .truncation = RLREF_LM_KEEP,
-                     .n_rows = LEN (logits) / (size_t) V, .reward = RLREF_REWARD_ADDITIVE };
-  return rlref_lm_check (lm);
+  return rl_lm_of_args (v, a, logits, RLREF_LM_TABULAR, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE,
+                        lm);
 }
 
 /* MDP-PG token-theorem: V, eos, T; x = logits, reward; y = J = E[r],

@@ -2,6 +2,7 @@
  * formulas.  Compiled twice (binary64 and MPFR).  Parameters are found by
  * name; an integer mask input arrives as longs. */
 #include "family_eval.h"
+#include "lm_args.h"
 
 /* PPO-TOKREW: x = logp, ref [n], mask ints, score; beta; y = rewards, kl,
  * reward_sum, kl_sum. */
@@ -33,30 +34,14 @@ RL_ENTRY (ppo_tokrew_ex)
 RL_ENTRY (ppo_klsum)
 {
   const rlref_lm_kind *kind = v->data;
-  long V = INTS ("V")[0];
-  size_t L = LEN ("y");
-  int toks[RLREF_LM_MAX_T], status;
+  size_t L;
+  int toks[RLREF_LM_MAX_T];
   rlref_lm lm;
-  if (V < 2 || V > RLREF_LM_MAX_V)
-    RLREF_ERROR ("V must be 2 to 64", RLREF_EDOM);
-  lm = (rlref_lm) { .V = (int) V, .eos = (int) INTS ("eos")[0], .T = (int) INTS ("T")[0],
-                    .kind = *kind, .truncation = RLREF_LM_KEEP,
-                    .n_rows = LEN ("logits") / (size_t) V, .reward = RLREF_REWARD_ADDITIVE };
-  if (LEN ("logits") % (size_t) V)
-    RLREF_ERROR ("the logits are not rows of V", RLREF_EINVAL);
-  if (LEN ("reward") != (size_t) V + 2)
-    RLREF_ERROR ("the reward holds V token rewards, per_length and truncated", RLREF_EINVAL);
-  status = rlref_lm_check (&lm);
+  int status = rl_lm_of_args (v, a, "logits", *kind, RLREF_LM_KEEP, RLREF_REWARD_ADDITIVE, &lm);
+  if (status == RLREF_SUCCESS)
+    status = rl_lm_tokens (v, a, "y", &lm, toks, &L);
   if (status)
     return status;
-  if (L < 1 || L > (size_t) lm.T)
-    RLREF_ERROR ("a sequence has 1 to T tokens", RLREF_EINVAL);
-  for (size_t t = 0; t < L; t++)
-    {
-      if (INTS ("y")[t] < 0 || INTS ("y")[t] >= lm.V)
-        RLREF_ERROR ("a token is not in 0..V-1", RLREF_EDOM);
-      toks[t] = (int) INTS ("y")[t];
-    }
   return LIB (ppo_klsum) (y[0], y[1], y[2], y[3], y[4], y[5], y[6], &lm, IN ("logits"),
                           IN ("ref_logits"), IN ("reward"),
                           IN ("beta"), toks, (int) L);
