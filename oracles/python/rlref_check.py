@@ -132,6 +132,17 @@ def _hex_float(s, where):
         raise GoldenError("%s: %r is not a hex float" % (where, s)) from None
 
 
+def _sens(value):
+    """The golden's first-order sensitivity of an expected output (0 where it gives none), a
+    float or a list of them."""
+    if isinstance(value, list):
+        return [_sens(v) for v in value]
+    try:
+        return float(value.get("sens", "0"))
+    except (AttributeError, TypeError, ValueError):
+        return 0.0
+
+
 def _expected(value, where):
     """An expected output as Python: {"value", "hex", ...} -> (float, decimal string); a list of
     them -> (list, list)."""
@@ -158,6 +169,8 @@ class Case:
     result     "valid", "acceptable" or "invalid" (must be rejected; expected_error names it)
     expected   output name -> the nearest double (a float or a list), for valid and acceptable
     expected_decimal   the same as the golden's certified decimal strings
+    sens       output name -> the first-order sensitivity of each expected value (the tolerance
+               rule's sens: sum_j |df/dx_j| |x_j|)
     outputs    the output names of the variant, in order; lengths: their expected lengths
                (None for a scalar), when the golden gives the values
     """
@@ -193,13 +206,14 @@ class Case:
             for t in group["tests"]:
                 if isinstance(t, dict) and isinstance(t.get("outputs"), dict):
                     self.outputs += [n for n in t["outputs"] if n not in self.outputs]
-        self.expected, self.expected_decimal, self.lengths = {}, {}, {}
+        self.expected, self.expected_decimal, self.lengths, self.sens = {}, {}, {}, {}
         raw_outputs = test.get("outputs", {}) if self.result != "invalid" else {}
         if not isinstance(raw_outputs, dict):
             raise GoldenError("%s: \"outputs\" must be an object" % label)
         for name, value in raw_outputs.items():
             x, dec = _expected(value, "%s output %s" % (label, name))
             self.expected[name], self.expected_decimal[name] = x, dec
+            self.sens[name] = _sens(value)
             self.lengths[name] = len(x) if isinstance(x, list) else None
             if name not in self.outputs:
                 self.outputs.append(name)
@@ -290,17 +304,41 @@ class Golden:
         for case in self._cases:
             self.outputs += [n for n in case.outputs if n not in self.outputs]
 
-    def cases(self, variant=None):
-        """The cases of VARIANT (a name, or a list of names), or of every variant; in file
-        order.  UnknownVariant for a name the golden does not have."""
-        if variant is None:
-            return list(self._cases)
-        names = [variant] if isinstance(variant, str) else list(variant)
-        for name in names:
-            if name not in self.variants:
-                raise UnknownVariant("%s: no variant %r; it has: %s"
-                                     % (self.path, name, ", ".join(self.variants)))
-        return [c for c in self._cases if c.variant in names]
+    def cases(self, variant=None, result=None, skip_flags=()):
+        """The cases of variant (a name, or a list of names), or of every variant; in file
+        order.  result keeps those of one outcome ("valid", "acceptable", "invalid", or a list
+        of them: "invalid" are the must-reject cases); skip_flags leaves out the cases carrying
+        any of those flags (("NUMERICAL",), or a flag's name such as "NonFinite"): a flag
+        counts when it is the case's own or its note's bugType.  UnknownVariant for a name the
+        golden does not have; ValueError for an unknown result."""
+        cases = list(self._cases)
+        if variant is not None:
+            names = [variant] if isinstance(variant, str) else list(variant)
+            for name in names:
+                if name not in self.variants:
+                    raise UnknownVariant("%s: no variant %r; it has: %s"
+                                         % (self.path, name, ", ".join(self.variants)))
+            cases = [c for c in cases if c.variant in names]
+        if result is not None:
+            wanted = [result] if isinstance(result, str) else list(result)
+            for r in wanted:
+                if r not in ("valid", "acceptable", "invalid"):
+                    raise ValueError("result %r: one of valid, acceptable, invalid" % (r,))
+            cases = [c for c in cases if c.result in wanted]
+        if skip_flags:
+            skip = {skip_flags} if isinstance(skip_flags, str) else set(skip_flags)
+            cases = [c for c in cases if not skip & set(self.flag_kinds(c))]
+        return cases
+
+    def flag_kinds(self, case):
+        """The case's flags and the bugType of each (NUMERICAL, EDGE_CASE, ...)."""
+        notes = self.data.get("notes", {})
+        kinds = list(case.flags)
+        for flag in case.flags:
+            note = notes.get(flag)
+            if isinstance(note, dict) and isinstance(note.get("bugType"), str):
+                kinds.append(note["bugType"])
+        return kinds
 
     def case(self, tc_id):
         """The case with this tcId; UnknownCase when there is none."""

@@ -1,0 +1,30 @@
+"""The build of the rlref package copies the tree's golden files into it (rlref/golden/), so
+that an installed package finds them wherever it is; pyproject.toml holds the rest."""
+
+import glob
+import os
+import shutil
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN = os.path.join(HERE, "..", "..", "golden")
+
+
+class build_py_with_goldens(build_py):
+    """build_py, then golden/*.json and golden/MANIFEST into the built package."""
+
+    def run(self):
+        super().run()
+        files = sorted(glob.glob(os.path.join(GOLDEN, "[A-Z]*.json")))
+        if not files:
+            raise SystemExit("rlref: no golden files in %s: build the package from the rlref "
+                             "tree" % os.path.normpath(GOLDEN))
+        target = os.path.join(self.build_lib, "rlref", "golden")
+        os.makedirs(target, exist_ok=True)
+        for f in files + [os.path.join(GOLDEN, "MANIFEST")]:
+            shutil.copy(f, target)
+
+
+setup(cmdclass={"build_py": build_py_with_goldens})

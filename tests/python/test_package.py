@@ -1,0 +1,105 @@
+"""The rlref package (oracles/python/rlref): goldens found by id from anywhere, cases chosen by
+variant, outcome and flag, named by tcId in pytest, the tolerance rule's assert_close, and the
+package installed offline with pip into a virtual environment."""
+
+import math
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import rlref
+from conftest import TOP
+
+PKG = os.path.join(TOP, "oracles", "python")
+PY = sys.executable
+
+
+def test_golden_by_id_from_another_folder(tmp_path):
+    code = "import rlref; G = rlref.golden('GRPO-ADV'); print(G.formula, len(G))"
+    out = subprocess.run([PY, "-c", code], cwd=str(tmp_path), capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=PKG), check=True).stdout
+    assert out.split() == ["GRPO-ADV", str(len(rlref.golden(os.path.join(TOP, "golden",
+                                                                           "GRPO-ADV.json"))))]
+
+
+def test_unknown_id_names_neighbours():
+    with pytest.raises(rlref.GoldenError, match="GRPO-ADV-BOUND"):
+        rlref.golden("GRPO-ADVX")
+
+
+def test_cases_filters():
+    G = rlref.golden("GRPO-ADV")
+    trl = G.cases(variant="trl")
+    valid = G.cases(variant="trl", result="valid")
+    invalid = G.cases(result="invalid")
+    assert valid and invalid and len(valid) < len(trl)
+    assert all(c.result == "valid" and c.variant == "trl" for c in valid)
+    assert all(c.expects_rejection for c in invalid)
+    numerical = [c for c in trl if "NUMERICAL" in G.flag_kinds(c)]
+    kept = G.cases(variant="trl", skip_flags=("NUMERICAL",))
+    assert numerical and len(kept) == len(trl) - len(numerical)
+    by_flag = G.cases(variant="trl", skip_flags="ZeroVariance")
+    assert len(by_flag) == len(trl) - sum("ZeroVariance" in c.flags for c in trl)
+    with pytest.raises(ValueError, match="valid, acceptable, invalid"):
+        G.cases(result="passing")
+    with pytest.raises(rlref.UnknownVariant):
+        G.cases(variant="nope")
+
+
+def test_assert_close_uses_sens():
+    # tcId 143: expected 0 with sens 1330; -1.39e-13 is within 32 2^-53 1330
+    c = rlref.golden("GRPO-ADV").case(143)
+    got = [-1.39e-13, 0.0, 1.39e-13]
+    rlref.assert_close(c.expected["adv"], got, sens=c.sens["adv"])
+    with pytest.raises(AssertionError, match="Mismatched elements: 2 / 3"):
+        rlref.assert_close(c.expected["adv"], got)
+    assert rlref.tolerance(0.0, 1330.0) == 32 * 2.0 ** -53 * 1330
+
+
+def test_assert_close_report():
+    with pytest.raises(AssertionError) as e:
+        rlref.assert_close([[1.0, 2.0], [3.0, 4.0]], [[1.0, 2.0], [3.0, 4.0 + 1e-9]])
+    text = str(e.value)
+    assert "Mismatched elements: 1 / 4 (25.0%)" in text
+    assert "index (1, 1)" in text and "correct digits" in text and "u = 2^-53" in text
+    rlref.assert_close([1.0, 2.0], [1.0, 2.0 + 1e-9], dtype="float32")
+    rlref.assert_close([math.nan, math.inf], [math.nan, math.inf])
+    with pytest.raises(AssertionError, match="Mismatched elements: 1 / 2"):
+        rlref.assert_close([math.nan, 1.0], [0.0, 1.0])
+    with pytest.raises(AssertionError, match="expected 2 values"):
+        rlref.assert_close([1.0, 2.0], [1.0])
+    with pytest.raises(ValueError, match="dtype"):
+        rlref.assert_close(1.0, 1.0, dtype="float16")
+
+
+def test_installed_package(tmp_path):
+    """pip install --no-build-isolation (offline, into a virtual environment that sees Debian's
+    packages): the goldens travel with the package, and the plugin names the cases."""
+    venv = tmp_path / "venv"
+    subprocess.run([PY, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-index",
+                          "--no-build-isolation", PKG], capture_output=True, text=True)
+    assert pip.returncode == 0, pip.stderr
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "test_user.py").write_text(textwrap.dedent("""\
+        import pytest, rlref
+        G = rlref.golden("GRPO-ADV")
+
+        @pytest.mark.parametrize("case", G.cases(variant="trl", result="valid")[:2])
+        def test_adv(case):
+            rlref.assert_close(case.expected["adv"], case.expected["adv"], sens=case.sens["adv"])
+        """))
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "RLREF")}
+    run = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "-v", "-p",
+                          "no:cacheprovider", "test_user.py"], cwd=str(work), env=env,
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "test_adv[tcId 137 ddof 1: 1.5/-0.5" in run.stdout
+    where = subprocess.run([str(venv / "bin" / "python"), "-c",
+                            "import rlref; print(rlref.golden_dir())"], cwd=str(work), env=env,
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert where.startswith(str(venv))
