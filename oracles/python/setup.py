@@ -9,7 +9,8 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-GOLDEN = os.path.join(HERE, "..", "..", "golden")
+# the tree's golden/ beside this folder, or $RLREF_GOLDEN_DIR for a copy built elsewhere
+GOLDEN = os.environ.get("RLREF_GOLDEN_DIR") or os.path.join(HERE, "..", "..", "golden")
 
 
 class build_py_with_goldens(build_py):

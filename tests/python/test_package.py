@@ -3,7 +3,9 @@ variant, outcome and flag, named by tcId in pytest, the tolerance rule's assert_
 package installed offline with pip into a virtual environment."""
 
 import math
+import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -78,10 +80,14 @@ def test_assert_close_report():
 def test_installed_package(tmp_path):
     """pip install --no-build-isolation (offline, into a virtual environment that sees Debian's
     packages): the goldens travel with the package, and the plugin names the cases."""
-    venv = tmp_path / "venv"
+    venv, src = tmp_path / "venv", tmp_path / "src"
+    # a copy, so that the build's by-products stay out of the tree
+    shutil.copytree(PKG, str(src), ignore=shutil.ignore_patterns("build", "*.egg-info",
+                                                                 "__pycache__"))
     subprocess.run([PY, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-index",
-                          "--no-build-isolation", PKG], capture_output=True, text=True)
+                          "--no-build-isolation", str(src)], capture_output=True, text=True,
+                         env=dict(os.environ, RLREF_GOLDEN_DIR=os.path.join(TOP, "golden")))
     assert pip.returncode == 0, pip.stderr
     work = tmp_path / "work"
     work.mkdir()
@@ -103,3 +109,51 @@ def test_installed_package(tmp_path):
                             "import rlref; print(rlref.golden_dir())"], cwd=str(work), env=env,
                            capture_output=True, text=True, check=True).stdout.strip()
     assert where.startswith(str(venv))
+
+
+USER_TESTS = """\
+import math, pytest, rlref
+
+def adv(rewards, group_size):          # seed 000's reading, written naively
+    out = []
+    for g in range(0, len(rewards), group_size):
+        r = rewards[g:g + group_size]
+        m = sum(r) / len(r)
+        s = math.sqrt(sum((x - m) ** 2 for x in r) / len(r))
+        out += [(x - m) / s if s > 0 else 0.0 for x in r]
+    return out
+
+def test_validate(rlref_validate):
+    rlref_validate("GRPO-ADV", adv)
+
+@pytest.mark.rlref("GRPO-ADV", variant="seed-000", result="valid")
+def test_case(rlref_case):
+    rlref.assert_close(rlref_case.expected["adv"], adv(**rlref_case.args),
+                       sens=rlref_case.sens["adv"])
+"""
+
+
+def test_plugin_marker_fixture_report(tmp_path):
+    """The marker parametrizes by the golden's cases, the fixture judges with rlref check, and
+    the verdict reaches pytest's summary, its JUnit XML and --rlref-report: a naive seed-000
+    advantage fails the cases whose sums overflow or cancel (tcIds 7, 26, 27, 30)."""
+    (tmp_path / "test_user.py").write_text(USER_TESTS)
+    env = dict(os.environ, PYTHONPATH=PKG)
+    run = subprocess.run([PY, "-m", "pytest", "-p", "rlref.pytest_plugin", "-p",
+                          "no:cacheprovider", "-q", "--rlref-report=out.json",
+                          "--junitxml=j.xml", "test_user.py"], cwd=str(tmp_path), env=env,
+                         capture_output=True, text=True)
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    assert "rlref verdicts" in out
+    assert "FAIL test_user.py::test_validate GRPO-ADV: Candidate matches no variant; nearest: " \
+           "seed-000" in out
+    failed = sorted(int(l.split("tcId ")[1].split()[0]) for l in out.splitlines()
+                    if l.startswith("FAILED test_user.py::test_case["))
+    assert failed == [7, 26, 27, 30]
+    assert "5 failed, 21 passed" in out
+    report = json.loads((tmp_path / "out.json").read_text())
+    assert [r["formula"] for r in report] == ["GRPO-ADV"] and report[0]["ok"] is False
+    assert "nearest: seed-000" in report[0]["verdicts"][0]
+    assert 'name="rlref_verdict" value="Candidate matches no variant; nearest: seed-000' \
+        in (tmp_path / "j.xml").read_text()
