@@ -64,6 +64,7 @@ ORC_OBJ   := $(patsubst oracles/%.c,$(BUILD)/obj/oracles/%.o,$(ORC_PLAIN) $(FAM_
              $(BUILD)/obj/oracles/gen/families.o
 CLI_OBJ   := $(patsubst oracles/%.c,$(BUILD)/obj/oracles/%.o,$(wildcard oracles/cli/*.c))
 ORC_A     := $(BUILD)/lib/liboracles.a
+ORC_SO    := $(BUILD)/lib/librlref_oracles.so
 RLREF     := $(BUILD)/bin/rlref
 
 DERIV_SRC := $(wildcard derivations/*.c)
@@ -109,7 +110,7 @@ deps:
 	  exit 1; \
 	fi
 
-build: lib $(RLREF) $(DERIV_BIN)
+build: lib $(RLREF) $(ORC_SO) $(DERIV_BIN)
 
 lib: $(LIB_A) $(LIB_SO)
 
@@ -188,6 +189,12 @@ $(ORC_A): $(ORC_OBJ)
 $(RLREF): $(CLI_OBJ) $(ORC_A) $(LIB_A)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(ORC_A) $(LIB_A) $(PKG_LIBS)
+
+# The registry and evaluation in one shared object, for the Python package's
+# rlref.eval (ctypes: rlref_eval_text of oracles/core/eval_api.h).
+$(ORC_SO): $(ORC_OBJ) $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared $(LDFLAGS_ALL) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/bin/deriv-%: derivations/%.c derivations/residual.h $(LIB_A)
 	@mkdir -p $(@D)
@@ -397,7 +404,7 @@ check-install:
 	$(BUILD)/stage/bin/rlref --version
 
 # --- benchmarks and coverage (not part of make check) ----------------------
-bench: $(LIB_A)
+bench: $(LIB_A) $(RLREF) $(ORC_SO)
 	@mkdir -p $(BUILD)/bin
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) tests/bench/bench.c -o $(BUILD)/bin/bench \
 	  $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
@@ -413,6 +420,7 @@ bench: $(LIB_A)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) tests/bench/ppo_clip.c -o $(BUILD)/bin/ppo_clip \
 	  $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
 	sh tests/bench/ppo_clip.sh $(BUILD)/bin/ppo_clip
+	$(PYTHON) tests/bench/python_eval.py $(abspath $(RLREF))
 
 # Line coverage of the library by the unit suites and the command tests (gcov).
 coverage:

@@ -6,13 +6,11 @@
 #include <string.h>
 #include "rlref/rlref.h"
 #include "core/args.h"
-#include "core/evaluate.h"
-#include "core/jsonio.h"
 #include "check/rules.h"
-#include "core/numfmt.h"
 #include "commands.h"
 #include "core/options.h"
 #include "inputs.h"
+#include "core/eval_api.h"
 
 static const char *usage =
   "usage: rlref eval ID [--variant V] [--prec BITS] [--inputs FILE] name=value ...\n"
@@ -40,42 +38,15 @@ static const char *usage =
   "  rlref eval PREF-BT rw=1.5 rl=0\n"
   "  rlref eval GRPO-ADV --variant trl rewards=1,0,0,0 group_size=4\n";
 
-/* {"value", "digits", "double", "double_hex"} for output element k; the
- * double fields are absent when the binary64 evaluation failed. */
-static json_t *
-element (const void *ctx, size_t k)
-{
-  const rl_result *r = ctx;
-  mpfr_srcptr y = r->cert.value + k;
-  int exact, zero = rl_certified_zero (r, k, &exact);
-  int digits = mpfr_regular_p (y) && !zero ? r->cert.digits[k] : 0;
-  /* a zero as the goldens write it: "0", not the noise of a cancellation */
-  char *text = zero ? strdup ("0") : rl_fmt_mpfr (y, digits);
-  char dec[40], hex[40];
-  json_t *o;
-  rl_fmt_dec (r->yd[k], dec);
-  rl_fmt_hex (r->yd[k], hex);
-  if (r->status_d)
-    o = json_pack ("{s:s, s:i}", "value", text ? text : "?", "digits", digits);
-  else
-    o = json_pack ("{s:s, s:i, s:s, s:s}", "value", text ? text : "?", "digits", digits,
-                   "double", dec, "double_hex", hex);
-  free (text);
-  return o;
-}
-
 int
 rlref_cmd_eval (int argc, char **argv)
 {
   const rl_formula *f;
-  const rl_variant *v;
   const char *variant = NULL, *inputs_path = NULL;
   long prec = RL_WORKING_BITS;
-  char **words = calloc ((size_t) argc + 1, sizeof *words), **file_words = NULL, err[256];
-  int nwords = 0, status, exit_status = 0;
-  rl_args a;
-  rl_result r;
-  json_t *out, *outputs;
+  char **words = calloc ((size_t) argc + 1, sizeof *words), **file_words = NULL, err[1024];
+  int nwords = 0, status;
+  json_t *out;
   char *text;
   if (!words)
     return 2;
@@ -130,56 +101,17 @@ rlref_cmd_eval (int argc, char **argv)
       for (int k = 0; k < nfile; k++)
         words[nwords++] = file_words[k];
     }
-  v = rl_find_variant (f, variant);
-  if (!v)
-    {
-      fprintf (stderr, "rlref eval: %s has no variant '%s'; it has:", f->id, variant);
-      for (size_t k = 0; f->variants[k].name; k++)
-        fprintf (stderr, " %s", f->variants[k].name);
-      fprintf (stderr, "\n");
-      free (words);
-      return 2;
-    }
-  status = rl_args_parse (v, nwords, words, &a, err, sizeof err);
+  out = rl_eval_object (f->id, variant, prec, nwords, words, &status, err, sizeof err);
   free (words);
   rl_input_words_free (file_words);
-  if (status)
-    {
-      fprintf (stderr, "rlref eval: %s: %s\n", f->id, err);
-      return 2;
-    }
-  rlref_clear_error ();
-  status = rl_evaluate (v, &a, (mpfr_prec_t) prec, RL_MIN_DIGITS, 0, &r);
-  if (status)
-    {
-      fprintf (stderr, "rlref eval: %s [%s]: %s: %s%s%s\n", f->id, v->name,
-               rlref_status_name (status), rlref_strerror (status),
-               *rlref_last_error () ? ": " : "", rlref_last_error ());
-      rl_result_free (&r);
-      rl_args_free (&a);
-      return 1;
-    }
-  outputs = rl_outputs_json (v->io, r.out_len, element, &r);
-  out = json_pack ("{s:s, s:s, s:i, s:o, s:o}", "formula", f->id, "variant", v->name,
-                   "precision", (int) r.cert.prec, "inputs", rl_json_inputs (v, &a),
-                   "outputs", outputs);
-  if (r.status_d)
-    {
-      /* the certified values stand; binary64 could not give its own */
-      json_object_set_new (out, "binary64",
-                           json_pack ("{s:s, s:s}", "error", rlref_status_name (r.status_d),
-                                      "message", r.error_d));
-      fprintf (stderr, "rlref eval: %s [%s]: the binary64 implementation failed: %s%s%s\n",
-               f->id, v->name, rlref_status_name (r.status_d), *r.error_d ? ": " : "",
-               r.error_d);
-      exit_status = 3;
-    }
+  if (*err)
+    fprintf (stderr, "rlref eval: %s\n", err);
+  if (!out)
+    return status;
   text = json_dumps (out, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
   if (text)
     puts (text);
   free (text);
   json_decref (out);
-  rl_result_free (&r);
-  rl_args_free (&a);
-  return exit_status;
+  return status;
 }

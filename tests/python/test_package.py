@@ -87,7 +87,9 @@ def test_installed_package(tmp_path):
     subprocess.run([PY, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-index",
                           "--no-build-isolation", str(src)], capture_output=True, text=True,
-                         env=dict(os.environ, RLREF_GOLDEN_DIR=os.path.join(TOP, "golden")))
+                         env=dict(os.environ, RLREF_GOLDEN_DIR=os.path.join(TOP, "golden"),
+                                  RLREF_ORACLES_LIB=os.path.join(TOP, "build", "lib",
+                                                                 "librlref_oracles.so")))
     assert pip.returncode == 0, pip.stderr
     work = tmp_path / "work"
     work.mkdir()
@@ -105,10 +107,12 @@ def test_installed_package(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "test_adv[tcId 137 ddof 1: 1.5/-0.5" in run.stdout
-    where = subprocess.run([str(venv / "bin" / "python"), "-c",
-                            "import rlref; print(rlref.golden_dir())"], cwd=str(work), env=env,
-                           capture_output=True, text=True, check=True).stdout.strip()
-    assert where.startswith(str(venv))
+    code = ("import rlref; print(rlref.golden_dir()); print(rlref.library_path()); "
+            "print(rlref.eval('PREF-BT', rw=1.5, rl=0.0)['p'].value)")
+    lines = subprocess.run([str(venv / "bin" / "python"), "-c", code], cwd=str(work), env=env,
+                           capture_output=True, text=True, check=True).stdout.split()
+    assert lines[0].startswith(str(venv)) and lines[1].startswith(str(venv))
+    assert lines[2].startswith("0.81757447619364365960721717865624824754624084358")
 
 
 USER_TESTS = """\
@@ -157,3 +161,53 @@ def test_plugin_marker_fixture_report(tmp_path):
     assert "nearest: seed-000" in report[0]["verdicts"][0]
     assert 'name="rlref_verdict" value="Candidate matches no variant; nearest: seed-000' \
         in (tmp_path / "j.xml").read_text()
+
+
+def _cli(*args):
+    out = subprocess.run([os.environ["RLREF"], "eval"] + list(args), capture_output=True,
+                         text=True)
+    return out.returncode, out.stdout, out.stderr
+
+
+@pytest.mark.parametrize("formula, variant, inputs", [
+    ("PREF-BT", None, {"rw": 1.5, "rl": 0.0}),
+    ("GRPO-ADV", "trl", {"rewards": [0.1, 0.1, 0.1 + 2 ** -40], "group_size": 3}),
+    ("KL-K3", "stable", {"logp": [-0.5, -700.0], "ref_logp": [-0.25, 0.0]}),
+    ("DPO-LOSS", None, {"logp_w": [-1.0], "logp_l": [-2.5], "ref_w": [-1.25], "ref_l": [-2.0],
+                    "n_w": [1], "n_l": [1]}),
+])
+def test_eval_is_rlref_eval(formula, variant, inputs):
+    """rlref.eval in the process gives what `rlref eval` prints: every digit and double."""
+    args = [formula] + (["--variant", variant] if variant else [])
+    args += ["%s=%s" % (k, ",".join(float(e).hex() if isinstance(e, float) else str(e)
+                                     for e in (v if isinstance(v, list) else [v])))
+             for k, v in inputs.items()]
+    code, out, err = _cli(*args)
+    assert code == 0, err
+    want = json.loads(out)["outputs"]
+    got = rlref.eval(formula, variant, **inputs)
+    assert set(got) == set(want)
+    for name, w in want.items():
+        g = got[name] if isinstance(got[name], list) else [got[name]]
+        w = w if isinstance(w, list) else [w]
+        assert [(e.value, e.digits, e.double) for e in g] == \
+            [(e["value"], e["digits"], float.fromhex(e["double_hex"])) for e in w]
+
+
+def test_eval_errors():
+    with pytest.raises(rlref.UnknownFormula, match="unknown formula 'NOPE'"):
+        rlref.eval("NOPE", x=1.0)
+    with pytest.raises(rlref.UnknownFormula, match="no variant 'nope'; it has: seed-000"):
+        rlref.eval("GRPO-ADV", "nope", rewards=[1.0, 0.0])
+    with pytest.raises(rlref.UnknownFormula, match="unknown input 'zz'"):
+        rlref.eval("PREF-BT", rw=1.0, rl=0.0, zz=2.0)
+    with pytest.raises(rlref.Rejected) as e:
+        rlref.eval("KLOPT-Z", p_ref=[0.5, 0.5], r=[1.0, 0.0], beta=0.0)
+    assert e.value.status == "EDOM"
+    with pytest.raises(rlref.Rejected) as e:
+        rlref.eval("PREF-BT", rw=math.nan, rl=0.0)
+    assert e.value.status == "ENAN"
+    with pytest.raises(TypeError, match="boolean"):
+        rlref.eval("PREF-BT", rw=True, rl=0.0)
+    with pytest.raises(rlref.UnknownFormula, match="precision"):
+        rlref.eval("PREF-BT", prec=8, rw=1.0, rl=0.0)

@@ -6,6 +6,10 @@
         got = my_advantage(**case.args)
         rlref.assert_close(case.expected["adv"], got, sens=case.sens["adv"])
 
+rlref.eval("PREF-BT", rw=1.5, rl=0.0) evaluates one formula at one input in this process
+(rlref's shared library, about 50 microseconds a call): per output, the certified decimal
+string, its digits and the binary64 implementation's value.
+
 The goldens are found wherever the package is: in an installed package, the copy it was built
 with; in the rlref tree, its golden/ folder; else $RLREF_GOLDEN_DIR.  The cases and the
 checker's verdicts are those of rlref_check (the one-file module beside this package): see
@@ -20,6 +24,8 @@ from rlref_check import (Candidate, Case, CaseResult, CheckError, CheckResult,  
                          GoldenError, Golden, RlrefError, UnknownCase, UnknownVariant,
                          case_id, check_files, validate)
 from rlref._compare import assert_close, tolerance  # noqa: F401
+from rlref._eval import Rejected, UnknownFormula, Value, library_path  # noqa: F401
+from rlref._eval import evaluate as eval  # noqa: F401,A001
 
 __version__ = "0.1.0"
 
@@ -61,7 +67,8 @@ def golden(name):
     return Golden(path)
 
 
-__all__ = ["golden", "golden_dir", "golden_ids", "assert_close", "tolerance", "Golden", "Case",
+__all__ = ["golden", "golden_dir", "golden_ids", "assert_close", "tolerance", "eval", "Value",
+           "Rejected", "UnknownFormula", "library_path", "Golden", "Case",
            "Candidate", "CheckResult", "CaseResult", "RlrefError", "GoldenError",
            "UnknownCase", "UnknownVariant", "CheckError", "case_id", "check_files", "validate",
            "rlref_check"]

@@ -1,0 +1,121 @@
+"""rlref.eval: one formula at one input, in this process, through rlref's shared library
+(build/lib/librlref_oracles.so; rlref_eval_text of oracles/core/eval_api.h)."""
+
+import ctypes
+import json
+import math
+import os
+
+from rlref_check import RlrefError
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_LIB = None
+
+
+class UnknownFormula(RlrefError, LookupError):
+    """A formula id, variant or input the registry does not have, or a value it cannot read."""
+
+
+class Rejected(RlrefError, ValueError):
+    """The formula refuses the input: status is the library's error (EDOM, ENAN, EINVAL...)."""
+
+    def __init__(self, message, status):
+        super().__init__(message)
+        self.status = status
+
+
+class Value:
+    """One certified output element: value (the decimal string of its certified digits),
+    digits (how many are certified; 0 for an exact zero or a non-finite value) and double (the
+    binary64 implementation's result, None when it failed)."""
+
+    __slots__ = ("value", "digits", "double")
+
+    def __init__(self, d):
+        self.value, self.digits = d["value"], d["digits"]
+        h = d.get("double_hex")
+        self.double = None if h is None else (float(h) if h in ("nan", "inf", "-inf")
+                                               else float.fromhex(h))
+
+    def __float__(self):
+        return float(self.value)
+
+    def __repr__(self):
+        return "Value(%s, digits=%d, double=%r)" % (self.value, self.digits, self.double)
+
+
+def library_path():
+    """The shared library: $RLREF_ORACLES_LIB, else the copy installed with the package, else
+    build/lib/ of the rlref tree the package sits in."""
+    for p in (os.environ.get("RLREF_ORACLES_LIB"), os.path.join(_HERE, "librlref_oracles.so"),
+              os.path.join(_HERE, "..", "..", "..", "build", "lib", "librlref_oracles.so")):
+        if p and os.path.isfile(p):
+            return os.path.normpath(p)
+    raise RlrefError("librlref_oracles.so not found: build rlref (make) or set "
+                     "RLREF_ORACLES_LIB")
+
+
+def _lib():
+    global _LIB
+    if _LIB is None:
+        lib = ctypes.CDLL(library_path())
+        lib.rlref_eval_text.restype = ctypes.c_void_p
+        lib.rlref_eval_text.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_long,
+                                        ctypes.c_int, ctypes.POINTER(ctypes.c_char_p),
+                                        ctypes.POINTER(ctypes.c_int)]
+        lib.rlref_eval_text_free.argtypes = [ctypes.c_void_p]
+        _LIB = lib
+    return _LIB
+
+
+def _word(name, x):
+    """name=value as the registry reads it: floats in C99 hex (exact), ints in decimal,
+    sequences and arrays (tolist()) comma-separated."""
+    if hasattr(x, "tolist") and not isinstance(x, (list, tuple)):
+        x = x.tolist()
+    if isinstance(x, (list, tuple)):
+        return "%s=%s" % (name, ",".join(_scalar(name, e) for e in x))
+    return "%s=%s" % (name, _scalar(name, x))
+
+
+def _scalar(name, x):
+    if isinstance(x, bool):
+        raise TypeError("input %s: a boolean is not a value" % name)
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, float):
+        if math.isnan(x):
+            return "nan"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return x.hex()
+    raise TypeError("input %s: %r is not a number or a list of numbers" % (name, x))
+
+
+def evaluate(formula, variant=None, prec=256, **inputs):
+    """The formula's outputs at inputs (keyword arguments named as `rlref list` and the goldens
+    name them) under variant (None: the formula's default), certified at prec bits: a dict of
+    output name to Value, or to a list of Values for an array output.  UnknownFormula for an
+    id, variant or input the registry does not have; Rejected when the formula refuses the
+    input."""
+    words = [_word(k, v).encode() for k, v in inputs.items()]
+    arr = (ctypes.c_char_p * (len(words) + 1))(*words, None)
+    status = ctypes.c_int(0)
+    lib = _lib()
+    p = lib.rlref_eval_text(formula.encode(), None if variant is None else variant.encode(),
+                            int(prec), len(words), arr, ctypes.byref(status))
+    if not p:
+        raise MemoryError("rlref_eval_text")
+    try:
+        data = json.loads(ctypes.string_at(p).decode())
+    finally:
+        lib.rlref_eval_text_free(p)
+    if status.value == 1:
+        raise Rejected(data["error"], data["error"].split(": ")[1].split()[0]
+                       if ": " in data["error"] else None)
+    if status.value == 2:
+        raise UnknownFormula(data["error"])
+    out = {}
+    for name, v in data["outputs"].items():
+        out[name] = [Value(e) for e in v] if isinstance(v, list) else Value(v)
+    return out
