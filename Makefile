@@ -16,6 +16,7 @@ PKGS      := gsl mpfr check jansson
 DEB_PKGS  := build-essential pkg-config libgsl-dev libmpfr-dev libgmp-dev check \
              libsubunit-dev libjansson-dev gnuplot-nox python3 python3-mpmath \
              python3-jsonschema python3-pytest python3-setuptools python3-venv python3-pip \
+             python3-hypothesis \
              libsleef-dev
 
 WARN      := -std=c11 -Wall -Wextra -Werror

@@ -101,7 +101,7 @@ rlref_cmd_eval (int argc, char **argv)
       for (int k = 0; k < nfile; k++)
         words[nwords++] = file_words[k];
     }
-  out = rl_eval_object (f->id, variant, prec, nwords, words, &status, err, sizeof err);
+  out = rl_eval_object (f->id, variant, prec, 0, nwords, words, &status, err, sizeof err);
   free (words);
   rl_input_words_free (file_words);
   if (*err)

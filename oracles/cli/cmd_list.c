@@ -6,6 +6,7 @@
 #include "core/registry.h"
 #include "commands.h"
 #include "core/options.h"
+#include "core/registry_json.h"
 
 static const char *usage =
   "usage: rlref list [--json | --markdown]\n"
@@ -131,31 +132,8 @@ list_text (void)
 static void
 list_json (void)
 {
-  json_t *arr = json_array ();
+  json_t *arr = rl_registry_json (0);
   char *text;
-  for (size_t i = 0; i < rl_formula_count (); i++)
-    {
-      const rl_formula *f = rl_formula_at (i);
-      json_t *vars = json_array ();
-      char golden[128];
-      for (size_t k = 0; f->variants[k].name; k++)
-        {
-          const rl_variant *v = &f->variants[k];
-          json_t *in = json_array (), *out = json_array ();
-          for (size_t j = 0; v->io->in[j].name; j++)
-            json_array_append_new (in, json_string (v->io->in[j].name));
-          for (size_t j = 0; v->io->out[j].name; j++)
-            json_array_append_new (out, json_string (v->io->out[j].name));
-          json_array_append_new (vars, json_pack ("{s:s, s:s, s:s, s:o, s:o}", "name", v->name,
-                                                  "description", v->description,
-                                                  "usedBy", v->used_by, "inputs", in,
-                                                  "outputs", out));
-        }
-      snprintf (golden, sizeof golden, "golden/%s.json", f->id);
-      json_array_append_new (arr, json_pack ("{s:s, s:s, s:s, s:s, s:o}", "id", f->id,
-                                             "what", f->what, "source", f->source,
-                                             "golden", golden, "variants", vars));
-    }
   text = json_dumps (arr, JSON_INDENT (2) | JSON_PRESERVE_ORDER);
   if (text)
     puts (text);

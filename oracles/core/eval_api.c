@@ -10,8 +10,9 @@
 #include "check/rules.h"
 #include "eval_api.h"
 
-/* {"value", "digits", "double", "double_hex"} for output element k; the
- * double fields are absent when the binary64 evaluation failed. */
+/* {"value", "digits", "double", "double_hex"} for output element k, and
+ * "sens" when it was formed; the double fields are absent when the binary64
+ * evaluation failed. */
 static json_t *
 element (const void *ctx, size_t k)
 {
@@ -31,6 +32,11 @@ element (const void *ctx, size_t k)
     o = json_pack ("{s:s, s:i, s:s, s:s}", "value", text ? text : "?", "digits", digits,
                    "double", dec, "double_hex", hex);
   free (text);
+  if (o && r->cert.sens)
+    {
+      rl_fmt_dec (r->cert.sens[k], dec);
+      json_object_set_new (o, "sens", json_string (dec));
+    }
   return o;
 }
 
@@ -44,8 +50,8 @@ list_variants (const rl_formula *f, const char *variant, char *err, size_t errle
 }
 
 json_t *
-rl_eval_object (const char *id, const char *variant, long prec, int nwords, char **words,
-                int *status, char *err, size_t errlen)
+rl_eval_object (const char *id, const char *variant, long prec, int want_sens, int nwords,
+                char **words, int *status, char *err, size_t errlen)
 {
   const rl_formula *f = rl_find (id);
   const rl_variant *v;
@@ -78,7 +84,7 @@ rl_eval_object (const char *id, const char *variant, long prec, int nwords, char
       return NULL;
     }
   rlref_clear_error ();
-  s = rl_evaluate (v, &a, (mpfr_prec_t) prec, RL_MIN_DIGITS, 0, &r);
+  s = rl_evaluate (v, &a, (mpfr_prec_t) prec, RL_MIN_DIGITS, want_sens, &r);
   if (s)
     {
       snprintf (err, errlen, "%s [%s]: %s: %s%s%s", f->id, v->name, rlref_status_name (s),
@@ -108,13 +114,14 @@ rl_eval_object (const char *id, const char *variant, long prec, int nwords, char
 }
 
 char *
-rlref_eval_text (const char *id, const char *variant, long prec, int nwords,
+rlref_eval_text (const char *id, const char *variant, long prec, int want_sens, int nwords,
                  const char *const *words, int *status)
 {
   char err[1024], *text;
   json_t *o;
   /* rl_args_parse reads the words and keeps nothing of them */
-  o = rl_eval_object (id, variant, prec, nwords, (char **) words, status, err, sizeof err);
+  o = rl_eval_object (id, variant, prec, want_sens, nwords, (char **) words, status, err,
+                      sizeof err);
   if (!o)
     o = json_pack ("{s:i, s:s}", "status", *status, "error", err);
   else if (*status == RL_EVAL_BINARY64)

@@ -19,18 +19,19 @@ enum
 /* Formula id at the inputs words ("name=value", values decimal or C99 hex,
  * arrays comma-separated) under variant (NULL: the first) at prec bits:
  * {"formula", "variant", "precision", "inputs", "outputs"} with, per output
- * element, {"value", "digits", "double", "double_hex"} (and "binary64":
+ * element, {"value", "digits", "double", "double_hex"} (with want_sens
+ * also "sens", the tolerance rule's sum_j |df/dx_j| |x_j|; and "binary64":
  * {"error", "message"} when binary64 failed).  *status is one of the above;
  * NULL, with a message in err, unless it is RL_EVAL_OK or RL_EVAL_BINARY64
  * (err then says why binary64 failed). */
-json_t *rl_eval_object (const char *id, const char *variant, long prec, int nwords,
-                        char **words, int *status, char *err, size_t errlen);
+json_t *rl_eval_object (const char *id, const char *variant, long prec, int want_sens,
+                        int nwords, char **words, int *status, char *err, size_t errlen);
 
 /* The same for a caller in another language: the object as JSON text, or
  * {"status": S, "error": "message"} when there is none; free it with
  * rlref_eval_text_free.  NULL only without memory. */
-char *rlref_eval_text (const char *id, const char *variant, long prec, int nwords,
-                       const char *const *words, int *status);
+char *rlref_eval_text (const char *id, const char *variant, long prec, int want_sens,
+                       int nwords, const char *const *words, int *status);
 void rlref_eval_text_free (char *text);
 
 #endif

@@ -9,11 +9,19 @@ DTYPES = {"float64": (2.0 ** -53, 2.0 ** -1022), "float32": (2.0 ** -24, 2.0 ** 
 DEFAULT_ULPS = 32
 
 
+def _is_value(x):
+    """Whether x is a certified value of rlref.eval (a Value: value, digits, sens)."""
+    return hasattr(x, "value") and hasattr(x, "digits") and hasattr(x, "sens")
+
+
 def _flat(x, what):
-    """x as a flat list of floats and its shape: a number, a (nested) list, or anything with
-    tolist() (a NumPy array, a torch tensor)."""
+    """x as a flat list of floats and its shape: a number, a (nested) list, anything with
+    tolist() (a NumPy array, a torch tensor), or rlref.eval's Values (the double nearest the
+    certified decimal)."""
     if hasattr(x, "tolist") and not isinstance(x, (list, tuple)):
         x = x.tolist()
+    if _is_value(x):
+        return [float(x.value)], ()
     if isinstance(x, bool):
         raise TypeError("%s: a boolean is not a value" % what)
     if isinstance(x, (int, float)):
@@ -53,11 +61,12 @@ def tolerance(expected, sens=0.0, dtype="float64", ulps=None):
 
 def assert_close(expected, got, sens=None, dtype="float64", ulps=None, msg=None):
     """AssertionError unless every value of got is within the goldens' tolerance of expected
-    (tolerance()); sens is the golden's sensitivity (a number or one per value; case.sens[name]),
-    0 when not given.  NaN must meet NaN and an infinity the same infinity.  The message counts
-    the mismatched elements and gives the worst: its index, the difference and what was
-    allowed, the error in units of u |expected| (u the unit roundoff of dtype) and the correct
-    digits."""
+    (tolerance()); expected may be rlref.eval's output (Values); sens is the golden's
+    sensitivity (a number or one per value; case.sens[name]), else that of the Values
+    (rlref.eval(..., want_sens=True)), else 0.  NaN must meet NaN and an infinity the same
+    infinity.  The message counts the mismatched elements and gives the worst: its index, the
+    difference and what was allowed, the error in units of u |expected| (u the unit roundoff
+    of dtype) and the correct digits."""
     x, xs = _flat(expected, "expected")
     g, gs = _flat(got, "got")
     if len(x) != len(g):
@@ -65,7 +74,9 @@ def assert_close(expected, got, sens=None, dtype="float64", ulps=None, msg=None)
                              % (msg + ": " if msg else "", len(x), "" if len(x) == 1 else "s",
                                 xs, len(g), gs))
     if sens is None:
-        s = [0.0] * len(x)
+        values = expected if isinstance(expected, (list, tuple)) else [expected]
+        s = [v.sens if _is_value(v) and v.sens is not None else 0.0 for v in values] \
+            if len(values) == len(x) else [0.0] * len(x)
     else:
         s, _ = _flat(sens, "sens")
         if len(s) == 1 and len(x) != 1:

@@ -26,13 +26,15 @@ class Rejected(RlrefError, ValueError):
 
 class Value:
     """One certified output element: value (the decimal string of its certified digits),
-    digits (how many are certified; 0 for an exact zero or a non-finite value) and double (the
-    binary64 implementation's result, None when it failed)."""
+    digits (how many are certified; 0 for an exact zero or a non-finite value), double (the
+    binary64 implementation's result, None when it failed) and sens (the tolerance rule's
+    sensitivity, None unless asked for)."""
 
-    __slots__ = ("value", "digits", "double")
+    __slots__ = ("value", "digits", "double", "sens")
 
     def __init__(self, d):
         self.value, self.digits = d["value"], d["digits"]
+        self.sens = float(d["sens"]) if "sens" in d else None
         h = d.get("double_hex")
         self.double = None if h is None else (float(h) if h in ("nan", "inf", "-inf")
                                                else float.fromhex(h))
@@ -61,11 +63,36 @@ def _lib():
         lib = ctypes.CDLL(library_path())
         lib.rlref_eval_text.restype = ctypes.c_void_p
         lib.rlref_eval_text.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_long,
-                                        ctypes.c_int, ctypes.POINTER(ctypes.c_char_p),
+                                        ctypes.c_int, ctypes.c_int,
+                                        ctypes.POINTER(ctypes.c_char_p),
                                         ctypes.POINTER(ctypes.c_int)]
         lib.rlref_eval_text_free.argtypes = [ctypes.c_void_p]
+        lib.rlref_registry_text.restype = ctypes.c_void_p
+        lib.rlref_registry_text.argtypes = []
         _LIB = lib
     return _LIB
+
+
+_REGISTRY = None
+
+
+def registry():
+    """The registry's formulas, as the shared library declares them: a dict of id to
+    {"id", "what", "source", "golden", "variants"}, each variant {"name", "description",
+    "usedBy", "inputs", "outputs"} and each input {"name", "kind" (real, real[], int, int[]),
+    "doc"} with its "domain" ("(0,inf)", "[0,1] sum1"), "sameLenAs" and "defaultsToLenOf"
+    where declared."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        lib = _lib()
+        p = lib.rlref_registry_text()
+        if not p:
+            raise MemoryError("rlref_registry_text")
+        try:
+            _REGISTRY = {f["id"]: f for f in json.loads(ctypes.string_at(p).decode())}
+        finally:
+            lib.rlref_eval_text_free(p)
+    return _REGISTRY
 
 
 def _word(name, x):
@@ -92,18 +119,20 @@ def _scalar(name, x):
     raise TypeError("input %s: %r is not a number or a list of numbers" % (name, x))
 
 
-def evaluate(formula, variant=None, prec=256, **inputs):
+def evaluate(formula, variant=None, prec=256, want_sens=False, **inputs):
     """The formula's outputs at inputs (keyword arguments named as `rlref list` and the goldens
     name them) under variant (None: the formula's default), certified at prec bits: a dict of
     output name to Value, or to a list of Values for an array output.  UnknownFormula for an
     id, variant or input the registry does not have; Rejected when the formula refuses the
-    input."""
+    input.  want_sens also forms each value's sensitivity (Value.sens), the tolerance rule's
+    sens (slower: the formula's own derivative, or central differences)."""
     words = [_word(k, v).encode() for k, v in inputs.items()]
     arr = (ctypes.c_char_p * (len(words) + 1))(*words, None)
     status = ctypes.c_int(0)
     lib = _lib()
     p = lib.rlref_eval_text(formula.encode(), None if variant is None else variant.encode(),
-                            int(prec), len(words), arr, ctypes.byref(status))
+                            int(prec), 1 if want_sens else 0, len(words), arr,
+                            ctypes.byref(status))
     if not p:
         raise MemoryError("rlref_eval_text")
     try:
