@@ -16,7 +16,7 @@ PKGS      := gsl mpfr check jansson
 DEB_PKGS  := build-essential pkg-config libgsl-dev libmpfr-dev libgmp-dev check \
              libsubunit-dev libjansson-dev gnuplot-nox python3 python3-mpmath \
              python3-jsonschema python3-pytest python3-setuptools python3-venv python3-pip \
-             python3-hypothesis \
+             python3-hypothesis python3-numpy \
              libsleef-dev
 
 WARN      := -std=c11 -Wall -Wextra -Werror
@@ -422,6 +422,7 @@ bench: $(LIB_A) $(RLREF) $(ORC_SO)
 	  $(LDFLAGS_ALL) $(LIB_A) $(PKG_LIBS)
 	sh tests/bench/ppo_clip.sh $(BUILD)/bin/ppo_clip
 	$(PYTHON) tests/bench/python_eval.py $(abspath $(RLREF))
+	$(PYTHON) tests/bench/python_batch.py
 
 # Line coverage of the library by the unit suites and the command tests (gcov).
 coverage:

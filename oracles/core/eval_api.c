@@ -136,3 +136,11 @@ rlref_eval_text_free (char *text)
 {
   free (text);
 }
+
+const void *
+rlref_variant_setting (const char *id, const char *variant)
+{
+  const rl_formula *f = rl_find (id);
+  const rl_variant *v = f ? rl_find_variant (f, variant) : NULL;
+  return v ? v->data : NULL;
+}

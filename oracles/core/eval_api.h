@@ -34,4 +34,10 @@ char *rlref_eval_text (const char *id, const char *variant, long prec, int want_
                        int nwords, const char *const *words, int *status);
 void rlref_eval_text_free (char *text);
 
+/* The library setting variant of formula id computes with (its row's
+ * setting: a const rlref_dpo_convention * for DPO-LOSS, ...), which a
+ * batch kernel of rlref/batch.h takes; NULL for an unknown id or variant
+ * or one without a setting. */
+const void *rlref_variant_setting (const char *id, const char *variant);
+
 #endif

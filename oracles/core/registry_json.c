@@ -41,10 +41,17 @@ rl_registry_json (int full)
             json_array_append_new (in, input_json (v, j, full));
           for (size_t j = 0; v->io->out[j].name; j++)
             json_array_append_new (out, json_string (v->io->out[j].name));
-          json_array_append_new (vars, json_pack ("{s:s, s:s, s:s, s:o, s:o}", "name", v->name,
-                                                  "description", v->description,
-                                                  "usedBy", v->used_by, "inputs", in,
-                                                  "outputs", out));
+          json_t *o = json_pack ("{s:s, s:s, s:s, s:o, s:o}", "name", v->name,
+                                 "description", v->description, "usedBy", v->used_by,
+                                 "inputs", in, "outputs", out);
+          if (full)
+            {
+              json_t *params = json_object ();
+              for (size_t p = 0; v->params[p].name; p++)
+                json_object_set_new (params, v->params[p].name, json_real (v->params[p].value));
+              json_object_set_new (o, "params", params);
+            }
+          json_array_append_new (vars, o);
         }
       snprintf (golden, sizeof golden, "golden/%s.json", f->id);
       json_array_append_new (arr, json_pack ("{s:s, s:s, s:s, s:s, s:o}", "id", f->id,

@@ -8,7 +8,8 @@
 
 /* The array of formulas; an input is its name, or with full an object of
  * its declarations: name, kind ("real", "real[]", "int", "int[]"), doc,
- * and where declared domain, sameLenAs, defaultsToLenOf. */
+ * and where declared domain, sameLenAs, defaultsToLenOf; and each
+ * variant's params, {name: value}, the constants it sets. */
 json_t *rl_registry_json (int full);
 
 /* rl_registry_json (1) as compact JSON text, for the Python package (free

@@ -10,6 +10,9 @@ rlref.eval("PREF-BT", rw=1.5, rl=0.0) evaluates one formula at one input in this
 (rlref's shared library, about 50 microseconds a call): per output, the certified decimal
 string, its digits and the binary64 implementation's value.
 
+rlref.batch (NumPy) runs the batch kernels of rlref/batch.h on arrays without copies;
+rlref.strategies (hypothesis) draws a formula's inputs.
+
 The goldens are found wherever the package is: in an installed package, the copy it was built
 with; in the rlref tree, its golden/ folder; else $RLREF_GOLDEN_DIR.  The cases and the
 checker's verdicts are those of rlref_check (the one-file module beside this package): see
@@ -24,7 +27,7 @@ from rlref_check import (Candidate, Case, CaseResult, CheckError, CheckResult,  
                          GoldenError, Golden, RlrefError, UnknownCase, UnknownVariant,
                          case_id, check_files, validate)
 from rlref._compare import assert_close, tolerance  # noqa: F401
-from rlref._eval import Rejected, UnknownFormula, Value, library_path  # noqa: F401
+from rlref._eval import Rejected, UnknownFormula, Value, library_path, registry  # noqa: F401
 from rlref._eval import evaluate as eval  # noqa: F401,A001
 
 __version__ = "0.1.0"
@@ -68,7 +71,7 @@ def golden(name):
 
 
 __all__ = ["golden", "golden_dir", "golden_ids", "assert_close", "tolerance", "eval", "Value",
-           "Rejected", "UnknownFormula", "library_path", "Golden", "Case",
+           "Rejected", "UnknownFormula", "library_path", "registry", "Golden", "Case",
            "Candidate", "CheckResult", "CaseResult", "RlrefError", "GoldenError",
            "UnknownCase", "UnknownVariant", "CheckError", "case_id", "check_files", "validate",
            "rlref_check"]
