@@ -11,7 +11,8 @@
 
 - The fixture rlref_validate(golden, fn, **options) runs fn on every case of the golden and
   judges it with `rlref check` (rlref_check.validate): the test fails with the check's report
-  unless the function passes, the verdict (which convention it follows, or what it follows
+  unless the function passes (or, with allow_numerical=True, follows a convention but for the
+  cases flagged NUMERICAL), the verdict (which convention it follows, or what it follows
   instead) is a property of the test in pytest's --junitxml, and the verdicts are listed in
   pytest's summary.
 - --rlref-report=FILE writes the verdicts of every rlref_validate as JSON: a list of
@@ -59,19 +60,21 @@ def pytest_generate_tests(metafunc):
 
 @pytest.fixture
 def rlref_validate(request):
-    """validate(golden, fn, **options): the CheckResult of fn on the golden; the test fails
-    with the report unless it passes."""
+    """validate(golden, fn, allow_numerical=False, **options): the CheckResult of fn on the
+    golden (options as rlref_check.validate's); the test fails with the report unless it
+    passes, or, with allow_numerical, follows a convention but for cases flagged NUMERICAL."""
 
-    def validate(golden, fn, **options):
+    def validate(golden, fn, allow_numerical=False, **options):
         result = rlref_check.validate(rlref.golden(golden), fn, **options)
+        ok = result.ok or (allow_numerical and bool(result.follows_convention))
         verdict = "; ".join(result.verdicts) or "no verdict"
         request.node.user_properties.append(("rlref_verdict", verdict))
         request.config._rlref_verdicts.append({
-            "test": request.node.nodeid, "formula": result.data["formula"], "ok": result.ok,
+            "test": request.node.nodeid, "formula": result.data["formula"], "ok": ok,
             "convention": result.convention, "verdicts": result.verdicts,
             "explanations": result.explanations, "validation": result.validation,
             "passed": result.passed, "failed": result.failed, "report": result.report()})
-        if not result.ok:
+        if not ok:
             pytest.fail("%s\n%s" % (verdict, result.report()), pytrace=False)
         return result
 
