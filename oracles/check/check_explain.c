@@ -42,6 +42,7 @@
 #include <mpfr.h>
 
 #include "check_impl.h"
+#include "departure.h"
 #include "core/args.h"
 #include "core/evaluate.h"
 #include "core/golden_args.h"
@@ -184,16 +185,6 @@ static const rl_variant *
 model_variant (const model *m)
 {
   return m->kind == M_AXIS || m->kind == M_PARAM ? &m->own : m->v;
-}
-
-/* Whether input i of io is documented as a log-probability.  */
-static int
-is_logprob (const rl_io *io, size_t i)
-{
-  const char *d = io->in[i].doc;
-  if (io->in[i].kind != RL_REAL && io->in[i].kind != RL_REAL_ARRAY)
-    return 0;
-  return d != NULL && (strncmp (d, "log pi", 6) == 0 || strstr (d, "log-probabilit"));
 }
 
 /* Whether the inputs of variants a and b have the same names.  */
@@ -371,7 +362,7 @@ build_models (search *s)
       if (param_models (s, v))
         return -1;
       for (size_t i = 0; v->io->in[i].name; i++)
-        has_lp |= is_logprob (v->io, i);
+        has_lp |= rl_is_logprob (v->io, i);
       if (has_lp)
         {
           if ((m = add_model (s, M_PROBS, s->f, v, v->name)) == NULL)
@@ -408,17 +399,8 @@ build_models (search *s)
 static int
 model_args (model *m, json_t *u, rl_args *a)
 {
-  const rl_variant *v = model_variant (m);
-  if (rl_args_from_golden (v, u, a))
-    return -1;
-  if (m->kind == M_PARAM)
-    a->param[m->param] = m->pvalue;
-  if (m->kind == M_PROBS)
-    for (size_t i = 0; v->io->in[i].name; i++)
-      if (is_logprob (v->io, i))
-        for (size_t j = 0; j < a->len[i]; j++)
-          a->re[i][j] = exp (a->re[i][j]);
-  return 0;
+  return rl_departure_args (model_variant (m), u, m->kind == M_PARAM ? m->param : -1,
+                            m->pvalue, m->kind == M_PROBS, a);
 }
 
 /* Evaluate model m (not of kind M_SCALE) in binary64 at point u of s.  */
@@ -1065,6 +1047,7 @@ explain_part (ctx *c, size_t p, const rl_formula *f)
     return -1;
   c->parts[p].why = x;
   x->nearest = a->name;
+  x->level = c->level;          /* the declared dtype until a search says otherwise */
   if (f == NULL)
     {
       x->reason = "the golden's formula is not one of this rlref's";

@@ -3,7 +3,9 @@
 Standard library only, Python 3.9 or later.  Install it by copying this one file next to your
 tests, or by adding its folder (``oracles/python`` of the rlref tree) to ``PYTHONPATH``.  Judging
 runs the built ``rlref`` command: the one given as ``rlref=``, else ``$RLREF``, else
-``build/bin/rlref`` of the rlref tree this file sits in, else ``rlref`` on ``PATH``.
+``build/bin/rlref`` of the rlref tree this file sits in, else ``rlref`` on ``PATH``; where there
+is none and the ``rlref`` package sits beside this file (``oracles/python/rlref``, or installed),
+its Python judge gives the same report.
 
 Validate a function on every case of a golden file and ask which convention it follows::
 
@@ -606,8 +608,22 @@ def find_rlref(rlref=None):
 def check_files(golden, candidate, dtype="float64", variant=None, ulps=None, rtol=None,
                 rlref=None, junit=None, strict=False, outputs=None):
     """Run `rlref check GOLDEN CANDIDATE --format json` (files); the CheckResult.  With JUNIT,
-    also write that JUnit XML file; STRICT and OUTPUTS as in Candidate.check."""
-    cmd = [find_rlref(rlref), "check", os.fspath(golden), os.fspath(candidate),
+    also write that JUnit XML file; STRICT and OUTPUTS as in Candidate.check.  Where there is
+    no rlref command (rlref not built) and the rlref package is beside this file, its judge
+    (rlref.judge: the same rule, verdicts and report) judges instead; JUNIT needs the
+    command."""
+    try:
+        exe = find_rlref(rlref)
+    except CheckError:
+        judge = _package_judge()
+        if judge is None:
+            raise
+        if junit is not None:
+            raise CheckError("a JUnit file is written by the rlref command, which was not "
+                             "found: build it (make), or give rlref=PATH") from None
+        return _judge_in_python(judge, golden, candidate, dtype=dtype, variant=variant,
+                                ulps=ulps, rtol=rtol, strict=strict, outputs=outputs)
+    cmd = [exe, "check", os.fspath(golden), os.fspath(candidate),
            "--format", "json", "--dtype", dtype]
     if variant is not None:
         cmd += ["--variant", variant]
@@ -638,6 +654,28 @@ def check_files(golden, candidate, dtype="float64", variant=None, ulps=None, rto
         raise CheckError("rlref check wrote report version %r; this module reads version %d"
                          % (data.get("reportVersion"), REPORT_VERSION))
     return CheckResult(data, proc.returncode, err)
+
+
+def _package_judge():
+    """rlref.judge and its JudgeError, the judge of the rlref package, or None where the
+    package is not there (this module needs only the standard library)."""
+    try:
+        from rlref._judge import JudgeError, judge
+    except ImportError:
+        return None
+    return judge, JudgeError
+
+
+def _judge_in_python(judge, golden, candidate, outputs=None, **options):
+    """check_files by rlref.judge: its report is the one `rlref check --format json` writes."""
+    judge, refused = judge
+    if outputs is not None:
+        outputs = ",".join([outputs] if isinstance(outputs, str) else outputs)
+    try:
+        j = judge(os.fspath(golden), os.fspath(candidate), outputs=outputs, **options)
+    except refused as e:
+        raise CheckError("rlref.judge refused the files: %s" % e) from None
+    return CheckResult(j.to_json(), j.rc, "\n".join(j.warnings))
 
 
 class OutputResult:

@@ -10,6 +10,10 @@ rlref.eval("PREF-BT", rw=1.5, rl=0.0) evaluates one formula at one input in this
 (rlref's shared library, about 50 microseconds a call): per output, the certified decimal
 string, its digits and the binary64 implementation's value.
 
+rlref.judge(golden, candidate) is `rlref check` in Python: the same rule, verdicts and
+explanations (its to_json() is the judging part of `rlref check --format json`), without the
+rlref command; only explanations need the shared library.
+
 rlref.batch (NumPy) runs the batch kernels of rlref/batch.h on arrays without copies;
 rlref.strategies (hypothesis) draws a formula's inputs.
 
@@ -29,6 +33,7 @@ from rlref_check import (Candidate, Case, CaseResult, CheckError, CheckResult,  
 from rlref._compare import assert_close, tolerance  # noqa: F401
 from rlref._eval import Rejected, UnknownFormula, Value, library_path, registry  # noqa: F401
 from rlref._eval import evaluate as eval  # noqa: F401,A001
+from rlref._judge import JudgeError, judge  # noqa: F401
 
 __version__ = "0.1.0"
 
@@ -71,7 +76,7 @@ def golden(name):
 
 
 __all__ = ["golden", "golden_dir", "golden_ids", "assert_close", "tolerance", "eval", "Value",
-           "Rejected", "UnknownFormula", "library_path", "registry", "Golden", "Case",
+           "Rejected", "UnknownFormula", "judge", "JudgeError", "library_path", "registry", "Golden", "Case",
            "Candidate", "CheckResult", "CaseResult", "RlrefError", "GoldenError",
            "UnknownCase", "UnknownVariant", "CheckError", "case_id", "check_files", "validate",
            "rlref_check"]
