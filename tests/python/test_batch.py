@@ -52,6 +52,81 @@ def test_dpo_loss_is_the_reference():
             assert out[k].tolist() == doubles(want[k]), (conv, k)
 
 
+def _golden_cases(formula, variant, result=None):
+    G = rlref.golden(formula)
+    return [c for c in G.cases(variant=variant) if result is None or c.result == result]
+
+
+def _same_as_eval(formula, variant, out, case):
+    """Every output of the batch kernel, bit for bit the registry's binary64 values."""
+    want = rlref.eval(formula, variant, **case.args)
+    for k, v in want.items():
+        got = out[k].tolist() if isinstance(out[k], np.ndarray) else out[k]
+        ref = doubles(v) if isinstance(v, list) else v.double
+        assert np.array_equal(np.array(got), np.array(ref), equal_nan=True), (case.tc_id, k)
+
+
+def _arrays(case, ints):
+    """The case's array inputs as NumPy arrays, and its scalar parameters."""
+    arrays = {k: np.array(v, dtype=np.int64 if k in ints else np.float64)
+              for k, v in case.args.items() if isinstance(v, list)}
+    return arrays, {k: v for k, v in case.args.items() if not isinstance(v, list)}
+
+
+@pytest.mark.parametrize("conv", ["trl", "openrlhf"])
+def test_kto_is_the_reference(conv):
+    cases = _golden_cases("DPO-KTO", conv, "valid")
+    assert cases
+    for case in cases:
+        a, p = _arrays(case, ("desirable",))
+        out = rb.kto_loss(a["logp"], a["ref"], a["desirable"], a["kl_logp"], a["kl_ref"],
+                          convention=conv, **p)
+        _same_as_eval("DPO-KTO", conv, out, case)
+
+
+@pytest.mark.parametrize("conv", ["trl", "trl-no-nll", "simpo-repo"])
+def test_simpo_is_the_reference(conv):
+    cases = _golden_cases("DPO-SIMPO", conv, "valid")
+    assert cases
+    for case in cases:
+        a, p = _arrays(case, ("n_w", "n_l"))
+        out = rb.simpo_loss(a["logp_w"], a["logp_l"], a["n_w"], a["n_l"], convention=conv, **p)
+        _same_as_eval("DPO-SIMPO", conv, out, case)
+
+
+@pytest.mark.parametrize("conv", ["trl", "seq-mean"])
+def test_orpo_is_the_reference(conv):
+    cases = _golden_cases("DPO-ORPO", conv, "valid")
+    assert cases
+    for case in cases:
+        a, p = _arrays(case, ("n_w", "n_l"))
+        out = rb.orpo_loss(a["logp_w"], a["logp_l"], a["n_w"], a["n_l"], convention=conv, **p)
+        _same_as_eval("DPO-ORPO", conv, out, case)
+
+
+def test_preference_kernels_take_the_variants_parameters():
+    w, l_ = np.array([-1.0, -2.0]), np.array([-2.5, -1.0])
+    n = np.array([2, 3], dtype=np.int64)
+    out = rb.simpo_loss(w, l_, n, n, convention="simpo-repo", beta=1.5, gamma_beta_ratio=0.5)
+    want = rlref.eval("DPO-SIMPO", "simpo-repo", logp_w=w.tolist(), logp_l=l_.tolist(),
+                      n_w=[2, 3], n_l=[2, 3], beta=1.5, gamma_beta_ratio=0.5)
+    assert out["loss"] == want["loss"].double
+    out = rb.orpo_loss(w, l_, n, n, lambda_=0.25)
+    want = rlref.eval("DPO-ORPO", "trl", logp_w=w.tolist(), logp_l=l_.tolist(), n_w=[2, 3],
+                      n_l=[2, 3], **{"lambda": 0.25})
+    assert out["loss"] == want["loss"].double
+    with pytest.raises(TypeError, match="has no parameter 'simpo_gamma'; it has: beta, "
+                       "gamma_beta_ratio, sft_weight"):
+        rb.simpo_loss(w, l_, n, n, convention="simpo-repo", simpo_gamma=0.5)
+    with pytest.raises(ValueError, match="trl-float32 is computed by rlref.eval only"):
+        rb.orpo_loss(w, l_, n, n, convention="trl-float32")
+    with pytest.raises(TypeError, match="n_w has dtype float64: this kernel takes int64"):
+        rb.orpo_loss(w, l_, n.astype(np.float64), n)
+    with pytest.raises(rb.KernelError, match="EDOM") as e:
+        rb.kto_loss(w, w, np.array([1, 2], dtype=np.int64), w, w)
+    assert e.value.status == "EDOM"
+
+
 def test_ppo_clip_is_the_reference():
     lp, adv = np.array([0.4, -0.2, 0.1, 0.0]), np.array([0.5, -1.0, 2.0, 1.0])
     out = rb.ppo_clip(lp, np.zeros(4), adv)

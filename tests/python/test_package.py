@@ -211,6 +211,17 @@ def test_eval_errors():
         rlref.eval("PREF-BT", rw=True, rl=0.0)
     with pytest.raises(rlref.UnknownFormula, match="precision"):
         rlref.eval("PREF-BT", prec=8, rw=1.0, rl=0.0)
+    # the wrong shape or type, named with what the formula declares
+    with pytest.raises(TypeError, match="input rw of PREF-BT is a list of 2: a number is "
+                       "expected"):
+        rlref.eval("PREF-BT", rw=[1.0, 2.0], rl=0.0)
+    with pytest.raises(TypeError, match=r"rewards of GRPO-ADV is float 1.0: a list of numbers "
+                       r"is expected \(\[x\] for one element\)"):
+        rlref.eval("GRPO-ADV", "trl", rewards=1.0, group_size=1)
+    with pytest.raises(TypeError, match="group_size of GRPO-ADV holds 1.5: an integer"):
+        rlref.eval("GRPO-ADV", "trl", rewards=[1.0, 2.0], group_size=1.5)
+    with pytest.raises(TypeError, match="rewards of GRPO-ADV holds 'a': a list of numbers"):
+        rlref.eval("GRPO-ADV", "trl", rewards=[1.0, "a"], group_size=2)
 
 
 # --- hypothesis against rlref.eval ---------------------------------------------------------

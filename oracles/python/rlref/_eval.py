@@ -119,13 +119,64 @@ def _scalar(name, x):
     raise TypeError("input %s: %r is not a number or a list of numbers" % (name, x))
 
 
+_KIND_WORDS = {"real": "a number", "int": "an integer", "real[]": "a list of numbers",
+               "int[]": "a list of integers"}
+
+
+def _shape_of(x):
+    """What x is, in words, for messages."""
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        return "an array of shape %s and dtype %s" % (tuple(x.shape), x.dtype)
+    if isinstance(x, (list, tuple)):
+        return "a list of %d" % len(x)
+    return "%s %r" % (type(x).__name__, x)
+
+
+def _check_inputs(formula, variant, inputs):
+    """Refuse an input of the wrong shape or type before the registry reads it: TypeError
+    naming the input, what it is and what the formula declares (a number, an integer, a list
+    of numbers, a list of integers)."""
+    f = registry().get(formula)
+    if f is None:
+        return                      # the library names the unknown formula
+    vs = [v for v in f["variants"] if variant is None or v["name"] == variant]
+    if not vs:
+        return
+    kinds = {i["name"]: i["kind"] for i in vs[0]["inputs"]}
+    for name, x in inputs.items():
+        kind = kinds.get(name)
+        if kind is None:
+            continue                # a parameter, or unknown: the library says which
+        if hasattr(x, "tolist") and not isinstance(x, (list, tuple)):
+            if getattr(x, "ndim", 0) > 1:
+                raise TypeError("input %s of %s is %s: %s is expected (one dimension)"
+                                % (name, formula, _shape_of(x), _KIND_WORDS[kind]))
+            x = x.tolist()
+        is_list = isinstance(x, (list, tuple))
+        if kind.endswith("[]") != is_list:
+            raise TypeError("input %s of %s is %s: %s is expected%s"
+                            % (name, formula, _shape_of(x), _KIND_WORDS[kind],
+                               " ([x] for one element)" if kind.endswith("[]") else ""))
+        for e in (x if is_list else [x]):
+            ok = isinstance(e, (int, float)) and not isinstance(e, bool)
+            if kind.startswith("int"):
+                ok = isinstance(e, int) and not isinstance(e, bool)
+            if not ok:
+                raise TypeError("input %s of %s holds %r%s: %s is expected"
+                                % (name, formula, e, " (a boolean)" if isinstance(e, bool)
+                                   else "", _KIND_WORDS[kind]))
+
+
 def evaluate(formula, variant=None, prec=256, want_sens=False, **inputs):
     """The formula's outputs at inputs (keyword arguments named as `rlref list` and the goldens
     name them) under variant (None: the formula's default), certified at prec bits: a dict of
     output name to Value, or to a list of Values for an array output.  UnknownFormula for an
-    id, variant or input the registry does not have; Rejected when the formula refuses the
-    input.  want_sens also forms each value's sensitivity (Value.sens), the tolerance rule's
-    sens (slower: the formula's own derivative, or central differences)."""
+    id, variant or input the registry does not have; TypeError for an input of the wrong
+    shape or type (a list for a number, a number for a list, a float for an integer);
+    Rejected when the formula refuses the input.  want_sens also forms each value's
+    sensitivity (Value.sens), the tolerance rule's sens (slower: the formula's own derivative,
+    or central differences)."""
+    _check_inputs(formula, variant, inputs)
     words = [_word(k, v).encode() for k, v in inputs.items()]
     arr = (ctypes.c_char_p * (len(words) + 1))(*words, None)
     status = ctypes.c_int(0)

@@ -6,6 +6,9 @@ shares their memory).
     adv = rb.grpo_advantages(rewards, group_size=8, convention="trl")
     k1, k2, k3, sums = rb.kl(logp, ref_logp)
     out = rb.dpo_loss(logp_w, logp_l, ref_w, ref_l, beta=0.1)        # out["loss"], ...
+    out = rb.kto_loss(logp, ref, desirable, kl_logp, kl_ref, convention="trl")
+    out = rb.simpo_loss(logp_w, logp_l, n_w, n_l, convention="simpo-repo", beta=2.0)
+    out = rb.orpo_loss(logp_w, logp_l, n_w, n_l, convention="trl", lambda_=0.1)
     adv, ret = rb.gae(rewards, values, mask, gamma=1.0, lam=0.95, rule="verl")
     out = rb.ppo_clip(logp, old_logp, adv, eps_low=0.2, eps_high=0.2, clamp_log_ratio=True)
 
@@ -157,6 +160,115 @@ def dpo_loss(logp_w, logp_l, ref_w, ref_l, beta=None, convention="sigmoid", eps=
                                   ctypes.c_double(eps))
     _check(st, "DPO-LOSS [%s]" % convention)
     out["loss"] = loss.value
+    return out
+
+
+def _variant_params(formula, convention, given, batchable=None):
+    """The parameters of variant convention of formula: its own values, overridden by given
+    (names as the registry's, a trailing _ allowed: lambda_); ValueError naming the variants or
+    the parameters there are."""
+    variants = {v["name"]: v for v in registry()[formula]["variants"]}
+    if convention not in variants or (batchable is not None and convention not in batchable):
+        names = [n for n in variants if batchable is None or n in batchable]
+        raise ValueError("no %s batch convention %r; there are: %s%s" % (
+            formula, convention, ", ".join(names),
+            "" if convention not in variants else
+            " (%s is computed by rlref.eval only)" % convention))
+    params = dict(variants[convention]["params"])
+    for k, v in given.items():
+        name = k.rstrip("_")
+        if name not in params:
+            raise TypeError("%s [%s] has no parameter %r; it has: %s"
+                            % (formula, convention, k, ", ".join(params)))
+        if v is not None:
+            params[name] = float(v)
+    return params
+
+
+def kto_loss(logp, ref, desirable, kl_logp, kl_ref, convention="trl", **params):
+    """DPO-KTO over B completions (desirable: int64 labels 1 or 0) and M mismatched pairs
+    kl_logp, kl_ref, under convention trl or openrlhf (beta, w_d, w_u default to the
+    variant's): a dict of loss, losses, grad, reward and z0."""
+    lib = _lib()
+    p = _variant_params("DPO-KTO", convention, params)
+    lp, rf = _array(logp, "logp"), _array(ref, "ref")
+    d = _array(desirable, "desirable", np.int64)
+    kl_, kr = _array(kl_logp, "kl_logp"), _array(kl_ref, "kl_ref")
+    _same(lp.size, ref=rf, desirable=d)
+    _same(kl_.size, kl_ref=kr)
+    loss, z0 = ctypes.c_double(0), ctypes.c_double(0)
+    out = {k: np.empty(lp.shape) for k in ("losses", "grad", "reward")}
+    st = lib.rlref_kto_loss_batch(ctypes.byref(loss), _ptr(out["losses"]), _ptr(out["grad"]),
+                                  _ptr(out["reward"]), ctypes.byref(z0), _ptr(lp), _ptr(rf),
+                                  _ptr(d, _L), ctypes.c_size_t(lp.size), _ptr(kl_), _ptr(kr),
+                                  ctypes.c_size_t(kl_.size), ctypes.c_double(p["beta"]),
+                                  ctypes.c_double(p["w_d"]), ctypes.c_double(p["w_u"]))
+    _check(st, "DPO-KTO [%s]" % convention)
+    out["loss"], out["z0"] = loss.value, z0.value
+    return out
+
+
+def simpo_loss(logp_w, logp_l, n_w, n_l, convention="trl", **params):
+    """DPO-SIMPO over B pairs (n_w, n_l int64 token counts) under convention trl, trl-no-nll
+    (TRL's nll placeholder 0 at cpo_alpha = 0) or simpo-repo, their parameters named as the
+    variants name them (beta with simpo_gamma and cpo_alpha for TRL's, gamma_beta_ratio and
+    sft_weight for the SimPO repository's; each defaults to the variant's): a dict of loss,
+    losses, grad_w, grad_l, reward_w, reward_l and nll."""
+    lib = _lib()
+    p = _variant_params("DPO-SIMPO", convention, params)
+    if "simpo_gamma" in p:
+        gamma, alpha = p["simpo_gamma"], p["cpo_alpha"]
+    else:
+        gamma, alpha = p["beta"] * p["gamma_beta_ratio"], p["sft_weight"]
+        if not np.isfinite(gamma) and np.isfinite(p["beta"]) and np.isfinite(p["gamma_beta_ratio"]):
+            raise KernelError("DPO-SIMPO [%s]: ERANGE: gamma = beta gamma_beta_ratio lies "
+                              "beyond the binary64 range" % convention, "ERANGE")
+    lib.rlref_variant_setting.restype = ctypes.c_void_p
+    flag = lib.rlref_variant_setting(b"DPO-SIMPO", convention.encode())
+    no_nll = bool(flag) and ctypes.cast(flag, ctypes.POINTER(ctypes.c_int))[0] != 0 \
+        and alpha == 0
+    w, l_ = _array(logp_w, "logp_w"), _array(logp_l, "logp_l")
+    nw, nl = _array(n_w, "n_w", np.int64), _array(n_l, "n_l", np.int64)
+    _same(w.size, logp_l=l_, n_w=nw, n_l=nl)
+    loss, nll = ctypes.c_double(0), ctypes.c_double(0)
+    out = {k: np.empty(w.shape) for k in ("losses", "grad_w", "grad_l", "reward_w",
+                                          "reward_l")}
+    st = lib.rlref_simpo_loss_batch(ctypes.byref(loss), _ptr(out["losses"]),
+                                    _ptr(out["grad_w"]), _ptr(out["grad_l"]),
+                                    _ptr(out["reward_w"]), _ptr(out["reward_l"]),
+                                    ctypes.byref(nll), _ptr(w), _ptr(l_), _ptr(nw, _L),
+                                    _ptr(nl, _L), ctypes.c_size_t(w.size),
+                                    ctypes.c_double(p["beta"]), ctypes.c_double(gamma),
+                                    ctypes.c_double(alpha))
+    _check(st, "DPO-SIMPO [%s]" % convention)
+    out["loss"], out["nll"] = loss.value, 0.0 if no_nll else nll.value
+    return out
+
+
+def orpo_loss(logp_w, logp_l, n_w, n_l, convention="trl", **params):
+    """DPO-ORPO over B pairs (n_w, n_l int64 token counts) under convention trl (the token-mean
+    NLL) or seq-mean; lambda_ defaults to the variant's (trl-float32, TRL's binary32 steps, is
+    rlref.eval's only): a dict of loss, losses, grad_w, grad_l, log_odds, nll, reward_w and
+    reward_l."""
+    lib = _lib()
+    p = _variant_params("DPO-ORPO", convention, params, batchable=("trl", "seq-mean"))
+    lib.rlref_variant_setting.restype = ctypes.c_void_p
+    mean = ctypes.cast(lib.rlref_variant_setting(b"DPO-ORPO", convention.encode()),
+                       ctypes.POINTER(ctypes.c_int))[0]
+    w, l_ = _array(logp_w, "logp_w"), _array(logp_l, "logp_l")
+    nw, nl = _array(n_w, "n_w", np.int64), _array(n_l, "n_l", np.int64)
+    _same(w.size, logp_l=l_, n_w=nw, n_l=nl)
+    loss, nll = ctypes.c_double(0), ctypes.c_double(0)
+    out = {k: np.empty(w.shape) for k in ("losses", "grad_w", "grad_l", "log_odds",
+                                          "reward_w", "reward_l")}
+    st = lib.rlref_orpo_loss_batch(ctypes.byref(loss), _ptr(out["losses"]), _ptr(out["grad_w"]),
+                                   _ptr(out["grad_l"]), _ptr(out["log_odds"]),
+                                   ctypes.byref(nll), _ptr(out["reward_w"]),
+                                   _ptr(out["reward_l"]), _ptr(w), _ptr(l_), _ptr(nw, _L),
+                                   _ptr(nl, _L), ctypes.c_size_t(w.size), ctypes.c_int(mean),
+                                   ctypes.c_double(p["lambda"]))
+    _check(st, "DPO-ORPO [%s]" % convention)
+    out["loss"], out["nll"] = loss.value, nll.value
     return out
 
 
