@@ -1,10 +1,13 @@
 """The rlref package (oracles/python/rlref): goldens found by id from anywhere, cases chosen by
 variant, outcome and flag, named by tcId in pytest, the tolerance rule's assert_close, and the
-package installed offline with pip into a virtual environment."""
+package installed offline with pip into a virtual environment, where a user's pytest files
+validate NumPy's and torch's advantages against the golden and property-test them against
+rlref.eval with hypothesis (the torch one skipped, saying so, without python3-torch)."""
 
 import math
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -101,12 +104,21 @@ def test_installed_package(tmp_path):
         def test_adv(case):
             rlref.assert_close(case.expected["adv"], case.expected["adv"], sens=case.sens["adv"])
         """))
+    # a user's files: validate NumPy's and torch's advantages against the golden and
+    # property-test them against rlref.eval with hypothesis, from the installed package alone
+    for name in ("test_numpy_grpo.py", "test_torch_grpo.py"):
+        shutil.copy(os.path.join(PKG, "examples", name), str(work / name))
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "RLREF")}
-    run = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "-v", "-p",
-                          "no:cacheprovider", "test_user.py"], cwd=str(work), env=env,
+    run = subprocess.run([str(venv / "bin" / "python"), "-m", "pytest", "-v", "-rs", "-p",
+                          "no:cacheprovider", "test_user.py", "test_numpy_grpo.py",
+                          "test_torch_grpo.py"], cwd=str(work), env=env,
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "test_adv[tcId 137 ddof 1: 1.5/-0.5" in run.stdout
+    for test in ("test_numpy_grpo.py::test_follows_trl", "test_numpy_grpo.py::test_against"):
+        assert re.search(re.escape(test) + r"\S* PASSED", run.stdout), run.stdout
+    torch_ran = re.search(r"test_torch_grpo.py::test_against\S* PASSED", run.stdout)
+    assert torch_ran or "torch is not installed (python3-torch)" in run.stdout, run.stdout
     code = ("import rlref; print(rlref.golden_dir()); print(rlref.library_path()); "
             "print(rlref.eval('PREF-BT', rw=1.5, rl=0.0)['p'].value)")
     lines = subprocess.run([str(venv / "bin" / "python"), "-c", code], cwd=str(work), env=env,
