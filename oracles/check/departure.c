@@ -42,6 +42,13 @@ rl_departure_args (const rl_variant *v, json_t *u, int param, double pvalue, int
   return 0;
 }
 
+/* The scratch an axis may point a moved variant's data into.  */
+typedef union
+{
+  max_align_t align;
+  unsigned char bytes[RL_AXIS_SCRATCH];
+} axis_scratch;
+
 /* Formula id's variant named exactly variant, or NULL.  */
 static const rl_variant *
 exact_variant (const char *id, const char *variant, const rl_formula **f)
@@ -77,11 +84,7 @@ rlref_departures_text (const char *id, const char *variant)
   params = json_array ();
   for (size_t a = 0; f->axes != NULL && f->axes[a].name; a++)
     {
-      union
-      {
-        max_align_t align;
-        unsigned char bytes[RL_AXIS_SCRATCH];
-      } scratch;
+      axis_scratch scratch;
       rl_variant own;
       char label[200];
       if (f->axes[a].apply (v, &own, scratch.bytes, label, sizeof label) == 0)
@@ -182,11 +185,7 @@ rlref_departure_text (const char *id, const char *variant, int axis, int param,
 {
   const rl_formula *f;
   const rl_variant *v = exact_variant (id, variant, &f);
-  union
-  {
-    max_align_t align;
-    unsigned char bytes[RL_AXIS_SCRATCH];
-  } scratch;
+  axis_scratch scratch;
   rl_variant own;
   char label[200];
   json_t *u, *o, *outs;

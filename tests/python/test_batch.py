@@ -84,24 +84,17 @@ def test_kto_is_the_reference(conv):
         _same_as_eval("DPO-KTO", conv, out, case)
 
 
-@pytest.mark.parametrize("conv", ["trl", "trl-no-nll", "simpo-repo"])
-def test_simpo_is_the_reference(conv):
-    cases = _golden_cases("DPO-SIMPO", conv, "valid")
+@pytest.mark.parametrize("formula,conv", [("DPO-SIMPO", "trl"), ("DPO-SIMPO", "trl-no-nll"),
+                                          ("DPO-SIMPO", "simpo-repo"), ("DPO-ORPO", "trl"),
+                                          ("DPO-ORPO", "seq-mean")])
+def test_simpo_and_orpo_are_the_reference(formula, conv):
+    kernel = rb.simpo_loss if formula == "DPO-SIMPO" else rb.orpo_loss
+    cases = _golden_cases(formula, conv, "valid")
     assert cases
     for case in cases:
         a, p = _arrays(case, ("n_w", "n_l"))
-        out = rb.simpo_loss(a["logp_w"], a["logp_l"], a["n_w"], a["n_l"], convention=conv, **p)
-        _same_as_eval("DPO-SIMPO", conv, out, case)
-
-
-@pytest.mark.parametrize("conv", ["trl", "seq-mean"])
-def test_orpo_is_the_reference(conv):
-    cases = _golden_cases("DPO-ORPO", conv, "valid")
-    assert cases
-    for case in cases:
-        a, p = _arrays(case, ("n_w", "n_l"))
-        out = rb.orpo_loss(a["logp_w"], a["logp_l"], a["n_w"], a["n_l"], convention=conv, **p)
-        _same_as_eval("DPO-ORPO", conv, out, case)
+        out = kernel(a["logp_w"], a["logp_l"], a["n_w"], a["n_l"], convention=conv, **p)
+        _same_as_eval(formula, conv, out, case)
 
 
 def test_preference_kernels_take_the_variants_parameters():
