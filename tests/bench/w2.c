@@ -6,19 +6,28 @@
  *        seed-000-code), for 10^6 groups of 16 binary rewards drawn from
  *        GSL's MT19937 (seed 1): rlref_grpo_adv_batch, and the memory floor,
  *        a plain pass that reads the same rewards and writes as many doubles;
+ *   W2a-real  the same convention on 1.6 10^7 real-valued rewards, in
+ *        groups of 16 and of 64: Gaussian (gsl_ran_gaussian_ziggurat, seed
+ *        3), and heavy-tailed, magnitudes 10^u with u uniform on [-6, 6]
+ *        and a random sign (seed 4); rlref_grpo_adv_batch, the floor as
+ *        for W2a, and how many groups fell back to the exact accumulator
+ *        (rlref_grpo_adv_batch_fallbacks);
  *   W2b  the sums of k1, k2, k3 over 1.6 10^7 token log-ratios l = 0.3 z,
  *        z standard normal (gsl_ran_gaussian_ziggurat, seed 2):
  *        rlref_kl_batch (sums only), and the floor, a plain pass reading the
  *        log-ratios (eight partial sums).
  *
  * usage: w2 DIR.  Writes DIR/w2a_in.f64, DIR/w2a_out.f64 (the advantages),
- * DIR/w2b_in.f64 and DIR/w2b_out.f64 (the three sums), raw little-endian
- * doubles, and prints one line per workload:
+ * DIR/w2r-KIND-G_in.f64 and _out.f64 for W2a-real, DIR/w2b_in.f64 and
+ * DIR/w2b_out.f64 (the three sums), raw little-endian doubles, and prints
+ * one line per workload:
  *   w2a rlref SECONDS rlref1 SECONDS floor SECONDS
+ *   w2r-KIND-G rlref SECONDS rlref1 SECONDS floor SECONDS fallbacks N
  *   w2b rlref SECONDS rlref1 SECONDS floor SECONDS path NAME
  * each the best of REPS runs: rlref on 2 threads (rlref_batch_set_threads;
  * the same bits), rlref1 on 1; NAME the path of rlref_kl_batch
  * (rlref_kl_batch_path). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +126,51 @@ main (int argc, char **argv)
   if (write_f64 (argv[1], "w2a_in.f64", r, N) || write_f64 (argv[1], "w2a_out.f64", a, N))
     return 1;
   printf ("w2a rlref %.6f rlref1 %.6f floor %.6f\n", best, best1, bestf);
+  /* W2a-real */
+  for (int kind = 0; kind < 2; kind++)
+    for (size_t Gr = 16; Gr <= 64; Gr *= 4)
+      {
+        char name[64];
+        size_t fb = 0;
+        gsl_rng_set (rng, 3 + (unsigned long) kind);
+        for (size_t i = 0; i < N; i++)
+          {
+            double m = pow (10.0, -6.0 + 12.0 * gsl_rng_uniform (rng));
+            r[i] = kind == 0 ? gsl_ran_gaussian_ziggurat (rng, 1.0)
+              : gsl_rng_uniform (rng) < 0.5 ? -m : m;
+          }
+        best = best1 = bestf = 1e30;
+        for (int k = 0; k < 2 * REPS; k++)
+          {
+            rlref_batch_set_threads (1 + k % 2);
+            t = now ();
+            if (rlref_grpo_adv_batch (a, r, N, Gr, c, NULL) != RLREF_SUCCESS)
+              {
+                fprintf (stderr, "w2a-real: %s\n", rlref_last_error ());
+                return 1;
+              }
+            t = now () - t;
+            fb += rlref_grpo_adv_batch_fallbacks ();
+            if (k % 2)
+              best = t < best ? t : best;
+            else
+              best1 = t < best1 ? t : best1;
+            t = now ();
+            floor_copy (a, r, N);
+            t = now () - t;
+            bestf = t < bestf ? t : bestf;
+            if (rlref_grpo_adv_batch (a, r, N, Gr, c, NULL) != RLREF_SUCCESS)
+              return 1;
+          }
+        snprintf (name, sizeof name, "w2r-%s-%zu_in.f64", kind ? "heavy" : "gauss", Gr);
+        if (write_f64 (argv[1], name, r, N))
+          return 1;
+        snprintf (name, sizeof name, "w2r-%s-%zu_out.f64", kind ? "heavy" : "gauss", Gr);
+        if (write_f64 (argv[1], name, a, N))
+          return 1;
+        printf ("w2r-%s-%zu rlref %.6f rlref1 %.6f floor %.6f fallbacks %zu\n",
+                kind ? "heavy" : "gauss", Gr, best, best1, bestf, fb / (2 * REPS));
+      }
   free (a);
   free (r);
   /* W2b */

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""w2_numpy.py DIR -- the numpy side of benchmarks W2a and W2b (tests/bench/w2.c
+"""w2_numpy.py DIR -- the numpy side of benchmarks W2a, W2a-real and W2b (tests/bench/w2.c
 writes the inputs and rlref's outputs to DIR).  Prints, each the best of 7 runs:
   w2a numpy SECONDS maxdiff D    (the largest |advantage difference|)
+  w2r-KIND-G numpy SECONDS maxdiff D    (W2a-real, likewise)
   w2b numpy SECONDS maxdiff D    (the largest relative difference of the sums)
 or "w2 numpy missing: ..." when numpy cannot be imported."""
 import sys
@@ -26,9 +27,9 @@ def best_of(f, *args):
     return best, out
 
 
-def w2a(r):
+def w2a(r, G=16):
     # GRPO advantages, ddof 0, eps 1e-8 added to the std
-    g = r.reshape(-1, 16)
+    g = r.reshape(-1, G)
     mean = g.mean(axis=1, keepdims=True)
     std = g.std(axis=1, keepdims=True)
     return ((g - mean) / (std + 1e-8)).reshape(-1)
@@ -43,6 +44,13 @@ r = np.fromfile(d + "/w2a_in.f64", dtype="<f8")
 ref = np.fromfile(d + "/w2a_out.f64", dtype="<f8")
 t, a = best_of(w2a, r)
 print("w2a numpy %.6f maxdiff %.3e" % (t, float(np.max(np.abs(a - ref)))))
+for kind in ("gauss", "heavy"):
+    for G in (16, 64):
+        name = "w2r-%s-%d" % (kind, G)
+        r = np.fromfile(d + "/%s_in.f64" % name, dtype="<f8")
+        ref = np.fromfile(d + "/%s_out.f64" % name, dtype="<f8")
+        t, a = best_of(w2a, r, G)
+        print("%s numpy %.6f maxdiff %.3e" % (name, t, float(np.max(np.abs(a - ref)))))
 l = np.fromfile(d + "/w2b_in.f64", dtype="<f8")
 ref = np.fromfile(d + "/w2b_out.f64", dtype="<f8")
 t, s = best_of(w2b, l)

@@ -10,6 +10,10 @@
  *                         workspace; the same bits on 2 threads; batches
  *                         of binary groups (their advantages from a table
  *                         by the count of ones) mixed with other groups;
+ *                         real-valued rewards (Gaussian, heavy-tailed,
+ *                         near and exact midpoints) on the certified
+ *                         path, which must take the Gaussian and
+ *                         heavy-tailed groups;
  *   rlref_kl_batch        k1, k2 bit for bit rlref_kl_estimate_d, k3
  *                         within 3 ulp of the exact k3 (MPFR) and 8 ulp of
  *                         the reference (whose term-by-term series and
@@ -146,6 +150,90 @@ START_TEST (test_grpo_matches_reference)
         }
   ck_assert (cases > 400);
   rlref_ws_free (ws);
+  free (rw); free (a1); free (a2);
+  gsl_rng_free (r);
+}
+END_TEST
+
+/* Real-valued rewards, as a reward model gives them (the certified path,
+ * group_certified): Gaussian, heavy-tailed (magnitudes spread over 1e-6 to
+ * 1e6, signs mixed), a common offset with tiny spread (cancellation in
+ * the mean), groups whose exact sum or sum of squares falls exactly on a
+ * midpoint (values a + b 2^-53 with a, b on a coarse grid) or within
+ * 2^-106 of one (a third term far below), and groups spread over 2^+-100
+ * (where certificates fail and the exact accumulator takes over): every
+ * exact convention, G = 2, 3, 5, 16, 64, 256, on 1 thread and for 16 and
+ * 64 on 2, bit for bit the reference.  The fast path must take the
+ * Gaussian and heavy-tailed groups: fewer than 1 in 1000 fall back. */
+static double
+draw_real (gsl_rng *r, int kind, size_t i)
+{
+  double m;
+  switch (kind)
+    {
+    case 0:
+      return gsl_ran_gaussian (r, 1.0);
+    case 1:
+      m = pow (10.0, tu_uniform (r, -6, 6));
+      return gsl_rng_uniform (r) < 0.5 ? -m : m;
+    case 2:
+      return 3.25 + gsl_ran_gaussian (r, 1e-9);
+    case 3:
+      return ldexp ((double) gsl_rng_uniform_int (r, 64), -4)
+        + ldexp ((double) gsl_rng_uniform_int (r, 3), -53);
+    case 4:
+      return i % 5 == 0 ? ldexp (1.0, -106) * (double) gsl_rng_uniform_int (r, 3)
+        : ldexp ((double) gsl_rng_uniform_int (r, 64), -4)
+        + ldexp ((double) gsl_rng_uniform_int (r, 3), -53);
+    default:
+      return ldexp (gsl_ran_gaussian (r, 1.0), (int) gsl_rng_uniform_int (r, 200) - 100);
+    }
+}
+
+START_TEST (test_grpo_real_rewards)
+{
+  static const size_t Gs[] = { 2, 3, 5, 16, 64, 256 };
+  gsl_rng *r = tu_rng_new ();
+  enum { NMAX = 65536 + 256 };
+  double *rw = malloc (NMAX * sizeof *rw), *a1 = malloc (NMAX * sizeof *a1),
+    *a2 = malloc (NMAX * sizeof *a2);
+  size_t cases = 0;
+  ck_assert (rw && a1 && a2);
+  for (size_t ci = 0; ci < rlref_adv_num_conventions; ci++)
+    for (size_t gi = 0; gi < sizeof Gs / sizeof Gs[0]; gi++)
+      for (int kind = 0; kind < 6; kind++)
+        for (int th = 1; th <= 2; th++)
+          {
+            const rlref_adv_convention *c = &rlref_adv_conventions[ci];
+            size_t G = Gs[gi], ng, N, i, fb;
+            int s1, s2;
+            if (c->scale != RLREF_SCALE_GROUP_STD && c->scale != RLREF_SCALE_NONE)
+              continue;
+            if (th == 2 && G != 16 && G != 64)
+              continue;
+            ng = (th == 2 ? 65536 : 12800) / G;
+            N = G * ng;
+            for (i = 0; i < N; i++)
+              rw[i] = draw_real (r, kind, i);
+            rlref_batch_set_threads (th);
+            s1 = rlref_grpo_adv_d (a1, rw, N, G, c);
+            s2 = rlref_grpo_adv_batch (a2, rw, N, G, c, NULL);
+            fb = rlref_grpo_adv_batch_fallbacks ();
+            ck_assert_int_eq (s2, s1);
+            if (s1)
+              continue;
+            for (i = 0; i < N && tu_same_double (a2[i], a1[i]); i++)
+              ;
+            ck_assert_msg (i == N, "%s G=%zu kind %d, %d thread(s): adv[%zu] = %a (r %a), "
+                           "reference %a", c->name, G, kind, th, i, a2[i < N ? i : 0],
+                           rw[i < N ? i : 0], a1[i < N ? i : 0]);
+            if (kind <= 1)
+              ck_assert_msg (fb * 1000 < ng, "%s G=%zu kind %d: %zu of %zu groups fell back",
+                             c->name, G, kind, fb, ng);
+            cases++;
+          }
+  rlref_batch_set_threads (1);
+  ck_assert (cases > 300);
   free (rw); free (a1); free (a2);
   gsl_rng_free (r);
 }
@@ -917,6 +1005,7 @@ batch_suite (void)
   tc = tu_tcase ("grpo");
   tcase_add_test (tc, test_grpo_matches_reference);
   tcase_add_test (tc, test_grpo_binary);
+  tcase_add_test (tc, test_grpo_real_rewards);
   tcase_add_test (tc, test_grpo_examples);
   tcase_add_test (tc, test_grpo_bad_input);
   suite_add_tcase (s, tc);

@@ -46,9 +46,13 @@ int rlref_batch_threads (void);
  * one for the scaled rewards and their sum, one for the deviations and
  * the sum of their squares, one for the advantages.  A sum is taken as a
  * plain sum only where it is exact, which is checked as it goes (binary,
- * integer and dyadic rewards); otherwise that sum is taken again exactly
- * (rlref_num_sum_d, rlref_num_dot_d), on the stack.  Both give the
- * reference's correctly rounded values.  For GROUP_STD and G a multiple
+ * integer and dyadic rewards); real-valued rewards are summed by
+ * two-sums in three levels, which certify the correct rounding of the
+ * sum, of the mean's residual and of the sum of squares (one pass for
+ * the sum and max |r|, one for the squares, one for the advantages);
+ * where neither holds (a value too near a midpoint for the certificate)
+ * that sum is taken again exactly (rlref_num_sum_d, rlref_num_dot_d), on
+ * the stack.  All give the reference's correctly rounded values.  For GROUP_STD and G a multiple
  * of 4, a first attempt runs in four lanes (vectorised, and compiled also
  * for AVX2) with checks that make any order of summation exact; large
  * batches split over the threads (rlref_batch_set_threads) when adv does
@@ -66,6 +70,11 @@ int rlref_batch_threads (void);
  * where c refuses one), EDOM (a group of one that c refuses), ERANGE. */
 RLREF_WUR int rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
                                     const rlref_adv_convention *c, rlref_ws *ws);
+
+/* The number of groups of this thread's last successful rlref_grpo_adv_batch
+ * that no fast path certified and the exact accumulator took (those
+ * counted, not groups passed to rlref_grpo_adv_ws_d); for benchmarks. */
+size_t rlref_grpo_adv_batch_fallbacks (void);
 
 /* The sums of the KL estimators (kl.h), sums[0..2] = sum k1, sum k2,
  * sum k3. */

@@ -357,6 +357,291 @@ group_lanes (double *adv, const double *r, size_t G, const rlref_adv_convention 
   return 1;
 }
 
+/* a + b = *s + *e exactly (Knuth's two-sum; no overflow). */
+static inline void
+two_sum (double a, double b, double *s, double *e)
+{
+  double t = a + b, z = t - a;
+  *e = (a - (t - z)) + (b - z);
+  *s = t;
+}
+
+/* Half the ulp of y, 2^(E - 53) for 2^E <= |y| < 2^(E + 1), when
+ * 2^-960 <= |y| <= DBL_MAX; *pow2_y set when |y| is a power of 2 (the
+ * spacing below it, toward zero, is half as large). */
+static inline double
+half_ulp (double y, int *pow2_y)
+{
+  uint64_t b;
+  memcpy (&b, &y, sizeof b);
+  *pow2_y = (b & ((UINT64_C (1) << 52) - 1)) == 0;
+  return pow2 ((long) ((b >> 52) & 0x7ff) - 1023 - 53);
+}
+
+/* Whether y, with T = y + rest + delta1 for some |delta1| <= delta, is
+ * the correctly rounded T: T strictly inside y's rounding interval, rest
+ * + delta short of half an ulp away from zero and rest - delta short of
+ * half the spacing below |y| toward zero (y in [2^-960, DBL_MAX]). */
+static inline int
+inside (double y, double rest, double delta)
+{
+  double h, out;
+  int p2;
+  if (!(fabs (y) >= 0x1p-960 && fabs (y) <= DBL_MAX))
+    return 0;
+  h = half_ulp (y, &p2);
+  out = y > 0 ? rest : -rest;           /* rest away from zero */
+  return out + delta < h && -out + delta < (p2 ? 0.5 * h : h);
+}
+
+/* The correctly rounded value of T = hi + sum mid + sum low + delta0, for
+ * some |delta0| <= delta, when this certifies it.  First cheaply: the mid
+ * and low terms (of the size of T's own rounding error, or below) summed
+ * plainly (off by at most k 2^-52 of their magnitudes' sum), which
+ * decides every T but those near a midpoint.  With precise, or where the
+ * cheap sum does not decide: the mid terms by two-sums, pairwise (m), and
+ * their errors and the low terms plainly (lo); a residual T of the size
+ * of u |hi| is rounded right this way.  In both, m + lo = m' + lo' and
+ * hi + m' = y + r exactly (two-sums), y = o(hi + m'), rest = r + lo' to
+ * within u |rest|.  Where no sum of the precise form was inexact (lo' =
+ * 0, delta = 0), T = hi + m' and y is its rounding, ties included.  1 and
+ * *y, or 0 (not certified); mid is scratch. */
+static inline int
+round_certified (double hi, double *mid, size_t nm, const double *low, size_t nl,
+                 double delta, int precise, double *y)
+{
+  double *v = mid, lo = 0.0, bl = 0.0, m = 0.0, e, r, rest;
+  size_t n = nm;
+  if (!precise)
+    {
+      for (size_t i = 0; i < nm; i++)
+        {
+          m += mid[i];
+          bl += fabs (mid[i]);
+        }
+      for (size_t i = 0; i < nl; i++)
+        {
+          m += low[i];
+          bl += fabs (low[i]);
+        }
+      two_sum (hi, m, y, &r);
+      rest = r;
+      if (inside (*y, rest, (delta + (double) (nm + nl) * 0x1p-52 * bl
+                             + 0x1p-52 * fabs (rest)) * (1.0 + 0x1p-50)))
+        return 1;
+      bl = 0.0;
+    }
+  while (n > 1)
+    {
+      size_t h = 0;
+      for (size_t i = 0; i + 1 < n; i += 2)
+        {
+          two_sum (v[i], v[i + 1], &v[h++], &e);
+          lo += e;
+          bl += fabs (e);
+        }
+      if (n % 2)
+        v[h++] = v[n - 1];
+      n = h;
+    }
+  m = nm ? v[0] : 0.0;
+  for (size_t i = 0; i < nl; i++)
+    {
+      lo += low[i];
+      bl += fabs (low[i]);
+    }
+  delta += (double) (nm + nl) * 0x1p-52 * bl;
+  two_sum (m, lo, &m, &lo);
+  two_sum (hi, m, y, &r);
+  if (lo == 0.0 && delta == 0.0)
+    return 1;                   /* T = hi + m exactly, and y = o(hi + m) */
+  rest = r + lo;
+  return inside (*y, rest, (delta + 0x1p-52 * fabs (rest)) * (1.0 + 0x1p-50));
+}
+
+/* The four lane sums a[0..3] as hi + e[0] + e[1] + e[2] exactly. */
+static inline double
+lanes_two_sum (const double a[4], double e[3])
+{
+  double u, v, hi;
+  two_sum (a[0], a[1], &u, &e[0]);
+  two_sum (a[2], a[3], &v, &e[1]);
+  two_sum (u, v, &hi, &e[2]);
+  return hi;
+}
+
+/* One reward a into lane sums of three levels: two-sums into s1, their
+ * errors by two-sums into s2, those errors plainly into s3 (b3 their
+ * magnitudes, for the bound); the max |a|, a 0 (NaN for a NaN or an
+ * infinite a) and the count of tiny a (0 < |a| < 2^-460) beside. */
+static inline void
+lane_add (double a, double *s1, double *s2, double *s3, double *b3, double *m, double *nan,
+          double *tiny)
+{
+  double e1, e2, f = fabs (a);
+  two_sum (*s1, a, s1, &e1);
+  two_sum (*s2, e1, s2, &e2);
+  *s3 += e2;
+  *b3 += fabs (e2);
+  *m = f > *m ? f : *m;
+  *nan += a * 0.0;
+  *tiny += f >= 0x1p-460 || f == 0.0 ? 0.0 : 1.0;
+}
+
+/* One deviation d into lane sums of its square d^2 = p + e (fma, exact):
+ * p by two-sums into q1, the errors and e plainly into q2 (bq their
+ * magnitudes); small counts the d too small for e to be exact. */
+static inline void
+lane_square (double d, double *q1, double *q2, double *bq, double *small)
+{
+  double p = d * d, e = fma (d, d, -p), e1;
+  two_sum (*q1, p, q1, &e1);
+  *q2 += e1 + e;
+  *bq += fabs (e1) + fabs (e);
+  *small += fabs (d) >= 0x1p-480 || d == 0.0 ? 0.0 : 1.0;
+}
+
+/* The fast path of group_exact for real-valued rewards (any 2 <= G <=
+ * RLREF_BATCH_GMAX): the same values, the reference's, from sums whose
+ * correct rounding is certified as they are formed.  One pass sums the
+ * rewards, unscaled, in four lanes of three levels (lane_add: the lane
+ * sums hold sum r to within about G^2 u^3 |sum r|) and finds max |r|;
+ * the scale 2^k is exact on every term, so the same sums are those of the
+ * scaled x = r 2^k, and certify both S = o(sum x) and the residual
+ * o(S - G mu_0), of the size of u |S| (G mu_0 = P + E exactly by fma).
+ * A second pass forms the deviations and sums their squares in two levels
+ * (lane_square), for o(sum d^2); a third divides.  Where a certificate
+ * fails (the exact value too near a midpoint for the sums' precision:
+ * ties are certified where the sums were exact), or an input is not
+ * finite, |r| exceeds 2^500 or a nonzero |r| is below 2^-460 (the terms of
+ * the sums stay normal), a scale leaves the range, or a deviation is
+ * tiny enough for e to underflow, returns
+ * 0 and nothing is written (x is scratch); else 1. */
+__attribute__ ((target_clones ("arch=x86-64-v3", "default"))) static int
+group_certified (double *adv, const double *r, size_t G, const rlref_adv_convention *c,
+                 long kcap, double *restrict x)
+{
+  double m[4] = { 0, 0, 0, 0 }, nan[4] = { 0, 0, 0, 0 }, small[4] = { 0, 0, 0, 0 };
+  double tiny[4] = { 0, 0, 0, 0 };
+  double s1[4] = { 0, 0, 0, 0 }, s2[4] = { 0, 0, 0, 0 }, s3[4] = { 0, 0, 0, 0 };
+  double b3[4] = { 0, 0, 0, 0 }, q1[4] = { 0, 0, 0, 0 }, q2[4] = { 0, 0, 0, 0 };
+  double bq[4] = { 0, 0, 0, 0 }, t[9], u[7];
+  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1, zero = 0;
+  int none = c->scale == RLREF_SCALE_NONE;
+  double mx, p, S, R, H, delta, md = (double) G, mu0 = 0.0, mu1 = 0.0, var = 0.0, std, eps;
+  double den;
+  size_t G4 = G & ~(size_t) 3;
+  long k;
+  for (size_t i = 0; i < G4; i += 4)
+    for (size_t j = 0; j < 4; j++)
+      lane_add (r[i + j], &s1[j], &s2[j], &s3[j], &b3[j], &m[j], &nan[j], &tiny[j]);
+  for (size_t i = G4; i < G; i++)
+    lane_add (r[i], &s1[0], &s2[0], &s3[0], &b3[0], &m[0], &nan[0], &tiny[0]);
+  if (!((nan[0] + nan[1]) + (nan[2] + nan[3]) == 0.0)
+      || !((tiny[0] + tiny[1]) + (tiny[2] + tiny[3]) == 0.0))
+    return 0;
+  mx = (m[0] > m[1] ? m[0] : m[1]) > (m[2] > m[3] ? m[2] : m[3])
+    ? (m[0] > m[1] ? m[0] : m[1]) : (m[2] > m[3] ? m[2] : m[3]);
+  k = scale_k (mx, kcap);
+  if (!(mx <= 0x1p500) || k < -1022 || k > 1023 || w * k < -1022 || w * k > 1023)
+    return 0;
+  p = pow2 (k);
+  /* the lane sums of x = r 2^k: each term times 2^k, exact, for every term
+     is 0 or a multiple of the least ulp of the r, >= 2^-512, and 2^k >=
+     2^-501 keeps it normal */
+  for (size_t j = 0; j < 4; j++)
+    {
+      s1[j] *= p;
+      s2[j] *= p;
+      s3[j] *= p;
+      b3[j] *= p;
+    }
+  /* sum x = H + (the three errors of H, s2 lanes: by two-sums, so that a
+     sum exactly at a midpoint is certified where nothing was rounded) +
+     s3 lanes + delta */
+  delta = md * 0x1p-52 * ((b3[0] + b3[1]) + (b3[2] + b3[3]));
+  H = lanes_two_sum (s1, t);
+  memcpy (t + 3, s2, sizeof s2);
+  memcpy (u, t, 7 * sizeof *u);
+  if (!round_certified (H, u, 7, s3, 4, delta, 0, &S))
+    return 0;
+  if (S != 0.0)
+    {
+      double P, h2;
+      mu0 = S / md;
+      if (!(fabs (mu0) >= 0x1p-900))
+        return 0;
+      /* S - G mu_0 with G mu_0 = P + E and H - P = h2 + t[8] exactly: the
+         terms of the size of u S (errors of H, s2 lanes, -E, t[8]) by
+         two-sums, the s3 lanes plainly */
+      P = md * mu0;
+      t[7] = -fma (md, mu0, -P);
+      two_sum (H, -P, &h2, &t[8]);
+      if (!round_certified (h2, t, 9, s3, 4, delta, 1, &R))
+        return 0;
+      mu1 = R / md;
+    }
+  for (size_t i = 0; i < G4; i += 4)
+    for (size_t j = 0; j < 4; j++)
+      {
+        double d = (r[i + j] * p - mu0) - mu1;
+        x[i + j] = d;
+        lane_square (d, &q1[j], &q2[j], &bq[j], &small[j]);
+      }
+  for (size_t i = G4; i < G; i++)
+    {
+      double d = (r[i] * p - mu0) - mu1;
+      x[i] = d;
+      lane_square (d, &q1[0], &q2[0], &bq[0], &small[0]);
+    }
+  if (none)
+    {
+      /* A = d 2^-k, rounded once as ldexp rounds it */
+      double back;
+      if (-k < -1022)
+        return 0;
+      back = pow2 (-k);
+      for (size_t i = 0; i < G; i++)
+        if (!(fabs (x[i] * back) <= DBL_MAX))
+          return 0;
+      for (size_t i = 0; i < G; i++)
+        adv[i] = x[i] * back;
+      return 1;
+    }
+  if (!((small[0] + small[1]) + (small[2] + small[3]) == 0.0))
+    return 0;
+  if ((long) G - c->ddof > 0)
+    {
+      double Q;
+      H = lanes_two_sum (q1, t);
+      if (!round_certified (H, t, 3, q2, 4, (2.0 * md + 8.0) * 0x1p-52
+                            * ((bq[0] + bq[1]) + (bq[2] + bq[3])), 0, &Q))
+        return 0;
+      var = Q / (double) ((long) G - c->ddof);
+    }
+  std = sqrt (var);
+  eps = c->eps * pow2 (w * k);
+  if (c->guard == RLREF_GUARD_POSITIVE)
+    zero = !(std > 0.0);
+  else if (c->guard == RLREF_GUARD_EPS)
+    zero = !(std > eps);
+  den = c->eps_at == RLREF_EPS_IN_SQRT ? sqrt (var + eps) : std + eps;
+  zero |= den == 0.0;
+  if (zero)
+    for (size_t i = 0; i < G; i++)
+      adv[i] = 0.0;
+  else
+    {
+      /* in blocks of four, so that the divisions are vector ones */
+      for (size_t i = 0; i < G4; i += 4)
+        for (size_t j = 0; j < 4; j++)
+          adv[i + j] = x[i + j] / den;
+      for (size_t i = G4; i < G; i++)
+        adv[i] = x[i] / den;
+    }
+  return 1;
+}
+
 /* Binary groups.  The reference's advantages of a group depend only on
  * the multiset of its rewards and, per position, on the reward there: its
  * scale is set by max |r|, its sum S and its sum of squared deviations
@@ -482,6 +767,41 @@ binary_keep (binary_table *t, const double *adv, size_t G, long m, size_t i0, si
   t->have[m] = 1;
 }
 
+/* A group by a fast path, the one that took the last group first (binary,
+ * integer and dyadic rewards take group_lanes, real-valued ones
+ * group_certified: both give the reference's values, so the order only
+ * saves the attempt that would fail).  lanes and cert say which apply;
+ * *prefer is 1 after group_certified took a group group_lanes did not.
+ * 1 when the advantages are written. */
+static inline int
+fast_group (double *adv, const double *r, size_t G, const rlref_adv_convention *c, long kcap,
+            double c1, double c2, double *restrict x, int lanes, int cert, int *prefer)
+{
+  if (*prefer)
+    {
+      if (cert && group_certified (adv, r, G, c, kcap, x))
+        return 1;
+      if (lanes && group_lanes (adv, r, G, c, kcap, c1, c2, x))
+        {
+          *prefer = 0;
+          return 1;
+        }
+      return 0;
+    }
+  if (lanes && group_lanes (adv, r, G, c, kcap, c1, c2, x))
+    return 1;
+  if (cert && group_certified (adv, r, G, c, kcap, x))
+    {
+      *prefer = 1;
+      return 1;
+    }
+  return 0;
+}
+
+/* The groups of the last rlref_grpo_adv_batch of this thread that no fast
+ * path took (rlref_grpo_adv_batch_fallbacks). */
+static _Thread_local size_t last_fallbacks;
+
 /* A chunk of the fast path on a thread (batch_threads.h): groups
  * [k ng/8, (k + 1) ng/8) of the batch, binary ones from the chunk's own
  * table; stop[k] is the first group that group_lanes declined (ng when
@@ -504,6 +824,7 @@ lanes_chunk (void *arg, size_t k)
   double x[RLREF_BATCH_GMAX + 1];
   binary_table t;
   size_t first = j->ng * k / BATCH_CHUNKS, last = j->ng * (k + 1) / BATCH_CHUNKS, G = j->G;
+  int prefer = 0;
   memset (t.have, 0, sizeof t.have);
   j->stop[k] = j->ng;
   for (size_t q = first; q < last; q++)
@@ -519,7 +840,7 @@ lanes_chunk (void *arg, size_t k)
       adv = j->adv + q * G;
       r = j->rewards + q * G;
       b = binary_new (r, G, &m, &i0, &i1);
-      if (!group_lanes (adv, r, G, j->c, j->kcap, j->c1, j->c2, x))
+      if (!fast_group (adv, r, G, j->c, j->kcap, j->c1, j->c2, x, 1, 1, &prefer))
         {
           j->stop[k] = q;
           return;
@@ -540,7 +861,9 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
   binary_table t;
   size_t g0;
   long kcap = LONG_MAX;
-  int exact, lanes, binary, status;
+  int exact, lanes, binary, status, cert, prefer = 0;
+  size_t fallbacks = 0;
+  last_fallbacks = 0;
   if (!adv || !rewards || !c || N == 0 || G == 0)
     RLREF_ERROR ("empty rewards, zero group size or NULL argument", RLREF_EINVAL);
   if (N % G != 0)
@@ -557,6 +880,7 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
   if (c->scale == RLREF_SCALE_BATCH_STD)
     return rlref_grpo_adv_ws_d (adv, rewards, N, G, c, ws);
   exact = c->scale == RLREF_SCALE_GROUP_STD || c->scale == RLREF_SCALE_NONE;
+  cert = exact && G >= 2 && G <= RLREF_BATCH_GMAX;
   if (c->scale == RLREF_SCALE_GROUP_STD && c->eps > 0)
     {
       /* grpo.c, scale_exponent: k <= (EPS_EXP_MAX - e(eps))/w */
@@ -614,12 +938,13 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
           r = rewards + g;
           b = binary_new (r, G, &m, &i0, &i1);
         }
-      if (lanes && group_lanes (adv + g, r, G, c, kcap, c1, c2, x))
+      if (fast_group (adv + g, r, G, c, kcap, c1, c2, x, lanes, cert, &prefer))
         {
           if (b)
             binary_keep (&t, adv + g, G, m, i0, i1);
           continue;
         }
+      fallbacks += cert;
       if (!exact || G > RLREF_BATCH_GMAX)
         status = rlref_grpo_adv_ws_d (adv + g, r, G, G, c, ws);
       else if (G == 1)
@@ -654,5 +979,12 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
       if (b)
         binary_keep (&t, adv + g, G, m, i0, i1);
     }
+  last_fallbacks = fallbacks;
   return RLREF_SUCCESS;
+}
+
+size_t
+rlref_grpo_adv_batch_fallbacks (void)
+{
+  return last_fallbacks;
 }
