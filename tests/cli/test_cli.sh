@@ -162,6 +162,19 @@ mkdir "$tmp/g2"
 expect_exit 2 "golden DIR A NOPE" -- golden "$tmp/g2" PREF-BT NOPE
 [ -z "$(ls "$tmp/g2")" ] && ok || bad "golden wrote $(ls "$tmp/g2") before rejecting NOPE"
 
+# the files are the same bytes on one writer process and on three
+mkdir "$tmp/j1" "$tmp/j3"
+RLREF_JOBS=1 "$RLREF" golden "$tmp/j1" PREF-BT GRPO-ADV KL-K3 DPO-LOSS 2>"$tmp/err" \
+  && RLREF_JOBS=3 "$RLREF" golden "$tmp/j3" PREF-BT GRPO-ADV KL-K3 DPO-LOSS 2>>"$tmp/err" \
+  && [ "$(ls "$tmp/j3" | wc -l)" -eq 4 ] && diff -r "$tmp/j1" "$tmp/j3" >/dev/null && ok \
+  || bad "golden on 1 and 3 processes differ: $(cat "$tmp/err")"
+# a directory that cannot be written to: exit 2 from the writer processes too
+if [ "$(id -u)" -ne 0 ]; then
+  mkdir "$tmp/ro" && chmod a-w "$tmp/ro"
+  RLREF_JOBS=2 "$RLREF" golden "$tmp/ro" PREF-BT GRPO-ADV >/dev/null 2>"$tmp/err"
+  [ $? -eq 2 ] && grep -q "cannot write" "$tmp/err" && ok || bad "golden to a read-only dir"
+fi
+
 # candidate - reads standard input
 "$RLREF" candidate - --variant stable < "$root/golden/PREF-BT.json" > "$tmp/out" 2>"$tmp/err" \
   && grep -q '"tcId"' "$tmp/out" && ok || bad "candidate - : $(cat "$tmp/err")"
