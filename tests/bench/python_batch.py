@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """python_batch.py -- every kernel of rlref.batch against NumPy doing the same computation on
 the same arrays in the same run, written as the libraries write it (the same outputs: losses,
-gradients, rewards): GRPO advantages (TRL's convention: group mean, ddof-1 std + 1e-4) of 2^20
+gradients, rewards; the vector DPO path with its loss and gradients only): GRPO advantages (TRL's convention: group mean, ddof-1 std + 1e-4) of 2^20
 rewards in groups of 8, the three KL estimators of 2^20 tokens, the DPO sigmoid loss, KTO,
 SimPO and ORPO over 2^18 pairs, GAE over 1024 rows of 256 positions and the PPO clip over 2^20
 tokens.  Prints each time and the ratio; skips, saying so, without NumPy."""
@@ -132,6 +132,9 @@ for name, ours, theirs in [
         ("KL k1, k2, k3, 2^20 tokens", lambda: rb.kl(lp, rf), lambda: np_kl(lp, rf)),
         ("DPO-LOSS sigmoid, 2^18 pairs", lambda: rb.dpo_loss(w, l_, rw, rl, beta=0.1),
          lambda: np_dpo(w, l_, rw, rl)),
+        ("DPO-LOSS sigmoid fast, 2^18 pairs",
+         lambda: rb.dpo_sigmoid_fast(w, l_, rw, rl, beta=0.1),
+         lambda: np_dpo(w, l_, rw, rl)[:4]),
         ("DPO-KTO trl, 2^18 completions", lambda: rb.kto_loss(lp[:P], rf[:P], d, kl_lp, kl_rf),
          lambda: np_kto(lp[:P], rf[:P], d, kl_lp, kl_rf)),
         ("DPO-SIMPO trl, 2^18 pairs", lambda: rb.simpo_loss(w, l_, nw, nl),

@@ -120,6 +120,24 @@ def test_preference_kernels_take_the_variants_parameters():
     assert e.value.status == "EDOM"
 
 
+def test_dpo_sigmoid_fast_within_its_bounds():
+    """The vector path's loss and gradients within the ulps rlref/batch.h states of the
+    certified values (rlref.eval at 256 bits)."""
+    rng = np.random.default_rng(3)
+    w, l_, rw, rl = (-rng.random(37) * 5 for _ in range(4))
+    out = rb.dpo_sigmoid_fast(w, l_, rw, rl, beta=0.1)
+    want = rlref.eval("DPO-LOSS", "sigmoid", logp_w=w.tolist(), logp_l=l_.tolist(),
+                      ref_w=rw.tolist(), ref_l=rl.tolist(), beta=0.1, n_w=[1] * 37,
+                      n_l=[1] * 37)
+    for k in ("grad_w", "grad_l"):
+        exact = np.array([float(v) for v in want[k]])
+        ulps = np.abs(out[k] - exact) / np.spacing(np.abs(exact))
+        assert ulps.max() <= 5, (k, ulps.max())
+    ref = want["loss"].double
+    assert abs(out["loss"] - ref) <= 8 * np.spacing(abs(ref)) + (37 / 4 + 12) * 2.0 ** -53 * \
+        float(np.mean([float(v) for v in want["losses"]]))
+
+
 def test_ppo_clip_is_the_reference():
     lp, adv = np.array([0.4, -0.2, 0.1, 0.0]), np.array([0.5, -1.0, 2.0, 1.0])
     out = rb.ppo_clip(lp, np.zeros(4), adv)

@@ -25,7 +25,9 @@
  *                         sum |k| of the exact sum of the per-token values
  *                         (mpfr_sum), on 1 and 2 threads;
  *   rlref_dpo_loss_batch  bit for bit rlref_dpo_loss_d, every form, with
- *                         and without beta^2 and per-token means;
+ *                         and without beta^2 and per-token means, and
+ *                         with D near and at midpoints (its certified
+ *                         rounding of D);
  *   rlref_dpo_sigmoid_batch_simd  on the SLEEF path within the bounds of
  *                         rlref/batch.h (each pair's loss and gradient
  *                         against MPFR, the loss of a batch and the
@@ -536,6 +538,49 @@ END_TEST
 
 /* --- DPO ------------------------------------------------------------------ */
 
+/* D = pw - rw - pl + rl near and at midpoints, where rounding the errors'
+ * sum first would round D the wrong way (1 + 2^-53 + 2^-110 is 1 + 2^-52,
+ * not 1): scaled by 2^k, both signs, with and without the far term;
+ * every form without per-token means, bit for bit the reference. */
+START_TEST (test_dpo_near_midpoints)
+{
+  enum { B = 4 * 41 * 3 };
+  double pw[B], pl[B], rw[B], rl[B], out1[5][B], out2[5][B];
+  size_t n = 0;
+  for (int k = -20; k <= 20; k++)
+    for (int sg = -1; sg <= 1; sg += 2)
+      for (int far = -1; far <= 1; far++)
+        {
+          double a = ldexp (1.0, k);
+          pw[n] = sg * a;
+          rw[n] = -sg * ldexp (1.0, k - 53);
+          pl[n] = -far * ldexp (1.0, k - 110);
+          rl[n] = 0.0;
+          n++;
+          pw[n] = -4.0 * a;                     /* a tie in the middle of the log-ratios */
+          rw[n] = -4.0 * a + ldexp (3.0, k - 54);
+          pl[n] = ldexp (1.0, k - 107) * far;
+          rl[n] = -ldexp (1.0, k);
+          n++;
+        }
+  for (int form = RLREF_DPO_SIGMOID; form <= RLREF_DPO_IPO; form++)
+    {
+      rlref_dpo_convention c = { (enum rlref_dpo_form) form, 0, 0 };
+      double beta = 0.5, eps = 0.1, loss1, loss2;
+      TU_OK (rlref_dpo_loss_d (&loss1, out1[0], out1[1], out1[2], out1[3], out1[4], pw, pl, rw,
+                               rl, NULL, NULL, n, &c, &beta, &eps));
+      TU_OK (rlref_dpo_loss_batch (&loss2, out2[0], out2[1], out2[2], out2[3], out2[4], pw, pl,
+                                   rw, rl, NULL, NULL, n, &c, beta, eps));
+      TU_ASSERT_SAME (loss2, loss1);
+      for (int j = 0; j < 5; j++)
+        for (size_t i = 0; i < n; i++)
+          ck_assert_msg (tu_same_double (out2[j][i], out1[j][i]),
+                         "form %d output %d [%zu] = %a, reference %a (pair %a %a %a %a)", form,
+                         j, i, out2[j][i], out1[j][i], pw[i], rw[i], pl[i], rl[i]);
+    }
+}
+END_TEST
+
 START_TEST (test_dpo_matches_reference)
 {
   gsl_rng *r = tu_rng_new ();
@@ -1018,6 +1063,7 @@ batch_suite (void)
 
   tc = tu_tcase ("dpo");
   tcase_add_test (tc, test_dpo_matches_reference);
+  tcase_add_test (tc, test_dpo_near_midpoints);
   tcase_add_test (tc, test_dpo_cancellation_matches_reference);
   tcase_add_test (tc, test_dpo_edges);
   tcase_add_test (tc, test_dpo_simd);

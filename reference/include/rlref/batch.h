@@ -115,8 +115,11 @@ const char *rlref_kl_batch_path (void);
  * (1/(1 + e) or e/(1 + e)), so sigma(z) - 1 is formed as -sigma(-z).
  * Outputs as rlref_dpo_loss_d (losses, grad_w, grad_l, reward_w, reward_l
  * may be NULL; n_w, n_l read only when c->per_token), each bit for bit
- * that of the reference, the loss too (the same left-to-right sum).
- * Statuses as rlref_dpo_loss_d. */
+ * that of the reference, the loss too (the same left-to-right sum).  D,
+ * the correctly rounded sum of four log-probabilities, is one subtraction
+ * where the two log-ratios are exact, else four two-sums whose errors
+ * certify its rounding, else (near a midpoint, per-token means) the exact
+ * accumulator.  Statuses as rlref_dpo_loss_d. */
 RLREF_WUR int rlref_dpo_loss_batch (double *loss, double *losses, double *grad_w,
                                     double *grad_l, double *reward_w, double *reward_l,
                                     const double *logp_w, const double *logp_l,

@@ -5,7 +5,10 @@
  * the batch kernels.  The rounded sums they feed are carried as hi + lo. */
 #ifndef RLREF_NUM_EFT_H
 #define RLREF_NUM_EFT_H
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 #include "rlref/num.h"
 
 /* t[0] + t[1] = a b exactly (the error of a rounded product is a number
@@ -76,6 +79,39 @@ eft_comp_add_d (double *hi, double *lo, double t)
   else
     *lo += (t - s) + *hi;
   *hi = s;
+}
+
+/* Half the ulp of y, 2^(E - 53) for 2^E <= |y| < 2^(E + 1), for a y with
+ * 2^-960 <= |y| <= DBL_MAX; *pow2_y set when |y| is a power of 2 (the
+ * spacing below it, toward zero, is half as large). */
+static inline double
+eft_half_ulp_d (double y, int *pow2_y)
+{
+  uint64_t b, h;
+  double d;
+  memcpy (&b, &y, sizeof b);
+  *pow2_y = (b & ((UINT64_C (1) << 52) - 1)) == 0;
+  h = (((b >> 52) & 0x7ff) - 53) << 52;
+  memcpy (&d, &h, sizeof d);
+  return d;
+}
+
+/* Whether y is the correctly rounded T = y + rest + delta1, known for
+ * some |delta1| <= delta: T strictly inside y's rounding interval, rest +
+ * delta short of half an ulp away from zero and rest - delta short of
+ * half the spacing below |y| toward zero; 0 for y outside [2^-960,
+ * DBL_MAX] in magnitude.  The certificate of the batch kernels that round
+ * a short sum once from an expansion of it. */
+static inline int
+eft_rounds_to_d (double y, double rest, double delta)
+{
+  double h, out;
+  int p2;
+  if (!(fabs (y) >= 0x1p-960 && fabs (y) <= DBL_MAX))
+    return 0;
+  h = eft_half_ulp_d (y, &p2);
+  out = y > 0 ? rest : -rest;           /* rest away from zero */
+  return out + delta < h && -out + delta < (p2 ? 0.5 * h : h);
 }
 
 #endif

@@ -18,6 +18,7 @@
 #include "rlref/batch.h"
 #include "rlref/num.h"
 #include "batch_threads.h"
+#include "num_eft.h"
 
 /* With SLEEF (-DRLREF_HAVE_SLEEF, linked with -lsleef), the sigmoid loss
  * of rlref_dpo_sigmoid_batch_simd runs four pairs at a time on AVX2.
@@ -71,6 +72,31 @@ count_bits (long n)
  * m lw and n ll, lw - ll (m lw - n ll) is that rounded sum; elsewhere,
  * and for a zero (its sign), the exact accumulator (rlref_num_sum_d,
  * rlref_num_dot_d) as in the reference. */
+/* o(pw - rw - pl + rl) when two-sums certify it, else NAN: the sum is
+ * h + e1 + e2 + e3 exactly, = h + lo + f exactly with lo the errors' sum
+ * and f = f1 + f2 its own two errors; y = o(h + lo), h + lo = y + r.  Where
+ * f = 0, y is the sum's rounding (ties included); otherwise when
+ * eft_rounds_to_d says so, r + f formed to within u |r + f| (every pair
+ * but those whose exact D lies near a midpoint or is tiny against the
+ * log-probabilities; a zero is left to the exact sum, for its sign). */
+static inline double
+D_certified (double pw, double rw, double pl, double rl)
+{
+  double s1, e1, s2, e2, h, e3, a, f1, lo, f2, y, r, rest;
+  eft_two_sum_d (pw, -rw, &s1, &e1);
+  eft_two_sum_d (-pl, rl, &s2, &e2);
+  eft_two_sum_d (s1, s2, &h, &e3);
+  eft_two_sum_d (e1, e2, &a, &f1);
+  eft_two_sum_d (a, e3, &lo, &f2);
+  eft_two_sum_d (h, lo, &y, &r);
+  if (!isfinite (y) || y == 0.0)
+    return NAN;
+  if (f1 == 0.0 && f2 == 0.0)
+    return y;
+  rest = r + (f1 + f2);
+  return eft_rounds_to_d (y, rest, 0x1p-51 * fabs (rest) * (1.0 + 0x1p-50)) ? y : NAN;
+}
+
 static double
 pair_D (double pw, double rw, double pl, double rl, const long *n_w, const long *n_l, size_t i,
         int per_token)
@@ -82,7 +108,10 @@ pair_D (double pw, double rw, double pl, double rl, const long *n_w, const long 
   if (!per_token)
     {
       double d = lw - ll;
-      return isfinite (d) && d != 0.0 ? d : rlref_num_sum_d (x4, 4);
+      if (isfinite (d) && d != 0.0)
+        return d;
+      d = D_certified (pw, rw, pl, rl);
+      return isfinite (d) ? d : rlref_num_sum_d (x4, 4);
     }
   n = (double) (n_w[i] < 1 ? 1 : n_w[i]);
   m = (double) (n_l[i] < 1 ? 1 : n_l[i]);

@@ -33,6 +33,7 @@
 #include "rlref/batch.h"
 #include "rlref/num.h"
 #include "batch_threads.h"
+#include "num_eft.h"
 
 /* The scaled eps stays at most 2^EPS_EXP_MAX (as grpo.c). */
 #define EPS_EXP_MAX 1000
@@ -357,43 +358,6 @@ group_lanes (double *adv, const double *r, size_t G, const rlref_adv_convention 
   return 1;
 }
 
-/* a + b = *s + *e exactly (Knuth's two-sum; no overflow). */
-static inline void
-two_sum (double a, double b, double *s, double *e)
-{
-  double t = a + b, z = t - a;
-  *e = (a - (t - z)) + (b - z);
-  *s = t;
-}
-
-/* Half the ulp of y, 2^(E - 53) for 2^E <= |y| < 2^(E + 1), when
- * 2^-960 <= |y| <= DBL_MAX; *pow2_y set when |y| is a power of 2 (the
- * spacing below it, toward zero, is half as large). */
-static inline double
-half_ulp (double y, int *pow2_y)
-{
-  uint64_t b;
-  memcpy (&b, &y, sizeof b);
-  *pow2_y = (b & ((UINT64_C (1) << 52) - 1)) == 0;
-  return pow2 ((long) ((b >> 52) & 0x7ff) - 1023 - 53);
-}
-
-/* Whether y, with T = y + rest + delta1 for some |delta1| <= delta, is
- * the correctly rounded T: T strictly inside y's rounding interval, rest
- * + delta short of half an ulp away from zero and rest - delta short of
- * half the spacing below |y| toward zero (y in [2^-960, DBL_MAX]). */
-static inline int
-inside (double y, double rest, double delta)
-{
-  double h, out;
-  int p2;
-  if (!(fabs (y) >= 0x1p-960 && fabs (y) <= DBL_MAX))
-    return 0;
-  h = half_ulp (y, &p2);
-  out = y > 0 ? rest : -rest;           /* rest away from zero */
-  return out + delta < h && -out + delta < (p2 ? 0.5 * h : h);
-}
-
 /* The correctly rounded value of T = hi + sum mid + sum low + delta0, for
  * some |delta0| <= delta, when this certifies it.  First cheaply: the mid
  * and low terms (of the size of T's own rounding error, or below) summed
@@ -424,9 +388,9 @@ round_certified (double hi, double *mid, size_t nm, const double *low, size_t nl
           m += low[i];
           bl += fabs (low[i]);
         }
-      two_sum (hi, m, y, &r);
+      eft_two_sum_d (hi, m, y, &r);
       rest = r;
-      if (inside (*y, rest, (delta + (double) (nm + nl) * 0x1p-52 * bl
+      if (eft_rounds_to_d (*y, rest, (delta + (double) (nm + nl) * 0x1p-52 * bl
                              + 0x1p-52 * fabs (rest)) * (1.0 + 0x1p-50)))
         return 1;
       bl = 0.0;
@@ -436,7 +400,7 @@ round_certified (double hi, double *mid, size_t nm, const double *low, size_t nl
       size_t h = 0;
       for (size_t i = 0; i + 1 < n; i += 2)
         {
-          two_sum (v[i], v[i + 1], &v[h++], &e);
+          eft_two_sum_d (v[i], v[i + 1], &v[h++], &e);
           lo += e;
           bl += fabs (e);
         }
@@ -451,22 +415,22 @@ round_certified (double hi, double *mid, size_t nm, const double *low, size_t nl
       bl += fabs (low[i]);
     }
   delta += (double) (nm + nl) * 0x1p-52 * bl;
-  two_sum (m, lo, &m, &lo);
-  two_sum (hi, m, y, &r);
+  eft_two_sum_d (m, lo, &m, &lo);
+  eft_two_sum_d (hi, m, y, &r);
   if (lo == 0.0 && delta == 0.0)
     return 1;                   /* T = hi + m exactly, and y = o(hi + m) */
   rest = r + lo;
-  return inside (*y, rest, (delta + 0x1p-52 * fabs (rest)) * (1.0 + 0x1p-50));
+  return eft_rounds_to_d (*y, rest, (delta + 0x1p-52 * fabs (rest)) * (1.0 + 0x1p-50));
 }
 
 /* The four lane sums a[0..3] as hi + e[0] + e[1] + e[2] exactly. */
 static inline double
-lanes_two_sum (const double a[4], double e[3])
+lanes_eft_two_sum_d (const double a[4], double e[3])
 {
   double u, v, hi;
-  two_sum (a[0], a[1], &u, &e[0]);
-  two_sum (a[2], a[3], &v, &e[1]);
-  two_sum (u, v, &hi, &e[2]);
+  eft_two_sum_d (a[0], a[1], &u, &e[0]);
+  eft_two_sum_d (a[2], a[3], &v, &e[1]);
+  eft_two_sum_d (u, v, &hi, &e[2]);
   return hi;
 }
 
@@ -479,8 +443,8 @@ lane_add (double a, double *s1, double *s2, double *s3, double *b3, double *m, d
           double *tiny)
 {
   double e1, e2, f = fabs (a);
-  two_sum (*s1, a, s1, &e1);
-  two_sum (*s2, e1, s2, &e2);
+  eft_two_sum_d (*s1, a, s1, &e1);
+  eft_two_sum_d (*s2, e1, s2, &e2);
   *s3 += e2;
   *b3 += fabs (e2);
   *m = f > *m ? f : *m;
@@ -495,7 +459,7 @@ static inline void
 lane_square (double d, double *q1, double *q2, double *bq, double *small)
 {
   double p = d * d, e = fma (d, d, -p), e1;
-  two_sum (*q1, p, q1, &e1);
+  eft_two_sum_d (*q1, p, q1, &e1);
   *q2 += e1 + e;
   *bq += fabs (e1) + fabs (e);
   *small += fabs (d) >= 0x1p-480 || d == 0.0 ? 0.0 : 1.0;
@@ -560,7 +524,7 @@ group_certified (double *adv, const double *r, size_t G, const rlref_adv_convent
      sum exactly at a midpoint is certified where nothing was rounded) +
      s3 lanes + delta */
   delta = md * 0x1p-52 * ((b3[0] + b3[1]) + (b3[2] + b3[3]));
-  H = lanes_two_sum (s1, t);
+  H = lanes_eft_two_sum_d (s1, t);
   memcpy (t + 3, s2, sizeof s2);
   memcpy (u, t, 7 * sizeof *u);
   if (!round_certified (H, u, 7, s3, 4, delta, 0, &S))
@@ -576,7 +540,7 @@ group_certified (double *adv, const double *r, size_t G, const rlref_adv_convent
          two-sums, the s3 lanes plainly */
       P = md * mu0;
       t[7] = -fma (md, mu0, -P);
-      two_sum (H, -P, &h2, &t[8]);
+      eft_two_sum_d (H, -P, &h2, &t[8]);
       if (!round_certified (h2, t, 9, s3, 4, delta, 1, &R))
         return 0;
       mu1 = R / md;
@@ -613,7 +577,7 @@ group_certified (double *adv, const double *r, size_t G, const rlref_adv_convent
   if ((long) G - c->ddof > 0)
     {
       double Q;
-      H = lanes_two_sum (q1, t);
+      H = lanes_eft_two_sum_d (q1, t);
       if (!round_certified (H, t, 3, q2, 4, (2.0 * md + 8.0) * 0x1p-52
                             * ((bq[0] + bq[1]) + (bq[2] + bq[3])), 0, &Q))
         return 0;
