@@ -83,6 +83,43 @@ floor_read (const double *x, size_t n)
   return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
 }
 
+/* Times rlref_grpo_adv_batch on the N rewards r in groups of g (into a),
+ * REPS times on 2 threads and on 1, beside the floor: the best of each
+ * into best (2 threads), best1, bestf, and the groups that fell back per
+ * run into *fb; 0, or 1 after a message. */
+static int
+time_grpo (double *a, const double *r, size_t N, size_t g, const rlref_adv_convention *c,
+           double *best, double *best1, double *bestf, size_t *fb)
+{
+  double t;
+  *best = *best1 = *bestf = 1e30;
+  *fb = 0;
+  for (int k = 0; k < 2 * REPS; k++)
+    {
+      rlref_batch_set_threads (1 + k % 2);
+      t = now ();
+      if (rlref_grpo_adv_batch (a, r, N, g, c, NULL) != RLREF_SUCCESS)
+        {
+          fprintf (stderr, "w2: %s\n", rlref_last_error ());
+          return 1;
+        }
+      t = now () - t;
+      *fb += rlref_grpo_adv_batch_fallbacks ();
+      if (k % 2)
+        *best = t < *best ? t : *best;
+      else
+        *best1 = t < *best1 ? t : *best1;
+      t = now ();
+      floor_copy (a, r, N);
+      t = now () - t;
+      *bestf = t < *bestf ? t : *bestf;
+      if (rlref_grpo_adv_batch (a, r, N, g, c, NULL) != RLREF_SUCCESS)
+        return 1;
+    }
+  *fb /= 2 * REPS;
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -91,6 +128,7 @@ main (int argc, char **argv)
   double *r = malloc (N * sizeof *r), *a = malloc (N * sizeof *a);
   double *l = malloc (NTOK * sizeof *l), sums[3], t, best = 1e30, best1 = 1e30, bestf = 1e30;
   double sink = 0;
+  size_t fb;
   gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
   if (argc != 2 || !c || !r || !a || !l || !rng)
     {
@@ -102,27 +140,8 @@ main (int argc, char **argv)
   for (size_t i = 0; i < N; i++)
     r[i] = (double) (gsl_rng_uniform (rng) < 0.5);
   memset (a, 0, N * sizeof *a);
-  for (int k = 0; k < 2 * REPS; k++)
-    {
-      rlref_batch_set_threads (1 + k % 2);
-      t = now ();
-      if (rlref_grpo_adv_batch (a, r, N, G, c, NULL) != RLREF_SUCCESS)
-        {
-          fprintf (stderr, "w2a: %s\n", rlref_last_error ());
-          return 1;
-        }
-      t = now () - t;
-      if (k % 2)
-        best = t < best ? t : best;
-      else
-        best1 = t < best1 ? t : best1;
-      t = now ();
-      floor_copy (a, r, N);
-      t = now () - t;
-      bestf = t < bestf ? t : bestf;
-      if (rlref_grpo_adv_batch (a, r, N, G, c, NULL) != RLREF_SUCCESS)
-        return 1;
-    }
+  if (time_grpo (a, r, N, G, c, &best, &best1, &bestf, &fb))
+    return 1;
   if (write_f64 (argv[1], "w2a_in.f64", r, N) || write_f64 (argv[1], "w2a_out.f64", a, N))
     return 1;
   printf ("w2a rlref %.6f rlref1 %.6f floor %.6f\n", best, best1, bestf);
@@ -131,7 +150,6 @@ main (int argc, char **argv)
     for (size_t Gr = 16; Gr <= 64; Gr *= 4)
       {
         char name[64];
-        size_t fb = 0;
         gsl_rng_set (rng, 3 + (unsigned long) kind);
         for (size_t i = 0; i < N; i++)
           {
@@ -139,29 +157,8 @@ main (int argc, char **argv)
             r[i] = kind == 0 ? gsl_ran_gaussian_ziggurat (rng, 1.0)
               : gsl_rng_uniform (rng) < 0.5 ? -m : m;
           }
-        best = best1 = bestf = 1e30;
-        for (int k = 0; k < 2 * REPS; k++)
-          {
-            rlref_batch_set_threads (1 + k % 2);
-            t = now ();
-            if (rlref_grpo_adv_batch (a, r, N, Gr, c, NULL) != RLREF_SUCCESS)
-              {
-                fprintf (stderr, "w2a-real: %s\n", rlref_last_error ());
-                return 1;
-              }
-            t = now () - t;
-            fb += rlref_grpo_adv_batch_fallbacks ();
-            if (k % 2)
-              best = t < best ? t : best;
-            else
-              best1 = t < best1 ? t : best1;
-            t = now ();
-            floor_copy (a, r, N);
-            t = now () - t;
-            bestf = t < bestf ? t : bestf;
-            if (rlref_grpo_adv_batch (a, r, N, Gr, c, NULL) != RLREF_SUCCESS)
-              return 1;
-          }
+        if (time_grpo (a, r, N, Gr, c, &best, &best1, &bestf, &fb))
+          return 1;
         snprintf (name, sizeof name, "w2r-%s-%zu_in.f64", kind ? "heavy" : "gauss", Gr);
         if (write_f64 (argv[1], name, r, N))
           return 1;
@@ -169,7 +166,7 @@ main (int argc, char **argv)
         if (write_f64 (argv[1], name, a, N))
           return 1;
         printf ("w2r-%s-%zu rlref %.6f rlref1 %.6f floor %.6f fallbacks %zu\n",
-                kind ? "heavy" : "gauss", Gr, best, best1, bestf, fb / (2 * REPS));
+                kind ? "heavy" : "gauss", Gr, best, best1, bestf, fb);
       }
   free (a);
   free (r);

@@ -226,6 +226,38 @@ group_of_one (double *adv, const double *r, const rlref_adv_convention *c)
   return RLREF_SUCCESS;
 }
 
+/* The advantages (13.23) of the deviations x[0..G-1] of a group scaled by
+ * 2^k, of variance var, with c's eps already scaled (eps 2^(w k)):
+ * A = x/(std + eps) or x/sqrt(var + eps), std = sqrt(var), 0 for every
+ * element where c's guard (std > 0, std > eps) fails or the denominator
+ * is 0; four at a time, so that the divisions are vector ones.  adv may
+ * be x. */
+static inline void
+advantages_of (double *adv, const double *x, size_t G, double var, double eps,
+               const rlref_adv_convention *c)
+{
+  double std = sqrt (var), den;
+  int zero = 0;
+  size_t G4 = G & ~(size_t) 3;
+  if (c->guard == RLREF_GUARD_POSITIVE)
+    zero = !(std > 0.0);
+  else if (c->guard == RLREF_GUARD_EPS)
+    zero = !(std > eps);
+  den = c->eps_at == RLREF_EPS_IN_SQRT ? sqrt (var + eps) : std + eps;
+  zero |= den == 0.0;
+  if (zero)
+    {
+      for (size_t i = 0; i < G; i++)
+        adv[i] = 0.0;
+      return;
+    }
+  for (size_t i = 0; i < G4; i += 4)
+    for (size_t j = 0; j < 4; j++)
+      adv[i + j] = x[i + j] / den;
+  for (size_t i = G4; i < G; i++)
+    adv[i] = x[i] / den;
+}
+
 /* One group of 2 <= G <= RLREF_BATCH_GMAX finite rewards under an exact
  * convention (13.23): x = r 2^k, centred (d), and
  *   GROUP_STD  A = d/(std + eps 2^k)  or  d/sqrt(var + eps 2^2k), var =
@@ -237,10 +269,10 @@ static inline int
 group_exact (double *adv, const double *r, size_t G, const rlref_adv_convention *c, double mx,
              long kcap, double *restrict x, double *restrict co)
 {
-  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1, bad = 0, zero = 0;
+  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1, bad = 0;
   int none = c->scale == RLREF_SCALE_NONE;
   long k = scale_k (mx, kcap);
-  double var = 0.0, std, eps, den, q;
+  double var = 0.0, eps, q;
   scale_by (x, r, G, k);
   centre (x, co, G);
   if (none)
@@ -261,16 +293,8 @@ group_exact (double *adv, const double *r, size_t G, const rlref_adv_convention 
         q = rlref_num_dot_d (x, x, G);
       var = q / (double) ((long) G - c->ddof);
     }
-  std = sqrt (var);
   eps = w * k >= -1022 && w * k <= 1023 ? c->eps * pow2 (w * k) : ldexp (c->eps, (int) (w * k));
-  if (c->guard == RLREF_GUARD_POSITIVE)
-    zero = !(std > 0.0);
-  else if (c->guard == RLREF_GUARD_EPS)
-    zero = !(std > eps);
-  den = c->eps_at == RLREF_EPS_IN_SQRT ? sqrt (var + eps) : std + eps;
-  zero |= den == 0.0;
-  for (size_t i = 0; i < G; i++)
-    adv[i] = zero ? 0.0 : x[i] / den;
+  advantages_of (adv, x, G, var, eps, c);
   return RLREF_SUCCESS;
 }
 
@@ -292,8 +316,8 @@ group_lanes (double *adv, const double *r, size_t G, const rlref_adv_convention 
    * an infinite r), dev the |distances| that must all be 0 */
   double m[4] = { 0, 0, 0, 0 }, nan[4] = { 0, 0, 0, 0 }, dev[4] = { 0, 0, 0, 0 };
   double sx[4] = { 0, 0, 0, 0 }, sq[4] = { 0, 0, 0, 0 };
-  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1, zero = 0;
-  double mx, p, S, Q, md = (double) G, mu0 = 0.0, mu1 = 0.0, var = 0.0, std, eps, den;
+  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1;
+  double mx, p, S, Q, md = (double) G, mu0 = 0.0, mu1 = 0.0, var = 0.0;
   long k;
   for (size_t i = 0; i < G; i += 4)
     for (size_t j = 0; j < 4; j++)
@@ -340,21 +364,7 @@ group_lanes (double *adv, const double *r, size_t G, const rlref_adv_convention 
   Q = (sq[0] + sq[1]) + (sq[2] + sq[3]);
   if ((long) G - c->ddof > 0)
     var = Q / (double) ((long) G - c->ddof);
-  std = sqrt (var);
-  eps = c->eps * pow2 (w * k);
-  if (c->guard == RLREF_GUARD_POSITIVE)
-    zero = !(std > 0.0);
-  else if (c->guard == RLREF_GUARD_EPS)
-    zero = !(std > eps);
-  den = c->eps_at == RLREF_EPS_IN_SQRT ? sqrt (var + eps) : std + eps;
-  zero |= den == 0.0;
-  if (zero)
-    for (size_t i = 0; i < G; i++)
-      adv[i] = 0.0;
-  else
-    for (size_t i = 0; i < G; i += 4)
-      for (size_t j = 0; j < 4; j++)
-        adv[i + j] = x[i + j] / den;
+  advantages_of (adv, x, G, var, c->eps * pow2 (w * k), c);
   return 1;
 }
 
@@ -425,7 +435,7 @@ round_certified (double hi, double *mid, size_t nm, const double *low, size_t nl
 
 /* The four lane sums a[0..3] as hi + e[0] + e[1] + e[2] exactly. */
 static inline double
-lanes_eft_two_sum_d (const double a[4], double e[3])
+lanes_two_sum (const double a[4], double e[3])
 {
   double u, v, hi;
   eft_two_sum_d (a[0], a[1], &u, &e[0]);
@@ -490,10 +500,9 @@ group_certified (double *adv, const double *r, size_t G, const rlref_adv_convent
   double s1[4] = { 0, 0, 0, 0 }, s2[4] = { 0, 0, 0, 0 }, s3[4] = { 0, 0, 0, 0 };
   double b3[4] = { 0, 0, 0, 0 }, q1[4] = { 0, 0, 0, 0 }, q2[4] = { 0, 0, 0, 0 };
   double bq[4] = { 0, 0, 0, 0 }, t[9], u[7];
-  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1, zero = 0;
+  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1;
   int none = c->scale == RLREF_SCALE_NONE;
-  double mx, p, S, R, H, delta, md = (double) G, mu0 = 0.0, mu1 = 0.0, var = 0.0, std, eps;
-  double den;
+  double mx, p, S, R, H, delta, md = (double) G, mu0 = 0.0, mu1 = 0.0, var = 0.0;
   size_t G4 = G & ~(size_t) 3;
   long k;
   for (size_t i = 0; i < G4; i += 4)
@@ -524,7 +533,7 @@ group_certified (double *adv, const double *r, size_t G, const rlref_adv_convent
      sum exactly at a midpoint is certified where nothing was rounded) +
      s3 lanes + delta */
   delta = md * 0x1p-52 * ((b3[0] + b3[1]) + (b3[2] + b3[3]));
-  H = lanes_eft_two_sum_d (s1, t);
+  H = lanes_two_sum (s1, t);
   memcpy (t + 3, s2, sizeof s2);
   memcpy (u, t, 7 * sizeof *u);
   if (!round_certified (H, u, 7, s3, 4, delta, 0, &S))
@@ -577,32 +586,13 @@ group_certified (double *adv, const double *r, size_t G, const rlref_adv_convent
   if ((long) G - c->ddof > 0)
     {
       double Q;
-      H = lanes_eft_two_sum_d (q1, t);
+      H = lanes_two_sum (q1, t);
       if (!round_certified (H, t, 3, q2, 4, (2.0 * md + 8.0) * 0x1p-52
                             * ((bq[0] + bq[1]) + (bq[2] + bq[3])), 0, &Q))
         return 0;
       var = Q / (double) ((long) G - c->ddof);
     }
-  std = sqrt (var);
-  eps = c->eps * pow2 (w * k);
-  if (c->guard == RLREF_GUARD_POSITIVE)
-    zero = !(std > 0.0);
-  else if (c->guard == RLREF_GUARD_EPS)
-    zero = !(std > eps);
-  den = c->eps_at == RLREF_EPS_IN_SQRT ? sqrt (var + eps) : std + eps;
-  zero |= den == 0.0;
-  if (zero)
-    for (size_t i = 0; i < G; i++)
-      adv[i] = 0.0;
-  else
-    {
-      /* in blocks of four, so that the divisions are vector ones */
-      for (size_t i = 0; i < G4; i += 4)
-        for (size_t j = 0; j < 4; j++)
-          adv[i + j] = x[i + j] / den;
-      for (size_t i = G4; i < G; i++)
-        adv[i] = x[i] / den;
-    }
+  advantages_of (adv, x, G, var, c->eps * pow2 (w * k), c);
   return 1;
 }
 
