@@ -324,7 +324,7 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
     FN (kl_acc_init) (&a[j]);
   g = num_vec_new (G_N);
   o = num_vec_new (RLREF_KL_NMC);
-  w = num_vec_new (11);
+  w = num_vec_new (12);
   rng = gsl_rng_alloc (gsl_rng_mt19937);
   if (!g || !o || !w || !rng)
     FAIL ("out of memory", RLREF_ENOMEM);
@@ -335,7 +335,7 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
       for (long i = 0; i < n; i++)
         {
           num_ptr z = AT (w, 0), l = AT (w, 1), k = AT (w, 2), x = AT (w, 3);
-          num_ptr u = AT (w, 4), v = AT (w, 5), m1 = AT (w, 6);
+          num_ptr u = AT (w, 4), v = AT (w, 5), m1 = AT (w, 6), k3 = AT (w, 11);
           num_set_d (z, gsl_ran_gaussian (rng, 1.0));
           num_mul (l, AT (g, G_C2), z);
           num_add (l, l, AT (g, G_C1));
@@ -347,17 +347,19 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
           num_mul (u, u, AT (g, G_C2));
           num_fma (u, AT (g, G_C1), z, u);
           /* v = k3 - KL: the remainder less KL for |l| < 1/2, else
-           * expm1(-l) + u */
+           * expm1(-l) + u; k3 = e^-l - 1 + l itself, formed as
+           * kl_exp_rem (-l, 2) forms it (the series, or expm1(-l) - (-l)) */
           num_abs (x, l);
           num_neg (v, l);
           if (num_cmp_d (x, 0.5) < 0)
             {
-              FN (kl_exp_rem) (v, v, 2);
-              num_sub (v, v, AT (g, G_KL));
+              FN (kl_exp_rem) (k3, v, 2);
+              num_sub (v, k3, AT (g, G_KL));
             }
           else
             {
               num_expm1 (v, v);
+              num_add (k3, v, l);
               num_add (v, v, u);
             }
           if (pass == 1)
@@ -380,11 +382,8 @@ FN (kl_gauss_mc) (num_ptr out, num_srcptr mu, num_srcptr sigma, num_srcptr mu_re
                   num_sqr (k, l);
                   num_mul_2si (k, k, -1);
                 }
-              else
-                {
-                  num_neg (x, l);
-                  FN (kl_exp_rem) (k, x, 2);
-                }
+              else if (pass == 1)
+                num_set (k, k3);
               if (pass == 2)
                 {
                   /* k1 and k3 less their means as (k - KL) - (mean - KL) */
@@ -467,6 +466,6 @@ done:
     gsl_rng_free (rng);
   num_vec_free (g, G_N);
   num_vec_free (o, RLREF_KL_NMC);
-  num_vec_free (w, 11);
+  num_vec_free (w, 12);
   return status;
 }
