@@ -787,13 +787,17 @@ lanes_chunk (void *arg, size_t k)
       const double *r;
       size_t i0, i1;
       long m;
-      int b;
-      q += binary_run (j->adv + q * G, j->rewards + q * G, G, last - q, &t);
+      int b = 0;
+      /* real-valued rewards (group_certified took the last group) skip the
+         binary table: a binary group among them is done exactly anyway */
+      if (!prefer)
+        q += binary_run (j->adv + q * G, j->rewards + q * G, G, last - q, &t);
       if (q == last)
         break;
       adv = j->adv + q * G;
       r = j->rewards + q * G;
-      b = binary_new (r, G, &m, &i0, &i1);
+      if (!prefer)
+        b = binary_new (r, G, &m, &i0, &i1);
       if (!fast_group (adv, r, G, j->c, j->kcap, j->c1, j->c2, x, 1, 1, &prefer))
         {
           j->stop[k] = q;
@@ -884,7 +888,7 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
       int finite = 1, b = 0;
       size_t i0 = 0, i1 = 0;
       long m = 0;
-      if (binary)
+      if (binary && !prefer)
         {
           g += binary_run (adv + g, r, G, (N - g) / G, &t) * G;
           if (g == N)
