@@ -192,6 +192,27 @@ draw_real (gsl_rng *r, int kind, size_t i)
     }
 }
 
+/* The batch kernel and the reference on the N rewards rw in groups of G
+ * (into a2 and a1): the same status, and where it is success the same
+ * bits, the first difference named with what (one assertion per batch:
+ * Check records each); the status. */
+static int
+batch_matches_reference (const rlref_adv_convention *c, const double *rw, size_t N, size_t G,
+                         double *a1, double *a2, const char *what)
+{
+  int s1 = rlref_grpo_adv_d (a1, rw, N, G, c), s2 = rlref_grpo_adv_batch (a2, rw, N, G, c, NULL);
+  size_t i;
+  ck_assert_msg (s2 == s1, "%s %s G=%zu: status %s, reference %s", c->name, what, G,
+                 rlref_status_name (s2), rlref_status_name (s1));
+  if (s1)
+    return s1;
+  for (i = 0; i < N && tu_same_double (a2[i], a1[i]); i++)
+    ;
+  ck_assert_msg (i == N, "%s %s G=%zu: adv[%zu] = %a (r %a), reference %a", c->name, what, G,
+                 i, a2[i < N ? i : 0], rw[i < N ? i : 0], a1[i < N ? i : 0]);
+  return s1;
+}
+
 START_TEST (test_grpo_real_rewards)
 {
   static const size_t Gs[] = { 2, 3, 5, 16, 64, 256 };
@@ -208,27 +229,20 @@ START_TEST (test_grpo_real_rewards)
           {
             const rlref_adv_convention *c = &rlref_adv_conventions[ci];
             size_t G = Gs[gi], ng, N, i, fb;
-            int s1, s2;
             if (c->scale != RLREF_SCALE_GROUP_STD && c->scale != RLREF_SCALE_NONE)
               continue;
             if (th == 2 && G != 16 && G != 64)
               continue;
+            char what[64];
             ng = (th == 2 ? 65536 : 12800) / G;
             N = G * ng;
             for (i = 0; i < N; i++)
               rw[i] = draw_real (r, kind, i);
             rlref_batch_set_threads (th);
-            s1 = rlref_grpo_adv_d (a1, rw, N, G, c);
-            s2 = rlref_grpo_adv_batch (a2, rw, N, G, c, NULL);
-            fb = rlref_grpo_adv_batch_fallbacks ();
-            ck_assert_int_eq (s2, s1);
-            if (s1)
+            snprintf (what, sizeof what, "real kind %d, %d thread(s)", kind, th);
+            if (batch_matches_reference (c, rw, N, G, a1, a2, what))
               continue;
-            for (i = 0; i < N && tu_same_double (a2[i], a1[i]); i++)
-              ;
-            ck_assert_msg (i == N, "%s G=%zu kind %d, %d thread(s): adv[%zu] = %a (r %a), "
-                           "reference %a", c->name, G, kind, th, i, a2[i < N ? i : 0],
-                           rw[i < N ? i : 0], a1[i < N ? i : 0]);
+            fb = rlref_grpo_adv_batch_fallbacks ();
             if (kind <= 1)
               ck_assert_msg (fb * 1000 < ng, "%s G=%zu kind %d: %zu of %zu groups fell back",
                              c->name, G, kind, fb, ng);
@@ -263,7 +277,6 @@ START_TEST (test_grpo_binary)
           size_t G = Gs[gi];
           size_t ng = th == 2 ? (65536 + G - 1) / G : 30 + gsl_rng_uniform_int (r, 200);
           size_t N = G * ng, i;
-          int s1, s2;
           if (th == 2 && G % 4 != 0)
             continue;                           /* the threads take groups of 4k */
           for (size_t i = 0; i < N; i++)
@@ -273,18 +286,9 @@ START_TEST (test_grpo_binary)
                 rw[i] = i % 3 == 0 ? -0.0 : i % 3 == 1 ? 0.5 : 2.0;
             }
           rlref_batch_set_threads (th);
-          s1 = rlref_grpo_adv_d (a1, rw, N, G, c);
-          s2 = rlref_grpo_adv_batch (a2, rw, N, G, c, NULL);
-          ck_assert_int_eq (s2, s1);
-          if (s1)
+          if (batch_matches_reference (c, rw, N, G, a1, a2, th == 1 ? "binary, 1 thread"
+                                       : "binary, 2 threads"))
             continue;
-          /* the first difference (one assertion per batch: Check records
-           * each assertion) */
-          for (i = 0; i < N && tu_same_double (a2[i], a1[i]); i++)
-            ;
-          ck_assert_msg (i == N, "%s G=%zu %d thread(s): adv[%zu] = %a (r %g), reference %a",
-                         c->name, G, th, i, a2[i < N ? i : 0], rw[i < N ? i : 0],
-                         a1[i < N ? i : 0]);
           memcpy (a2, rw, N * sizeof *rw);
           TU_OK (rlref_grpo_adv_batch (a2, a2, N, G, c, NULL));
           for (i = 0; i < N && tu_same_double (a2[i], a1[i]); i++)
