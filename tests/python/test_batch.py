@@ -52,11 +52,6 @@ def test_dpo_loss_is_the_reference():
             assert out[k].tolist() == doubles(want[k]), (conv, k)
 
 
-def _golden_cases(formula, variant, result=None):
-    G = rlref.golden(formula)
-    return [c for c in G.cases(variant=variant) if result is None or c.result == result]
-
-
 def _same_as_eval(formula, variant, out, case):
     """Every output of the batch kernel, bit for bit the registry's binary64 values."""
     want = rlref.eval(formula, variant, **case.args)
@@ -75,7 +70,7 @@ def _arrays(case, ints):
 
 @pytest.mark.parametrize("conv", ["trl", "openrlhf"])
 def test_kto_is_the_reference(conv):
-    cases = _golden_cases("DPO-KTO", conv, "valid")
+    cases = rlref.golden("DPO-KTO").cases(variant=conv, result="valid")
     assert cases
     for case in cases:
         a, p = _arrays(case, ("desirable",))
@@ -89,7 +84,7 @@ def test_kto_is_the_reference(conv):
                                           ("DPO-ORPO", "seq-mean")])
 def test_simpo_and_orpo_are_the_reference(formula, conv):
     kernel = rb.simpo_loss if formula == "DPO-SIMPO" else rb.orpo_loss
-    cases = _golden_cases(formula, conv, "valid")
+    cases = rlref.golden(formula).cases(variant=conv, result="valid")
     assert cases
     for case in cases:
         a, p = _arrays(case, ("n_w", "n_l"))

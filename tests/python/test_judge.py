@@ -22,7 +22,7 @@ import sys
 import pytest
 
 import rlref
-from conftest import FIXTURES, GOLDEN, REAL, RLREF, TOP
+from conftest import FIXTURES, GOLDEN, REAL, TOP, run_check
 
 sys.path.insert(0, os.path.join(TOP, "tests", "check_cmd"))
 import test_planted  # noqa: E402  (the planted-bug implementations)
@@ -33,11 +33,10 @@ LOG_TOL = 1e-9
 
 
 def c_report(golden, cand, opts):
-    p = subprocess.run([RLREF, "check", golden, cand, "--format", "json"] + opts,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if p.returncode == 2:
-        return None, p.stderr.decode("utf-8", "replace")
-    return json.loads(p.stdout.decode("utf-8")), None
+    rc, out, err = run_check(golden, cand, "--format", "json", *opts)
+    if rc == 2:
+        return None, err
+    return json.loads(out), None
 
 
 def py_options(opts):

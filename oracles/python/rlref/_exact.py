@@ -69,11 +69,6 @@ def from_decimal(s, prec):
     return from_fraction(Fraction(s), prec)
 
 
-def to_fraction(x):
-    n, e = x
-    return Fraction(n) * (Fraction(2) ** e)
-
-
 def is_zero(x):
     return x[0] == 0
 
