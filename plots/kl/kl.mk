@@ -1,8 +1,7 @@
 # plots/kl/kl.mk -- the figures of the KL family (included by plots/Makefile)
 
-FIGURES += kl_naive kl_gauss
-KL_DATA  := data/kl_naive.dat data/kl_gauss.dat data/kl_gauss_mc.dat
-DATA += $(KL_DATA)
+$(eval $(call figure,kl_naive,data/kl_naive.dat))
+$(eval $(call figure,kl_gauss,data/kl_gauss.dat data/kl_gauss_mc.dat))
 
 # KL-K3 naive against the exact k3, and Schulman's Gaussians (KL-EXACT gaussian, and the
 # seeded Monte-Carlo run at a few mu)
@@ -18,6 +17,3 @@ data/kl_gauss.dat: $(RLREF_DEP)
 data/kl_gauss_mc.dat: kl/kl_data.py $(RLREF_DEP)
 	$(NEED_RLREF)
 	$(DATAENV) $(PYTHON) kl/kl_data.py $(RLREF) mc > $@.tmp && mv $@.tmp $@
-
-figures/kl_naive.png figures/kl_naive.svg: data/kl_naive.dat
-figures/kl_gauss.png figures/kl_gauss.svg: data/kl_gauss.dat data/kl_gauss_mc.dat
