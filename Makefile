@@ -17,7 +17,7 @@ DEB_PKGS  := build-essential pkg-config libgsl-dev libmpfr-dev libgmp-dev check 
              libsubunit-dev libjansson-dev gnuplot-nox python3 python3-mpmath \
              python3-jsonschema python3-pytest python3-setuptools python3-venv python3-pip \
              python3-hypothesis python3-numpy \
-             libsleef-dev
+             libsleef-dev chromium
 
 WARN      := -std=c11 -Wall -Wextra -Werror
 # SLEEF: the vectorised exp and log1p (1 ulp) of the batch DPO kernel
@@ -212,7 +212,8 @@ $(TGENERIC): tests/generic/tgeneric.c tests/generic/fuzz.c tests/generic/generic
 	$(CC) $(ORC_CPPFLAGS) -Itests/generic $(ALL_CFLAGS) tests/generic/tgeneric.c tests/generic/fuzz.c -o $@ $(LDFLAGS_ALL) $(ORC_A) $(LIB_A) $(PKG_LIBS) $(CHECK_LIBS)
 
 # The figures' data files: regenerated from the rlref built here, byte-identical to
-# plots/data (the pictures themselves depend on the gnuplot and cairo of the machine).
+# plots/data (the pictures themselves depend on the gnuplot and cairo of the machine);
+# then every figure's four files and the gallery, loaded in headless Chromium.
 PLOTS_TMP := $(BUILD)/plots-check
 check-plots: $(RLREF)
 	rm -rf $(PLOTS_TMP) && mkdir -p $(PLOTS_TMP)
@@ -220,6 +221,7 @@ check-plots: $(RLREF)
 	  for d in plots/*/; do case $$d in plots/data/|plots/figures/) ;; *) cp -R $$d $(PLOTS_TMP)/ ;; esac; done
 	$(MAKE) -s -C $(PLOTS_TMP) data RLREF=$(abspath $(RLREF)) MODELS=$(abspath oracles/models)
 	diff -r $(PLOTS_TMP)/data plots/data && echo "plots: every data file is current"
+	MAKE=$(MAKE) sh tests/plots/test_gallery.sh $(CURDIR) $(abspath $(PLOTS_TMP))/gallery
 
 # --- golden files ----------------------------------------------------------
 golden: $(RLREF)

@@ -1,8 +1,7 @@
 # plots/bon/bon.mk -- the figures of the best-of-n family (included by plots/Makefile)
 
-FIGURES += bon_kl bon_overopt
-BON_DATA := data/bon_kl.dat data/bon_overopt_bon.dat data/bon_overopt_rl.dat
-DATA += $(BON_DATA)
+$(eval $(call figure,bon_kl,data/bon_kl.dat))
+$(eval $(call figure,bon_overopt,data/bon_overopt_bon.dat data/bon_overopt_rl.dat))
 
 # BON: KL(best-of-n || base) against n for uniform bases of K outcomes, with the bound
 # log n - (n - 1)/n; OVEROPT: the two functional forms in d = sqrt(KL) with their peaks
@@ -18,6 +17,3 @@ data/bon_overopt_bon.dat: $(RLREF_DEP)
 data/bon_overopt_rl.dat: $(RLREF_DEP)
 	$(NEED_RLREF)
 	$(DATAENV) $(RLREF) table OVEROPT --variant rl --sweep kl=0:36:721 alpha=0.5 beta=0.25 > $@.tmp && mv $@.tmp $@
-
-figures/bon_kl.png figures/bon_kl.svg: data/bon_kl.dat
-figures/bon_overopt.png figures/bon_overopt.svg: data/bon_overopt_bon.dat data/bon_overopt_rl.dat

@@ -1,9 +1,7 @@
 # plots/dapo/dapo.mk -- the figures of the DAPO family (included by plots/Makefile)
 
-FIGURES += dapo
-DAPO_DATA := data/dapo_pos_sym.dat data/dapo_pos_high.dat data/dapo_neg_sym.dat \
-             data/dapo_neg_high.dat data/dapo_neg_dual.dat data/dapo_overlong.dat
-DATA += $(DAPO_DATA)
+$(eval $(call figure,dapo,data/dapo_pos_sym.dat data/dapo_pos_high.dat data/dapo_neg_sym.dat \
+  data/dapo_neg_high.dat data/dapo_neg_dual.dat data/dapo_overlong.dat))
 
 # DAPO-CLIPHIGHER (13.31) against the ratio: logp swept with old_logp = 0 (DAPO_LOG5 = the
 # double nearest log 5), variants symmetric (PPO, 0.2/0.2), seed-000 (0.2/0.28) and verl
@@ -42,5 +40,3 @@ data/dapo_overlong.dat: evalcols.py $(RLREF_DEP)
 	done; \
 	$(DATAENV) $(PYTHON) evalcols.py array penalty $@.paper.json $@.verl.json $@.openrlhf.json > $@.tmp && \
 	rm -f $@.paper.json $@.verl.json $@.openrlhf.json && mv $@.tmp $@
-
-figures/dapo.png figures/dapo.svg: $(DAPO_DATA)

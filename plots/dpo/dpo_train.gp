@@ -1,42 +1,46 @@
-# DPO-EQUIV and DPO-DISPLACE: exact-gradient DPO training on the tiny LM.
-# Left: the population DPO loss on the Bradley-Terry preferences of the reward
-# (oracles/models/tab3.json, beta 0.5, lr 40): KL(pi_theta || pi*) falls to 0 and the
-# margin of the best over the worst sequence reaches (r_w - r_l)/beta = 9 (13.19).
-# Right: one preference pair in a bigram model (oracles/models/displace.json, lr 0.5):
-# log pi(y_w) and log pi(y_l) both fall while the margin grows.
+# title: DPO trained with exact gradients on the tiny LM
+# caption: Left: the population DPO loss on the Bradley–Terry preferences of the reward
+# caption: (oracles/models/tab3.json, β = 0.5, lr 40, 600 steps): KL(π_θ ‖ π*) falls to 0
+# caption: (log scale, floored at 10^−17) and the margin of the best over the worst sequence
+# caption: (right axis) reaches (r_w − r_l)/β = 9 (13.19). Right: one preference pair in a
+# caption: bigram model (oracles/models/displace.json, lr 0.5, 200 steps): log π(y_w) and
+# caption: log π(y_l) both fall while the margin grows (likelihood displacement).
+# equation: L_DPO = −E log σ(β(h_w − h_l)),  h = log π_θ(y)/π_ref(y)  (13.21);
+# equation: minimiser π* = π_ref e^{r/β}/Z  (13.17),  so h_w − h_l → (r_w − r_l)/β  (13.19)
+# source: seed 000 §4.3, 13.17–13.21
+# formulas: DPO-EQUIV, DPO-DISPLACE
+#
 # Data (rlref train): data/dpo_train.dat, data/dpo_displace.dat
 #   columns: step, objective, KL to pi*, log pi(y_w), log pi(y_l), margin
 if (!exists("out")) out = "figures/dpo_train"
-set encoding utf8
-do for [fmt in "png svg"] {
-    if (fmt eq "png") {
-        set terminal pngcairo size 1200,560 enhanced font ",12" linewidth 1.5
-    } else {
-        set terminal svg size 1200,560 enhanced font "DejaVu Sans,12" linewidth 1.5 background "white"
-    }
-    set output out.".".fmt
-    set multiplot layout 1,2 title "DPO trained with exact gradients on the tiny LM" font ",14"
-    set grid
+load "style.gp"
+train = "data/dpo_train.dat"
+displace = "data/dpo_displace.dat"
+do for [fmt in FORMATS] {
+    eval terminal(fmt, 1400, 600)
+    set multiplot layout 1,2 title "DPO trained with exact gradients on the tiny LM" font TITLEFONT
     set title "population DPO loss: converges to π* (DPO-EQUIV)"
     set xlabel "step"
     set ylabel "KL(π_θ ‖ π*)  (log scale)"
     set logscale y
     set yrange [1e-17:10]
+    set ytics nomirror
     set y2label "margin h_w − h_l"
     set y2tics
     set y2range [0:10]
-    set key right center
-    plot "data/dpo_train.dat" using 1:(abs($3) > 1e-17 ? abs($3) : 1e-17) with lines lw 2 title "KL(π_θ ‖ π*)", \
-         "" using 1:6 axes x1y2 with lines lw 2 dt 2 title "margin (→ (r_w − r_l)/β = 9)"
+    set key at graph 0.98, graph 0.87 right top
+    plot train using 1:(abs($3) > 1e-17 ? abs($3) : 1e-17) with lines lt 1 title "KL(π_θ ‖ π*)", \
+         "" using 1:6 axes x1y2 with lines lt 2 title "margin (→ (r_w − r_l)/β = 9)"
     unset logscale y
     unset y2tics
     unset y2label
+    set ytics mirror
     set autoscale y
     set title "one preference pair: likelihood displacement (DPO-DISPLACE)"
     set ylabel "log π_θ(y)   /   margin"
-    set key left bottom
-    plot "data/dpo_displace.dat" using 1:4 with lines lw 2 title "log π_θ(y_w)", \
-         "" using 1:5 with lines lw 2 title "log π_θ(y_l)", \
-         "" using 1:6 with lines lw 2 dt 2 title "margin h_w − h_l"
+    set key at graph 0.98, graph 0.62 right top
+    plot displace using 1:4 with lines lt 1 title "log π_θ(y_w)", \
+         "" using 1:5 with lines lt 3 title "log π_θ(y_l)", \
+         "" using 1:6 with lines lt 2 title "margin h_w − h_l"
     unset multiplot
 }

@@ -3,9 +3,7 @@
 # and without the std: the weight each puts on a prompt of success rate p, and the noise of
 # each baseline against G
 
-FIGURES += grpobase_rloo
-GRPOBASE_DATA := data/grpobase_weight.dat data/grpobase_var.dat
-DATA += $(GRPOBASE_DATA)
+$(eval $(call figure,grpobase_rloo,data/grpobase_weight.dat data/grpobase_var.dat))
 
 data/grpobase_weight.dat: grpobase/grpobase_data.sh $(RLREF_DEP)
 	$(NEED_RLREF)
@@ -14,5 +12,3 @@ data/grpobase_weight.dat: grpobase/grpobase_data.sh $(RLREF_DEP)
 data/grpobase_var.dat: grpobase/grpobase_data.sh evalcols.py $(RLREF_DEP)
 	$(NEED_RLREF)
 	$(DATAENV) $(SH) grpobase/grpobase_data.sh $(RLREF) $(PYTHON) var > $@.tmp && mv $@.tmp $@
-
-figures/grpobase_rloo.png figures/grpobase_rloo.svg: $(GRPOBASE_DATA)

@@ -1,10 +1,10 @@
 # plots/grpoobj/grpoobj.mk -- the figure of the GRPO objective family (included by plots/Makefile)
+
+$(eval $(call figure,grpoobj_agg,data/grpoobj_agg.dat))
+
 # GRPO-AGG: the per-token weight d loss / d L_t under every aggregation mode, for one group
 # of four sequences of 2, 5, 9 and 4 tokens (rlref eval GRPO-AGG --variant V ... , the
 # "weights" output; L_const = 20, the padded width; micro-batches of two sequences)
-
-FIGURES += grpoobj_agg
-DATA += data/grpoobj_agg.dat
 
 GRPOOBJ_AGG_MODES := token-mean seq-mean-token-mean seq-mean-token-sum seq-mean-token-sum-norm \
   seq-mean-token-sum-norm-no-b group-mean-length token-sum micro-batch-token-mean
@@ -27,5 +27,3 @@ data/grpoobj_agg.dat: evalcols.py $(RLREF_DEP)
 	  echo "# made by: rlref eval GRPO-AGG --variant V $(GRPOOBJ_AGG_ARGS) [L_const=20] [micro=2]"; \
 	  echo "# t $(GRPOOBJ_AGG_MODES)"; \
 	  $(DATAENV) $(PYTHON) evalcols.py array weights $$files; } > $@.tmp && mv $@.tmp $@
-
-figures/grpoobj_agg.png figures/grpoobj_agg.svg: data/grpoobj_agg.dat

@@ -1,10 +1,7 @@
 # plots/len/len.mk -- the figures of the LEN family (included by plots/Makefile)
 
-FIGURES += len_drift len_entropy
-LEN_NORMS := seq-mean-token-mean token-mean seq-mean-token-sum seq-mean-token-sum-norm
-LEN_DRIFT_DATA := $(foreach n,$(LEN_NORMS),data/len_drift_$(n).dat)
-LEN_DATA := $(LEN_DRIFT_DATA) data/len_entropy.dat
-DATA += $(LEN_DATA)
+$(eval $(call figure,len_drift,data/len_drift_seq-mean-token-mean.dat data/len_drift_token-mean.dat data/len_drift_seq-mean-token-sum.dat data/len_drift_seq-mean-token-sum-norm.dat))
+$(eval $(call figure,len_entropy,data/len_entropy.dat))
 
 # LEN-DRIFT on the think-then-answer model with uniform steps (T = 3, G = 4): the exact
 # first-order drift and its parts, and E[|y|] after one step of size eta, per normalisation
@@ -29,6 +26,3 @@ data/len_entropy.dat: evalcols.py $(RLREF_DEP)
 	$(DATAENV) $(PYTHON) evalcols.py array acc $(foreach r,$(LEN_RECIPES),$@.$(r).json) | cut -d' ' -f2- > $@.a
 	paste -d' ' $@.h $@.a > $@.tmp && mv $@.tmp $@
 	rm -f $@.h $@.a $(foreach r,$(LEN_RECIPES),$@.$(r).json)
-
-figures/len_drift.png figures/len_drift.svg: $(LEN_DRIFT_DATA)
-figures/len_entropy.png figures/len_entropy.svg: data/len_entropy.dat

@@ -1,39 +1,43 @@
-# MDP-OPT: value iteration's distance to V* against the contraction bound (003 §1).
-# The 5-state chain of plots/mdp/mdp_river.json (gamma 0.9, from V_0 = 0).  Left: max_s |V_k(s) - V*(s)|
-# and gamma^k max_s |V_0(s) - V*(s)|, the bound of a gamma-contraction in the max norm, down
-# to 1e-68 (certified at 256 bits; the rounding level, about 1e-76, is reached after 1650
-# sweeps).  Right: their ratio, which never exceeds 1 (here it settles near 0.83: the error
-# shrinks at the bound's rate gamma).
+# title: Value iteration against its contraction bound
+# caption: Value iteration on the 5-state chain of plots/mdp/mdp_river.json (γ = 0.9, from
+# caption: V_0 = 0). Left: the error max_s |V_k(s) − V*(s)| and γ^k max_s |V_0(s) − V*(s)|, the
+# caption: bound of a γ-contraction in the max norm, down to 1e-68 (certified at 256 bits; the
+# caption: rounding level, about 1e-76, is reached after 1650 sweeps); the two lie on one another
+# caption: at this scale, the dashed bound drawn over the error. Right: their ratio, which
+# caption: never exceeds 1 (here it settles near 0.83: the error shrinks at the bound's rate γ).
+# equation: V_{k+1}(s) = max_a [R(s,a) + γ Σ_{s′} P(s′|s,a) V_k(s′)];
+# equation: ‖V_k − V*‖_∞ ≤ γ^k ‖V_0 − V*‖_∞
+# source: seed 003 §1
+# formulas: MDP-OPT (value-iteration)
+#
 # Data (mdp_vi_data.sh: rlref eval MDP-OPT --variant value-iteration ... k=K, K = 0, 15, ..., 1500):
 #   data/mdp_vi.dat; columns: k, max |V_k - V*|, gamma^k max |V_0 - V*|
 if (!exists("out")) out = "figures/mdp_vi"
-set encoding utf8
-do for [fmt in "png svg"] {
-    if (fmt eq "png") {
-        set terminal pngcairo size 1200,560 enhanced font ",12" linewidth 1.5
-    } else {
-        set terminal svg size 1200,560 enhanced font "DejaVu Sans,12" linewidth 1.5 background "white"
-    }
-    set output out.".".fmt
-    set multiplot layout 1,2 title "Value iteration on a 5-state chain (γ = 0.9)" font ",14"
-    set grid
+load "style.gp"
+data = "data/mdp_vi.dat"
+do for [fmt in FORMATS] {
+    eval terminal(fmt, 1200, 560)
+    set multiplot layout 1,2 title "Value iteration on a 5-state chain (γ = 0.9)" font TITLEFONT
     set title "error and contraction bound"
     set xlabel "sweep k"
     set ylabel "max_s |V_k(s) − V*(s)|  (log scale)"
     set logscale y
     set format y "10^{%L}"
     set yrange [1e-70:100]
+    set mytics 1
     set key top right
-    plot "data/mdp_vi.dat" using 1:3 with lines lw 3 dt 2 lc rgb "#d62728" title "bound γ^k max|V_0 − V*|", \
-         "" using 1:2 with linespoints lw 1.5 pt 7 ps 0.4 lc rgb "#1f77b4" title "max|V_k − V*| (certified)"
+    plot data using 1:2 with linespoints lt 1 ps 0.5*PS title "max|V_k − V*| (certified)", \
+         "" using 1:3 with lines lt 2 title "bound γ^k max|V_0 − V*|"
+    set mytics default
     unset logscale y
     set format y "%g"
     set title "error / bound (≤ 1)"
     set ylabel "max|V_k − V*| / (γ^k max|V_0 − V*|)"
     set yrange [0:1.05]
     set key bottom right
-    plot "data/mdp_vi.dat" using 1:($2/$3) with lines lw 2 lc rgb "#1f77b4" title "ratio", \
-         1 with lines lw 1 dt 3 lc rgb "black" title "1"
+    plot data using 1:($2/$3) with lines lt 1 title "ratio", \
+         1 with lines lt 7 title "1"
     unset multiplot
-    unset output
+    unset format y
+    unset yrange
 }

@@ -1,9 +1,7 @@
 # plots/ppo/ppo.mk -- the figures of the PPO family (included by plots/Makefile)
 
-FIGURES += ppo_clip
-PPO_DATA := data/ppo_clip_pos.dat data/ppo_clip_neg.dat data/ppo_cliphigh_pos.dat \
-            data/ppo_cliphigh_neg.dat data/ppo_dual_neg.dat
-DATA += $(PPO_DATA)
+$(eval $(call figure,ppo_clip,data/ppo_clip_pos.dat data/ppo_clip_neg.dat data/ppo_cliphigh_pos.dat \
+  data/ppo_cliphigh_neg.dat data/ppo_dual_neg.dat))
 
 # PPO-CLIP (13.12) and PPO-DUALCLIP against the ratio: rho swept directly (PPO-CLIP-EX2) or
 # as e^logp with old_logp = 0 (PPO-DUALCLIP; LOG5 = the double nearest log 5)
@@ -29,5 +27,3 @@ data/ppo_cliphigh_neg.dat: $(RLREF_DEP)
 data/ppo_dual_neg.dat: $(RLREF_DEP)
 	$(NEED_RLREF)
 	$(DATAENV) $(RLREF) table PPO-DUALCLIP --variant dual-clip --sweep logp=-3:$(LOG5):301 $(PPO_TOK) adv=-1 > $@.tmp && mv $@.tmp $@
-
-figures/ppo_clip.png figures/ppo_clip.svg: $(PPO_DATA)

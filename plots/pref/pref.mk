@@ -1,8 +1,8 @@
 # plots/pref/pref.mk -- the figures of the PREF family (included by plots/Makefile)
-# PREF-BT and PREF-RM-LOSS against the reward difference, with the worked points
 
-FIGURES += pref_bt
-DATA += data/pref_bt.dat data/pref_rm_loss.dat data/pref_bt_points.dat
+$(eval $(call figure,pref_bt,data/pref_bt.dat data/pref_rm_loss.dat data/pref_bt_points.dat))
+
+# PREF-BT and PREF-RM-LOSS against the reward difference, with the worked points
 
 data/pref_bt.dat: $(RLREF_DEP)
 	$(NEED_RLREF)
@@ -15,5 +15,3 @@ data/pref_rm_loss.dat: $(RLREF_DEP)
 data/pref_bt_points.dat: pref/pref_bt_points.sh evalcols.py $(RLREF_DEP)
 	$(NEED_RLREF)
 	$(DATAENV) $(SH) pref/pref_bt_points.sh $(RLREF) $(PYTHON) > $@.tmp && mv $@.tmp $@
-
-figures/pref_bt.png figures/pref_bt.svg: data/pref_bt.dat data/pref_rm_loss.dat data/pref_bt_points.dat
