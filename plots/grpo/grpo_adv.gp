@@ -119,10 +119,10 @@ do for [fmt in FORMATS] {
     set xrange [0:1]
     set yrange [0:1]
     set key at graph 0, graph 0.92 left top vertical Left reverse samplen 2 spacing 1.6 noopaque nobox \
-        title "upper panels: rlref GRPO-ADV --variant"
+        title "upper panels: the seeds' conventions"
     plot for [j = 1:3] NaN with boxes lt lt_[rowk1[j]] dt 1 title sprintf("%s:  %s", name[rowk1[j]], descr[rowk1[j]]), \
          NaN with boxes fs empty lt 7 dt 1 title sprintf("%s:  %s", name[9], descr[9])
-    set key title "lower panels: rlref GRPO-ADV --variant"
+    set key title "lower panels: the libraries' conventions"
     plot for [j = 1:5] NaN with boxes lt lt_[rowk2[j]] dt 1 title sprintf("%s:  %s", name[rowk2[j]], descr[rowk2[j]])
     unset multiplot
     # restore what the panels and the legend cells changed, for the next format

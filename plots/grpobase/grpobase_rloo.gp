@@ -29,7 +29,7 @@ do for [fmt in FORMATS] {
     eval terminal(fmt, 1500, 720)
     set multiplot layout 1,2 title "RLOO's leave-one-out baseline against the group mean" font TITLEFONT
 
-    set title "weight per sample of a prompt with success rate p, G = 8 (GRPO-STDBIAS)"
+    set title "weight per sample of a prompt with success rate p, G = 8"
     set xlabel "success rate p"
     set ylabel "w(p)/G   (E[Σ_i Â_i ∇log π(y_i)] = w(p) ∇p)"
     set xrange [0:1]
@@ -38,7 +38,7 @@ do for [fmt in FORMATS] {
     plot for [k = 1:4] w index (k - 1) using 1:3 with lines lt lts[k] title name[k], \
          1 / sqrt(x * (1 - x)) with lines lt 7 title "1/√(p(1 − p)): large G, ÷std"
 
-    set title "variance of the baseline, fair coin (σ² = 1/4), GRPO-VAR (13.28')"
+    set title "variance of the baseline, fair coin (σ² = 1/4)"
     set xlabel "group size G"
     set ylabel "Var[baseline] / σ²"
     set logscale xy

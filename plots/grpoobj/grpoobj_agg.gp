@@ -37,7 +37,7 @@ do for [fmt in FORMATS] {
     set ylabel "weight ∂loss/∂L(t)"
     set logscale y
     set yrange [0.008:2]
-    set xrange [0.5:20.5]
+    set xrange [0.55:20.45]   # inside the histeps ends, which drop to the axis
     set xtics 1, 1, 20
     set key below vertical maxrows 4 maxcols 2 Left reverse width -5
     set bmargin 10

@@ -24,13 +24,13 @@ do for [fmt in FORMATS] {
     set multiplot layout 1,2 title "Length drift of one exact expected GRPO update (think-then-answer model, T = 3, G = 4)" font TITLEFONT
     set title "E[|y|] after the step θ + η g, minus before"
     set xlabel "η"
-    set ylabel "ΔE[|y|]"
+    set ylabel "ΔE[|y|]  (tokens)"
     set key left bottom Left reverse samplen 2
     set xrange [0:6]
     plot for [i=1:4] file(i) using 1:10 with lines lt i title name(i)
     set title "d E[|y|]/dη and its parts from correct and from wrong answers"
     set xlabel "normalisation"
-    set ylabel "rate"
+    set ylabel "dE[|y|]/dη  (tokens per unit of η)"
     set xrange [0.4:4.6]
     set xtics ("1/(G|y|)" 1, "1/Σ|y|" 2, "1/G" 3, "1/(G T)" 4)
     set xzeroaxis lt -1

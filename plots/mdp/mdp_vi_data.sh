@@ -1,7 +1,7 @@
 #!/bin/sh
 # mdp_vi_data.sh RLREF PYTHON > data/mdp_vi.dat
 # MDP-OPT, value iteration on the 5-state chain of mdp_river.json (gamma 0.9, V_0 = 0):
-# for k = 0, 15, ..., 1500, the certified max_s |V_k - V*| and the contraction bound
+# for k = 0, 1, ..., 30 and 45, 60, ..., 1500, the certified max_s |V_k - V*| and the contraction bound
 # gamma^k max_s |V_0 - V*|, each rounded to double.  Columns: k, error, bound.
 set -eu
 RLREF=$1
@@ -21,5 +21,5 @@ while [ "$k" -le 1500 ]; do
   "$RLREF" eval MDP-OPT --variant value-iteration $MODEL k="$k" > "$tmp/e.json"
   printf '%s ' "$k"
   "$PYTHON" "$HERE/../evalcols.py" scalars "$tmp/e.json" error bound
-  k=$((k + 15))
+  k=$((k < 30 ? k + 1 : k + 15))
 done

@@ -18,12 +18,12 @@ data/ppo_clip_neg.dat: $(RLREF_DEP)
 
 data/ppo_cliphigh_pos.dat: $(RLREF_DEP)
 	$(NEED_RLREF)
-	$(DATAENV) $(RLREF) table PPO-DUALCLIP --variant none --sweep logp=-3:$(LOG5):301 $(PPO_TOK) adv=1 eps_high=0.28 > $@.tmp && mv $@.tmp $@
+	$(DATAENV) $(RLREF) table PPO-DUALCLIP --variant none --sweep logp=-10:$(LOG5):1001 $(PPO_TOK) adv=1 eps_high=0.28 > $@.tmp && mv $@.tmp $@
 
 data/ppo_cliphigh_neg.dat: $(RLREF_DEP)
 	$(NEED_RLREF)
-	$(DATAENV) $(RLREF) table PPO-DUALCLIP --variant none --sweep logp=-3:$(LOG5):301 $(PPO_TOK) adv=-1 eps_high=0.28 > $@.tmp && mv $@.tmp $@
+	$(DATAENV) $(RLREF) table PPO-DUALCLIP --variant none --sweep logp=-10:$(LOG5):1001 $(PPO_TOK) adv=-1 eps_high=0.28 > $@.tmp && mv $@.tmp $@
 
 data/ppo_dual_neg.dat: $(RLREF_DEP)
 	$(NEED_RLREF)
-	$(DATAENV) $(RLREF) table PPO-DUALCLIP --variant dual-clip --sweep logp=-3:$(LOG5):301 $(PPO_TOK) adv=-1 > $@.tmp && mv $@.tmp $@
+	$(DATAENV) $(RLREF) table PPO-DUALCLIP --variant dual-clip --sweep logp=-10:$(LOG5):1001 $(PPO_TOK) adv=-1 > $@.tmp && mv $@.tmp $@

@@ -13,7 +13,7 @@
 #   data/ppo_clip_pos.dat, _neg.dat  rlref table PPO-CLIP-EX2 --sweep rho=0:5:501 adv=+-1
 #                                    -> rho clipped unclipped surrogate
 #   data/ppo_cliphigh_pos.dat, _neg.dat, data/ppo_dual_neg.dat
-#                                    rlref table PPO-DUALCLIP --sweep logp=-3:1.6094379124341003:301
+#                                    rlref table PPO-DUALCLIP --sweep logp=-10:1.6094379124341003:1001
 #                                    old_logp=0 adv=+-1 mask=1 (none with eps_high=0.28; dual-clip)
 #                                    -> logp loss surrogate ratio grad clipfrac
 if (!exists("out")) out = "figures/ppo_clip"
