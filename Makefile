@@ -365,6 +365,7 @@ check-cli: $(RLREF)
 	sh tests/cli/test_check_diag.sh $(abspath $(RLREF))
 	sh tests/cli/test_strict.sh $(abspath $(RLREF))
 	sh tests/cli/test_range.sh $(abspath $(RLREF))
+	$(PYTHON) tests/cli/test_train_trl.py $(abspath $(RLREF)) oracles/models
 	sh tests/example/test_readme_example.sh
 	sh tests/selfcheck/run.sh $(abspath $(RLREF)) golden
 	$(PYTHON) tests/selfcheck/naive.py $(abspath $(RLREF)) golden
@@ -384,6 +385,7 @@ check-cli-asan: $(RLREF)
 	sh tests/cli/test_cli.sh $(abspath $(RLREF))
 	sh tests/cli/test_strict.sh $(abspath $(RLREF))
 	$(PYTHON) tests/cli/fuzz_eval.py $(abspath $(RLREF)) 300
+	$(PYTHON) tests/cli/test_train_trl.py $(abspath $(RLREF)) oracles/models
 	sh tests/check_cmd/test_check.sh $(abspath $(RLREF)) tests/check_cmd/fixtures
 	rm -rf $(GOLDEN_TMP) && mkdir -p $(GOLDEN_TMP)
 	$(RLREF) golden $(GOLDEN_TMP)

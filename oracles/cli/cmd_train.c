@@ -14,6 +14,7 @@
 static const char *usage =
   "usage: rlref train MODEL.json --objective OBJ [--steps N] [--lr LR] [--every K]\n"
   "                  [--beta B] [--pair \"Y_W\" \"Y_L\"] [--sampled N [--seed S]]\n"
+  "                  [--trl-log]\n"
   "\n"
   "Trains the policy pi_theta, starting at the model's own logits (the\n"
   "reference pi_ref), by exact gradient descent on OBJ: dpo or ipo (the\n"
@@ -30,7 +31,16 @@ static const char *usage =
   "baseline) or N pairs from pi_ref labelled by Bradley-Terry (dpo) with GSL's\n"
   "mt19937 seeded with S (default 1): the same seed gives the same run to the\n"
   "last bit, or stops (EPREC) where a draw falls within 2^-40 of the probability\n"
-  "it is compared with.  Defaults: N 1000 steps, LR 1, beta from the model.\n";
+  "it is compared with.  Defaults: N 1000 steps, LR 1, beta from the model.\n"
+  "\n"
+  "--trl-log (dpo or ipo, exact gradients) prints instead what TRL's\n"
+  "DPOTrainer logs, with the implicit reward beta h(y), h = log pi_theta(y) -\n"
+  "log pi_ref(y): the step, the mean loss per pair, rewards/chosen (the mean\n"
+  "of beta h(y_w)), rewards/rejected (of beta h(y_l)), rewards/accuracies (the\n"
+  "fraction of pairs with beta h(y_w) > beta h(y_l)) and rewards/margins (the\n"
+  "mean of their difference); for --pair those of the one pair, else their\n"
+  "expectations over the pairs of the population loss (y_1 != y_2 from\n"
+  "pi_ref, y_1 chosen with probability sigma(r(y_1) - r(y_2))).\n";
 
 /* The objectives by name, as --objective takes them. */
 static const char *const objective_names[] = {
@@ -40,6 +50,71 @@ static const int objective_codes[] = {
   RLREF_LM_OBJ_DPO, RLREF_LM_OBJ_IPO, RLREF_LM_OBJ_RLHF, RLREF_LM_OBJ_REWARD,
   RLREF_LM_OBJ_KL, RLREF_LM_OBJ_KL_REVERSE
 };
+
+/* Every sequence's log-probability and reward, in enumeration order (a
+ * visit of rlref_lm_moments_d); failed when there are more than cap. */
+struct sequences
+{
+  size_t n, cap;
+  double *logp, *r;
+  int failed;
+};
+
+static void
+sequences_visit (void *ctx, const int *y, int L, int cut, const double *logp, const double *r,
+                 const double *logp_star)
+{
+  struct sequences *q = ctx;
+  (void) y;
+  (void) L;
+  (void) cut;
+  (void) logp_star;
+  if (q->n >= q->cap)
+    {
+      q->failed = 1;
+      return;
+    }
+  q->logp[q->n] = *logp;
+  q->r[q->n] = *r;
+  q->n++;
+}
+
+/* What TRL's DPOTrainer logs of a batch of pairs, with chosen c = beta h(y_w),
+ * rejected j = beta h(y_l), h = log pi_theta - log pi_ref: the means of c and
+ * j, the fraction with c > j, and the mean of c - j.  Here in expectation
+ * over the pairs of the population loss (lm_grad.c): y_1 != y_2 from pi_ref x
+ * pi_ref, y_1 chosen with probability sigma(r_1 - r_2) (13.6), the weights
+ * w_12 = pi_ref(1) pi_ref(2) sigma(r_1 - r_2) normalised by their sum W,
+ * which is returned (the population loss over W is TRL's mean loss). */
+static double
+trl_expectations (double out[4], const struct sequences *ref, const struct sequences *pol,
+                  double beta)
+{
+  double W = 0, c = 0, j = 0, acc = 0, margin = 0;
+  for (size_t a = 0; a < ref->n; a++)
+    for (size_t b = 0; b < ref->n; b++)
+      {
+        double d = ref->r[a] - ref->r[b], w, ca, jb;
+        if (a == b)
+          continue;
+        w = exp (ref->logp[a] + ref->logp[b]) * (d >= 0 ? 1 / (1 + exp (-d))
+                                                  : exp (d) / (1 + exp (d)));
+        if (w == 0)
+          continue;
+        ca = beta * (pol->logp[a] - ref->logp[a]);
+        jb = beta * (pol->logp[b] - ref->logp[b]);
+        W += w;
+        c += w * ca;
+        j += w * jb;
+        acc += ca > jb ? w : 0;
+        margin += w * (ca - jb);
+      }
+  out[0] = c / W;
+  out[1] = j / W;
+  out[2] = acc / W;
+  out[3] = margin / W;
+  return W;
+}
 
 /* Tokens "0 1 2" into y; the length, or -1. */
 static int
@@ -95,6 +170,8 @@ rlref_cmd_train (int argc, char **argv)
 {
   const char *path = NULL, *pw = NULL, *pl = NULL;
   int objective = -1, objective_index = -1, steps, every, have_beta = 0, rc = 0, sampled;
+  int trl_log = 0;
+  struct sequences ref_seqs = { 0 }, pol_seqs = { 0 };
   long long steps_ll = 1000, every_ll = 0, sampled_ll = 0, seed_ll = 1;
   unsigned long seed;
   gsl_rng *rng = NULL;
@@ -126,6 +203,7 @@ rlref_cmd_train (int argc, char **argv)
       { .name = "--seed", .kind = RL_OPT_WHOLE, .whole = &seed_ll, .lo = 0,
         .hi = 0xffffffffLL },
       { .name = "--pair", .kind = RL_OPT_PAIR, .text = &pw, .text2 = &pl },
+      { .name = "--trl-log", .kind = RL_OPT_FLAG, .flag = &trl_log },
       { .name = NULL },
     };
     int nwords;
@@ -137,11 +215,15 @@ rlref_cmd_train (int argc, char **argv)
     sampled = (int) sampled_ll;
     seed = (unsigned long) seed_ll;
   }
-  if (!path || objective < 0 || (sampled && pw))
+  if (!path || objective < 0 || (sampled && pw)
+      || (trl_log && (sampled || (objective != RLREF_LM_OBJ_DPO
+                                  && objective != RLREF_LM_OBJ_IPO))))
     {
       fprintf (stderr, "rlref train: %s\n%s", !path ? "missing MODEL.json"
                : objective < 0 ? "missing --objective (dpo, ipo, rlhf, reward, kl or kl-reverse)"
-               : "--sampled draws pairs from the reference: not with --pair", usage);
+               : sampled && pw ? "--sampled draws pairs from the reference: not with --pair"
+               : "--trl-log logs the pairwise losses dpo and ipo, with exact gradients (not "
+               "--sampled)", usage);
       return 2;
     }
   if (rl_lm_model_read (path, &m, err, sizeof err))
@@ -216,8 +298,33 @@ rlref_cmd_train (int argc, char **argv)
       fprintf (stderr, "rlref train: the pair: %s\n", rlref_last_error ());
       rc = 1;
     }
+  /* --trl-log over the population: the sequences under pi_ref, once */
+  if (rc == 0 && trl_log && !pw)
+    {
+      const size_t cap = 4096;
+      ref_seqs.cap = pol_seqs.cap = cap;
+      ref_seqs.logp = malloc (4 * cap * sizeof (double));
+      if (!ref_seqs.logp)
+        rc = 2;
+      else
+        {
+          ref_seqs.r = ref_seqs.logp + cap;
+          pol_seqs.logp = ref_seqs.logp + 2 * cap;
+          pol_seqs.r = ref_seqs.logp + 3 * cap;
+          if (rlref_lm_moments_d (m0, &m.lm, m.logits, m.reward, &beta, RLREF_LM_ALL,
+                                  sequences_visit, &ref_seqs) || ref_seqs.failed)
+            {
+              fprintf (stderr, "rlref train: %s: %s\n", path, ref_seqs.failed
+                       ? "more than 4096 sequences (the limit of the pairwise losses)"
+                       : rlref_last_error ());
+              rc = 1;
+            }
+        }
+    }
   if (rc == 0)
-    printf ("# step\tobjective\tkl_to_pistar\tlogp_w\tlogp_l\tmargin\n");
+    printf (trl_log ? "# step\tloss\trewards/chosen\trewards/rejected\trewards/accuracies"
+            "\trewards/margins\n"
+            : "# step\tobjective\tkl_to_pistar\tlogp_w\tlogp_l\tmargin\n");
   for (int k = 0; rc == 0 && k <= steps; k += every)
     {
       int n = k + every <= steps ? every : steps - k;
@@ -253,7 +360,31 @@ rlref_cmd_train (int argc, char **argv)
           rc = 1;
           break;
         }
-      if (have_star)
+      if (trl_log)
+        {
+          double t[4];
+          if (pw)
+            {
+              t[0] = beta * (lw - lw0);
+              t[1] = beta * (ll - ll0);
+              t[2] = t[0] > t[1];
+              t[3] = t[0] - t[1];
+            }
+          else
+            {
+              pol_seqs.n = 0;
+              if (rlref_lm_moments_d (m0, &m.lm, th, m.reward, &beta, RLREF_LM_ALL,
+                                      sequences_visit, &pol_seqs) || pol_seqs.n != ref_seqs.n)
+                {
+                  fprintf (stderr, "rlref train: step %d: %s\n", k, rlref_last_error ());
+                  rc = 1;
+                  break;
+                }
+              value /= trl_expectations (t, &ref_seqs, &pol_seqs, beta);
+            }
+          printf ("%d\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", k, value, t[0], t[1], t[2], t[3]);
+        }
+      else if (have_star)
         printf ("%d\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", k, value, kl, lw, ll,
                 (lw - lw0) - (ll - ll0));
       else
@@ -289,6 +420,7 @@ rlref_cmd_train (int argc, char **argv)
         }
     }
   free (th);
+  free (ref_seqs.logp);
   if (rng)
     gsl_rng_free (rng);
   rl_lm_model_free (&m);
