@@ -4,7 +4,8 @@
 #   sh tests/plots/test_gallery.sh ROOT OUTDIR
 #
 # Every figure of `make -C plots list` has its four files (PNG, 2x PNG, SVG, PDF, each of
-# its kind); plots/gallery.html is what gallery.py writes now, with one section per figure
+# its kind) and no catalogue id in its drawn text; plots/gallery.html, which loads nothing
+# from the network, is what gallery.py writes now, with one section per figure
 # and no other; headless Chromium loads the page at one and at two device pixels per pixel
 # and its script reports every image and every SVG loaded (at two, every image from its
 # @2x PNG); a screenshot of the page is written to OUTDIR/gallery.png.
@@ -32,10 +33,17 @@ for f in $names; do
     grep -q "<svg" "$b.svg" 2>/dev/null || bad "$b.svg: not an SVG"
 done
 
+# titles, keys and labels speak to the reader: no catalogue id (PREF-BT, GRPO-ADV, ...) in
+# the text a figure draws; the ids and the source are in the header's caption lines
+ids=$(cd "$plots" && grep -v '^[[:space:]]*#' */*.gp | grep -E '(title|label)[^"]*"[^"]*\<[A-Z][A-Z0-9]*-[A-Z][A-Z0-9-]*\>' )
+[ -z "$ids" ] || bad "a catalogue id in a figure's drawn text: $ids"
+
 # the gallery is current and names every figure once, and only those
 /usr/bin/python3 "$plots/gallery.py" "${MAKE:-make}" > "$out/gallery.html" || bad "gallery.py failed"
 cmp -s "$out/gallery.html" "$plots/gallery.html" ||
     bad "plots/gallery.html is not current (make -C plots gallery)"
+grep -Eq '(src|href)="(https?:)?//' "$plots/gallery.html" &&
+    bad "plots/gallery.html loads something from the network"
 sections=$(sed -n 's/^<section id="\([^"]*\)">$/\1/p' "$plots/gallery.html" | sort)
 [ "$sections" = "$(echo "$names" | sort)" ] || bad "gallery sections differ from make -C plots list"
 
