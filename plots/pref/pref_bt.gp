@@ -45,11 +45,11 @@ do for [fmt in FORMATS] {
     plot curve using 1:2 with lines lt 1 title "P = σ(Δr)", \
          loss using 1:2 axes x1y2 with lines lt 2 title "loss −log σ(Δr), right axis", \
          points every ::0::0 using 1:2 with points lt 4 ps 2*PS title "worked points Δr = 1.5 and Δr = 0", \
-         points every ::0::0 using 1:2:("Δr = 1.5 → σ ≈ 0.82") with labels left offset 1.2,-0.6 notitle, \
+         points every ::0::0 using 1:2:("Δr = 1.5 → σ ≈ 0.82") with labels left offset 1.4,-1.8 notitle, \
          points every ::1::1 using 1:2 with points lt 4 ps 2*PS notitle, \
          points every ::1::1 using 1:2:("equal quality: Δr = 0 → σ = 0.5") with labels left offset 1.2,-0.6 notitle, \
          points every ::2::2 using 1:2 with points lt 3 ps 2*PS title "8 of 10 prefer y_w: MLE Δr = log 4, p = 0.8", \
-         points every ::2::2 using 1:2:("8 of 10 → Δr = log 4") with labels right offset -1.0,1.0 notitle
+         points every ::2::2 using 1:2:("8 of 10 → Δr = log 4") with labels right offset -1.0,1.4 notitle
     unset arrow
     unset style arrow
 }
