@@ -94,11 +94,10 @@ trl_expectations (double out[4], const struct sequences *ref, const struct seque
   for (size_t a = 0; a < ref->n; a++)
     for (size_t b = 0; b < ref->n; b++)
       {
-        double d = ref->r[a] - ref->r[b], w, ca, jb;
-        if (a == b)
+        double d = ref->r[a] - ref->r[b], s, w, ca, jb;
+        if (a == b || rlref_sigmoid_d (&s, &d))
           continue;
-        w = exp (ref->logp[a] + ref->logp[b]) * (d >= 0 ? 1 / (1 + exp (-d))
-                                                  : exp (d) / (1 + exp (d)));
+        w = exp (ref->logp[a] + ref->logp[b]) * s;
         if (w == 0)
           continue;
         ca = beta * (pol->logp[a] - ref->logp[a]);
