@@ -10,8 +10,9 @@
  *        groups of 16 and of 64: Gaussian (gsl_ran_gaussian_ziggurat, seed
  *        3), and heavy-tailed, magnitudes 10^u with u uniform on [-6, 6]
  *        and a random sign (seed 4); rlref_grpo_adv_batch, the floor as
- *        for W2a, and how many groups fell back to the exact accumulator
- *        (rlref_grpo_adv_batch_fallbacks);
+ *        for W2a, how many groups were done four at a time
+ *        (rlref_grpo_adv_batch_quads) and how many fell back to the exact
+ *        accumulator (rlref_grpo_adv_batch_fallbacks);
  *   W2b  the sums of k1, k2, k3 over 1.6 10^7 token log-ratios l = 0.3 z,
  *        z standard normal (gsl_ran_gaussian_ziggurat, seed 2):
  *        rlref_kl_batch (sums only), and the floor, a plain pass reading the
@@ -22,7 +23,7 @@
  * DIR/w2b_out.f64 (the three sums), raw little-endian doubles, and prints
  * one line per workload:
  *   w2a rlref SECONDS rlref1 SECONDS floor SECONDS
- *   w2r-KIND-G rlref SECONDS rlref1 SECONDS floor SECONDS fallbacks N
+ *   w2r-KIND-G rlref SECONDS rlref1 SECONDS floor SECONDS fallbacks N quads N
  *   w2b rlref SECONDS rlref1 SECONDS floor SECONDS path NAME
  * each the best of REPS runs: rlref on 2 threads (rlref_batch_set_threads;
  * the same bits), rlref1 on 1; NAME the path of rlref_kl_batch
@@ -85,15 +86,16 @@ floor_read (const double *x, size_t n)
 
 /* Times rlref_grpo_adv_batch on the N rewards r in groups of g (into a),
  * REPS times on 2 threads and on 1, beside the floor: the best of each
- * into best (2 threads), best1, bestf, and the groups that fell back per
- * run into *fb; 0, or 1 after a message. */
+ * into best (2 threads), best1, bestf, and per run the groups that fell
+ * back into *fb and those done four at a time into *quads; 0, or 1 after
+ * a message. */
 static int
 time_grpo (double *a, const double *r, size_t N, size_t g, const rlref_adv_convention *c,
-           double *best, double *best1, double *bestf, size_t *fb)
+           double *best, double *best1, double *bestf, size_t *fb, size_t *quads)
 {
   double t;
   *best = *best1 = *bestf = 1e30;
-  *fb = 0;
+  *fb = *quads = 0;
   for (int k = 0; k < 2 * REPS; k++)
     {
       rlref_batch_set_threads (1 + k % 2);
@@ -105,6 +107,7 @@ time_grpo (double *a, const double *r, size_t N, size_t g, const rlref_adv_conve
         }
       t = now () - t;
       *fb += rlref_grpo_adv_batch_fallbacks ();
+      *quads += rlref_grpo_adv_batch_quads ();
       if (k % 2)
         *best = t < *best ? t : *best;
       else
@@ -117,6 +120,7 @@ time_grpo (double *a, const double *r, size_t N, size_t g, const rlref_adv_conve
         return 1;
     }
   *fb /= 2 * REPS;
+  *quads /= 2 * REPS;
   return 0;
 }
 
@@ -128,7 +132,7 @@ main (int argc, char **argv)
   double *r = malloc (N * sizeof *r), *a = malloc (N * sizeof *a);
   double *l = malloc (NTOK * sizeof *l), sums[3], t, best = 1e30, best1 = 1e30, bestf = 1e30;
   double sink = 0;
-  size_t fb;
+  size_t fb, quads;
   gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
   if (argc != 2 || !c || !r || !a || !l || !rng)
     {
@@ -140,7 +144,7 @@ main (int argc, char **argv)
   for (size_t i = 0; i < N; i++)
     r[i] = (double) (gsl_rng_uniform (rng) < 0.5);
   memset (a, 0, N * sizeof *a);
-  if (time_grpo (a, r, N, G, c, &best, &best1, &bestf, &fb))
+  if (time_grpo (a, r, N, G, c, &best, &best1, &bestf, &fb, &quads))
     return 1;
   if (write_f64 (argv[1], "w2a_in.f64", r, N) || write_f64 (argv[1], "w2a_out.f64", a, N))
     return 1;
@@ -157,7 +161,7 @@ main (int argc, char **argv)
             r[i] = kind == 0 ? gsl_ran_gaussian_ziggurat (rng, 1.0)
               : gsl_rng_uniform (rng) < 0.5 ? -m : m;
           }
-        if (time_grpo (a, r, N, Gr, c, &best, &best1, &bestf, &fb))
+        if (time_grpo (a, r, N, Gr, c, &best, &best1, &bestf, &fb, &quads))
           return 1;
         snprintf (name, sizeof name, "w2r-%s-%zu_in.f64", kind ? "heavy" : "gauss", Gr);
         if (write_f64 (argv[1], name, r, N))
@@ -165,8 +169,8 @@ main (int argc, char **argv)
         snprintf (name, sizeof name, "w2r-%s-%zu_out.f64", kind ? "heavy" : "gauss", Gr);
         if (write_f64 (argv[1], name, a, N))
           return 1;
-        printf ("w2r-%s-%zu rlref %.6f rlref1 %.6f floor %.6f fallbacks %zu\n",
-                kind ? "heavy" : "gauss", Gr, best, best1, bestf, fb);
+        printf ("w2r-%s-%zu rlref %.6f rlref1 %.6f floor %.6f fallbacks %zu quads %zu\n",
+                kind ? "heavy" : "gauss", Gr, best, best1, bestf, fb, quads);
       }
   free (a);
   free (r);

@@ -53,7 +53,7 @@ for kind, what in (("gauss", "Gaussian"), ("heavy", "heavy-tailed, |r| in 1e-6..
     for G in (16, 64):
         key = "w2r-%s-%d" % (kind, G)
         r, f, r1 = float(w2[key]["rlref"]), float(w2[key]["floor"]), float(w2[key]["rlref1"])
-        fb, ng = int(w2[key]["fallbacks"]), 16000000 // G
+        fb, nq, ng = int(w2[key]["fallbacks"]), int(w2[key]["quads"]), 16000000 // G
         head = "W2a-real GRPO advantages, %s rewards, groups of %d" % (what, G)
         if "missing" in w2np:
             print("%s: rlref %.4f s, floor %.4f s (%.1fx the floor); numpy skipped (%s)"
@@ -62,9 +62,9 @@ for kind, what in (("gauss", "Gaussian"), ("heavy", "heavy-tailed, |r| in 1e-6..
         p = float(w2np[key]["numpy"])
         print("%s: rlref %.4f s, numpy %.4f s, ratio %.1fx, floor %.4f s (rlref %.2fx the "
               "floor)" % (head, r, p, p / r, f, r / f))
-        print("  on 1 thread: rlref %.4f s, ratio %.1fx, %.2fx the floor; %d of %d groups fell "
-              "back to the exact accumulator; largest difference from numpy %s (absolute)"
-              % (r1, p / r1, r1 / f, fb, ng, w2np[key]["maxdiff"]))
+        print("  on 1 thread: rlref %.4f s, ratio %.1fx, %.2fx the floor; %d of %d groups done "
+              "four at a time, %d fell back to the exact accumulator; largest difference from "
+              "numpy %s (absolute)" % (r1, p / r1, r1 / f, nq, ng, fb, w2np[key]["maxdiff"]))
 r, l = float(w3["w3"]["rlref"]), float(w3["w3"]["libm"])
 e, path, r1 = float(w3["w3"]["exact"]), w3["w3"]["path"], float(w3["w3"]["rlref1"])
 f, f1 = float(w3["w3"]["floor"]), float(w3["w3"]["floor1"])

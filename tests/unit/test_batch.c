@@ -162,11 +162,16 @@ END_TEST
  * 1e6, signs mixed), a common offset with tiny spread (cancellation in
  * the mean), groups whose exact sum or sum of squares falls exactly on a
  * midpoint (values a + b 2^-53 with a, b on a coarse grid) or within
- * 2^-106 of one (a third term far below), and groups spread over 2^+-100
- * (where certificates fail and the exact accumulator takes over): every
- * exact convention, G = 2, 3, 5, 16, 64, 256, on 1 thread and for 16 and
- * 64 on 2, bit for bit the reference.  The fast path must take the
- * Gaussian and heavy-tailed groups: fewer than 1 in 1000 fall back. */
+ * 2^-106 of one (a third term far below), groups spread over 2^+-100
+ * (where certificates fail and the exact accumulator takes over), and
+ * Gaussian groups with the edges of the four-groups path among them (a
+ * reward below 2^-522 or subnormal, whose scaling by 2^k is not exact; a
+ * group all of one value; a group of zeros; a zero reward): every exact
+ * convention, G = 2, 3, 5, 16, 64, 256, on 1 thread and for 16 and 64 on
+ * 2, bit for bit the reference.  The fast path must take the Gaussian and
+ * heavy-tailed groups: fewer than 1 in 1000 fall back, and all are done
+ * four at a time but the first and at most the last six (on one thread;
+ * on two, those of each of the 8 chunks), which take one group's paths. */
 static double
 draw_real (gsl_rng *r, int kind, size_t i)
 {
@@ -187,8 +192,26 @@ draw_real (gsl_rng *r, int kind, size_t i)
       return i % 5 == 0 ? ldexp (1.0, -106) * (double) gsl_rng_uniform_int (r, 3)
         : ldexp ((double) gsl_rng_uniform_int (r, 64), -4)
         + ldexp ((double) gsl_rng_uniform_int (r, 3), -53);
-    default:
+    case 5:
       return ldexp (gsl_ran_gaussian (r, 1.0), (int) gsl_rng_uniform_int (r, 200) - 100);
+    default:
+      /* i / 4 picks the group's kind for every G used (edges once per 37
+         draws, so most quads of four groups hold one) */
+      switch ((i / 4) % 37)
+        {
+        case 0:
+          return i % 4 == 1 ? ldexp (1.0, -1070) * (double) (1 + i % 3) : gsl_ran_gaussian (r, 1.0);
+        case 1:
+          return i % 4 == 2 ? -ldexp (1.0, -600) : gsl_ran_gaussian (r, 1.0);
+        case 2:
+          return 0.75;
+        case 3:
+          return 0.0;
+        case 4:
+          return i % 4 == 3 ? 0.0 : gsl_ran_gaussian (r, 1.0);
+        default:
+          return gsl_ran_gaussian (r, 1.0);
+        }
     }
 }
 
@@ -224,7 +247,7 @@ START_TEST (test_grpo_real_rewards)
   ck_assert (rw && a1 && a2);
   for (size_t ci = 0; ci < rlref_adv_num_conventions; ci++)
     for (size_t gi = 0; gi < sizeof Gs / sizeof Gs[0]; gi++)
-      for (int kind = 0; kind < 6; kind++)
+      for (int kind = 0; kind < 7; kind++)
         for (int th = 1; th <= 2; th++)
           {
             const rlref_adv_convention *c = &rlref_adv_conventions[ci];
@@ -246,6 +269,10 @@ START_TEST (test_grpo_real_rewards)
             if (kind <= 1)
               ck_assert_msg (fb * 1000 < ng, "%s G=%zu kind %d: %zu of %zu groups fell back",
                              c->name, G, kind, fb, ng);
+            if (kind <= 1 && ng >= 4)
+              ck_assert_msg (rlref_grpo_adv_batch_quads () + (th == 1 ? 7 : 8 * 7) >= ng,
+                             "%s G=%zu kind %d, %d thread(s): %zu of %zu groups four at a time",
+                             c->name, G, kind, th, rlref_grpo_adv_batch_quads (), ng);
             cases++;
           }
   rlref_batch_set_threads (1);

@@ -49,7 +49,9 @@ int rlref_batch_threads (void);
  * integer and dyadic rewards); real-valued rewards are summed by
  * two-sums in three levels, which certify the correct rounding of the
  * sum, of the mean's residual and of the sum of squares (one pass for
- * the sum and max |r|, one for the squares, one for the advantages);
+ * the sum and max |r|, one for the squares, one for the advantages),
+ * four groups at a time, one per vector lane, so that the work of each
+ * group between the passes is shared too;
  * where neither holds (a value too near a midpoint for the certificate)
  * that sum is taken again exactly (rlref_num_sum_d, rlref_num_dot_d), on
  * the stack.  All give the reference's correctly rounded values.  For GROUP_STD and G a multiple
@@ -75,6 +77,12 @@ RLREF_WUR int rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N
  * that no fast path certified and the exact accumulator took (those
  * counted, not groups passed to rlref_grpo_adv_ws_d); for benchmarks. */
 size_t rlref_grpo_adv_batch_fallbacks (void);
+
+/* The number of groups of this thread's last successful
+ * rlref_grpo_adv_batch done four at a time, one group per vector lane
+ * (real-valued rewards under an exact convention, 2 <= G <=
+ * RLREF_BATCH_GMAX, certified as above); for benchmarks and tests. */
+size_t rlref_grpo_adv_batch_quads (void);
 
 /* The sums of the KL estimators (kl.h), sums[0..2] = sum k1, sum k2,
  * sum k3. */

@@ -34,6 +34,7 @@
 #include "rlref/num.h"
 #include "batch_threads.h"
 #include "num_eft.h"
+#include "batch_grpo_quad.h"
 
 /* The scaled eps stays at most 2^EPS_EXP_MAX (as grpo.c). */
 #define EPS_EXP_MAX 1000
@@ -756,6 +757,31 @@ fast_group (double *adv, const double *r, size_t G, const rlref_adv_convention *
  * path took (rlref_grpo_adv_batch_fallbacks). */
 static _Thread_local size_t last_fallbacks;
 
+/* The groups of the last rlref_grpo_adv_batch of this thread done four
+ * at a time (rlref_grpo_adv_batch_quads). */
+static _Thread_local size_t last_quads;
+
+/* Real-valued groups (*prefer set) at r, four at a time while
+ * grpo_quad_run certifies them: the number done (0 while *solo counts
+ * down the groups left to the one-group paths after four it declined). */
+static inline size_t
+quad_groups (double *adv, const double *r, size_t G, size_t ng, const rlref_adv_convention *c,
+             long kcap, int cert, int prefer, int *solo)
+{
+  size_t done;
+  if (!cert || !prefer)
+    return 0;
+  if (*solo)
+    {
+      --*solo;
+      return 0;
+    }
+  done = grpo_quad_run (adv, r, G, ng, c, kcap);
+  if (done < ng)
+    *solo = 4;
+  return done;
+}
+
 /* A chunk of the fast path on a thread (batch_threads.h): groups
  * [k ng/8, (k + 1) ng/8) of the batch, binary ones from the chunk's own
  * table; stop[k] is the first group that group_lanes declined (ng when
@@ -768,7 +794,7 @@ typedef struct
   const rlref_adv_convention *c;
   long kcap;
   double c1, c2;
-  size_t stop[BATCH_CHUNKS];
+  size_t stop[BATCH_CHUNKS], quads[BATCH_CHUNKS];
 } lanes_job;
 
 static void
@@ -778,16 +804,23 @@ lanes_chunk (void *arg, size_t k)
   double x[RLREF_BATCH_GMAX + 1];
   binary_table t;
   size_t first = j->ng * k / BATCH_CHUNKS, last = j->ng * (k + 1) / BATCH_CHUNKS, G = j->G;
-  int prefer = 0;
+  int prefer = 0, solo = 0;
   memset (t.have, 0, sizeof t.have);
   j->stop[k] = j->ng;
+  j->quads[k] = 0;
   for (size_t q = first; q < last; q++)
     {
       double *adv;
       const double *r;
-      size_t i0, i1;
+      size_t i0, i1, d;
       long m;
       int b = 0;
+      d = quad_groups (j->adv + q * G, j->rewards + q * G, G, last - q, j->c, j->kcap, 1,
+                       prefer, &solo);
+      j->quads[k] += d;
+      q += d;
+      if (q == last)
+        break;
       /* real-valued rewards (group_certified took the last group) skip the
          binary table: a binary group among them is done exactly anyway */
       if (!prefer)
@@ -819,9 +852,10 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
   binary_table t;
   size_t g0;
   long kcap = LONG_MAX;
-  int exact, lanes, binary, status, cert, prefer = 0;
-  size_t fallbacks = 0;
+  int exact, lanes, binary, status, cert, prefer = 0, solo = 0;
+  size_t fallbacks = 0, quads = 0;
   last_fallbacks = 0;
+  last_quads = 0;
   if (!adv || !rewards || !c || N == 0 || G == 0)
     RLREF_ERROR ("empty rewards, zero group size or NULL argument", RLREF_EINVAL);
   if (N % G != 0)
@@ -869,7 +903,7 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
        * stops at its first group the fast path does not take, and the
        * sequential loop below goes on from the first such group (adv
        * does not overlap rewards: a group may be done twice) */
-      lanes_job job = { adv, rewards, N / G, G, c, kcap, c1, c2, { 0 } };
+      lanes_job job = { adv, rewards, N / G, G, c, kcap, c1, c2, { 0 }, { 0 } };
       if (rlref_batch_run (lanes_chunk, &job, BATCH_CHUNKS, 1) == 0)
         {
           g0 = N;
@@ -879,6 +913,8 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
                 g0 = job.stop[k] * G;
                 break;
               }
+            else
+              quads += job.quads[k];
         }
     }
   for (size_t g = g0; g < N; g += G)
@@ -886,8 +922,14 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
       const double *r = rewards + g;
       double mx = 0.0;
       int finite = 1, b = 0;
-      size_t i0 = 0, i1 = 0;
+      size_t i0 = 0, i1 = 0, d;
       long m = 0;
+      d = quad_groups (adv + g, r, G, (N - g) / G, c, kcap, cert, prefer, &solo);
+      quads += d;
+      g += d * G;
+      if (g == N)
+        break;
+      r = rewards + g;
       if (binary && !prefer)
         {
           g += binary_run (adv + g, r, G, (N - g) / G, &t) * G;
@@ -938,7 +980,14 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
         binary_keep (&t, adv + g, G, m, i0, i1);
     }
   last_fallbacks = fallbacks;
+  last_quads = quads;
   return RLREF_SUCCESS;
+}
+
+size_t
+rlref_grpo_adv_batch_quads (void)
+{
+  return last_quads;
 }
 
 size_t
