@@ -6,18 +6,18 @@
  * reference's (GRPO-ADV (13.23), rlref_grpo_adv_ws_d): where a lane's
  * certificate fails, the four groups are left to the one-group paths.
  *
- * Per group, as group_certified: x = r 2^k (max |r| 2^k in [1/2, 1)),
- * S = o(sum x) from sums of three levels (two-sums into s1, their errors
- * by two-sums into s2, those errors plainly into s3, their magnitudes
- * into b3; here one lane is one group, so each level is one sum), mu_0 =
- * o(S/G), mu_1 = o(o(S - G mu_0)/G), d = o(o(x - mu_0) - mu_1), Q =
- * o(sum d^2) from d^2 = sq + e (fma) with the sq by two-sums, and A =
- * d/(std + eps 2^k) or d/sqrt(var + eps 2^2k), var = Q/(G - ddof), or A
- * = d 2^-k under NONE.  Two checks differ, each cheaper per reward: the
- * scaling x = r 2^k is checked exact where it is formed (x 2^-k = r), in
- * place of a bound on the smallest |r|; and the squares' errors are
- * bounded from q1 alone, an underflowed e by an absolute 2^-1075 each,
- * in place of their magnitudes' sum and a bound on the smallest |d|. */
+ * Per group the reference's values (grpo.c): x = o(r 2^k) (max |r| 2^k
+ * in [1/2, 1)), S = o(sum x), mu_0 = o(S/G), mu_1 = o(o(sum x -
+ * G mu_0)/G), d = o(o(x - mu_0) - mu_1), Q = o(sum d^2), and A =
+ * d/(std + eps 2^k) or d/sqrt(var + eps 2^2k), var = Q/(G - ddof), or
+ * A = d 2^-k under NONE.  Here sum x = s1 + s2 + s3 + delta0 from two
+ * extractions (EXTRACT: s1 and s2 exact sums) and a plain sum s3 of what
+ * is left, which holds it to about G^2 2^-106 (2 G)^2 of max |x| and
+ * certifies S and the residual, as in group_certified; d^2 = sq + e
+ * (fma), the sq by two-sums into q1, the errors plainly into q2, bounded
+ * from q1 alone (an underflowed e by an absolute 2^-1075 each).  Where
+ * the processor has FMA, half the additions are done as fmas, so that
+ * the adders and the multiply-add units share them. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -35,7 +35,7 @@ typedef int64_t v4i __attribute__ ((vector_size (32)));
 
 #define SIGN_BITS INT64_C (0x7fffffffffffffff)
 
-static inline v4d
+static inline __attribute__ ((always_inline)) v4d
 splat (double a)
 {
   return (v4d) { a, a, a, a };
@@ -49,7 +49,7 @@ splat (double a)
 
 /* a b + c rounded once, lane by lane (one vector fma where the target
  * has it). */
-static inline v4d
+static inline __attribute__ ((always_inline)) v4d
 vfma (const v4d *a, const v4d *b, const v4d *c)
 {
   v4d y;
@@ -70,7 +70,7 @@ vfma (const v4d *a, const v4d *b, const v4d *c)
   while (0)
 
 /* 2^k for k in [-1022, 1023], from its bits. */
-static inline v4d
+static inline __attribute__ ((always_inline)) v4d
 vpow2 (const v4i *k)
 {
   return (v4d) ((*k + 1023) << 52);
@@ -78,7 +78,7 @@ vpow2 (const v4i *k)
 
 /* Whether y is the correctly rounded T = y + rest + delta1, |delta1| <=
  * delta, lane by lane: eft_rounds_to_d (num_eft.h) on four lanes. */
-static inline v4i
+static inline __attribute__ ((always_inline)) v4i
 rounds_to (const v4d *y, const v4d *rest, const v4d *delta)
 {
   const int64_t mant = (INT64_C (1) << 52) - 1;
@@ -92,7 +92,7 @@ rounds_to (const v4d *y, const v4d *rest, const v4d *delta)
 
 /* Rows a, b, c, d (four consecutive rewards of each of four groups) to
  * columns (one reward position of the four groups), and back. */
-static inline void
+static inline __attribute__ ((always_inline)) void
 transpose (v4d *a, v4d *b, v4d *c, v4d *d)
 {
   const v4i lo = { 0, 4, 2, 6 }, hi = { 1, 5, 3, 7 }, first = { 0, 1, 4, 5 },
@@ -106,9 +106,10 @@ transpose (v4d *a, v4d *b, v4d *c, v4d *d)
 }
 
 /* The rewards of four groups at r (group j at r + j G) as columns
- * xt[0..G-1]. */
-static inline void
-load_columns (v4d *restrict xt, const double *r, size_t G)
+ * xt[0..G-1], and each group's largest and smallest reward into *hi and
+ * *lo (which start at 0). */
+static inline __attribute__ ((always_inline)) void
+load_columns (v4d *restrict xt, const double *r, size_t G, v4d *hi, v4d *lo)
 {
   size_t G4 = G & ~(size_t) 3;
   for (size_t i = 0; i < G4; i += 4)
@@ -126,10 +127,16 @@ load_columns (v4d *restrict xt, const double *r, size_t G)
     }
   for (size_t i = G4; i < G; i++)
     xt[i] = (v4d) { r[i], r[G + i], r[2 * G + i], r[3 * G + i] };
+  for (size_t i = 0; i < G; i++)
+    for (int j = 0; j < 4; j++)
+      {
+        (*hi)[j] = xt[i][j] > (*hi)[j] ? xt[i][j] : (*hi)[j];
+        (*lo)[j] = xt[i][j] < (*lo)[j] ? xt[i][j] : (*lo)[j];
+      }
 }
 
 /* The columns xt[0..G-1] back to four groups at adv. */
-static inline void
+static inline __attribute__ ((always_inline)) void
 store_columns (double *adv, const v4d *restrict xt, size_t G)
 {
   size_t G4 = G & ~(size_t) 3;
@@ -147,37 +154,54 @@ store_columns (double *adv, const v4d *restrict xt, size_t G)
       adv[j * G + i] = xt[i][j];
 }
 
+/* a + b and a - b rounded once, by an fma (a 1 + b, b (-1) + a) where
+ * fused: the same values, on the processor's multiply-add units, so that
+ * the sums of the passes below share the adders with them. */
+#define ADDF(a, b) ({ v4d a_ = (a), b_ = (b); fused ? vfma (&a_, &one, &b_) : a_ + b_; })
+#define SUBF(a, b) ({ v4d a_ = (a), b_ = (b); fused ? vfma (&b_, &mone, &a_) : a_ - b_; })
+
+/* Rump, Ogita and Oishi's extraction: with sigma a power of 2 and |x| <=
+ * 2^-M sigma, 2^M >= 2 G, q = o(o(sigma + x) - sigma) and x' = o(x - q)
+ * are exact, q + x' = x, q a multiple of u sigma (u = 2^-53), |x'| <= u
+ * sigma, and the sum of G such q is exact in any order (a multiple of u
+ * sigma below sigma). */
+#define EXTRACT(x, sigma, q, rest)                                      \
+  do                                                                    \
+    {                                                                   \
+      v4d t_ = ADDF (x, sigma);                                         \
+      (q) = SUBF (t_, sigma);                                           \
+      (rest) = SUBF (x, q);                                             \
+    }                                                                   \
+  while (0)
+
 /* Four groups at r (advantages to adv, which may be r) as group_certified
- * does each: 1 when every lane's certificate and check held and the
- * advantages are written, else 0 (nothing written).  xt is scratch for
- * G columns. */
-__attribute__ ((target_clones ("arch=x86-64-v3", "default"))) static int
-quad_certified (double *adv, const double *r, size_t G, const rlref_adv_convention *c,
-                long kcap, v4d *restrict xt)
+ * does each, with fused as for ADDF: 1 when every lane's certificate and
+ * check held and the advantages are written, else 0 (nothing written).
+ * xt is scratch for G columns. */
+static inline __attribute__ ((always_inline)) int
+quad_body (double *adv, const double *r, size_t G, const rlref_adv_convention *c,
+           long kcap, v4d *restrict xt, int fused)
 {
-  const v4d zero = splat (0.0), u2 = splat (0x1p-52), grow = splat (1.0 + 0x1p-50);
-  v4d s1 = zero, s2 = zero, s3 = zero, b3 = zero, m = zero, q1 = zero, q2 = zero;
-  v4d md = splat ((double) G), ip, p, delta, mx, S, rest, mu0, mu1, eps, bound, den = zero;
-  v4i ok, nz, bad, k, mk, scaled = (v4i) zero;
+  const v4d zero = splat (0.0), one = splat (1.0), mone = splat (-1.0);
+  const v4d u2 = splat (0x1p-52), grow = splat (1.0 + 0x1p-50);
+  v4d s1 = zero, s2 = zero, s3 = zero, b3 = zero, hi = zero, lo = zero, q1 = zero, q2 = zero;
+  v4d md = splat ((double) G), p, delta, mx, S, rest, mu0, mu1, eps, bound, den = zero;
+  v4d sigma1, sigma2;
+  v4i ok, nz, bad, k, mk;
   const v4i cap = { kcap, kcap, kcap, kcap };
-  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1;
-  load_columns (xt, r, G);
-  for (size_t i = 0; i < G; i++)
-    {
-      v4d a = xt[i], e1, e2, f = VABS (a);
-      TWO_SUM (s1, a, s1, e1);
-      TWO_SUM (s2, e1, s2, e2);
-      s3 += e2;
-      b3 += VABS (e2);
-      for (int j = 0; j < 4; j++)
-        m[j] = f[j] > m[j] ? f[j] : m[j];
-    }
+  int w = c->eps_at == RLREF_EPS_IN_SQRT ? 2 : 1, M = 1;
+  while (((size_t) 1 << M) < 2 * G)
+    M++;
+  k = (v4i) zero + M;
+  sigma1 = vpow2 (&k);
+  k = (v4i) zero + (2 * M - 53);
+  sigma2 = vpow2 (&k);
+  load_columns (xt, r, G, &hi, &lo);
   /* the scale: k = -e(max |r|) capped at kcap, 0 for a group of zeros;
-     max |r| normal and <= 2^500; no NaN or infinite r (they leave s1 not
-     finite) */
-  mx = m;
-  bad = ~(mx <= splat (0x1p500)) | ~(VABS (s1) <= splat (DBL_MAX))
-    | ((mx < splat (0x1p-1022)) & (mx != 0.0));
+     max |r| normal and <= 2^500 (an infinite r fails it, a NaN leaves s1
+     a NaN below) */
+  mx = SELECT (hi > -lo, hi, -lo);
+  bad = ~(mx <= splat (0x1p500)) | ((mx < splat (0x1p-1022)) & (mx != 0.0));
   k = 1022 - ((v4i) mx >> 52);
   k = (k & ~(k > cap)) | (cap & (k > cap));
   k &= ~(mx == 0.0);
@@ -187,18 +211,26 @@ quad_certified (double *adv, const double *r, size_t G, const rlref_adv_conventi
     return 0;
   p = vpow2 (&k);
   eps = splat (c->eps) * vpow2 (&mk);
-  mk = -k;
-  ip = vpow2 (&mk);
-  s1 *= p;
-  s2 *= p;
-  s3 *= p;
-  b3 *= p;
-  /* S = o(s1 + s2 + s3 + delta0), |delta0| <= G 2^-52 b3: exact where
-     nothing reached s3 */
+  /* x = o(r 2^k), as the reference scales (|x| < 1), and sum x = s1 + s2
+     + s3 + delta0: two extractions (s1, s2 exact), the rest plainly (s3,
+     b3 the sum of its magnitudes), |delta0| <= G 2^-52 b3 */
+  for (size_t i = 0; i < G; i++)
+    {
+      v4d x = xt[i] * p, q, x1, x2;
+      xt[i] = x;
+      EXTRACT (x, sigma1, q, x1);
+      s1 = ADDF (s1, q);
+      EXTRACT (x1, sigma2, q, x2);
+      s2 = ADDF (s2, q);
+      s3 += x2;
+      b3 += VABS (x2);
+    }
+  bad = ~(VABS (s1) <= splat (DBL_MAX));
+  /* S = o(s1 + s2 + s3 + delta0): exact where nothing reached s3 */
   delta = md * u2 * b3;
   TWO_SUM (s1, s2 + s3, S, rest);
   bound = (delta + 2.0 * u2 * (VABS (s2) + VABS (s3)) + u2 * VABS (rest)) * grow;
-  ok = ((s3 == 0.0) & (delta == 0.0)) | rounds_to (&S, &rest, &bound);
+  ok = ~bad & (((s3 == 0.0) & (delta == 0.0)) | rounds_to (&S, &rest, &bound));
   /* the mean's residual R = o(sum x - G mu_0), G mu_0 = P + E (fma) and
      s1 - P = h2 + t8 exactly: R = o(h2 + s2 - E + t8 + s3 + delta0), the
      three middle terms by two-sums */
@@ -206,44 +238,44 @@ quad_certified (double *adv, const double *r, size_t G, const rlref_adv_conventi
   mu0 = SELECT (nz, S / md, zero);
   mu1 = zero;
   {
-    v4d P = md * mu0, nP = -P, E = vfma (&md, &mu0, &nP), h2, t8, v, e, lo, bl, y, rr, d2;
+    v4d P = md * mu0, nP = -P, E = vfma (&md, &mu0, &nP), h2, t8, v, e, l, bl, y, rr, d2;
     TWO_SUM (s1, -P, h2, t8);
-    TWO_SUM (s2, -E, v, lo);
-    bl = VABS (lo);
+    TWO_SUM (s2, -E, v, l);
+    bl = VABS (l);
     TWO_SUM (v, t8, v, e);
-    lo += e;
+    l += e;
     bl += VABS (e);
-    lo += s3;
+    l += s3;
     bl += VABS (s3);
     d2 = delta + 4.0 * u2 * bl;
-    TWO_SUM (v, lo, v, lo);
+    TWO_SUM (v, l, v, l);
     TWO_SUM (h2, v, y, rr);
-    rr += lo;
+    rr += l;
     bound = (d2 + u2 * VABS (rr)) * grow;
     ok &= ~nz | ((VABS (mu0) >= splat (0x1p-900))
-                 & (((lo == 0.0) & (d2 == 0.0)) | rounds_to (&y, &rr, &bound)));
+                 & (((l == 0.0) & (d2 == 0.0)) | rounds_to (&y, &rr, &bound)));
     mu1 = SELECT (nz, y / md, zero);
   }
   if (!(ok[0] & ok[1] & ok[2] & ok[3]))
     return 0;
-  /* the deviations, each x = r 2^k checked to be exact (then so were the
-     scaled sums above: every term a multiple of 2^-1074 2^-k), and the
-     sum of their squares */
+  /* the deviations and the sum of their squares, sq by two-sums */
   for (size_t i = 0; i < G; i++)
     {
-      v4d x = xt[i] * p, d = (x - mu0) - mu1, sq = d * d, nsq = -sq, e, e1;
-      scaled |= x * ip != xt[i];
+      v4d d = SUBF (xt[i] - mu0, mu1), sq = d * d, nsq = -sq, e, e1, t, bb;
       e = vfma (&d, &d, &nsq);
       xt[i] = d;
-      TWO_SUM (q1, sq, q1, e1);
-      q2 += e1 + e;
+      t = q1 + sq;
+      bb = SUBF (t, q1);
+      e1 = (q1 - (t - bb)) + SUBF (sq, bb);
+      q1 = t;
+      q2 = ADDF (q2, e1 + e);
     }
-  if (scaled[0] | scaled[1] | scaled[2] | scaled[3])
-    return 0;
   if (c->scale == RLREF_SCALE_NONE)
     {
       /* A = d 2^-k, rounded once as ldexp rounds it */
-      v4d back = ip;
+      v4d back;
+      mk = -k;
+      back = vpow2 (&mk);
       bad = (v4i) zero;
       for (size_t i = 0; i < G; i++)
         {
@@ -299,14 +331,30 @@ quad_certified (double *adv, const double *r, size_t G, const rlref_adv_conventi
   return 1;
 }
 
+/* quad_body with its additions fused, on processors with AVX2 and FMA. */
+__attribute__ ((target ("arch=x86-64-v3"))) static int
+quad_fused (double *adv, const double *r, size_t G, const rlref_adv_convention *c, long kcap,
+            v4d *restrict xt)
+{
+  return quad_body (adv, r, G, c, kcap, xt, 1);
+}
+
+static int
+quad_plain (double *adv, const double *r, size_t G, const rlref_adv_convention *c, long kcap,
+            v4d *restrict xt)
+{
+  return quad_body (adv, r, G, c, kcap, xt, 0);
+}
+
 size_t
 grpo_quad_run (double *adv, const double *r, size_t G, size_t ng,
                const rlref_adv_convention *c, long kcap)
 {
   v4d xt[RLREF_BATCH_GMAX];
   size_t q = 0;
+  int fused = __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
   for (; q + 4 <= ng; q += 4)
-    if (!quad_certified (adv + q * G, r + q * G, G, c, kcap, xt))
+    if (!(fused ? quad_fused : quad_plain) (adv + q * G, r + q * G, G, c, kcap, xt))
       break;
   return q;
 }
