@@ -50,8 +50,9 @@ int rlref_batch_threads (void);
  * two-sums in three levels, which certify the correct rounding of the
  * sum, of the mean's residual and of the sum of squares (one pass for
  * the sum and max |r|, one for the squares, one for the advantages),
- * four groups at a time, one per vector lane, so that the work of each
- * group between the passes is shared too;
+ * on a processor with AVX2 and FMA four groups at a time, one per
+ * vector lane, so that the work of each group between the passes is
+ * shared too;
  * where neither holds (a value too near a midpoint for the certificate)
  * that sum is taken again exactly (rlref_num_sum_d, rlref_num_dot_d), on
  * the stack.  All give the reference's correctly rounded values.  For GROUP_STD and G a multiple

@@ -12,12 +12,13 @@
  * d/(std + eps 2^k) or d/sqrt(var + eps 2^2k), var = Q/(G - ddof), or
  * A = d 2^-k under NONE.  Here sum x = s1 + s2 + s3 + delta0 from two
  * extractions (EXTRACT: s1 and s2 exact sums) and a plain sum s3 of what
- * is left, which holds it to about G^2 2^-106 (2 G)^2 of max |x| and
+ * is left, which holds it to about G^2 (2 G)^2 2^-159 (|x| < 1) and
  * certifies S and the residual, as in group_certified; d^2 = sq + e
  * (fma), the sq by two-sums into q1, the errors plainly into q2, bounded
- * from q1 alone (an underflowed e by an absolute 2^-1075 each).  Where
- * the processor has FMA, half the additions are done as fmas, so that
- * the adders and the multiply-add units share them. */
+ * from q1 alone (an underflowed e by an absolute 2^-1075 each).  About
+ * half the additions are done as fmas, so that the adders and the
+ * multiply-add units share them: the path is compiled for AVX2 and FMA
+ * and taken only where the processor has them. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -154,11 +155,11 @@ store_columns (double *adv, const v4d *restrict xt, size_t G)
       adv[j * G + i] = xt[i][j];
 }
 
-/* a + b and a - b rounded once, by an fma (a 1 + b, b (-1) + a) where
- * fused: the same values, on the processor's multiply-add units, so that
- * the sums of the passes below share the adders with them. */
-#define ADDF(a, b) ({ v4d a_ = (a), b_ = (b); fused ? vfma (&a_, &one, &b_) : a_ + b_; })
-#define SUBF(a, b) ({ v4d a_ = (a), b_ = (b); fused ? vfma (&b_, &mone, &a_) : a_ - b_; })
+/* a + b and a - b rounded once, by an fma (a 1 + b, b (-1) + a): the
+ * same values, on the processor's multiply-add units, so that the sums of
+ * the passes below share the adders with them. */
+#define ADDF(a, b) ({ v4d a_ = (a), b_ = (b); vfma (&a_, &one, &b_); })
+#define SUBF(a, b) ({ v4d a_ = (a), b_ = (b); vfma (&b_, &mone, &a_); })
 
 /* Rump, Ogita and Oishi's extraction: with sigma a power of 2 and |x| <=
  * 2^-M sigma, 2^M >= 2 G, q = o(o(sigma + x) - sigma) and x' = o(x - q)
@@ -168,19 +169,19 @@ store_columns (double *adv, const v4d *restrict xt, size_t G)
 #define EXTRACT(x, sigma, q, rest)                                      \
   do                                                                    \
     {                                                                   \
-      v4d t_ = ADDF (x, sigma);                                         \
+      v4d t_ = (x) + (sigma);                                           \
       (q) = SUBF (t_, sigma);                                           \
-      (rest) = SUBF (x, q);                                             \
+      (rest) = (x) - (q);                                               \
     }                                                                   \
   while (0)
 
 /* Four groups at r (advantages to adv, which may be r) as group_certified
- * does each, with fused as for ADDF: 1 when every lane's certificate and
+ * does each: 1 when every lane's certificate and
  * check held and the advantages are written, else 0 (nothing written).
  * xt is scratch for G columns. */
-static inline __attribute__ ((always_inline)) int
-quad_body (double *adv, const double *r, size_t G, const rlref_adv_convention *c,
-           long kcap, v4d *restrict xt, int fused)
+__attribute__ ((target ("arch=x86-64-v3"))) static int
+quad_certified (double *adv, const double *r, size_t G, const rlref_adv_convention *c,
+                long kcap, v4d *restrict xt)
 {
   const v4d zero = splat (0.0), one = splat (1.0), mone = splat (-1.0);
   const v4d u2 = splat (0x1p-52), grow = splat (1.0 + 0x1p-50);
@@ -331,30 +332,18 @@ quad_body (double *adv, const double *r, size_t G, const rlref_adv_convention *c
   return 1;
 }
 
-/* quad_body with its additions fused, on processors with AVX2 and FMA. */
-__attribute__ ((target ("arch=x86-64-v3"))) static int
-quad_fused (double *adv, const double *r, size_t G, const rlref_adv_convention *c, long kcap,
-            v4d *restrict xt)
-{
-  return quad_body (adv, r, G, c, kcap, xt, 1);
-}
-
-static int
-quad_plain (double *adv, const double *r, size_t G, const rlref_adv_convention *c, long kcap,
-            v4d *restrict xt)
-{
-  return quad_body (adv, r, G, c, kcap, xt, 0);
-}
-
 size_t
 grpo_quad_run (double *adv, const double *r, size_t G, size_t ng,
                const rlref_adv_convention *c, long kcap)
 {
   v4d xt[RLREF_BATCH_GMAX];
   size_t q = 0;
-  int fused = __builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma");
+  /* without FMA, the fmas of the passes are calls: the one-group paths
+     are faster there */
+  if (!(__builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma")))
+    return 0;
   for (; q + 4 <= ng; q += 4)
-    if (!(fused ? quad_fused : quad_plain) (adv + q * G, r + q * G, G, c, kcap, xt))
+    if (!quad_certified (adv + q * G, r + q * G, G, c, kcap, xt))
       break;
   return q;
 }

@@ -10,7 +10,8 @@
  * may be r); under GROUP_STD or NONE, 2 <= G <= RLREF_BATCH_GMAX, kcap
  * the cap of the scale exponent.  Returns the number of groups done, a
  * multiple of 4: where it stopped, the next four are left for the
- * one-group paths. */
+ * one-group paths (all of them, 0, on a processor without AVX2 and
+ * FMA). */
 size_t grpo_quad_run (double *adv, const double *r, size_t G, size_t ng,
                       const rlref_adv_convention *c, long kcap);
 
