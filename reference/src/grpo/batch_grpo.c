@@ -906,15 +906,19 @@ rlref_grpo_adv_batch (double *adv, const double *rewards, size_t N, size_t G,
       lanes_job job = { adv, rewards, N / G, G, c, kcap, c1, c2, { 0 }, { 0 } };
       if (rlref_batch_run (lanes_chunk, &job, BATCH_CHUNKS, 1) == 0)
         {
+          /* the groups of the chunks up to the first that stopped stand
+             (those of that chunk before its stop too); later chunks are
+             done again below */
           g0 = N;
           for (size_t k = 0; k < BATCH_CHUNKS; k++)
-            if (job.stop[k] < N / G)
-              {
-                g0 = job.stop[k] * G;
-                break;
-              }
-            else
+            {
               quads += job.quads[k];
+              if (job.stop[k] < N / G)
+                {
+                  g0 = job.stop[k] * G;
+                  break;
+                }
+            }
         }
     }
   for (size_t g = g0; g < N; g += G)

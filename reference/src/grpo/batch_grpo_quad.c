@@ -48,8 +48,8 @@ splat (double a)
 /* m ? a : b, lane by lane (m all ones or all zeros per lane). */
 #define SELECT(m, a, b) ((v4d) (((v4i) (a) & (m)) | ((v4i) (b) & ~(m))))
 
-/* a b + c rounded once, lane by lane (one vector fma where the target
- * has it). */
+/* a b + c rounded once, lane by lane (one vector fma: the path is
+ * compiled for FMA). */
 static inline __attribute__ ((always_inline)) v4d
 vfma (const v4d *a, const v4d *b, const v4d *c)
 {
@@ -176,9 +176,9 @@ store_columns (double *adv, const v4d *restrict xt, size_t G)
   while (0)
 
 /* Four groups at r (advantages to adv, which may be r) as group_certified
- * does each: 1 when every lane's certificate and
- * check held and the advantages are written, else 0 (nothing written).
- * xt is scratch for G columns. */
+ * does each: 1 when every lane's certificate and check held and the
+ * advantages are written, else 0 (nothing written).  xt is scratch for G
+ * columns. */
 __attribute__ ((target ("arch=x86-64-v3"))) static int
 quad_certified (double *adv, const double *r, size_t G, const rlref_adv_convention *c,
                 long kcap, v4d *restrict xt)
